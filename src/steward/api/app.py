@@ -1,0 +1,76 @@
+"""The ASGI application: routers under /api/v1, problem+json errors, the run queue's lifecycle."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from steward.api import problems
+from steward.auth.routes import router as auth_router
+from steward.dispatch.queue import RunQueue
+from steward.environments.routes import router as environments_router
+from steward.inventories.routes import router as inventories_router
+from steward.keys.routes import router as keys_router
+from steward.projects.routes import router as projects_router
+from steward.repositories.routes import router as repositories_router
+from steward.runs.routes import router as runs_router
+from steward.templates.routes import router as templates_router
+from steward.runtime import Runtime
+
+API_PREFIX = "/api/v1"
+
+
+class Lifecycle:
+    """Anything the app starts and stops with itself (the in-process dispatcher)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = None) -> FastAPI:
+    managed = lifecycle or Lifecycle()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        managed.start()
+        try:
+            yield
+        finally:
+            managed.stop()
+
+    app = FastAPI(
+        title="Steward",
+        version="0.1.0",
+        summary="Run Ansible playbooks as a team: projects, keys, templates, recorded runs.",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.runtime = runtime
+    app.state.queue = queue
+    problems.install(app)
+
+    api = APIRouter(prefix=API_PREFIX)
+
+    @api.get("/health", tags=["health"])
+    def health() -> dict[str, str]:
+        """Liveness: answers without authentication."""
+        return {"status": "ok"}
+
+    for router in (
+        auth_router,
+        projects_router,
+        keys_router,
+        repositories_router,
+        inventories_router,
+        environments_router,
+        templates_router,
+        runs_router,
+    ):
+        api.include_router(router)
+    app.include_router(api)
+    return app

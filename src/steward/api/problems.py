@@ -1,0 +1,100 @@
+"""The one mapping from errors to RFC 9457 problem+json responses."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+from starlette.exceptions import HTTPException
+
+from steward.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    InvalidState,
+    NotAuthenticated,
+    NotFound,
+    PermissionDenied,
+    TooManyRequests,
+)
+
+log = logging.getLogger(__name__)
+
+STATUS: dict[type[DomainError], tuple[int, str]] = {
+    NotFound: (404, "Not Found"),
+    NotAuthenticated: (401, "Not Authenticated"),
+    PermissionDenied: (403, "Forbidden"),
+    Conflict: (409, "Conflict"),
+    InvalidState: (409, "Invalid State"),
+    InvalidInput: (422, "Invalid Input"),
+    TooManyRequests: (429, "Too Many Requests"),
+}
+
+
+def problem(
+    status: int, title: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
+    return JSONResponse(body, status, headers=headers, media_type="application/problem+json")
+
+
+def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in {"body", "query", "path", "header", "cookie"}:
+        parts = parts[1:] if parts[0] == "body" else parts
+    return ".".join(parts) or "body"
+
+
+def _validation(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = []
+    for err in exc.errors():
+        field = _field(err.get("loc", ()))
+        message = err.get("msg", "invalid")
+        if err.get("type") == "extra_forbidden":
+            message = "unknown field"
+        errors.append({"field": field, "message": message})
+    detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+    return problem(422, "Invalid Input", detail, errors=errors)
+
+
+def _domain(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DomainError)
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            status, title = STATUS[cls]
+            break
+    else:  # pragma: no cover - every DomainError subclass is mapped above
+        status, title = 400, "Bad Request"
+    extra: dict[str, Any] = {}
+    headers = None
+    if isinstance(exc, InvalidInput):
+        extra["errors"] = [{"field": exc.field, "message": exc.reason}]
+    if isinstance(exc, TooManyRequests):
+        headers = {"Retry-After": str(exc.retry_after)}
+    if isinstance(exc, NotAuthenticated):
+        headers = {"WWW-Authenticate": "Bearer"}
+    return problem(status, title, exc.message, headers=headers, **extra)
+
+
+def _integrity(_request: Request, exc: Exception) -> JSONResponse:
+    # services check what they can name precisely; this is the backstop for races between
+    # two requests and for references still in use (a key used by a template, …)
+    log.info("integrity error: %s", exc.__class__.__name__)
+    return problem(409, "Conflict", "the change conflicts with existing data (duplicate or in use)")
+
+
+def _http(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    return problem(exc.status_code, str(exc.detail), str(exc.detail), headers=exc.headers)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(DomainError, _domain)
+    app.add_exception_handler(IntegrityError, _integrity)
+    app.add_exception_handler(HTTPException, _http)

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import Field
+
+from steward.api.schemas import RequestModel, ResponseModel
+from steward.auth.models import TokenScope
+
+Username = str
+
+
+class LoginRequest(RequestModel):
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class UserCreate(RequestModel):
+    username: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+    password: str = Field(min_length=8, max_length=1000)
+    display_name: str = Field(default="", max_length=200)
+    email: str = Field(default="", max_length=320)
+    is_admin: bool = False
+
+
+class UserRead(ResponseModel):
+    id: int
+    username: str
+    display_name: str
+    email: str
+    is_admin: bool
+    is_active: bool
+    created_at: dt.datetime
+
+
+class LoginResponse(ResponseModel):
+    user: UserRead
+    csrf_token: str = Field(
+        description="Send back as the X-CSRF-Token header on state-changing requests"
+    )
+    expires_at: dt.datetime
+
+
+class TokenCreate(RequestModel):
+    name: str = Field(min_length=1, max_length=100)
+    scope: TokenScope = TokenScope.READ
+    expires_at: dt.datetime | None = None
+
+
+class TokenRead(ResponseModel):
+    id: int
+    name: str
+    prefix: str
+    scope: TokenScope
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    last_used_at: dt.datetime | None
+    revoked_at: dt.datetime | None
+
+
+class TokenCreated(TokenRead):
+    token: str = Field(description="The secret; shown only in this response")

@@ -1,0 +1,48 @@
+"""Settings: built once at process start (``cli``) and passed in; never read from globals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="STEWARD_", extra="ignore")
+
+    data_dir: Path = Path("./data")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    database_url: str = ""  # empty: SQLite file in data_dir
+    admin_user: str = "admin"
+    admin_password: SecretStr | None = None
+    secret_key_file: Path | None = None  # empty: <data_dir>/secret.key, generated if absent
+
+    max_parallel_runs: int = Field(default=4, ge=1, le=256)
+    default_project_parallel_runs: int = Field(default=4, ge=1, le=256)
+    cancel_grace_seconds: float = Field(default=5.0, ge=0.1, le=300)
+    session_hours: float = Field(default=12.0, gt=0)
+    heartbeat_seconds: float = Field(default=10.0, gt=0)
+    lease_seconds: float = Field(default=60.0, gt=0)
+    secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)
+    log_level: str = "INFO"
+
+    @model_validator(mode="after")
+    def _fill_paths(self) -> Settings:
+        self.data_dir = self.data_dir.expanduser().resolve()
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.data_dir / 'steward.db'}"
+        if self.secret_key_file is None:
+            self.secret_key_file = self.data_dir / "secret.key"
+        return self
+
+    @property
+    def key_file(self) -> Path:
+        assert self.secret_key_file is not None  # filled by the validator
+        return self.secret_key_file
+
+    @property
+    def runs_dir(self) -> Path:
+        """Per-run private data directories live here while a run executes."""
+        return self.data_dir / "runs"

@@ -1,0 +1,13 @@
+"""How "run N is queued" reaches an executor. The run's row is the truth; this only delivers."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class RunQueue(Protocol):
+    def submit(self, run_id: int) -> None:
+        """Called after the queued run's row is committed. Must not block."""
+
+    def cancel(self, run_id: int) -> None:
+        """Called after a cancel request is committed, to wake the executor early."""

@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])

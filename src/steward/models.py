@@ -1,0 +1,30 @@
+"""Every domain's tables, imported once so ``Base.metadata`` is complete (Alembic, tests)."""
+
+from steward.auth.models import ApiToken, User, WebSession
+from steward.db import Base
+from steward.environments.models import Environment, EnvironmentSecret
+from steward.inventories.models import Inventory
+from steward.keys.models import Key
+from steward.projects.models import Project, ProjectMember
+from steward.repositories.models import Repository
+from steward.runs.models import Run, RunEvent, RunHost, RunLine
+from steward.templates.models import Template
+
+__all__ = [
+    "ApiToken",
+    "Base",
+    "Environment",
+    "EnvironmentSecret",
+    "Inventory",
+    "Key",
+    "Project",
+    "ProjectMember",
+    "Repository",
+    "Run",
+    "RunEvent",
+    "RunHost",
+    "RunLine",
+    "Template",
+    "User",
+    "WebSession",
+]

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import uuid
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from steward.db import Base, utcnow
+from steward.runs.status import RunStatus
+
+
+class LaunchType(enum.StrEnum):
+    API = "api"
+    UI = "ui"
+    CLI = "cli"
+    RELAUNCH = "relaunch"
+    SCHEDULE = "schedule"
+    WEBHOOK = "webhook"
+
+
+class Run(Base):
+    __tablename__ = "runs"
+    __table_args__ = (
+        Index("ix_runs_project_id_id", "project_id", "id"),
+        Index("ix_runs_template_id_id", "template_id", "id"),
+        Index("ix_runs_status", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uuid: Mapped[str] = mapped_column(String(36), default=lambda: str(uuid.uuid4()), unique=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    template_id: Mapped[int | None] = mapped_column(ForeignKey("templates.id", ondelete="SET NULL"))
+    status: Mapped[RunStatus] = mapped_column(String(16), default=RunStatus.QUEUED)
+    status_reason: Mapped[str] = mapped_column(Text, default="")
+    rc: Mapped[int | None]
+
+    launched_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    launch_type: Mapped[LaunchType] = mapped_column(String(16))
+    source_ip: Mapped[str] = mapped_column(String(64), default="")
+    user_agent: Mapped[str] = mapped_column(String(400), default="")
+    relaunch_of_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+
+    # effective parameters with secrets redacted, and the template as it was at launch
+    params: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    template_snapshot: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # encrypted JSON of secret launch values (survey password answers); never returned
+    secret_params: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+    commit_hash: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[dt.datetime | None]
+    finished_at: Mapped[dt.datetime | None]
+    cancel_requested_at: Mapped[dt.datetime | None]
+
+    # who executes it: "<host>:<pid>:<boot>", and the lease renewed while it runs
+    worker_id: Mapped[str] = mapped_column(String(200), default="")
+    heartbeat_at: Mapped[dt.datetime | None]
+
+    line_count: Mapped[int] = mapped_column(default=0)
+    event_count: Mapped[int] = mapped_column(default=0)
+
+
+class RunEvent(Base):
+    """One ansible-runner callback event, in order; its stdout lives in ``run_lines``."""
+
+    __tablename__ = "run_events"
+    __table_args__ = (
+        Index("ix_run_events_run_id_counter", "run_id", "counter", unique=True),
+        Index("ix_run_events_run_id_host", "run_id", "host"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    counter: Mapped[int]
+    event: Mapped[str] = mapped_column(String(64))
+    uuid: Mapped[str] = mapped_column(String(36), default="")
+    parent_uuid: Mapped[str] = mapped_column(String(36), default="")
+    host: Mapped[str] = mapped_column(String(255), default="")
+    play: Mapped[str] = mapped_column(String(500), default="")
+    task: Mapped[str] = mapped_column(String(500), default="")
+    task_action: Mapped[str] = mapped_column(String(200), default="")
+    role: Mapped[str] = mapped_column(String(200), default="")
+    changed: Mapped[bool] = mapped_column(default=False)
+    failed: Mapped[bool] = mapped_column(default=False)
+    start_line: Mapped[int] = mapped_column(default=0)  # first line number (0-based) in run_lines
+    end_line: Mapped[int] = mapped_column(default=0)  # one past the last line
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[dt.datetime | None]
+    ended_at: Mapped[dt.datetime | None]
+    duration: Mapped[float | None]
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)  # masked event_data (res, …)
+
+
+class RunLine(Base):
+    """One line of a run's output, masked, ANSI kept; numbered from 0 per run."""
+
+    __tablename__ = "run_lines"
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
+    line_no: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    counter: Mapped[int]  # the event the line belongs to
+    text: Mapped[str] = mapped_column(Text)
+
+
+class RunHost(Base):
+    """Per-host recap of a run (from the playbook_on_stats event)."""
+
+    __tablename__ = "run_hosts"
+    __table_args__ = (Index("ix_run_hosts_host", "host"),)
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    ok: Mapped[int] = mapped_column(default=0)
+    changed: Mapped[int] = mapped_column(default=0)
+    failed: Mapped[int] = mapped_column(default=0)
+    unreachable: Mapped[int] = mapped_column(default=0)
+    skipped: Mapped[int] = mapped_column(default=0)
+    rescued: Mapped[int] = mapped_column(default=0)
+    ignored: Mapped[int] = mapped_column(default=0)

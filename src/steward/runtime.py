@@ -1,0 +1,31 @@
+"""What a running Steward process holds: settings, database and the key cipher."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from steward.config import Settings
+from steward.db import make_engine, make_session_factory
+from steward.keys.crypto import KeyCipher
+
+
+@dataclasses.dataclass
+class Runtime:
+    settings: Settings
+    engine: Engine
+    sessions: sessionmaker[Session]
+    cipher: KeyCipher
+
+    @classmethod
+    def build(cls, settings: Settings) -> Runtime:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(settings.database_url)
+        return cls(
+            settings=settings,
+            engine=engine,
+            sessions=make_session_factory(engine),
+            cipher=KeyCipher.load_or_create(settings.key_file),
+        )

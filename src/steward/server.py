@@ -1,0 +1,32 @@
+"""Assemble a server process: runtime, migrations, first admin, dispatcher, app."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI
+
+from steward import migrations
+from steward.api.app import create_app
+from steward.auth import service as auth_service
+from steward.config import Settings
+from steward.dispatch.local import LocalDispatcher
+from steward.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
+    runtime = Runtime.build(settings)
+    if migrate:
+        migrations.upgrade(settings.database_url)
+    with runtime.sessions() as session:
+        password = settings.admin_password.get_secret_value() if settings.admin_password else None
+        generated = auth_service.ensure_admin(session, settings.admin_user, password)
+    if generated:
+        # printed once, to the console of whoever set the server up; never logged to a file
+        print(  # noqa: T201
+            f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
+        )
+    dispatcher = LocalDispatcher(runtime)
+    return create_app(runtime, dispatcher, dispatcher)

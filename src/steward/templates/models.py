@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import Column, ForeignKey, String, Table, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from steward.db import Base, utcnow
+from steward.keys.models import Key
+
+template_vault_keys = Table(
+    "template_vault_keys",
+    Base.metadata,
+    Column("template_id", ForeignKey("templates.id", ondelete="CASCADE"), primary_key=True),
+    Column("key_id", ForeignKey("keys.id", ondelete="RESTRICT"), primary_key=True),
+)
+
+
+class Template(Base):
+    __tablename__ = "templates"
+    __table_args__ = (UniqueConstraint("project_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(100))
+    description: Mapped[str] = mapped_column(Text, default="")
+    playbook: Mapped[str] = mapped_column(String(1000))
+    repository_id: Mapped[int] = mapped_column(ForeignKey("repositories.id", ondelete="RESTRICT"))
+    inventory_id: Mapped[int] = mapped_column(ForeignKey("inventories.id", ondelete="RESTRICT"))
+    environment_id: Mapped[int | None] = mapped_column(
+        ForeignKey("environments.id", ondelete="RESTRICT")
+    )
+    ssh_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+    become_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+
+    # launch defaults
+    extra_vars: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    limit: Mapped[str] = mapped_column(String(1000), default="")
+    tags: Mapped[str] = mapped_column(String(1000), default="")
+    skip_tags: Mapped[str] = mapped_column(String(1000), default="")
+    check_mode: Mapped[bool] = mapped_column(default=False)
+    diff_mode: Mapped[bool] = mapped_column(default=False)
+    verbosity: Mapped[int] = mapped_column(default=0)
+    forks: Mapped[int | None]
+    timeout_seconds: Mapped[int | None]
+    # names of the launch fields a launch may override (see templates.schemas.OverridableField)
+    overridable: Mapped[list[Any]] = mapped_column(default=list)
+    # survey questions, validated by templates.survey.Question
+    survey: Mapped[list[Any]] = mapped_column(default=list)
+
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    vault_keys: Mapped[list[Key]] = relationship(
+        secondary=template_vault_keys, lazy="selectin", order_by=Key.id
+    )
