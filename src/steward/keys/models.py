@@ -10,10 +10,11 @@ from steward.db import Base, utcnow
 
 
 class KeyKind(enum.StrEnum):
+    # S105 flags the member names; these are kind names, not passwords
     SSH = "ssh"
-    LOGIN_PASSWORD = "login_password"
-    VAULT_PASSWORD = "vault_password"
-    SECRET = "secret"
+    LOGIN_PASSWORD = "login_password"  # noqa: S105
+    VAULT_PASSWORD = "vault_password"  # noqa: S105
+    SECRET = "secret"  # noqa: S105
 
 
 class Key(Base):
@@ -31,6 +32,8 @@ class Key(Base):
     kind: Mapped[KeyKind] = mapped_column(String(20))
     username: Mapped[str] = mapped_column(String(200), default="")
     vault_id: Mapped[str] = mapped_column(String(100), default="")
+    # "SHA256:…" of an ssh key's public half: not secret, and how people tell keys apart
+    fingerprint: Mapped[str] = mapped_column(String(100), default="")
     ciphertext: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)

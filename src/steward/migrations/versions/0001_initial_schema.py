@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 10:47:41.910385
+Create Date: 2026-11-21 10:50:32.685088
 """
 
 from collections.abc import Sequence
@@ -100,6 +100,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=20), nullable=False),
         sa.Column("username", sa.String(length=200), nullable=False),
         sa.Column("vault_id", sa.String(length=100), nullable=False),
+        sa.Column("fingerprint", sa.String(length=100), nullable=False),
         sa.Column("ciphertext", sa.LargeBinary(), nullable=True),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
