@@ -7,7 +7,8 @@ from steward.models import Base
 
 config = context.config
 url = config.get_main_option("sqlalchemy.url")
-assert url, "sqlalchemy.url must be set by steward.migrations.alembic_config"
+if not url:
+    raise RuntimeError("sqlalchemy.url must be set by steward.migrations.alembic_config")
 
 engine = make_engine(url)
 with engine.connect() as connection:

@@ -1,7 +1,7 @@
 """${message}
 
 Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
+Revises:${(' ' + down_revision) if down_revision else ''}
 Create Date: ${create_date}
 """
 
@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 ${imports if imports else ""}
-
 import steward.db
 
 revision: str = ${repr(up_revision)}

@@ -2,14 +2,13 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 10:50:32.685088
+Create Date: 2026-11-21 10:51:41.870357
 """
 
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-
 
 import steward.db
 
