@@ -37,3 +37,7 @@ class Key(Base):
     ciphertext: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    @property
+    def has_secret(self) -> bool:
+        return self.ciphertext is not None

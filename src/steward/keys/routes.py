@@ -1,5 +1,55 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from steward.api.deps import CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.schemas import Page, PageParams
+from steward.keys import service
+from steward.keys.models import KeyKind
+from steward.keys.schemas import KeyCreate, KeyRead, KeyUpdate
 
 router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])
+
+
+@router.get("")
+def list_keys(
+    project: ResourceView,
+    session: SessionDep,
+    page: Annotated[PageParams, Query()],
+    kind: KeyKind | None = None,
+) -> Page[KeyRead]:
+    """Keys of the project, by name: metadata only, never a secret."""
+    rows, total = service.list_for_project(
+        session, project, kind=kind, limit=page.limit, offset=page.offset
+    )
+    items = [KeyRead.model_validate(k) for k in rows]
+    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_key(
+    body: KeyCreate, project: ResourceWrite, session: SessionDep, cipher: CipherDep
+) -> KeyRead:
+    """Store a secret, encrypted. An ssh key is checked (format, passphrase) before it is saved."""
+    return KeyRead.model_validate(service.create(session, cipher, project, body))
+
+
+@router.get("/{key_id}")
+def read_key(key_id: int, project: ResourceView, session: SessionDep) -> KeyRead:
+    return KeyRead.model_validate(service.get(session, project, key_id))
+
+
+@router.patch("/{key_id}")
+def update_key(
+    key_id: int, body: KeyUpdate, project: ResourceWrite, session: SessionDep, cipher: CipherDep
+) -> KeyRead:
+    """Change metadata, or replace the secret; the kind cannot change."""
+    return KeyRead.model_validate(service.update(session, cipher, project, key_id, body))
+
+
+@router.delete("/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_key(key_id: int, project: ResourceWrite, session: SessionDep) -> None:
+    """Delete a key no repository, environment or template uses (409 names the users)."""
+    service.delete(session, project, key_id)

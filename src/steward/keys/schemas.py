@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from steward.api.schemas import RequestModel, ResponseModel
+from steward.keys.models import KeyKind
+
+NAME_PATTERN = r"^[^/\x00-\x1f]+$"
+Name = Annotated[str, Field(min_length=1, max_length=100, pattern=NAME_PATTERN)]
+Description = Annotated[str, Field(max_length=10000)]
+Username = Annotated[str, Field(max_length=200)]
+VaultId = Annotated[str, Field(max_length=100, pattern=r"^[A-Za-z0-9_.-]*$")]
+Secret = Annotated[str, Field(min_length=1, max_length=100_000)]
+PrivateKey = Annotated[str, Field(min_length=1, max_length=100_000)]
+Passphrase = Annotated[str, Field(max_length=1000)]
+
+
+class _KeyCreateBase(RequestModel):
+    name: Name
+    description: Description = ""
+
+
+class SshKeyCreate(_KeyCreateBase):
+    kind: Literal[KeyKind.SSH]
+    username: Username = ""
+    private_key: PrivateKey
+    passphrase: Passphrase = ""
+
+
+class LoginPasswordKeyCreate(_KeyCreateBase):
+    kind: Literal[KeyKind.LOGIN_PASSWORD]
+    username: Username = ""
+    password: Secret
+
+
+class VaultPasswordKeyCreate(_KeyCreateBase):
+    kind: Literal[KeyKind.VAULT_PASSWORD]
+    vault_id: VaultId = ""
+    password: Secret
+
+
+class SecretKeyCreate(_KeyCreateBase):
+    kind: Literal[KeyKind.SECRET]
+    value: Secret
+
+
+KeyCreate = Annotated[
+    SshKeyCreate | LoginPasswordKeyCreate | VaultPasswordKeyCreate | SecretKeyCreate,
+    Field(discriminator="kind"),
+]
+
+
+class KeyUpdate(RequestModel):
+    """Every field optional. Secret fields replace the stored value; they must fit the kind."""
+
+    name: Name | None = None
+    description: Description | None = None
+    username: Username | None = None
+    vault_id: VaultId | None = None
+    private_key: PrivateKey | None = None
+    passphrase: Passphrase | None = None
+    password: Secret | None = None
+    value: Secret | None = None
+
+
+class KeyRead(ResponseModel):
+    id: int
+    project_id: int
+    name: str
+    description: str
+    kind: KeyKind
+    username: str
+    vault_id: str
+    fingerprint: str
+    has_secret: bool
+    created_at: dt.datetime
+    updated_at: dt.datetime

@@ -1,0 +1,205 @@
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from steward.environments.models import Environment, EnvironmentSecret
+from steward.errors import Conflict, InvalidInput, NotFound
+from steward.keys import sshkeys
+from steward.keys.crypto import KeyCipher
+from steward.keys.models import Key, KeyKind
+from steward.keys.schemas import KeyCreate, KeyUpdate
+from steward.projects.models import Project
+from steward.repositories.models import Repository
+from steward.templates.models import Template, template_vault_keys
+
+SECRET_FIELDS: dict[KeyKind, frozenset[str]] = {
+    KeyKind.SSH: frozenset({"private_key", "passphrase"}),
+    KeyKind.LOGIN_PASSWORD: frozenset({"password"}),
+    KeyKind.VAULT_PASSWORD: frozenset({"password"}),
+    KeyKind.SECRET: frozenset({"value"}),
+}
+PLAIN_FIELDS: dict[KeyKind, frozenset[str]] = {
+    KeyKind.SSH: frozenset({"name", "description", "username"}),
+    KeyKind.LOGIN_PASSWORD: frozenset({"name", "description", "username"}),
+    KeyKind.VAULT_PASSWORD: frozenset({"name", "description", "vault_id"}),
+    KeyKind.SECRET: frozenset({"name", "description"}),
+}
+_MASKED_LINE_LENGTH = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMaterial:
+    """A key's decrypted secret, for the runner only. ``repr`` shows no secret."""
+
+    kind: KeyKind
+    username: str
+    vault_id: str
+    private_key: str = dataclasses.field(default="", repr=False)  # ssh: unencrypted OpenSSH PEM
+    passphrase: str = dataclasses.field(default="", repr=False)  # ssh: only for masking
+    stored_private_key: str = dataclasses.field(default="", repr=False)  # ssh, as given
+    password: str = dataclasses.field(default="", repr=False)  # login_password, vault_password
+    value: str = dataclasses.field(default="", repr=False)  # secret
+
+    @property
+    def secret(self) -> str:
+        """The single value of a ``secret`` or password key (what an environment exports)."""
+        if self.kind == KeyKind.SSH:
+            raise ValueError("an ssh key has no single secret value")
+        return self.value if self.kind == KeyKind.SECRET else self.password
+
+    def secret_values(self) -> list[str]:
+        """Every string to mask in run output: whole secrets, and each long line of a key."""
+        values = [self.password, self.passphrase, self.value]
+        for text in (self.private_key, self.stored_private_key):
+            values.append(text)
+            values.extend(
+                line.strip() for line in text.splitlines() if len(line) > _MASKED_LINE_LENGTH
+            )
+        return list(dict.fromkeys(v for v in values if v))
+
+
+def _check_name_free(session: Session, project: Project, name: str, *, key_id: int = 0) -> None:
+    found = session.scalar(select(Key.id).where(Key.project_id == project.id, Key.name == name))
+    if found is not None and found != key_id:
+        raise Conflict(f"name: a key named '{name}' already exists in project '{project.name}'")
+
+
+def _seal(key: Key, cipher: KeyCipher, payload: dict[str, Any]) -> None:
+    """Check the payload of the key's kind and store it encrypted."""
+    if key.kind == KeyKind.SSH:
+        private = sshkeys.load_private_key(payload["private_key"], payload.get("passphrase", ""))
+        key.fingerprint = sshkeys.fingerprint(private)
+    key.ciphertext = cipher.encrypt(payload)
+
+
+def get(session: Session, project: Project, key_id: int) -> Key:
+    key = session.scalar(select(Key).where(Key.id == key_id, Key.project_id == project.id))
+    if key is None:
+        raise NotFound(f"key {key_id} not found in project '{project.name}'")
+    return key
+
+
+def list_for_project(
+    session: Session, project: Project, *, kind: KeyKind | None, limit: int, offset: int
+) -> tuple[list[Key], int]:
+    where = [Key.project_id == project.id]
+    if kind is not None:
+        where.append(Key.kind == kind)
+    total = session.scalar(select(func.count()).select_from(Key).where(*where)) or 0
+    rows = session.scalars(select(Key).where(*where).order_by(Key.name).limit(limit).offset(offset))
+    return list(rows), total
+
+
+def create(session: Session, cipher: KeyCipher, project: Project, body: KeyCreate) -> Key:
+    _check_name_free(session, project, body.name)
+    secret_fields = SECRET_FIELDS[body.kind]
+    key = Key(project_id=project.id, **body.model_dump(exclude=set(secret_fields)))
+    _seal(key, cipher, body.model_dump(include=set(secret_fields)))
+    session.add(key)
+    session.commit()
+    return key
+
+
+def _check_fields_fit(key: Key, changes: dict[str, Any]) -> None:
+    allowed = PLAIN_FIELDS[key.kind] | SECRET_FIELDS[key.kind]
+    for field, value in changes.items():
+        if field not in allowed:
+            raise InvalidInput(field, f"a key of kind '{key.kind}' has no {field}")
+        if value is None:
+            raise InvalidInput(field, "may not be null")
+
+
+def _new_payload(key: Key, cipher: KeyCipher, secrets: dict[str, Any]) -> dict[str, Any]:
+    if "private_key" in secrets:  # a new ssh key comes with its own passphrase (or none)
+        return {"passphrase": "", **secrets}
+    old = cipher.decrypt(key.ciphertext) if key.ciphertext is not None else {}
+    return {**old, **secrets}
+
+
+def update(
+    session: Session, cipher: KeyCipher, project: Project, key_id: int, body: KeyUpdate
+) -> Key:
+    key = get(session, project, key_id)
+    changes = body.model_dump(exclude_unset=True)
+    _check_fields_fit(key, changes)
+    if "name" in changes:
+        _check_name_free(session, project, changes["name"], key_id=key.id)
+    secrets = {f: v for f, v in changes.items() if f in SECRET_FIELDS[key.kind]}
+    if secrets:
+        _seal(key, cipher, _new_payload(key, cipher, secrets))
+    for field, value in changes.items():
+        if field not in secrets:
+            setattr(key, field, value)
+    session.commit()
+    return key
+
+
+def users_of(session: Session, key: Key) -> list[str]:
+    """What still uses the key, as "repository 'x'", "environment 'y'", "template 'z'"."""
+    repositories = session.scalars(
+        select(Repository.name).where(Repository.key_id == key.id).order_by(Repository.name)
+    )
+    environments = session.scalars(
+        select(Environment.name)
+        .join(EnvironmentSecret, EnvironmentSecret.environment_id == Environment.id)
+        .where(EnvironmentSecret.key_id == key.id)
+        .distinct()
+        .order_by(Environment.name)
+    )
+    vault_users = select(template_vault_keys.c.template_id).where(
+        template_vault_keys.c.key_id == key.id
+    )
+    templates = session.scalars(
+        select(Template.name)
+        .where(
+            or_(
+                Template.ssh_key_id == key.id,
+                Template.become_key_id == key.id,
+                Template.id.in_(vault_users),
+            )
+        )
+        .order_by(Template.name)
+    )
+    return (
+        [f"repository '{n}'" for n in repositories]
+        + [f"environment '{n}'" for n in environments]
+        + [f"template '{n}'" for n in templates]
+    )
+
+
+def delete(session: Session, project: Project, key_id: int) -> None:
+    key = get(session, project, key_id)
+    users = users_of(session, key)
+    if users:
+        raise Conflict(f"key '{key.name}' is still used by {', '.join(users)}")
+    session.delete(key)
+    session.commit()
+
+
+def reveal(session: Session, cipher: KeyCipher, key_id: int, project_id: int) -> KeyMaterial:
+    """The decrypted secret of a key of the project, ready to hand to ssh, git or ansible."""
+    key = session.scalar(select(Key).where(Key.id == key_id, Key.project_id == project_id))
+    if key is None:
+        raise NotFound(f"key {key_id} not found in project {project_id}")
+    payload = cipher.decrypt(key.ciphertext) if key.ciphertext is not None else {}
+    material = KeyMaterial(
+        kind=KeyKind(key.kind),
+        username=key.username,
+        vault_id=key.vault_id,
+        password=payload.get("password", ""),
+        value=payload.get("value", ""),
+    )
+    if key.kind == KeyKind.SSH and "private_key" in payload:
+        stored, passphrase = payload["private_key"], payload.get("passphrase", "")
+        private = sshkeys.load_private_key(stored, passphrase)
+        material = dataclasses.replace(
+            material,
+            private_key=sshkeys.unencrypted_openssh(private),
+            passphrase=passphrase,
+            stored_private_key=stored,
+        )
+    return material
