@@ -1,0 +1,89 @@
+"""A repository's playbooks copied into a run's private directory, with the commit recorded."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from steward.errors import DomainError
+from steward.keys import service as keys
+from steward.keys.crypto import KeyCipher
+from steward.keys.service import KeyMaterial
+from steward.repositories import git
+from steward.repositories.models import Repository, RepositoryKind
+
+
+@dataclasses.dataclass(frozen=True)
+class Checkout:
+    path: Path  # the directory holding the playbooks
+    commit: str  # full commit hash, "" for a local directory that is not a git work tree
+
+
+class CheckoutFailed(DomainError):
+    """git failed (message: its stderr, secrets masked), or a local directory is gone."""
+
+
+def key_material(session: Session, cipher: KeyCipher, repo: Repository) -> KeyMaterial | None:
+    if repo.key_id is None:
+        return None
+    return keys.reveal(session, cipher, repo.key_id, repo.project_id)
+
+
+def local_head(directory: Path) -> str:
+    """HEAD of the git work tree ``directory`` is in, or "" when it is in none."""
+    done = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "HEAD"],
+        cwd=directory,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _copy_local(repo: Repository, dest: Path) -> Checkout:
+    source = Path(repo.url)
+    if not source.is_dir():
+        raise CheckoutFailed(f"directory {source} of repository '{repo.name}' does not exist")
+    shutil.copytree(source, dest, symlinks=True, dirs_exist_ok=True)
+    return Checkout(path=dest, commit=local_head(source))
+
+
+def _clone(url: str, ref: str, dest: Path, access: git.GitAccess) -> None:
+    if git.COMMIT.match(ref):  # a commit needs the history: full clone, then check it out
+        git.run(["clone", "--no-checkout", "--", url, str(dest)], access)
+        try:
+            git.run(["checkout", "--quiet", "--detach", ref], access, cwd=dest)
+        except git.GitFailed as exc:
+            raise git.GitFailed(f"commit {ref} is not in the repository: {exc.message}") from exc
+        return
+    branch = ["--branch", ref] if ref else []
+    git.run(["clone", "--quiet", "--depth", "1", *branch, "--", url, str(dest)], access)
+
+
+def checkout(
+    session: Session, cipher: KeyCipher, repo: Repository, dest: Path, *, ref: str | None = None
+) -> Checkout:
+    """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref).
+
+    Key files live in a scratch directory beside ``dest`` and are gone when this returns.
+    """
+    dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if any(dest.iterdir()):
+        raise ValueError(f"checkout destination {dest} is not empty")
+    if repo.kind == RepositoryKind.LOCAL:
+        return _copy_local(repo, dest)
+    wanted = repo.ref if ref is None else ref
+    with git.access(key_material(session, cipher, repo), dest.parent) as access:
+        try:
+            _clone(repo.url, wanted, dest, access)
+            commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
+        except git.GitFailed as exc:
+            raise CheckoutFailed(f"checkout of {repo.url} failed: {exc.message}") from exc
+    return Checkout(path=dest, commit=commit)

@@ -1,0 +1,161 @@
+"""Running git for a repository: credentials off argv and out of .git/config, secrets masked.
+
+An ssh key goes to a 0600 file in a scratch directory; an https password reaches git through a
+``GIT_ASKPASS`` script that reads it from the environment. The scratch directory is deleted after.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from steward.keys.models import KeyKind
+from steward.keys.service import KeyMaterial
+
+TIMEOUT_SECONDS = 300
+MASK = "********"
+COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+# the server's own environment passed to git: what it needs to find itself, a home and proxies
+PASSED_ENV = frozenset(
+    {"PATH", "HOME", "TMPDIR", "SSL_CERT_FILE", "GIT_SSL_CAINFO"}
+    | {"http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"}
+)
+_HOST = r"[A-Za-z0-9][A-Za-z0-9.-]*"
+_SCP_LIKE = re.compile(rf"^(?:[A-Za-z0-9._-]+@)?{_HOST}:(?!:)\S+$")
+_ASKPASS = """#!/bin/sh
+case "$1" in
+  [Uu]sername*) printf '%s\\n' "$STEWARD_GIT_USERNAME" ;;
+  *) printf '%s\\n' "$STEWARD_GIT_PASSWORD" ;;
+esac
+"""
+
+
+class GitFailed(Exception):
+    """git exited non-zero or timed out; ``message`` is its stderr with every secret masked."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclasses.dataclass(frozen=True)
+class GitAccess:
+    env: dict[str, str] = dataclasses.field(repr=False)
+    secrets: list[str] = dataclasses.field(repr=False)
+
+
+def transport(url: str) -> str | None:
+    """``https``, ``http``, ``ssh`` or ``file`` for a URL git may use here; None otherwise."""
+    if "://" not in url:
+        return "ssh" if _SCP_LIKE.match(url) else None
+    parts = urlsplit(url)
+    if parts.scheme in {"https", "http", "ssh"}:
+        return parts.scheme if re.fullmatch(_HOST, parts.hostname or "") else None
+    if parts.scheme == "file" and parts.netloc in {"", "localhost"}:
+        return "file" if parts.path.startswith("/") else None
+    return None
+
+
+def has_password_in_url(url: str) -> bool:
+    return "://" in url and urlsplit(url).password is not None
+
+
+def _ssh_command(scratch: Path, material: KeyMaterial | None) -> str:
+    command = ["ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new"]
+    command += ["-o", f"UserKnownHostsFile={scratch / 'known_hosts'}"]
+    if material is not None and material.kind == KeyKind.SSH:
+        key_file = scratch / "id_key"
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(material.private_key)
+        command += ["-i", str(key_file), "-o", "IdentitiesOnly=yes"]
+    return shlex.join(command)
+
+
+def _askpass_env(scratch: Path, material: KeyMaterial) -> dict[str, str]:
+    script = scratch / "askpass"
+    fd = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+    with os.fdopen(fd, "w") as f:
+        f.write(_ASKPASS)
+    return {
+        "GIT_ASKPASS": str(script),
+        "STEWARD_GIT_USERNAME": material.username,
+        "STEWARD_GIT_PASSWORD": material.password,
+    }
+
+
+@contextmanager
+def access(material: KeyMaterial | None, scratch_parent: Path) -> Iterator[GitAccess]:
+    """The environment for git with this key, valid inside the block; the key files go after."""
+    scratch = Path(tempfile.mkdtemp(prefix=".git-access-", dir=scratch_parent))
+    try:
+        env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+        env |= {
+            "LC_ALL": "C",
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_ALLOW_PROTOCOL": "file:http:https:ssh",
+        }
+        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material)
+        if material is not None and material.kind == KeyKind.LOGIN_PASSWORD:
+            env |= _askpass_env(scratch, material)
+        yield GitAccess(env=env, secrets=material.secret_values() if material else [])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def mask(text: str, secrets: list[str]) -> str:
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    return text
+
+
+def run(args: list[str], git: GitAccess, *, cwd: Path | None = None) -> str:
+    """Run ``git <args>``; its stdout, or GitFailed with the masked tail of its stderr."""
+    # no credential helper: a configured "store" helper would write the password to disk
+    command = ["git", "-c", "credential.helper=", *args]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=cwd,
+            env=git.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_SECONDS,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise GitFailed(f"git {args[0]} timed out after {TIMEOUT_SECONDS} s") from exc
+    if done.returncode != 0:
+        stderr = mask(done.stderr, git.secrets).strip()[-4000:]
+        raise GitFailed(stderr or f"git {args[0]} exited with status {done.returncode}")
+    return done.stdout
+
+
+def ls_remote(url: str, git: GitAccess) -> dict[str, str]:
+    """The remote's refs (``HEAD``, ``refs/heads/main``, ``refs/tags/v1^{}``…) -> commit."""
+    refs: dict[str, str] = {}
+    for line in run(["ls-remote", "--", url], git).splitlines():
+        commit, _, name = line.partition("\t")
+        refs[name] = commit
+    return refs
+
+
+def resolve_ref(refs: dict[str, str], ref: str) -> str | None:
+    """The commit ``ref`` names among the remote's refs (a peeled tag wins); None if unknown."""
+    if not ref:
+        return refs.get("HEAD")
+    for name in (f"refs/tags/{ref}^{{}}", f"refs/tags/{ref}", f"refs/heads/{ref}", ref):
+        if name in refs:
+            return refs[name]
+    if COMMIT.match(ref):
+        return next((c for c in refs.values() if c.startswith(ref)), None)
+    return None

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from pydantic import Field
+
+from steward.api.schemas import RequestModel, ResponseModel
+from steward.repositories.models import RepositoryKind
+
+NAME_PATTERN = r"^[^/\x00-\x1f]+$"
+REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
+Name = Annotated[str, Field(min_length=1, max_length=100, pattern=NAME_PATTERN)]
+Description = Annotated[str, Field(max_length=10000)]
+Url = Annotated[str, Field(min_length=1, max_length=2000)]
+Ref = Annotated[str, Field(max_length=200, pattern=REF_PATTERN)]
+
+
+class RepositoryCreate(RequestModel):
+    """``git``: url https://…, ssh://…, user@host:path or file:///path, ``ref`` branch/tag/commit
+    ("" = the remote's HEAD), ``key_id`` an ssh key (ssh) or login_password key (https).
+    ``local``: url an absolute directory on the server."""
+
+    name: Name
+    description: Description = ""
+    kind: RepositoryKind
+    url: Url
+    ref: Ref = ""
+    key_id: int | None = None
+
+
+class RepositoryUpdate(RequestModel):
+    """Every field optional; the result is checked as a whole, as on create."""
+
+    name: Name | None = None
+    description: Description | None = None
+    kind: RepositoryKind | None = None
+    url: Url | None = None
+    ref: Ref | None = None
+    key_id: int | None = None
+
+
+class RepositoryRead(ResponseModel):
+    id: int
+    project_id: int
+    name: str
+    description: str
+    kind: RepositoryKind
+    url: str
+    ref: str
+    key_id: int | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class RepositoryTestResult(ResponseModel):
+    """The repository answered. ``commit`` is what ``ref`` points at now; "" for a commit ref
+    that is not the tip of a branch or tag (checked only when a run fetches it)."""
+
+    ref: str
+    commit: str

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from steward.errors import Conflict, InvalidInput, NotFound
+from steward.inventories.models import Inventory
+from steward.keys.crypto import KeyCipher
+from steward.keys.models import Key, KeyKind
+from steward.projects.models import Project
+from steward.repositories import git
+from steward.repositories.checkout import key_material, local_head
+from steward.repositories.models import Repository, RepositoryKind
+from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
+from steward.templates.models import Template
+
+KEY_KIND_FOR: dict[str, KeyKind | None] = {
+    "ssh": KeyKind.SSH,
+    "https": KeyKind.LOGIN_PASSWORD,
+    "http": KeyKind.LOGIN_PASSWORD,
+    "file": None,
+}
+URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
+
+
+def _check_local(repo: Repository) -> None:
+    path = Path(repo.url)
+    if not path.is_absolute() or not path.is_dir():
+        raise InvalidInput("url", f"{repo.url} is not an existing absolute directory on the server")
+    if repo.key_id is not None:
+        raise InvalidInput("key_id", "a local repository takes no key")
+    if repo.ref:
+        raise InvalidInput("ref", "a local repository has no ref: it is used as it is")
+
+
+def _check_git_url(url: str) -> str:
+    scheme = git.transport(url)
+    if scheme is None:
+        raise InvalidInput("url", f"not a git URL Steward can use; use {URL_FORMS}")
+    if git.has_password_in_url(url):
+        raise InvalidInput("url", "no password in the URL: store it in a login_password key")
+    return scheme
+
+
+def _check_key(session: Session, project: Project, key_id: int, scheme: str) -> None:
+    key = session.scalar(select(Key).where(Key.id == key_id, Key.project_id == project.id))
+    if key is None:
+        raise InvalidInput("key_id", f"key {key_id} is not in project '{project.name}'")
+    expected = KEY_KIND_FOR[scheme]
+    if expected is None:
+        raise InvalidInput("key_id", f"a {scheme} URL takes no key")
+    if key.kind != expected:
+        raise InvalidInput(
+            "key_id", f"key '{key.name}' is a {key.kind} key; a {scheme} URL needs a {expected} key"
+        )
+
+
+def _check(session: Session, project: Project, repo: Repository) -> None:
+    if repo.kind == RepositoryKind.LOCAL:
+        _check_local(repo)
+        return
+    scheme = _check_git_url(repo.url)
+    if repo.key_id is not None:
+        _check_key(session, project, repo.key_id, scheme)
+
+
+def _check_name_free(session: Session, project: Project, name: str, *, repo_id: int = 0) -> None:
+    found = session.scalar(
+        select(Repository.id).where(Repository.project_id == project.id, Repository.name == name)
+    )
+    if found is not None and found != repo_id:
+        raise Conflict(
+            f"name: a repository named '{name}' already exists in project '{project.name}'"
+        )
+
+
+def get(session: Session, project: Project, repository_id: int) -> Repository:
+    repo = session.scalar(
+        select(Repository).where(
+            Repository.id == repository_id, Repository.project_id == project.id
+        )
+    )
+    if repo is None:
+        raise NotFound(f"repository {repository_id} not found in project '{project.name}'")
+    return repo
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[Repository], int]:
+    where = Repository.project_id == project.id
+    total = session.scalar(select(func.count()).select_from(Repository).where(where)) or 0
+    rows = session.scalars(
+        select(Repository).where(where).order_by(Repository.name).limit(limit).offset(offset)
+    )
+    return list(rows), total
+
+
+def create(session: Session, project: Project, body: RepositoryCreate) -> Repository:
+    _check_name_free(session, project, body.name)
+    repo = Repository(project_id=project.id, **body.model_dump())
+    _check(session, project, repo)
+    session.add(repo)
+    session.commit()
+    return repo
+
+
+def update(
+    session: Session, project: Project, repository_id: int, body: RepositoryUpdate
+) -> Repository:
+    repo = get(session, project, repository_id)
+    changes = body.model_dump(exclude_unset=True)
+    for field in ("name", "description", "kind", "url", "ref"):
+        if field in changes and changes[field] is None:
+            raise InvalidInput(field, "may not be null")
+    if "name" in changes:
+        _check_name_free(session, project, changes["name"], repo_id=repo.id)
+    for field, value in changes.items():
+        setattr(repo, field, value)
+    _check(session, project, repo)
+    session.commit()
+    return repo
+
+
+def users_of(session: Session, repo: Repository) -> list[str]:
+    templates = session.scalars(
+        select(Template.name).where(Template.repository_id == repo.id).order_by(Template.name)
+    )
+    inventories = session.scalars(
+        select(Inventory.name).where(Inventory.repository_id == repo.id).order_by(Inventory.name)
+    )
+    return [f"template '{n}'" for n in templates] + [f"inventory '{n}'" for n in inventories]
+
+
+def delete(session: Session, project: Project, repository_id: int) -> None:
+    repo = get(session, project, repository_id)
+    users = users_of(session, repo)
+    if users:
+        raise Conflict(f"repository '{repo.name}' is still used by {', '.join(users)}")
+    session.delete(repo)
+    session.commit()
+
+
+def test_access(
+    session: Session, cipher: KeyCipher, project: Project, repository_id: int, scratch: Path
+) -> RepositoryTestResult:
+    """Reach the repository with its key and resolve its ref, without cloning."""
+    repo = get(session, project, repository_id)
+    if repo.kind == RepositoryKind.LOCAL:
+        if not Path(repo.url).is_dir():
+            raise InvalidInput("url", f"{repo.url} is not an existing directory on the server")
+        return RepositoryTestResult(ref="", commit=local_head(Path(repo.url)))
+    with git.access(key_material(session, cipher, repo), scratch) as access:
+        try:
+            refs = git.ls_remote(repo.url, access)
+        except git.GitFailed as exc:
+            raise InvalidInput("url", f"git ls-remote failed: {exc.message}") from exc
+    commit = git.resolve_ref(refs, repo.ref)
+    if commit is None and not git.COMMIT.match(repo.ref):
+        raise InvalidInput("ref", f"no branch or tag '{repo.ref}' in {repo.url}")
+    return RepositoryTestResult(ref=repo.ref, commit=commit or "")
