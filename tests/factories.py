@@ -92,3 +92,43 @@ def make_template(
     assert created.status_code == 201, created.text
     read: dict[str, Any] = created.json()
     return read
+
+
+def make_repository(client: TestClient, project_id: int, **body: Any) -> dict[str, Any]:
+    body = {"name": "playbooks", "kind": "git", **body}
+    created = client.post(f"/api/v1/projects/{project_id}/repositories", json=body)
+    assert created.status_code == 201, created.text
+    read: dict[str, Any] = created.json()
+    return read
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def make_git_repo(path: Path) -> dict[str, str]:
+    """A repository at ``path``: main (2 commits, tag v1 on the first) and branch ``feature``.
+
+    Returns the commit of each: ``first`` (= v1), ``main`` and ``feature``.
+    """
+    path.mkdir(parents=True)
+    git(path, "init", "--quiet", "--initial-branch", "main")
+    git(path, "config", "user.email", "tests@example.invalid")
+    git(path, "config", "user.name", "tests")
+    (path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    git(path, "add", "site.yml")
+    git(path, "commit", "--quiet", "-m", "first")
+    git(path, "tag", "v1")
+    first = git(path, "rev-parse", "HEAD")
+    (path / "second.yml").write_text("- hosts: all\n  tasks: []\n")
+    git(path, "add", "second.yml")
+    git(path, "commit", "--quiet", "-m", "second")
+    main = git(path, "rev-parse", "HEAD")
+    git(path, "checkout", "--quiet", "-b", "feature", first)
+    (path / "feature.yml").write_text("- hosts: all\n  tasks: []\n")
+    git(path, "add", "feature.yml")
+    git(path, "commit", "--quiet", "-m", "feature")
+    feature = git(path, "rev-parse", "HEAD")
+    git(path, "checkout", "--quiet", "main")
+    return {"first": first, "main": main, "feature": feature}

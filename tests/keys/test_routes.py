@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_key, make_project, ssh_keygen
+from factories import assert_problem, make_key, make_project, make_repository, ssh_keygen
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
@@ -207,3 +207,18 @@ def test_delete_of_an_unused_key(client: TestClient, project_id: int) -> None:
     url = f"{keys_url(project_id)}/{key['id']}"
     assert client.delete(url).status_code == 204
     assert client.get(url).status_code == 404
+
+
+def test_delete_of_a_key_in_use_names_its_users(client: TestClient, project_id: int) -> None:
+    key = make_key(client, project_id, name="git-login", kind="login_password", password="pw")
+    make_repository(client, project_id, url="https://h/r.git", key_id=key["id"])
+    secret_ref = [{"name": "PW", "target": "env", "key_id": key["id"]}]
+    env = client.post(
+        f"/api/v1/projects/{project_id}/environments", json={"name": "prod", "secrets": secret_ref}
+    )
+    assert env.status_code == 201, env.text
+    url = f"{keys_url(project_id)}/{key['id']}"
+    detail = assert_problem(client.delete(url), 409, "git-login")
+    assert "repository 'playbooks'" in detail
+    assert "environment 'prod'" in detail
+    assert client.get(url).status_code == 200

@@ -8,6 +8,7 @@ from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base, utcnow
+from steward.keys.models import Key
 
 
 class SecretTarget(enum.StrEnum):
@@ -48,3 +49,9 @@ class EnvironmentSecret(Base):
     name: Mapped[str] = mapped_column(String(200))
     target: Mapped[SecretTarget] = mapped_column(String(10))
     key_id: Mapped[int] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"), index=True)
+
+    key: Mapped[Key] = relationship(lazy="selectin")
+
+    @property
+    def key_name(self) -> str:
+        return self.key.name

@@ -1,5 +1,50 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from steward.api.deps import ResourceView, ResourceWrite, SessionDep
+from steward.api.schemas import Page, PageParams
+from steward.environments import service
+from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
 
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
+
+
+@router.get("")
+def list_environments(
+    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[EnvironmentRead]:
+    """Environments of the project, by name; secrets appear as references, never values."""
+    rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
+    items = [EnvironmentRead.model_validate(e) for e in rows]
+    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_environment(
+    body: EnvironmentCreate, project: ResourceWrite, session: SessionDep
+) -> EnvironmentRead:
+    return EnvironmentRead.model_validate(service.create(session, project, body))
+
+
+@router.get("/{environment_id}")
+def read_environment(
+    environment_id: int, project: ResourceView, session: SessionDep
+) -> EnvironmentRead:
+    return EnvironmentRead.model_validate(service.get(session, project, environment_id))
+
+
+@router.patch("/{environment_id}")
+def update_environment(
+    environment_id: int, body: EnvironmentUpdate, project: ResourceWrite, session: SessionDep
+) -> EnvironmentRead:
+    """Change fields; ``extra_vars``, ``env_vars`` and ``secrets`` replace the whole set."""
+    return EnvironmentRead.model_validate(service.update(session, project, environment_id, body))
+
+
+@router.delete("/{environment_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_environment(environment_id: int, project: ResourceWrite, session: SessionDep) -> None:
+    """Delete an environment no template uses (409 names the templates)."""
+    service.delete(session, project, environment_id)

@@ -1,0 +1,234 @@
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any
+
+import yaml
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
+from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
+from steward.errors import Conflict, InvalidInput, NotFound
+from steward.keys import service as keys
+from steward.keys.crypto import KeyCipher
+from steward.keys.models import Key, KeyKind
+from steward.projects.models import Project
+from steward.templates.models import Template
+
+VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
+SECRET_KINDS = frozenset({KeyKind.SECRET, KeyKind.LOGIN_PASSWORD, KeyKind.VAULT_PASSWORD})
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedEnvironment:
+    """An environment with its secrets decrypted, for the runner only. ``repr`` shows no secret."""
+
+    extra_vars: dict[str, Any]
+    env_vars: dict[str, str]
+    secret_env: dict[str, str] = dataclasses.field(repr=False)
+    secret_extra_vars: dict[str, str] = dataclasses.field(repr=False)
+    secret_values: list[str] = dataclasses.field(repr=False)  # every string to mask in output
+
+
+@dataclasses.dataclass
+class _Draft:
+    """The environment's variables as they will be after a create or update, checked together."""
+
+    extra_vars: dict[str, Any]
+    env_vars: dict[str, str]
+    secrets: list[SecretRef]
+
+
+def _parse_yaml(text: str) -> dict[str, Any]:
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InvalidInput("extra_vars_yaml", f"not valid YAML: {exc}") from exc
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput("extra_vars_yaml", "must be a mapping of variable names to values")
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput("extra_vars_yaml", "values must be JSON types (quote dates)") from exc
+    return value
+
+
+def _extra_vars(extra_vars: dict[str, Any] | None, yaml_text: str | None) -> dict[str, Any] | None:
+    """The new extra vars from either field; None when neither was given."""
+    if extra_vars is not None and yaml_text is not None:
+        raise InvalidInput("extra_vars_yaml", "give extra_vars or extra_vars_yaml, not both")
+    source = "extra_vars" if yaml_text is None else "extra_vars_yaml"
+    value = _parse_yaml(yaml_text) if yaml_text is not None else extra_vars
+    for name in value or {}:
+        if not isinstance(name, str) or not VAR_NAME.match(name):
+            raise InvalidInput(f"{source}.{name}", f"a variable name {VAR_NAME_RULE}")
+    return value
+
+
+def _check_env_names(env_vars: dict[str, str]) -> None:
+    for name in env_vars:
+        if not VAR_NAME.match(name):
+            raise InvalidInput(f"env_vars.{name}", f"an environment variable name {VAR_NAME_RULE}")
+
+
+def _check_secret_names(draft: _Draft) -> None:
+    plain = {SecretTarget.ENV: draft.env_vars, SecretTarget.EXTRA_VAR: draft.extra_vars}
+    seen: set[tuple[SecretTarget, str]] = set()
+    for i, ref in enumerate(draft.secrets):
+        field = f"secrets[{i}].name"
+        if not VAR_NAME.match(ref.name):
+            raise InvalidInput(field, f"'{ref.name}' {VAR_NAME_RULE}")
+        if (ref.target, ref.name) in seen:
+            raise InvalidInput(field, f"'{ref.name}' is given twice for target '{ref.target}'")
+        if ref.name in plain[ref.target]:
+            where = "env_vars" if ref.target == SecretTarget.ENV else "extra_vars"
+            raise InvalidInput(field, f"'{ref.name}' is also set in {where}")
+        seen.add((ref.target, ref.name))
+
+
+def _secret_keys(session: Session, project: Project, refs: list[SecretRef]) -> list[Key]:
+    """The key of each reference, in order: in the project, and of a kind with one value."""
+    wanted = {ref.key_id for ref in refs}
+    found = {
+        k.id: k
+        for k in session.scalars(
+            select(Key).where(Key.project_id == project.id, Key.id.in_(wanted))
+        )
+    }
+    for i, ref in enumerate(refs):
+        key = found.get(ref.key_id)
+        if key is None:
+            raise InvalidInput(
+                f"secrets[{i}].key_id", f"key {ref.key_id} is not in project '{project.name}'"
+            )
+        if key.kind not in SECRET_KINDS:
+            raise InvalidInput(
+                f"secrets[{i}].key_id",
+                f"key '{key.name}' is of kind '{key.kind}'; "
+                "use a secret, login_password or vault_password key",
+            )
+    return [found[ref.key_id] for ref in refs]
+
+
+def _sync_secrets(env: Environment, refs: list[SecretRef], keys_in_order: list[Key]) -> None:
+    # reuse rows by (target, name): replacing them would insert before deleting and trip the
+    # unique constraint
+    existing = {(s.target, s.name): s for s in env.secrets}
+    rows = []
+    for ref, key in zip(refs, keys_in_order, strict=True):
+        row = existing.pop((ref.target, ref.name), None) or EnvironmentSecret(
+            name=ref.name, target=ref.target
+        )
+        row.key = key
+        rows.append(row)
+    env.secrets = rows
+
+
+def _check_name_free(session: Session, project: Project, name: str, *, env_id: int = 0) -> None:
+    found = session.scalar(
+        select(Environment.id).where(Environment.project_id == project.id, Environment.name == name)
+    )
+    if found is not None and found != env_id:
+        raise Conflict(
+            f"name: an environment named '{name}' already exists in project '{project.name}'"
+        )
+
+
+def _apply(session: Session, project: Project, env: Environment, draft: _Draft) -> None:
+    _check_env_names(draft.env_vars)
+    _check_secret_names(draft)
+    keys_in_order = _secret_keys(session, project, draft.secrets)
+    env.extra_vars = draft.extra_vars
+    env.env_vars = draft.env_vars
+    _sync_secrets(env, draft.secrets, keys_in_order)
+
+
+def get(session: Session, project: Project, environment_id: int) -> Environment:
+    env = session.scalar(
+        select(Environment).where(
+            Environment.id == environment_id, Environment.project_id == project.id
+        )
+    )
+    if env is None:
+        raise NotFound(f"environment {environment_id} not found in project '{project.name}'")
+    return env
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[Environment], int]:
+    where = Environment.project_id == project.id
+    total = session.scalar(select(func.count()).select_from(Environment).where(where)) or 0
+    rows = session.scalars(
+        select(Environment).where(where).order_by(Environment.name).limit(limit).offset(offset)
+    )
+    return list(rows), total
+
+
+def create(session: Session, project: Project, body: EnvironmentCreate) -> Environment:
+    _check_name_free(session, project, body.name)
+    extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml) or {}
+    env = Environment(project_id=project.id, name=body.name, description=body.description)
+    _apply(session, project, env, _Draft(extra_vars, body.env_vars, body.secrets))
+    session.add(env)
+    session.commit()
+    return env
+
+
+def update(
+    session: Session, project: Project, environment_id: int, body: EnvironmentUpdate
+) -> Environment:
+    env = get(session, project, environment_id)
+    for field in ("name", "description"):
+        if field in body.model_fields_set and getattr(body, field) is None:
+            raise InvalidInput(field, "may not be null")
+    if body.name is not None:
+        _check_name_free(session, project, body.name, env_id=env.id)
+        env.name = body.name
+    if body.description is not None:
+        env.description = body.description
+    current = [SecretRef(name=s.name, target=s.target, key_id=s.key_id) for s in env.secrets]
+    extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml)
+    draft = _Draft(
+        extra_vars=extra_vars if extra_vars is not None else dict(env.extra_vars),
+        env_vars=body.env_vars if body.env_vars is not None else dict(env.env_vars),
+        secrets=body.secrets if body.secrets is not None else current,
+    )
+    _apply(session, project, env, draft)
+    session.commit()
+    return env
+
+
+def delete(session: Session, project: Project, environment_id: int) -> None:
+    env = get(session, project, environment_id)
+    templates = session.scalars(
+        select(Template.name).where(Template.environment_id == env.id).order_by(Template.name)
+    )
+    users = [f"template '{n}'" for n in templates]
+    if users:
+        raise Conflict(f"environment '{env.name}' is still used by {', '.join(users)}")
+    session.delete(env)
+    session.commit()
+
+
+def resolve(session: Session, cipher: KeyCipher, env: Environment) -> ResolvedEnvironment:
+    """The environment's variables with every secret decrypted, ready for a run."""
+    targets: dict[SecretTarget, dict[str, str]] = {t: {} for t in SecretTarget}
+    masks: list[str] = []
+    for ref in env.secrets:
+        material = keys.reveal(session, cipher, ref.key_id, env.project_id)
+        targets[SecretTarget(ref.target)][ref.name] = material.secret
+        masks += material.secret_values()
+    return ResolvedEnvironment(
+        extra_vars=dict(env.extra_vars),
+        env_vars={k: str(v) for k, v in env.env_vars.items()},
+        secret_env=targets[SecretTarget.ENV],
+        secret_extra_vars=targets[SecretTarget.EXTRA_VAR],
+        secret_values=list(dict.fromkeys(masks)),
+    )
