@@ -28,19 +28,24 @@ class Settings(BaseSettings):
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)
     log_level: str = "INFO"
 
+    # for the `steward run` client command
+    url: str = ""  # empty: http://<host>:<port>
+    token: SecretStr | None = None
+
     @model_validator(mode="after")
     def _fill_paths(self) -> Settings:
         self.data_dir = self.data_dir.expanduser().resolve()
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'steward.db'}"
+        if not self.url:
+            self.url = f"http://{self.host}:{self.port}"
         if self.secret_key_file is None:
             self.secret_key_file = self.data_dir / "secret.key"
         return self
 
     @property
     def key_file(self) -> Path:
-        assert self.secret_key_file is not None  # filled by the validator
-        return self.secret_key_file
+        return self.secret_key_file or self.data_dir / "secret.key"
 
     @property
     def runs_dir(self) -> Path:

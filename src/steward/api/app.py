@@ -15,9 +15,10 @@ from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
+from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
-from steward.templates.routes import router as templates_router
 from steward.runtime import Runtime
+from steward.templates.routes import router as templates_router
 
 API_PREFIX = "/api/v1"
 
@@ -70,6 +71,7 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
         environments_router,
         templates_router,
         runs_router,
+        all_runs_router,
     ):
         api.include_router(router)
     app.include_router(api)

@@ -1,25 +1,127 @@
-"""The embedded dispatcher: runs queued runs in threads of the server process.
+"""The embedded dispatcher: starts queued runs in threads of the server process.
 
-Placeholder until the executor lands: accepts submissions and does nothing with them.
+It wakes on every submit (no polling tick), claims queued rows within the global and per-project
+limits, and on start fails the runs a dead predecessor left running. A slow timer (the lease)
+also catches runs whose delivery was lost, and runs whose worker stopped heart-beating.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+import threading
+
+from steward.runner import processes
+from steward.runs import lifecycle
+from steward.runs.executor import RunSignals, execute_run
+from steward.runs.lifecycle import WorkerId
+from steward.runs.status import RunStatus
 from steward.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 
 class LocalDispatcher:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        self.worker = WorkerId.current()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._active: dict[int, tuple[threading.Thread, RunSignals]] = {}
+        self._loop_thread: threading.Thread | None = None
 
+    # RunQueue
     def submit(self, run_id: int) -> None:
-        pass
+        self._wake.set()
 
     def cancel(self, run_id: int) -> None:
-        pass
+        with self._lock:
+            active = self._active.get(run_id)
+        if active is not None:
+            active[1].wake.set()
 
+    # lifecycle
     def start(self) -> None:
-        pass
+        self.recover()
+        self._stopping.clear()
+        self._loop_thread = threading.Thread(target=self._loop, name="dispatcher", daemon=True)
+        self._loop_thread.start()
+        self._wake.set()
 
     def stop(self) -> None:
-        pass
+        """Server shutdown: end running runs as interrupted, and leave queued ones queued."""
+        self._stopping.set()
+        self._wake.set()
+        if self._loop_thread is not None:
+            self._loop_thread.join(timeout=10)
+        with self._lock:
+            active = list(self._active.values())
+        for _thread, signals in active:
+            signals.shutdown = True
+            signals.wake.set()
+        for thread, _signals in active:
+            thread.join(timeout=self.runtime.settings.cancel_grace_seconds + 15)
+
+    def recover(self) -> None:
+        """Runs left 'running' by a process that is gone become 'error', their processes killed."""
+        with self.runtime.sessions() as session:
+            for run in lifecycle.interrupted_runs(session, self.worker):
+                processes.kill_all(run.uuid)
+                lifecycle.transition(run, RunStatus.ERROR, reason=lifecycle.INTERRUPTED)
+                log.warning("run %s was interrupted by a server stop", run.id)
+            session.commit()
+
+    def _reap_expired(self) -> None:
+        lease = dt.timedelta(seconds=self.runtime.settings.lease_seconds)
+        with self.runtime.sessions() as session:
+            for run in lifecycle.expired_runs(session, lease):
+                with self._lock:
+                    if run.id in self._active:
+                        continue  # ours and alive: the heartbeat is just late
+                lifecycle.transition(run, RunStatus.ERROR, reason=lifecycle.WORKER_LOST)
+                log.warning("run %s lost its worker", run.id)
+            session.commit()
+
+    def _loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(timeout=self.runtime.settings.lease_seconds / 2)
+            self._wake.clear()
+            if self._stopping.is_set():
+                break
+            try:
+                self._reap_expired()
+                self._dispatch()
+            except Exception:
+                log.exception("dispatching queued runs failed; retrying")
+                self._stopping.wait(1.0)
+                self._wake.set()
+
+    def _dispatch(self) -> None:
+        settings = self.runtime.settings
+        with self._lock:
+            slots = settings.max_parallel_runs - len(self._active)
+        with self.runtime.sessions() as session:
+            candidates = lifecycle.next_claimable(
+                session, slots=slots, default_project_limit=settings.default_project_parallel_runs
+            )
+            for run_id in candidates:
+                if lifecycle.claim(session, run_id, self.worker):
+                    self._start(run_id)
+
+    def _start(self, run_id: int) -> None:
+        signals = RunSignals()
+        thread = threading.Thread(
+            target=self._execute, args=(run_id, signals), name=f"run-{run_id}", daemon=True
+        )
+        with self._lock:
+            self._active[run_id] = (thread, signals)
+        thread.start()
+
+    def _execute(self, run_id: int, signals: RunSignals) -> None:
+        try:
+            execute_run(self.runtime, run_id, self.worker, signals)
+        finally:
+            with self._lock:
+                self._active.pop(run_id, None)
+            self._wake.set()  # a slot is free

@@ -1,0 +1,5 @@
+import sys
+
+from steward.cli import main
+
+sys.exit(main())

@@ -1,0 +1,177 @@
+"""The ``steward`` command: serve, migrate, user create, run."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2 as httpx
+from pydantic import ValidationError
+
+from steward import migrations
+from steward.config import Settings
+
+EXIT_BY_STATUS = {"successful": 0, "failed": 2, "canceled": 3, "timed_out": 4, "error": 5}
+
+
+def _serve(settings: Settings, _args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from steward.server import build_app
+
+    app = build_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower())
+    return 0
+
+
+def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    migrations.upgrade(settings.database_url)
+    print(f"database at {settings.database_url.split('@')[-1]} is up to date")  # noqa: T201
+    return 0
+
+
+def _user_create(settings: Settings, args: argparse.Namespace) -> int:
+    from steward.auth import service
+    from steward.auth.schemas import UserCreate
+    from steward.errors import DomainError
+    from steward.runtime import Runtime
+
+    password = sys.stdin.readline().rstrip("\n") if args.password_stdin else getpass.getpass()
+    try:
+        body = UserCreate(username=args.username, password=password, is_admin=args.admin)
+    except ValidationError as exc:
+        print(f"error: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)  # noqa: T201
+        return 1
+    runtime = Runtime.build(settings)
+    migrations.upgrade(settings.database_url)
+    with runtime.sessions() as session:
+        try:
+            user = service.create_user(session, body)
+        except DomainError as exc:
+            print(f"error: {exc.message}", file=sys.stderr)  # noqa: T201
+            return 1
+    print(f"created user {user.username} (id {user.id}{', admin' if user.is_admin else ''})")  # noqa: T201
+    return 0
+
+
+class ApiClient:
+    def __init__(self, settings: Settings) -> None:
+        if settings.token is None:
+            raise SystemExit("error: set STEWARD_TOKEN to an API token (scope 'run' or 'write')")
+        self.http = httpx.Client(
+            base_url=f"{settings.url.rstrip('/')}/api/v1",
+            headers={"Authorization": f"Bearer {settings.token.get_secret_value()}"},
+            timeout=httpx.Timeout(30, read=None),
+        )
+
+    def get(self, path: str, **params: Any) -> Any:
+        return self._check(self.http.get(path, params=params))
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        return self._check(self.http.post(path, json=body))
+
+    @staticmethod
+    def _check(response: httpx.Response) -> Any:
+        if response.is_error:
+            detail = response.json().get("detail", response.text) if response.content else ""
+            raise SystemExit(f"error: {response.status_code} {detail}")
+        return response.json()
+
+    def find(self, path: str, name: str, what: str) -> dict[str, Any]:
+        offset = 0
+        while True:
+            page = self.get(path, limit=500, offset=offset)
+            for item in page["items"]:
+                if item["name"] == name:
+                    return dict(item)
+            offset += len(page["items"])
+            if not page["items"] or offset >= page["total"]:
+                raise SystemExit(f"error: no {what} named '{name}'")
+
+    def stream(self, path: str) -> Iterator[tuple[str, Any]]:
+        with self.http.stream("GET", path) as response:
+            if response.is_error:
+                response.read()
+                self._check(response)
+            event = ""
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    yield event, json.loads(line[6:])
+
+
+def _run(settings: Settings, args: argparse.Namespace) -> int:
+    project_name, _, template_name = args.target.partition("/")
+    if not template_name:
+        raise SystemExit("error: give the template as PROJECT/TEMPLATE")
+    client = ApiClient(settings)
+    project = client.find("/projects", project_name, "project")
+    template = client.find(f"/projects/{project['id']}/templates", template_name, "template")
+    body: dict[str, Any] = {"template_id": template["id"], "launch_type": "cli"}
+    for field in ("limit", "tags", "skip_tags"):
+        if getattr(args, field) is not None:
+            body[field] = getattr(args, field)
+    if args.check:
+        body["check_mode"] = True
+    if args.extra_vars:
+        body["extra_vars"] = json.loads(args.extra_vars)
+    run = client.post(f"/projects/{project['id']}/runs", body)
+    print(f"run {run['id']} queued", file=sys.stderr)  # noqa: T201
+    if not args.follow:
+        return 0
+    status = run["status"]
+    for event, data in client.stream(f"/projects/{project['id']}/runs/{run['id']}/stream"):
+        if event == "lines":
+            sys.stdout.write("".join(line["t"] + "\n" for line in data["lines"]))
+            sys.stdout.flush()
+        elif event == "end":
+            status = data["status"]
+    final = client.get(f"/projects/{project['id']}/runs/{run['id']}")
+    print(f"run {run['id']}: {status} {final['status_reason']}", file=sys.stderr)  # noqa: T201
+    return EXIT_BY_STATUS.get(status, 1)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="steward", description="Run Ansible playbooks as a team. Settings: STEWARD_* vars."
+    )
+    sub = top.add_subparsers(dest="command", required=True)
+    sub.add_parser("serve", help="migrate, then serve the API and console").set_defaults(fn=_serve)
+    sub.add_parser("migrate", help="bring the database schema up to date").set_defaults(fn=_migrate)
+    user = sub.add_parser("user", help="manage users").add_subparsers(dest="action", required=True)
+    create = user.add_parser("create", help="create a user (password asked, or --password-stdin)")
+    create.add_argument("username")
+    create.add_argument("--admin", action="store_true")
+    create.add_argument("--password-stdin", action="store_true")
+    create.set_defaults(fn=_user_create)
+    run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
+    run.add_argument("target", metavar="PROJECT/TEMPLATE")
+    run.add_argument("--limit")
+    run.add_argument("--tags")
+    run.add_argument("--skip-tags", dest="skip_tags")
+    run.add_argument("--check", action="store_true")
+    run.add_argument("--extra-vars", help="a JSON object")
+    run.add_argument("--follow", "-f", action="store_true", help="print the output live")
+    run.set_defaults(fn=_run)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
+    code: int = args.fn(settings, args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

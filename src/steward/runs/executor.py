@@ -1,0 +1,168 @@
+"""execute_run: take one claimed run from 'running' to its final status, whatever happens.
+
+Called by the embedded dispatcher (a thread of ``steward serve``) and, later, by Celery workers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+
+from steward.errors import DomainError
+from steward.runner import processes
+from steward.runner.execute import Outcome, execute
+from steward.runs import lifecycle
+from steward.runs.lifecycle import WorkerId
+from steward.runs.models import Run
+from steward.runs.preparation import prepare
+from steward.runs.recorder import Recorder
+from steward.runs.status import RunStatus
+from steward.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+OUTCOME_STATUS = {
+    "successful": RunStatus.SUCCESSFUL,
+    "failed": RunStatus.FAILED,
+    "canceled": RunStatus.CANCELED,
+    "timeout": RunStatus.TIMED_OUT,
+}
+CANCEL_POLL_SECONDS = 0.5
+
+
+@dataclasses.dataclass
+class RunSignals:
+    """How the dispatcher reaches a running run: wake it to re-check cancel, or stop it."""
+
+    wake: threading.Event = dataclasses.field(default_factory=threading.Event)
+    shutdown: bool = False
+
+
+class CancelWatch:
+    """Polled by ansible-runner: SIGTERM ansible-playbook, kill the whole tree after a grace."""
+
+    def __init__(self, runtime: Runtime, run: Run, signals: RunSignals) -> None:
+        self._runtime = runtime
+        self._run_id = run.id
+        self._uuid = run.uuid
+        self._signals = signals
+        self._next_check = 0.0
+        self.requested = False
+        self.timed_out = False
+        self.deadline: float | None = None
+        self.terminated_at: float | None = None
+
+    @property
+    def shutdown(self) -> bool:
+        return self._signals.shutdown
+
+    def _cancel_requested(self) -> bool:
+        now = time.monotonic()
+        if self._signals.shutdown:
+            return True
+        if not self._signals.wake.is_set() and now < self._next_check:
+            return False
+        self._signals.wake.clear()
+        self._next_check = now + CANCEL_POLL_SECONDS
+        with self._runtime.sessions() as session:
+            requested = session.scalar(
+                select(Run.cancel_requested_at).where(Run.id == self._run_id)
+            )
+        return requested is not None
+
+    def __call__(self) -> bool:
+        if self.terminated_at is None:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.timed_out = True
+            elif self._cancel_requested():
+                self.requested = True
+            else:
+                return False
+            processes.terminate_playbook(self._uuid)
+            self.terminated_at = time.monotonic()
+            return False
+        if time.monotonic() - self.terminated_at >= self._runtime.settings.cancel_grace_seconds:
+            processes.kill_all(self._uuid)
+            return True
+        return False
+
+
+def _final_status(outcome: Outcome, watch: CancelWatch) -> tuple[RunStatus, str]:
+    if watch.shutdown:
+        return RunStatus.ERROR, lifecycle.INTERRUPTED
+    if watch.requested:
+        return RunStatus.CANCELED, "canceled on request"
+    if watch.timed_out:
+        return RunStatus.TIMED_OUT, "the run exceeded its timeout"
+    status = OUTCOME_STATUS.get(outcome.status, RunStatus.ERROR)
+    reasons = {
+        RunStatus.FAILED: f"ansible-playbook exited with code {outcome.rc}",
+        RunStatus.TIMED_OUT: "the run exceeded its timeout",
+        RunStatus.ERROR: f"ansible-runner ended with status '{outcome.status}'",
+    }
+    if outcome.rc == 127 and status is RunStatus.FAILED:
+        return status, "ansible-playbook could not be started (exit code 127)"
+    return status, reasons.get(status, "")
+
+
+def _finish(
+    runtime: Runtime, run_id: int, status: RunStatus, reason: str, rc: int | None = None
+) -> None:
+    with runtime.sessions() as session:
+        run = session.get(Run, run_id)
+        if run is None or RunStatus(run.status).is_finished:
+            return
+        lifecycle.transition(run, status, reason=reason, rc=rc)
+        session.commit()
+
+
+def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSignals) -> None:
+    """Run a run this worker has claimed. Never raises: every failure ends in a final status."""
+    workdir = runtime.settings.runs_dir / f"run-{run_id}"
+    control_dir: Path | None = None
+    try:
+        with runtime.sessions() as session:
+            run = session.get(Run, run_id)
+            if run is None or run.status != RunStatus.RUNNING or run.worker_id != str(worker):
+                log.warning("run %s is not claimed by this worker; skipped", run_id)
+                return
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir(mode=0o700, parents=True)
+            os.chmod(workdir, 0o700)
+            watch = CancelWatch(runtime, run, signals)
+            prepared = prepare(session, runtime.cipher, runtime.settings, run, workdir)
+            control_dir = prepared.control_dir
+            if prepared.timeout_seconds:
+                watch.deadline = time.monotonic() + prepared.timeout_seconds
+            run.commit_hash = prepared.commit
+            session.commit()
+        recorder = Recorder(
+            runtime.sessions,
+            run_id,
+            prepared.masker,
+            heartbeat=lambda s: lifecycle.heartbeat(s, run_id),
+            heartbeat_seconds=runtime.settings.heartbeat_seconds,
+        )
+        try:
+            outcome = execute(prepared.spec, on_event=recorder.add, should_cancel=watch)
+        finally:
+            processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
+            recorder.close()
+        status, reason = _final_status(outcome, watch)
+        _finish(runtime, run_id, status, reason, outcome.rc)
+    except DomainError as exc:
+        _finish(runtime, run_id, RunStatus.ERROR, exc.message)
+    except Exception as exc:
+        log.exception("run %s failed inside Steward", run_id)
+        _finish(runtime, run_id, RunStatus.ERROR, f"internal error: {type(exc).__name__}")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)  # it holds decrypted keys
+        if control_dir is not None:
+            shutil.rmtree(control_dir, ignore_errors=True)

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from steward.api.schemas import RequestModel, ResponseModel
+from steward.runs.models import LaunchType
+from steward.runs.status import RunStatus
+from steward.templates.launch import LaunchOverrides
+
+
+class RunCreate(LaunchOverrides):
+    template_id: int
+    launch_type: Literal["api", "ui", "cli"] = "api"
+
+
+class RelaunchRequest(RequestModel):
+    hosts: Literal["all", "failed"] = Field(
+        default="all", description="'failed': limit to the hosts that failed or were unreachable"
+    )
+
+
+class RunRead(ResponseModel):
+    id: int
+    project_id: int
+    template_id: int | None
+    template_name: str = ""
+    status: RunStatus
+    status_reason: str
+    rc: int | None
+    launched_by_id: int | None
+    launched_by: str = ""
+    launch_type: LaunchType
+    source_ip: str
+    relaunch_of_id: int | None
+    params: dict[str, Any]
+    commit_hash: str
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    cancel_requested_at: dt.datetime | None
+    line_count: int
+    event_count: int
+
+
+class RunPage(BaseModel):
+    items: list[RunRead]
+    next_before_id: int | None = Field(
+        description="pass as before_id to get the next (older) page; null on the last page"
+    )
+
+
+class RunFilters(BaseModel):
+    template_id: int | None = None
+    status: list[RunStatus] | None = None
+    launched_by_id: int | None = None
+    host: str | None = Field(default=None, max_length=255)
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    before_id: int | None = None
+    limit: int = Field(default=50, ge=1, le=500)
+
+
+class LineRead(ResponseModel):
+    line_no: int
+    counter: int
+    text: str
+
+
+class LinePage(BaseModel):
+    items: list[LineRead]
+    line_count: int = Field(description="lines stored so far")
+    status: RunStatus
+    next_after: int | None = Field(
+        description="pass as after= to continue; null when nothing more is stored yet"
+    )
+
+
+class LineFilters(BaseModel):
+    after: int = Field(default=-1, ge=-1, description="return lines with line_no > after")
+    limit: int = Field(default=1000, ge=1, le=10000)
+    q: str | None = Field(default=None, min_length=1, max_length=500, description="text contained")
+    host: str | None = Field(default=None, max_length=255)
+    failed: bool = Field(default=False, description="only lines of failed/unreachable events")
+
+
+class EventRead(ResponseModel):
+    counter: int
+    event: str
+    uuid: str
+    parent_uuid: str
+    host: str
+    play: str
+    task: str
+    task_action: str
+    role: str
+    changed: bool
+    failed: bool
+    start_line: int
+    end_line: int
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    ended_at: dt.datetime | None
+    duration: float | None
+    data: dict[str, Any]
+
+
+class EventPage(BaseModel):
+    items: list[EventRead]
+    next_after: int | None
+
+
+class EventFilters(BaseModel):
+    after: int = Field(default=0, ge=0, description="return events with counter > after")
+    limit: int = Field(default=200, ge=1, le=1000)
+    host: str | None = Field(default=None, max_length=255)
+    event: str | None = Field(default=None, max_length=64)
+    failed: bool | None = None
+    changed: bool | None = None
+    q: str | None = Field(default=None, min_length=1, max_length=500)
+
+
+class HostRecap(ResponseModel):
+    host: str
+    ok: int
+    changed: int
+    failed: int
+    unreachable: int
+    skipped: int
+    rescued: int
+    ignored: int
+
+
+class TimelineEntry(BaseModel):
+    host: str
+    task: str
+    play: str
+    task_action: str
+    status: str
+    started_at: dt.datetime | None
+    ended_at: dt.datetime | None
+    duration: float | None
+    counter: int

@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, exists, select
+from sqlalchemy.orm import Session
+
+from steward.auth.actor import Actor
+from steward.auth.models import User
+from steward.auth.policy import visible_projects
+from steward.db import utcnow
+from steward.dispatch.queue import RunQueue
+from steward.errors import InvalidState, NotFound
+from steward.keys.crypto import KeyCipher
+from steward.keys.models import Key
+from steward.projects.models import Project
+from steward.runs import lifecycle
+from steward.runs.models import LaunchType, Run, RunHost
+from steward.runs.schemas import RunCreate, RunFilters
+from steward.runs.status import RunStatus
+from steward.templates.launch import LaunchOverrides, resolve_launch
+from steward.templates.models import Template
+
+
+def _template(session: Session, project: Project, template_id: int) -> Template:
+    template = session.get(Template, template_id)
+    if template is None or template.project_id != project.id:
+        raise NotFound(f"template {template_id} not found in project '{project.name}'")
+    return template
+
+
+def _snapshot(session: Session, template: Template) -> dict[str, Any]:
+    """The template as it was at launch, with the names of what it referenced."""
+    key_ids = [template.ssh_key_id, template.become_key_id, *(k.id for k in template.vault_keys)]
+    names = dict(
+        session.execute(select(Key.id, Key.name).where(Key.id.in_([k for k in key_ids if k]))).all()
+    )
+    return {
+        "id": template.id,
+        "name": template.name,
+        "playbook": template.playbook,
+        "repository_id": template.repository_id,
+        "inventory_id": template.inventory_id,
+        "environment_id": template.environment_id,
+        "ssh_key": names.get(template.ssh_key_id) if template.ssh_key_id else None,
+        "become_key": names.get(template.become_key_id) if template.become_key_id else None,
+        "vault_keys": [names.get(k.id) for k in template.vault_keys],
+        "updated_at": template.updated_at.isoformat(),
+    }
+
+
+def launch(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    project: Project,
+    actor: Actor,
+    body: RunCreate,
+) -> Run:
+    template = _template(session, project, body.template_id)
+    overrides = LaunchOverrides.model_validate(
+        body.model_dump(exclude={"template_id", "launch_type"}, exclude_unset=True)
+    )
+    params = resolve_launch(session, template, overrides)
+    run = Run(
+        project_id=project.id,
+        template_id=template.id,
+        status=RunStatus.QUEUED,
+        launched_by_id=actor.user.id,
+        launch_type=LaunchType(body.launch_type),
+        source_ip=actor.source_ip,
+        user_agent=actor.user_agent,
+        params={
+            **params.redacted(),
+            "playbook": template.playbook,
+            "repository_id": template.repository_id,
+            "environment_id": template.environment_id,
+            "ssh_key_id": template.ssh_key_id,
+            "become_key_id": template.become_key_id,
+            "vault_key_ids": [k.id for k in template.vault_keys],
+        },
+        template_snapshot=_snapshot(session, template),
+        secret_params=(
+            cipher.encrypt({"extra_vars": params.secret_extra_vars})
+            if params.secret_extra_vars
+            else None
+        ),
+    )
+    session.add(run)
+    session.commit()
+    queue.submit(run.id)
+    return run
+
+
+def get(session: Session, project: Project, run_id: int) -> Run:
+    run = session.get(Run, run_id)
+    if run is None or run.project_id != project.id:
+        raise NotFound(f"run {run_id} not found in project '{project.name}'")
+    return run
+
+
+def cancel(session: Session, queue: RunQueue, project: Project, run_id: int) -> Run:
+    run = get(session, project, run_id)
+    status = RunStatus(run.status)
+    if status.is_finished:
+        raise InvalidState(f"run {run_id} already ended ({status}); there is nothing to cancel")
+    if status is RunStatus.QUEUED:
+        lifecycle.transition(run, RunStatus.CANCELED, reason="canceled before it started")
+    run.cancel_requested_at = run.cancel_requested_at or utcnow()
+    session.commit()
+    queue.cancel(run.id)
+    return run
+
+
+def relaunch(
+    session: Session,
+    queue: RunQueue,
+    project: Project,
+    actor: Actor,
+    run_id: int,
+    *,
+    failed_only: bool,
+) -> Run:
+    previous = get(session, project, run_id)
+    params = dict(previous.params)
+    if failed_only:
+        hosts = session.scalars(
+            select(RunHost.host)
+            .where(RunHost.run_id == previous.id, (RunHost.failed > 0) | (RunHost.unreachable > 0))
+            .order_by(RunHost.host)
+        ).all()
+        if not hosts:
+            raise InvalidState(f"run {run_id} has no failed or unreachable hosts to relaunch")
+        params["limit"] = ",".join(hosts)
+    run = Run(
+        project_id=project.id,
+        template_id=previous.template_id,
+        status=RunStatus.QUEUED,
+        launched_by_id=actor.user.id,
+        launch_type=LaunchType.RELAUNCH,
+        source_ip=actor.source_ip,
+        user_agent=actor.user_agent,
+        relaunch_of_id=previous.id,
+        params=params,
+        template_snapshot=previous.template_snapshot,
+        secret_params=previous.secret_params,
+    )
+    session.add(run)
+    session.commit()
+    queue.submit(run.id)
+    return run
+
+
+def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, str, str]:
+    conditions: list[ColumnElement[bool]] = []
+    if filters.template_id is not None:
+        conditions.append(Run.template_id == filters.template_id)
+    if filters.status:
+        conditions.append(Run.status.in_(filters.status))
+    if filters.launched_by_id is not None:
+        conditions.append(Run.launched_by_id == filters.launched_by_id)
+    if filters.host:
+        conditions.append(exists().where(RunHost.run_id == Run.id, RunHost.host == filters.host))
+    if filters.since is not None:
+        conditions.append(Run.created_at >= filters.since)
+    if filters.until is not None:
+        conditions.append(Run.created_at < filters.until)
+    if filters.before_id is not None:
+        conditions.append(Run.id < filters.before_id)
+    return query.where(*conditions).order_by(Run.id.desc()).limit(filters.limit + 1)
+
+
+def list_runs(
+    session: Session, actor: Actor, filters: RunFilters, project: Project | None = None
+) -> tuple[list[tuple[Run, str, str]], int | None]:
+    """Newest first, keyset-paged by id; with the template and launcher names, in one query."""
+    query = (
+        select(Run, Template.name, User.username)
+        .outerjoin(Template, Template.id == Run.template_id)
+        .outerjoin(User, User.id == Run.launched_by_id)
+    )
+    if project is not None:
+        query = query.where(Run.project_id == project.id)
+    else:
+        query = query.join(Project, Project.id == Run.project_id).where(visible_projects(actor))
+    rows = session.execute(_filtered(query, filters)).all()
+    page = [(run, template or "", user or "") for run, template, user in rows[: filters.limit]]
+    next_before = page[-1][0].id if len(rows) > filters.limit else None
+    return page, next_before
+
+
+def names(session: Session, run: Run) -> tuple[str, str]:
+    template = session.get(Template, run.template_id) if run.template_id else None
+    user = session.get(User, run.launched_by_id) if run.launched_by_id else None
+    template_name = template.name if template else str(run.template_snapshot.get("name", ""))
+    return template_name, user.username if user else ""
