@@ -1,5 +1,83 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, status
+
+from steward.api.deps import CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.schemas import Page, PageParams
+from steward.inventories import service
+from steward.inventories.models import Inventory
+from steward.inventories.schemas import (
+    InventoryCreate,
+    InventoryPreview,
+    InventoryRead,
+    InventoryUpdate,
+    ResolvedRead,
+)
 
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
+
+
+def _viewed(inventory_id: int, project: ResourceView, session: SessionDep) -> Inventory:
+    return service.get(session, project, inventory_id)
+
+
+def _edited(inventory_id: int, project: ResourceWrite, session: SessionDep) -> Inventory:
+    return service.get(session, project, inventory_id)
+
+
+ViewedInventory = Annotated[Inventory, Depends(_viewed)]
+EditedInventory = Annotated[Inventory, Depends(_edited)]
+
+
+@router.get("")
+def list_inventories(
+    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[InventoryRead]:
+    rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
+    items = [InventoryRead.model_validate(i) for i in rows]
+    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_inventory(
+    body: InventoryCreate, project: ResourceWrite, session: SessionDep
+) -> InventoryRead:
+    """Static inventories are parsed by Ansible before they are saved."""
+    return InventoryRead.model_validate(service.create(session, project, body))
+
+
+@router.post("/preview")
+def preview_inventory(body: InventoryPreview, _project: ResourceWrite) -> ResolvedRead:
+    """Hosts and groups of unsaved static text, or a 422 with Ansible's message."""
+    return ResolvedRead.of(service.preview(body))
+
+
+@router.get("/{inventory_id}")
+def read_inventory(inventory: ViewedInventory) -> InventoryRead:
+    return InventoryRead.model_validate(inventory)
+
+
+@router.get("/{inventory_id}/hosts")
+def inventory_hosts(
+    inventory: ViewedInventory, session: SessionDep, cipher: CipherDep
+) -> ResolvedRead:
+    """Hosts and groups as Ansible resolves them; variables that look secret are masked.
+
+    File and plugin inventories check out their repository first.
+    """
+    return ResolvedRead.of(service.hosts(session, cipher, inventory))
+
+
+@router.patch("/{inventory_id}")
+def update_inventory(
+    inventory: EditedInventory, body: InventoryUpdate, project: ResourceWrite, session: SessionDep
+) -> InventoryRead:
+    return InventoryRead.model_validate(service.update(session, project, inventory, body))
+
+
+@router.delete("/{inventory_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_inventory(inventory: EditedInventory, session: SessionDep) -> None:
+    """Refused (409) while templates use the inventory; the answer names them."""
+    service.delete(session, inventory)

@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
+from steward.inventories.paths import inside
+from steward.inventories.resolve import (
+    InventoryUnparsable,
+    ResolvedInventory,
+    parse_content,
+    plugins_for,
+    resolve,
+    static_format,
+)
+from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
+from steward.keys.crypto import KeyCipher
+from steward.projects.models import Project
+from steward.repositories.checkout import CheckoutFailed, checkout
+from steward.repositories.models import Repository
+from steward.templates.models import Template
+
+NOT_NULL = frozenset({"name", "description", "kind", "content"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """Where the hosts come from: the fields that must agree with ``kind``."""
+
+    kind: InventoryKind
+    format: InventoryFormat | None = None
+    content: str = ""
+    repository_id: int | None = None
+    path: str = ""
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[Inventory], int]:
+    where = Inventory.project_id == project.id
+    total = session.scalar(select(func.count()).select_from(Inventory).where(where)) or 0
+    rows = session.scalars(
+        select(Inventory).where(where).order_by(Inventory.name).limit(limit).offset(offset)
+    )
+    return list(rows), total
+
+
+def get(session: Session, project: Project, inventory_id: int) -> Inventory:
+    inventory = session.scalar(
+        select(Inventory).where(Inventory.id == inventory_id, Inventory.project_id == project.id)
+    )
+    if inventory is None:
+        raise NotFound(f"inventory {inventory_id} not found in project '{project.name}'")
+    return inventory
+
+
+def create(session: Session, project: Project, body: InventoryCreate) -> Inventory:
+    _check_name_free(session, project, body.name)
+    source = Source(
+        kind=body.kind,
+        format=body.format,
+        content=body.content,
+        repository_id=body.repository_id,
+        path=body.path or "",
+    )
+    _check_source(session, project, source)
+    inventory = Inventory(
+        project_id=project.id,
+        name=body.name,
+        description=body.description,
+        **dataclasses.asdict(source),
+    )
+    session.add(inventory)
+    session.commit()
+    return inventory
+
+
+def update(
+    session: Session, project: Project, inventory: Inventory, body: InventoryUpdate
+) -> Inventory:
+    changes = body.model_dump(exclude_unset=True)
+    nulls = sorted(NOT_NULL & {field for field, value in changes.items() if value is None})
+    if nulls:
+        raise InvalidInput(nulls[0], "may not be null")
+    if "name" in changes:
+        _check_name_free(session, project, changes["name"], except_id=inventory.id)
+    source = _merged_source(inventory, changes)
+    _check_source(session, project, source)
+    for field, value in {**changes, **dataclasses.asdict(source)}.items():
+        setattr(inventory, field, value)
+    session.commit()
+    return inventory
+
+
+def delete(session: Session, inventory: Inventory) -> None:
+    users = list(
+        session.scalars(
+            select(Template.name)
+            .where(Template.inventory_id == inventory.id)
+            .order_by(Template.name)
+        )
+    )
+    if users:
+        names = ", ".join(f"'{name}'" for name in users)
+        raise Conflict(f"inventory '{inventory.name}' is used by templates {names}")
+    session.delete(inventory)
+    session.commit()
+
+
+def preview(body: InventoryPreview) -> ResolvedInventory:
+    return _parse_static(body.format, body.content)
+
+
+def hosts(session: Session, cipher: KeyCipher, inventory: Inventory) -> ResolvedInventory:
+    """The hosts and groups of a saved inventory; file and plugin kinds check out the repository."""
+    if inventory.kind == InventoryKind.STATIC:
+        return _parse_static(static_format(inventory), inventory.content)
+    repository = session.get_one(Repository, inventory.repository_id)
+    with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
+        try:
+            tree = checkout(session, cipher, repository, Path(tmp) / "repository")
+        except CheckoutFailed as exc:
+            raise InvalidState(
+                f"repository '{repository.name}' could not be checked out: {exc.message}"
+            ) from exc
+        source = inside(tree.path, inventory.path)
+        if source is None or not source.exists():
+            raise InvalidInput(
+                "path",
+                f"'{inventory.path}' is not in repository '{repository.name}'"
+                f" at commit {tree.commit[:12]}",
+            )
+        try:
+            return resolve(source, cwd=tree.path, plugins=plugins_for(inventory))
+        except InventoryUnparsable as exc:
+            raise InvalidInput("path", exc.reason) from exc
+
+
+def _parse_static(fmt: InventoryFormat, content: str) -> ResolvedInventory:
+    try:
+        return parse_content(fmt, content)
+    except InventoryUnparsable as exc:
+        raise InvalidInput("content", exc.reason) from exc
+
+
+def _check_name_free(
+    session: Session, project: Project, name: str, *, except_id: int | None = None
+) -> None:
+    found = session.scalar(
+        select(Inventory.id).where(Inventory.project_id == project.id, Inventory.name == name)
+    )
+    if found is not None and found != except_id:
+        raise Conflict(f"name: an inventory named '{name}' already exists in this project")
+
+
+def _merged_source(inventory: Inventory, changes: dict[str, Any]) -> Source:
+    """The source after ``changes``; a new kind starts from blank fields, not the old kind's."""
+    kind = InventoryKind(changes.get("kind", inventory.kind))
+    current = Source(
+        kind=kind,
+        format=InventoryFormat(inventory.format) if inventory.format else None,
+        content=inventory.content,
+        repository_id=inventory.repository_id,
+        path=inventory.path,
+    )
+    if kind != inventory.kind:
+        current = Source(kind=kind)
+    given = {f.name: changes[f.name] for f in dataclasses.fields(Source) if f.name in changes}
+    if given.get("path", "") is None:
+        given["path"] = ""
+    return dataclasses.replace(current, **given)
+
+
+def _check_source(session: Session, project: Project, source: Source) -> None:
+    if source.kind == InventoryKind.STATIC:
+        _check_static(source)
+    else:
+        _check_from_repository(session, project, source)
+
+
+def _check_static(source: Source) -> None:
+    if source.format is None:
+        raise InvalidInput("format", "a static inventory needs a format: ini or yaml")
+    for field in ("repository_id", "path"):
+        if getattr(source, field):
+            raise InvalidInput(field, "only file and plugin inventories come from a repository")
+    _parse_static(source.format, source.content)
+
+
+def _check_from_repository(session: Session, project: Project, source: Source) -> None:
+    for field in ("format", "content"):
+        if getattr(source, field):
+            raise InvalidInput(field, "only static inventories have inline content")
+    if source.repository_id is None:
+        raise InvalidInput("repository_id", f"a {source.kind} inventory needs a repository")
+    found = session.scalar(
+        select(Repository.id).where(
+            Repository.id == source.repository_id, Repository.project_id == project.id
+        )
+    )
+    if found is None:
+        raise InvalidInput(
+            "repository_id", f"repository {source.repository_id} does not exist in this project"
+        )
+    if not source.path:
+        raise InvalidInput("path", f"a {source.kind} inventory needs a path in the repository")
