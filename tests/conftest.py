@@ -10,6 +10,9 @@ from fastapi.testclient import TestClient
 from steward.config import Settings
 from steward.server import build_app
 
+# Real services from the system binaries; see tests/support/__init__.py.
+pytest_plugins = ["support.postgres", "support.sshd", "support.redis", "support.databases"]
+
 ADMIN_PASSWORD = "admin-password-for-tests"
 PLAYBOOKS = Path(__file__).parent / "playbooks"
 LOCALHOST_INVENTORY = (
@@ -18,9 +21,11 @@ LOCALHOST_INVENTORY = (
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, database_url: str) -> Settings:
+    """Settings on a fresh migrated database: SQLite, then PostgreSQL (see support.databases)."""
     return Settings(
         data_dir=tmp_path / "data",
+        database_url=database_url,
         admin_user="admin",
         admin_password=ADMIN_PASSWORD,  # type: ignore[arg-type]  # pydantic coerces to SecretStr
         cancel_grace_seconds=2.0,
@@ -44,3 +49,4 @@ def client(settings: Settings) -> Iterator[TestClient]:
         c.cookies.clear()
         c.headers["Authorization"] = f"Bearer {token.json()['token']}"
         yield c
+    app.state.runtime.engine.dispose()  # give the connections back before the database is dropped

@@ -1,0 +1,37 @@
+# Every target is one line, so people and CI run the same commands. `make help` lists them.
+.DEFAULT_GOAL := help
+.PHONY: help setup run test lint fmt types test-py db-check bench api-schema
+
+ARGS ?=
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+setup: ## install system packages (as root), a Python >= 3.12, uv and .venv from uv.lock; idempotent
+	@scripts/setup
+
+run: setup ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
+	.venv/bin/steward serve
+
+test: lint types db-check test-py ## everything CI runs: lint, types, migrations check, pytest
+
+lint: setup ## ruff check and ruff format --check
+	.venv/bin/ruff check . && .venv/bin/ruff format --check .
+
+fmt: setup ## format and autofix with ruff
+	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+types: setup ## mypy (strict, per pyproject)
+	.venv/bin/mypy $(wildcard src tests bench)
+
+test-py: setup ## pytest on SQLite and PostgreSQL (STEWARD_TEST_DB=sqlite for one; ARGS="-k x" to pass args)
+	.venv/bin/pytest $(ARGS)
+
+db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
+	.venv/bin/python scripts/db-check.py
+
+bench: setup ## run the benchmark (bench/run.py)
+	.venv/bin/python bench/run.py $(ARGS)
+
+api-schema: setup ## dump the OpenAPI schema to frontend/openapi.json
+	.venv/bin/python scripts/api-schema.py frontend/openapi.json

@@ -1,0 +1,104 @@
+"""Both databases for the API suite: each test gets a fresh, migrated SQLite or PostgreSQL one.
+
+The migrations run once per session into a template (a file for SQLite, a template database
+for PostgreSQL); each test gets a copy. ``database_url`` is parametrized over the backends, so a
+test that uses it (through ``settings`` or ``client``) runs once on each: ``test_x[sqlite]``,
+``test_x[postgres]``.
+
+- ``@pytest.mark.sqlite_only``: the test exercises the runner, not the database; skip postgres.
+- ``STEWARD_TEST_DB=sqlite`` (or ``pytest --db=sqlite``): run one backend only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from steward import migrations
+from support.postgres import PostgresServer
+
+BACKENDS = ("sqlite", "postgres")
+PARAMETRIZED = ("database_url", "empty_database_url")  # the fixtures below that take a backend
+TEMPLATE_DATABASE = "steward_template"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--db",
+        choices=BACKENDS,
+        default=os.environ.get("STEWARD_TEST_DB") or None,
+        help="run the database-backed tests on this backend only (default: env STEWARD_TEST_DB, "
+        "else both)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    only = config.getoption("--db")
+    if only is not None and only not in BACKENDS:
+        raise pytest.UsageError(f"STEWARD_TEST_DB={only!r}: expected one of {', '.join(BACKENDS)}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    only = config.getoption("--db")
+    kept, dropped = [], []
+    for item in items:
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        backend = next((params[name] for name in PARAMETRIZED if name in params), None)
+        if backend is None or (
+            (only is None or backend == only)
+            and not (backend != "sqlite" and item.get_closest_marker("sqlite_only"))
+        ):
+            kept.append(item)
+        else:
+            dropped.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to head, to copy for each test."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "steward.db"
+    migrations.upgrade(f"sqlite:///{path}")
+    assert not path.with_name("steward.db-wal").exists(), "the WAL must be checkpointed"
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres: PostgresServer) -> str:
+    """The name of a PostgreSQL database migrated to head, to copy for each test."""
+    with postgres.connect() as conn:
+        conn.execute(f'CREATE DATABASE "{TEMPLATE_DATABASE}"')
+    migrations.upgrade(postgres.url(TEMPLATE_DATABASE))
+    return TEMPLATE_DATABASE
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database migrated to head, on each backend in turn."""
+    if request.param == "sqlite":
+        path = tmp_path / "steward.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres")
+    name = server.create_database(template=request.getfixturevalue("postgres_template"))
+    yield server.url(name)
+    server.drop_database(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with no tables at all, on each backend in turn (migration tests)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.db'}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres")
+    name = server.create_database()
+    yield server.url(name)
+    server.drop_database(name)
