@@ -1,0 +1,117 @@
+// The real Steward server for the end-to-end tests: a fresh data dir, a known admin password,
+// the built console (dist/) mounted by steward.api.spa, on a free loopback port.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const frontend = resolve(import.meta.dirname, "..");
+const repo = resolve(frontend, "..");
+export const artifacts = join(frontend, "test-artifacts");
+
+// Mounts the console itself only while src/steward/api/app.py doesn't (same route name).
+const LAUNCHER = `
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from steward.api.spa import ROUTE_NAME, mount_spa
+from steward.config import Settings
+from steward.server import build_app
+
+app = build_app(Settings())
+if not any(getattr(route, "name", None) == ROUTE_NAME for route in app.routes):
+    mount_spa(app, Path(sys.argv[1]))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+`;
+
+export interface RunningServer {
+  url: string;
+  adminPassword: string;
+  stop: () => Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? done(address.port) : fail(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/v1/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+  throw new Error(`server not healthy after ${timeoutMs} ms`);
+}
+
+function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      done(true);
+    });
+  });
+}
+
+export async function startServer(): Promise<RunningServer> {
+  const dist = join(frontend, "dist");
+  if (!existsSync(join(dist, "index.html"))) {
+    throw new Error("dist/index.html is missing: run `npm run build` first (npm run e2e does)");
+  }
+  mkdirSync(artifacts, { recursive: true });
+  const python = process.env.STEWARD_PYTHON ?? join(repo, ".venv", "bin", "python");
+  const dataDir = mkdtempSync(join(tmpdir(), "steward-e2e-"));
+  const adminPassword = `e2e-${randomBytes(12).toString("hex")}`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(join(artifacts, "server.log"));
+  const child = spawn(python, ["-c", LAUNCHER, dist, String(port)], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      STEWARD_DATA_DIR: dataDir,
+      STEWARD_ADMIN_USER: "admin",
+      STEWARD_ADMIN_PASSWORD: adminPassword,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+
+  const stop = async () => {
+    if (child.pid !== undefined && child.exitCode === null) {
+      process.kill(child.pid, "SIGTERM");
+      if (!(await exited(child, 10_000))) process.kill(child.pid, "SIGKILL");
+      await exited(child, 5_000);
+    }
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`${String(error)}; see test-artifacts/server.log`);
+  }
+  return { url, adminPassword, stop };
+}

@@ -1,0 +1,30 @@
+import { Navigate, createBrowserRouter } from "react-router";
+import { RouteError } from "@/app/route-error";
+import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
+
+// Every page is its own chunk: the login page loads only what it shows.
+export const router = createBrowserRouter([
+  {
+    ErrorBoundary: RouteError,
+    children: [
+      { path: "/login", lazy: () => import("@/app/routes/login") },
+      {
+        path: "/",
+        lazy: () => import("@/app/routes/app-layout"),
+        children: [
+          // TODO(runs API): the first screen also lists recent runs across visible projects
+          { index: true, lazy: () => import("@/app/routes/projects") },
+          {
+            path: "projects/:projectId",
+            lazy: () => import("@/app/routes/project/layout"),
+            children: [
+              { index: true, element: <Navigate to={PROJECT_SECTIONS[0].path} replace /> },
+              ...PROJECT_SECTIONS.map((section) => ({ path: section.path, lazy: section.page })),
+            ],
+          },
+          { path: "*", lazy: () => import("@/app/routes/not-found") },
+        ],
+      },
+    ],
+  },
+]);

@@ -1,0 +1,123 @@
+import {
+  Alert,
+  Anchor,
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  NavLink,
+  Text,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { Link, Navigate, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
+import { getCsrfToken } from "@/api/csrf";
+import { ColorSchemeToggle } from "@/components/color-scheme-toggle";
+import { useMe } from "@/features/auth/api/get-me";
+import { useLogout } from "@/features/auth/api/logout";
+import { paths } from "@/lib/paths";
+import classes from "@/app/routes/app-layout.module.css";
+
+function UserMenu({ name }: { name: string }) {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const signOut = () =>
+    logout.mutate(undefined, {
+      onSettled: () => void navigate(paths.login(), { replace: true }),
+    });
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button variant="default" aria-label={`Account: ${name}`}>
+          <Text size="sm" truncate maw={140}>
+            {name}
+          </Text>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={signOut} disabled={logout.isPending}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function Shell() {
+  const [navOpen, nav] = useDisclosure(false);
+  const me = useMe();
+  const { pathname } = useLocation();
+  const loading = useNavigation().state === "loading";
+
+  if (me.isPending) {
+    return (
+      <Center mih="100dvh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (me.isError) {
+    // a 401 has already sent us to the login page (app/provider.tsx)
+    return (
+      <Center mih="100dvh" p="md">
+        <Alert color="red" title="Could not reach the server">
+          {me.error.message}
+        </Alert>
+      </Center>
+    );
+  }
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: "sm", collapsed: { mobile: !navOpen } }}
+      padding="md"
+    >
+      <a href="#main" className={classes.skipLink}>
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpen}
+              onClick={nav.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={navOpen ? "Close navigation" : "Open navigation"}
+            />
+            <Anchor component={Link} to={paths.home()} fw={700} size="lg" underline="never">
+              Steward
+            </Anchor>
+            {loading && <Loader size="xs" aria-label="Loading page" />}
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSchemeToggle />
+            <UserMenu name={me.data.display_name || me.data.username} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <NavLink
+          component={Link}
+          to={paths.home()}
+          label="Projects"
+          active={pathname === "/" || pathname.startsWith("/projects")}
+          onClick={nav.close}
+        />
+        <NavLink href="/api/v1/docs" label="API reference" target="_blank" rel="noopener" />
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** Pages behind sign-in. Without this tab's CSRF token nothing can be changed, so sign in. */
+export function Component() {
+  const { pathname, search } = useLocation();
+  if (!getCsrfToken()) return <Navigate to={paths.login(pathname + search)} replace />;
+  return <Shell />;
+}

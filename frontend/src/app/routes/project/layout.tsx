@@ -1,0 +1,69 @@
+import { Alert, Anchor, Center, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Link, Outlet, useLocation, useNavigate, useParams } from "react-router";
+import { isApiError } from "@/api/errors";
+import type { ProjectContext } from "@/app/routes/project/context";
+import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
+import { useProject } from "@/features/projects/api/get-project";
+import { paths } from "@/lib/paths";
+
+function ProjectPage({ projectId }: { projectId: number }) {
+  const project = useProject(projectId);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const section = PROJECT_SECTIONS.find((s) => pathname.endsWith(`/${s.path}`))?.path ?? null;
+
+  if (project.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading project" />
+      </Center>
+    );
+  }
+  if (project.isError) {
+    const missing = isApiError(project.error) && project.error.status === 404;
+    return (
+      <Alert color={missing ? "yellow" : "red"} title={missing ? "Project not found" : "Error"}>
+        {missing ? "It does not exist, or you are not a member." : project.error.message}{" "}
+        <Anchor component={Link} to={paths.home()}>
+          Back to projects
+        </Anchor>
+      </Alert>
+    );
+  }
+  const context: ProjectContext = { project: project.data };
+  return (
+    <Stack>
+      <div>
+        <Title order={2}>{project.data.name}</Title>
+        {project.data.description && (
+          <Text c="dimmed" size="sm" lineClamp={2}>
+            {project.data.description}
+          </Text>
+        )}
+      </div>
+      <Tabs
+        value={section}
+        onChange={(next) => next && void navigate(paths.project(projectId, next))}
+        keepMounted={false}
+      >
+        <Tabs.List aria-label="Project sections">
+          {PROJECT_SECTIONS.map((s) => (
+            <Tabs.Tab key={s.path} value={s.path}>
+              {s.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Outlet context={context} />
+    </Stack>
+  );
+}
+
+export function Component() {
+  const projectId = Number(useParams().projectId);
+  if (!Number.isSafeInteger(projectId) || projectId < 1) {
+    return <Alert color="yellow" title="Project not found" />;
+  }
+  // key: a different project starts from a clean page (forms, tabs)
+  return <ProjectPage key={projectId} projectId={projectId} />;
+}

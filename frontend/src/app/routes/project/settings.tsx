@@ -1,0 +1,15 @@
+import { useNavigate } from "react-router";
+import { useProjectContext } from "@/app/routes/project/context";
+import { ProjectSettings } from "@/features/projects/components/project-settings";
+import { paths } from "@/lib/paths";
+
+export function Component() {
+  const { project } = useProjectContext();
+  const navigate = useNavigate();
+  return (
+    <ProjectSettings
+      project={project}
+      onDeleted={() => void navigate(paths.home(), { replace: true })}
+    />
+  );
+}

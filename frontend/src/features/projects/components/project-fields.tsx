@@ -1,0 +1,44 @@
+import { NumberInput, Stack, TextInput, Textarea } from "@mantine/core";
+import type { UseFormReturnType } from "@mantine/form";
+
+/** What the project forms edit; `""` is an empty number field, sent as null. */
+export interface ProjectFormValues {
+  name: string;
+  description: string;
+  max_parallel_runs: number | "";
+}
+
+export function toProjectBody(values: ProjectFormValues) {
+  const { max_parallel_runs, ...rest } = values;
+  return { ...rest, max_parallel_runs: max_parallel_runs === "" ? null : max_parallel_runs };
+}
+
+export function ProjectFields({ form }: { form: UseFormReturnType<ProjectFormValues> }) {
+  return (
+    <Stack>
+      <TextInput
+        label="Name"
+        required
+        data-autofocus
+        key={form.key("name")}
+        {...form.getInputProps("name")}
+      />
+      <Textarea
+        label="Description"
+        autosize
+        minRows={2}
+        maxRows={8}
+        key={form.key("description")}
+        {...form.getInputProps("description")}
+      />
+      <NumberInput
+        label="Parallel runs"
+        description="How many runs of this project may execute at once; empty uses the server default."
+        allowDecimal={false}
+        min={1}
+        key={form.key("max_parallel_runs")}
+        {...form.getInputProps("max_parallel_runs")}
+      />
+    </Stack>
+  );
+}

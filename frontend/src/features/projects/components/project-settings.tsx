@@ -1,0 +1,82 @@
+import { Button, Divider, Group, Stack, Text, Title } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useDisclosure } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import type { Schemas } from "@/api/client";
+import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { FormError } from "@/components/form-error";
+import { useDeleteProject } from "@/features/projects/api/delete-project";
+import { useUpdateProject } from "@/features/projects/api/update-project";
+import {
+  ProjectFields,
+  type ProjectFormValues,
+  toProjectBody,
+} from "@/features/projects/components/project-fields";
+import { applyServerErrors } from "@/lib/form-errors";
+
+interface ProjectSettingsProps {
+  project: Schemas["ProjectRead"];
+  onDeleted: () => void;
+}
+
+export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
+  const update = useUpdateProject(project.id);
+  const remove = useDeleteProject(project.id);
+  const [confirming, confirm] = useDisclosure(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<ProjectFormValues>({
+    mode: "uncontrolled",
+    initialValues: {
+      name: project.name,
+      description: project.description,
+      max_parallel_runs: project.max_parallel_runs ?? "",
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    update.mutate(toProjectBody(values), {
+      onSuccess: (saved) => {
+        form.resetDirty();
+        notifications.show({ color: "green", message: `Saved “${saved.name}”` });
+      },
+      onError: (error) => setFormError(applyServerErrors(form, error)),
+    });
+  });
+
+  return (
+    <Stack maw={640}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ProjectFields form={form} />
+          <FormError message={formError} />
+          <Group>
+            <Button type="submit" loading={update.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <Divider my="md" />
+      <Title order={3} size="h4">
+        Delete this project
+      </Title>
+      <Text size="sm" c="dimmed">
+        Its templates, runs, inventories, repositories, keys and environments are deleted with it.
+      </Text>
+      <Group>
+        <Button color="red" variant="outline" onClick={confirm.open}>
+          Delete project
+        </Button>
+      </Group>
+      <ConfirmDeleteModal
+        opened={confirming}
+        onClose={confirm.close}
+        subject={`project “${project.name}”`}
+        consequence="Everything in it is deleted too: templates, runs and their output, inventories, repositories, keys and environments. This cannot be undone."
+        onConfirm={() => remove.mutateAsync().then(onDeleted)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,28 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const api = process.env.STEWARD_API ?? "http://127.0.0.1:8080";
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
+  },
+  server: {
+    // `npm run dev` against a running `steward serve`: same origin for the session cookie
+    proxy: { "/api": { target: api, changeOrigin: false } },
+  },
+  build: {
+    // scripts/bundle-size.mjs reads the manifest to find what the login page loads
+    manifest: true,
+    target: "es2022",
+  },
+  test: {
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/testing/setup.ts"],
+    css: false,
+  },
+});
