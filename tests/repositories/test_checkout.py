@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import base64
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from factories import make_git_repo, make_key, make_project, make_repository, ssh_keygen
+from factories import git, make_git_repo, make_key, make_project, make_repository, ssh_keygen
 from fastapi.testclient import TestClient
 
 from steward.repositories.checkout import Checkout, CheckoutFailed, checkout
@@ -136,3 +142,65 @@ def test_local_directory_removed_after_save_fails_clearly(
     source.rmdir()
     with pytest.raises(CheckoutFailed, match="does not exist"):
         run_checkout(client, repo["id"], tmp_path / "dest")
+
+
+class _BasicAuthFiles(http.server.SimpleHTTPRequestHandler):
+    """Files behind basic auth: git's "dumb" HTTP protocol, enough to prove the askpass path."""
+
+    expected = "Basic " + base64.b64encode(b"deploy:http-pass-31337").decode()
+
+    def do_GET(self) -> None:
+        if self.headers.get("Authorization") != self.expected:
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="git"')
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def http_origin(tmp_path: Path, origin: tuple[Path, dict[str, str]]) -> Iterator[str]:
+    served = tmp_path / "served"
+    served.mkdir()
+    git(served, "clone", "--quiet", "--bare", str(origin[0]), "repo.git")
+    git(served / "repo.git", "update-server-info")
+    handler = functools.partial(_BasicAuthFiles, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/repo.git"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("password", "works"), [("http-pass-31337", True), ("wrong-pw-4242", False)]
+)
+def test_http_password_reaches_git_through_askpass_only(
+    client: TestClient,
+    tmp_path: Path,
+    origin: tuple[Path, dict[str, str]],
+    http_origin: str,
+    password: str,
+    works: bool,
+) -> None:
+    project_id = make_project(client)
+    key = make_key(client, project_id, kind="login_password", username="deploy", password=password)
+    repo = make_repository(client, project_id, url=http_origin, key_id=key["id"])
+    dest = tmp_path / "run" / "project"
+    ref = origin[1]["main"]  # a commit: a full clone (dumb HTTP cannot serve shallow ones)
+    if works:
+        assert run_checkout(client, repo["id"], dest, ref=ref).commit == ref
+        assert password not in (dest / ".git" / "config").read_text()
+    else:
+        with pytest.raises(CheckoutFailed) as failure:
+            run_checkout(client, repo["id"], dest, ref=ref)
+        assert password not in failure.value.message
+        assert "Authentication failed" in failure.value.message
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["project"]
