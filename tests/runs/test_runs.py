@@ -182,7 +182,7 @@ def test_vault_encrypted_variable_is_decrypted_with_a_stored_vault_password(
 
 def test_cancel_stops_the_run_and_leaves_no_process(workbench: Workbench) -> None:
     launched = workbench.launch(workbench.template("slow.yml"))
-    run_uuid = _uuid(workbench, launched["id"])
+    run_uuid = workbench.uuid(launched["id"])
     workbench.wait(
         launched["id"],
         until=lambda r: any(p.name() == "sleep" for p in processes.run_processes(run_uuid)),
@@ -201,15 +201,4 @@ def test_cancel_stops_the_run_and_leaves_no_process(workbench: Workbench) -> Non
 def test_timeout_ends_the_run_as_timed_out(workbench: Workbench) -> None:
     run = workbench.wait(workbench.launch(workbench.template("slow.yml", timeout_seconds=3))["id"])
     assert run["status"] == "timed_out"
-    assert processes.run_processes(_uuid(workbench, run["id"])) == []
-
-
-def _uuid(workbench: Workbench, run_id: int) -> str:
-    from sqlalchemy import select
-
-    from steward.runs.models import Run
-
-    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
-    with runtime.sessions() as session:
-        value: str = session.scalar(select(Run.uuid).where(Run.id == run_id))
-    return value
+    assert processes.run_processes(workbench.uuid(run["id"])) == []

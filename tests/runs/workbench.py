@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from steward.runs.models import Run
 
 PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 LOCALHOST = f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
@@ -91,6 +94,13 @@ class Workbench:
             if page["next_after"] is None:
                 return texts
             after = page["next_after"]
+
+    def uuid(self, run_id: int) -> str:
+        """The run's process marker (not exposed by the API)."""
+        runtime = self.client.app.state.runtime  # type: ignore[attr-defined]
+        with runtime.sessions() as session:
+            value: str = session.scalar(select(Run.uuid).where(Run.id == run_id))
+        return value
 
     def text(self, run_id: int) -> str:
         response = self.client.get(self.url(f"runs/{run_id}/output"))

@@ -1,0 +1,95 @@
+"""Reading output back: live SSE with resume, paging, filters, and a 200,000-line run."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from runs.workbench import Workbench
+from steward.runs.output import ANSI
+
+
+def _sse(body: str) -> list[tuple[str, str, Any]]:
+    """(id, event, data) of each message of a text/event-stream body."""
+    messages = []
+    for block in body.split("\n\n"):
+        fields = dict(
+            line.split(": ", 1) for line in block.splitlines() if ": " in line and line[0] != ":"
+        )
+        if "event" in fields:
+            messages.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
+    return messages
+
+
+def test_live_stream_shows_lines_while_running_and_resumes_without_gaps(
+    workbench: Workbench,
+) -> None:
+    run = workbench.launch(workbench.template("slow.yml", timeout_seconds=4))
+    url = workbench.url(f"runs/{run['id']}/stream")
+    seen_while_running: list[int] = []
+    with workbench.client.stream("GET", url) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        body = ""
+        for chunk in response.iter_text():
+            body += chunk
+            messages = _sse(body)
+            if (
+                any(e == "lines" for _, e, _ in messages)
+                and workbench.run(run["id"])["status"] == "running"
+            ):
+                seen_while_running = [
+                    l["n"] for _, e, d in messages if e == "lines" for l in d["lines"]
+                ]
+                break
+    assert seen_while_running, "no line arrived while the run was running"
+
+    workbench.wait(run["id"])
+    everything = _sse(workbench.client.get(url).text)
+    numbers = [line["n"] for _, e, d in everything if e == "lines" for line in d["lines"]]
+    total = workbench.run(run["id"])["line_count"]
+    assert numbers == list(range(total))
+    assert everything[-1][1] == "end"
+    assert everything[-1][2]["status"] == "timed_out"
+
+    middle = total // 2
+    resumed = _sse(workbench.client.get(url, headers={"Last-Event-ID": str(middle)}).text)
+    again = [line["n"] for _, e, d in resumed if e == "lines" for line in d["lines"]]
+    assert again == list(range(middle + 1, total))
+    by_query = _sse(workbench.client.get(url, params={"after": middle}).text)
+    assert [line["n"] for _, e, d in by_query if e == "lines" for line in d["lines"]] == again
+
+
+def test_lines_paging_filters_and_download(workbench: Workbench) -> None:
+    run = workbench.wait(workbench.launch(workbench.template("fail.yml"))["id"])
+    page = workbench.client.get(
+        workbench.url(f"runs/{run['id']}/lines"), params={"after": -1, "limit": 3}
+    ).json()
+    assert [line["line_no"] for line in page["items"]] == [0, 1, 2]
+    assert page["next_after"] == 2
+    found = workbench.lines(run["id"], q="STILL FINE")
+    assert found
+    assert all("still fine" in line for line in found)  # case-insensitive match
+    assert workbench.lines(run["id"], host="nosuchhost") == []
+    plain = workbench.client.get(workbench.url(f"runs/{run['id']}/output")).text
+    coloured = workbench.client.get(
+        workbench.url(f"runs/{run['id']}/output"), params={"ansi": True}
+    ).text
+    assert "\x1b[" not in plain
+    assert "\x1b[" in coloured
+    assert plain.count("\n") == run["line_count"]
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.slow
+def test_200000_line_output_is_complete_and_in_order_at_final_status(
+    workbench: Workbench,
+) -> None:
+    run = workbench.wait(workbench.launch(workbench.template("many_lines.yml"))["id"], timeout=240)
+    assert run["status"] == "successful"
+    lines = workbench.lines(run["id"])
+    assert len(lines) == run["line_count"]
+    plain = [ANSI.sub("", line).strip().strip('",') for line in lines]
+    printed = [int(text) for text in plain if text.isdigit()]
+    assert printed == list(range(1, 200001))
