@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
 from sqlalchemy.engine import Dialect
@@ -49,7 +49,11 @@ class UTCDateTime(TypeDecorator[dt.datetime]):
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map = {dt.datetime: UTCDateTime(), dict[str, Any]: JSON(), list[Any]: JSON()}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dt.datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+        list[Any]: JSON(),
+    }
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:

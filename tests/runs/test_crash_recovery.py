@@ -118,7 +118,8 @@ def test_killed_server_marks_the_run_interrupted_and_runs_the_queue(
             "name": "local",
             "kind": "static",
             "format": "ini",
-            "content": f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n",
+            "content": f"localhost ansible_connection=local ansible_python_interpreter="
+            f"{sys.executable}\n",
         },
     )
     common = {"repository_id": repository["id"], "inventory_id": inventory["id"]}

@@ -40,7 +40,7 @@ def test_live_stream_shows_lines_while_running_and_resumes_without_gaps(
                 and workbench.run(run["id"])["status"] == "running"
             ):
                 seen_while_running = [
-                    l["n"] for _, e, d in messages if e == "lines" for l in d["lines"]
+                    line["n"] for _, e, d in messages if e == "lines" for line in d["lines"]
                 ]
                 break
     assert seen_while_running, "no line arrived while the run was running"

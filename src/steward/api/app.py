@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 from fastapi import APIRouter, FastAPI
 
@@ -23,7 +24,7 @@ from steward.templates.routes import router as templates_router
 API_PREFIX = "/api/v1"
 
 
-class Lifecycle:
+class Lifecycle(Protocol):
     """Anything the app starts and stops with itself (the in-process dispatcher)."""
 
     def start(self) -> None: ...
@@ -31,8 +32,16 @@ class Lifecycle:
     def stop(self) -> None: ...
 
 
+class _Nothing:
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
 def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = None) -> FastAPI:
-    managed = lifecycle or Lifecycle()
+    managed = lifecycle or _Nothing()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -1,4 +1,4 @@
-"""Request dependencies: database session, the acting user, and project access (load + authorize)."""
+"""Request dependencies: database session, acting user, project access (load + authorize)."""
 
 from __future__ import annotations
 

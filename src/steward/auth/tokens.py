@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-TOKEN_PREFIX = "stw_"
+TOKEN_PREFIX = "stw_"  # noqa: S105 - marks our tokens for secret scanners
 
 
 def new_secret(prefix: str = "") -> str:
