@@ -7,7 +7,10 @@ from sqlalchemy import Column, ForeignKey, String, Table, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base, utcnow
+from steward.environments.models import Environment
+from steward.inventories.models import Inventory
 from steward.keys.models import Key
+from steward.repositories.models import Repository
 
 template_vault_keys = Table(
     "template_vault_keys",
@@ -54,6 +57,16 @@ class Template(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
+    # referenced objects, for their names in reads; templates.service loads them with joins
+    repository: Mapped[Repository] = relationship()
+    inventory: Mapped[Inventory] = relationship()
+    environment: Mapped[Environment | None] = relationship()
+    ssh_key: Mapped[Key | None] = relationship(foreign_keys=[ssh_key_id])
+    become_key: Mapped[Key | None] = relationship(foreign_keys=[become_key_id])
     vault_keys: Mapped[list[Key]] = relationship(
         secondary=template_vault_keys, lazy="selectin", order_by=Key.id
     )
+
+    @property
+    def vault_key_ids(self) -> list[int]:
+        return [key.id for key in self.vault_keys]

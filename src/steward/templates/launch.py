@@ -1,0 +1,123 @@
+"""The effective parameters of one run: template defaults, allowed overrides, survey answers.
+
+Called by the runs service when a run is launched; it raises ``InvalidInput`` naming the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from pydantic import Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from steward.api.schemas import RequestModel
+from steward.errors import InvalidInput
+from steward.inventories.models import Inventory
+from steward.inventories.redaction import MASK
+from steward.templates.models import Template
+from steward.templates.survey import Question, SurveyResult, validate_answers
+from steward.templates.variables import ExtraVars
+
+
+class LaunchOverrides(RequestModel):
+    """The body of a launch besides ``template_id``; each field needs the template's permission."""
+
+    limit: str | None = Field(default=None, max_length=1000)
+    tags: str | None = Field(default=None, max_length=1000)
+    skip_tags: str | None = Field(default=None, max_length=1000)
+    check_mode: bool | None = None
+    diff_mode: bool | None = None
+    verbosity: int | None = Field(default=None, ge=0, le=4)
+    forks: int | None = Field(default=None, ge=1, le=200)
+    timeout_seconds: int | None = Field(default=None, ge=1)
+    extra_vars: ExtraVars | None = None
+    inventory_id: int | None = None
+    survey: dict[str, Any] = Field(default_factory=dict)  # answers, by variable
+
+
+@dataclasses.dataclass(frozen=True)
+class LaunchParams:
+    """Effective parameters of one run."""
+
+    limit: str
+    tags: str
+    skip_tags: str
+    check_mode: bool
+    diff_mode: bool
+    verbosity: int
+    forks: int | None
+    timeout_seconds: int | None
+    inventory_id: int
+    extra_vars: dict[str, Any]  # template extra_vars + override + non-secret survey values
+    secret_extra_vars: dict[str, Any]  # survey password answers
+
+    def redacted(self) -> dict[str, Any]:
+        """JSON-able, with every secret answer shown as ``********``."""
+        shown = dataclasses.asdict(self)
+        shown["secret_extra_vars"] = dict.fromkeys(self.secret_extra_vars, MASK)
+        return shown
+
+
+def resolve_launch(session: Session, template: Template, body: LaunchOverrides) -> LaunchParams:
+    _check_allowed(template, body)
+    questions = [Question.model_validate(q) for q in template.survey]
+    answers = validate_answers(questions, body.survey)
+    return LaunchParams(
+        limit=_pick(body.limit, template.limit),
+        tags=_pick(body.tags, template.tags),
+        skip_tags=_pick(body.skip_tags, template.skip_tags),
+        check_mode=_pick(body.check_mode, template.check_mode),
+        diff_mode=_pick(body.diff_mode, template.diff_mode),
+        verbosity=_pick(body.verbosity, template.verbosity),
+        forks=_pick(body.forks, template.forks),
+        timeout_seconds=_pick(body.timeout_seconds, template.timeout_seconds),
+        inventory_id=_inventory_id(session, template, body.inventory_id),
+        extra_vars=_extra_vars(template, body.extra_vars or {}, questions, answers),
+        secret_extra_vars=answers.secret_values,
+    )
+
+
+def _check_allowed(template: Template, body: LaunchOverrides) -> None:
+    """An override needs the template's permission; ``null`` means "the template's value"."""
+    for field in LaunchOverrides.model_fields:
+        if field == "survey" or getattr(body, field) is None:
+            continue
+        if field not in template.overridable:
+            raise InvalidInput(field, f"this template does not allow overriding {field}")
+
+
+def _pick[T](override: T | None, default: T) -> T:
+    return default if override is None else override
+
+
+def _inventory_id(session: Session, template: Template, override: int | None) -> int:
+    if override is None:
+        return template.inventory_id
+    found = session.scalar(
+        select(Inventory.id).where(
+            Inventory.id == override, Inventory.project_id == template.project_id
+        )
+    )
+    if found is None:
+        raise InvalidInput("inventory_id", f"inventory {override} does not exist in this project")
+    return found
+
+
+def _extra_vars(
+    template: Template,
+    override: dict[str, Any],
+    questions: list[Question],
+    answers: SurveyResult,
+) -> dict[str, Any]:
+    # a survey question constrains its variable: extra vars may not go around it
+    asked = sorted(set(override) & {q.variable for q in questions})
+    if asked:
+        raise InvalidInput(
+            f"extra_vars.{asked[0]}", "is a survey question; give its answer under survey"
+        )
+    merged = {**template.extra_vars, **override, **answers.values}
+    for secret in answers.secret_values:
+        merged.pop(secret, None)
+    return merged

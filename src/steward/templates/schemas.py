@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
+
+from steward.api.schemas import RequestModel, ResponseModel
+from steward.inventories.paths import normalize
+from steward.projects.schemas import NAME_PATTERN
+from steward.templates.survey import Question, Survey
+from steward.templates.variables import ExtraVars
+
+
+class OverridableField(enum.StrEnum):
+    """Launch fields a template may let a launch override (``LaunchOverrides``)."""
+
+    LIMIT = "limit"
+    TAGS = "tags"
+    SKIP_TAGS = "skip_tags"
+    CHECK_MODE = "check_mode"
+    DIFF_MODE = "diff_mode"
+    VERBOSITY = "verbosity"
+    FORKS = "forks"
+    TIMEOUT_SECONDS = "timeout_seconds"
+    EXTRA_VARS = "extra_vars"
+    INVENTORY_ID = "inventory_id"
+
+
+def _playbook(path: str) -> str:
+    if not path.endswith((".yml", ".yaml")):
+        raise PydanticCustomError("playbook", "a playbook is a .yml or .yaml file")
+    return path
+
+
+def _distinct[T](values: list[T]) -> list[T]:
+    if len(set(values)) != len(values):
+        raise PydanticCustomError("distinct", "lists the same value twice")
+    return values
+
+
+PlaybookPath = Annotated[str, AfterValidator(normalize), AfterValidator(_playbook)]
+Overridable = Annotated[list[OverridableField], AfterValidator(_distinct)]
+VaultKeyIds = Annotated[list[int], AfterValidator(_distinct), Field(max_length=20)]
+Line = Annotated[str, Field(max_length=1000)]
+
+
+class TemplateCreate(RequestModel):
+    name: str = Field(min_length=1, max_length=100, pattern=NAME_PATTERN)
+    description: str = Field(default="", max_length=10000)
+    playbook: PlaybookPath
+    repository_id: int
+    inventory_id: int
+    environment_id: int | None = None
+    ssh_key_id: int | None = None  # an ssh or login_password key
+    become_key_id: int | None = None  # a login_password key
+    vault_key_ids: VaultKeyIds = Field(
+        default_factory=list
+    )  # vault_password keys, with distinct vault ids
+    extra_vars: ExtraVars = Field(default_factory=dict)
+    limit: Line = ""
+    tags: Line = ""
+    skip_tags: Line = ""
+    check_mode: bool = False
+    diff_mode: bool = False
+    verbosity: int = Field(default=0, ge=0, le=4)
+    forks: int | None = Field(default=None, ge=1, le=200)
+    timeout_seconds: int | None = Field(default=None, ge=1)
+    overridable: Overridable = Field(default_factory=list)
+    survey: Survey = Field(default_factory=list)
+
+
+class TemplateUpdate(RequestModel):
+    """Only the fields sent change; ``null`` clears the optional ones."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
+    description: str | None = Field(default=None, max_length=10000)
+    playbook: PlaybookPath | None = None
+    repository_id: int | None = None
+    inventory_id: int | None = None
+    environment_id: int | None = None
+    ssh_key_id: int | None = None
+    become_key_id: int | None = None
+    vault_key_ids: VaultKeyIds | None = None
+    extra_vars: ExtraVars | None = None
+    limit: Line | None = None
+    tags: Line | None = None
+    skip_tags: Line | None = None
+    check_mode: bool | None = None
+    diff_mode: bool | None = None
+    verbosity: int | None = Field(default=None, ge=0, le=4)
+    forks: int | None = Field(default=None, ge=1, le=200)
+    timeout_seconds: int | None = Field(default=None, ge=1)
+    overridable: Overridable | None = None
+    survey: Survey | None = None
+
+
+NULLABLE = frozenset({"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"})
+
+
+class NamedRef(ResponseModel):
+    id: int
+    name: str
+
+
+class TemplateRead(ResponseModel):
+    id: int
+    project_id: int
+    name: str
+    description: str
+    playbook: str
+    repository_id: int
+    repository: NamedRef
+    inventory_id: int
+    inventory: NamedRef
+    environment_id: int | None
+    environment: NamedRef | None
+    ssh_key_id: int | None
+    ssh_key: NamedRef | None
+    become_key_id: int | None
+    become_key: NamedRef | None
+    vault_key_ids: list[int]
+    vault_keys: list[NamedRef]
+    extra_vars: dict[str, Any]
+    limit: str
+    tags: str
+    skip_tags: str
+    check_mode: bool
+    diff_mode: bool
+    verbosity: int
+    forks: int | None
+    timeout_seconds: int | None
+    overridable: list[OverridableField]
+    survey: list[Question]
+    created_at: dt.datetime
+    updated_at: dt.datetime

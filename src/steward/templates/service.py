@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, joinedload
+
+from steward.environments.models import Environment
+from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.inventories.models import Inventory
+from steward.keys.models import Key, KeyKind
+from steward.projects.models import Project
+from steward.repositories.models import Repository
+from steward.runs.models import Run
+from steward.runs.status import RunStatus
+from steward.templates.models import Template
+from steward.templates.schemas import NULLABLE, TemplateCreate, TemplateUpdate
+
+# many-to-one references are joined; vault keys come with one "selectin" query (see the model)
+WITH_REFERENCES = (
+    joinedload(Template.repository),
+    joinedload(Template.inventory),
+    joinedload(Template.environment),
+    joinedload(Template.ssh_key),
+    joinedload(Template.become_key),
+)
+REFERENCE_FIELDS = frozenset(
+    {"repository_id", "inventory_id", "environment_id", "ssh_key_id", "become_key_id"}
+    | {"vault_key_ids"}
+)
+NOUNS: dict[type[Any], str] = {
+    Repository: "repository",
+    Inventory: "inventory",
+    Environment: "environment",
+    Key: "key",
+}
+SSH_KINDS = frozenset({KeyKind.SSH, KeyKind.LOGIN_PASSWORD})
+BECOME_KINDS = frozenset({KeyKind.LOGIN_PASSWORD})
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[Template], int]:
+    where = Template.project_id == project.id
+    total = session.scalar(select(func.count()).select_from(Template).where(where)) or 0
+    rows = session.scalars(
+        select(Template)
+        .options(*WITH_REFERENCES)
+        .where(where)
+        .order_by(Template.name)
+        .limit(limit)
+        .offset(offset)
+    )
+    return list(rows), total
+
+
+def get(session: Session, project: Project, template_id: int) -> Template:
+    template = session.scalar(
+        select(Template)
+        .options(*WITH_REFERENCES)
+        .where(Template.id == template_id, Template.project_id == project.id)
+    )
+    if template is None:
+        raise NotFound(f"template {template_id} not found in project '{project.name}'")
+    return template
+
+
+def create(session: Session, project: Project, body: TemplateCreate) -> Template:
+    _check_name_free(session, project, body.name)
+    template = Template(project_id=project.id)
+    _apply(session, project, template, body.model_dump(mode="json"))
+    session.add(template)
+    session.commit()
+    return template
+
+
+def update(
+    session: Session, project: Project, template: Template, body: TemplateUpdate
+) -> Template:
+    changes = body.model_dump(mode="json", exclude_unset=True)
+    nulls = sorted(f for f, value in changes.items() if value is None and f not in NULLABLE)
+    if nulls:
+        raise InvalidInput(nulls[0], "may not be null")
+    if "name" in changes:
+        _check_name_free(session, project, changes["name"], except_id=template.id)
+    _apply(session, project, template, changes)
+    session.commit()
+    return template
+
+
+def delete(session: Session, template: Template) -> None:
+    active = session.scalar(
+        select(func.count())
+        .select_from(Run)
+        .where(
+            Run.template_id == template.id,
+            Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]),
+        )
+    )
+    if active:
+        raise InvalidState(f"template '{template.name}' has {active} queued or running runs")
+    session.delete(template)
+    session.commit()
+
+
+def _check_name_free(
+    session: Session, project: Project, name: str, *, except_id: int | None = None
+) -> None:
+    found = session.scalar(
+        select(Template.id).where(Template.project_id == project.id, Template.name == name)
+    )
+    if found is not None and found != except_id:
+        raise Conflict(f"name: a template named '{name}' already exists in this project")
+
+
+def _apply(session: Session, project: Project, template: Template, changes: dict[str, Any]) -> None:
+    """Set ``changes`` on ``template``; every reference is checked (project, kind) first."""
+    if "repository_id" in changes:
+        template.repository = _in_project(
+            session, Repository, project, changes["repository_id"], "repository_id"
+        )
+    if "inventory_id" in changes:
+        template.inventory = _in_project(
+            session, Inventory, project, changes["inventory_id"], "inventory_id"
+        )
+    if "environment_id" in changes:
+        template.environment = _optional(
+            session, Environment, project, changes["environment_id"], "environment_id"
+        )
+    if "ssh_key_id" in changes:
+        template.ssh_key = _key(session, project, changes["ssh_key_id"], "ssh_key_id", SSH_KINDS)
+    if "become_key_id" in changes:
+        template.become_key = _key(
+            session, project, changes["become_key_id"], "become_key_id", BECOME_KINDS
+        )
+    if "vault_key_ids" in changes:
+        template.vault_keys = _vault_keys(session, project, changes["vault_key_ids"])
+    for field, value in changes.items():
+        if field not in REFERENCE_FIELDS:
+            setattr(template, field, value)
+
+
+def _in_project[M: (Repository, Inventory, Environment, Key)](
+    session: Session, model: type[M], project: Project, object_id: int, field: str
+) -> M:
+    found = session.get(model, object_id)
+    if found is None or found.project_id != project.id:
+        raise InvalidInput(field, f"{NOUNS[model]} {object_id} does not exist in this project")
+    return found
+
+
+def _optional[M: (Repository, Inventory, Environment, Key)](
+    session: Session, model: type[M], project: Project, object_id: int | None, field: str
+) -> M | None:
+    return None if object_id is None else _in_project(session, model, project, object_id, field)
+
+
+def _key(
+    session: Session, project: Project, key_id: int | None, field: str, kinds: frozenset[KeyKind]
+) -> Key | None:
+    key = _optional(session, Key, project, key_id, field)
+    if key is not None and key.kind not in kinds:
+        wanted = " or ".join(sorted(kinds))
+        article = "an" if wanted[0] in "aeiou" else "a"
+        raise InvalidInput(
+            field, f"key {key.id} is a {key.kind} key; {article} {wanted} key is required"
+        )
+    return key
+
+
+def _vault_keys(session: Session, project: Project, key_ids: list[int]) -> list[Key]:
+    keys = [_in_project(session, Key, project, key_id, "vault_key_ids") for key_id in key_ids]
+    by_vault_id: dict[str, int] = {}
+    for key in keys:
+        if key.kind != KeyKind.VAULT_PASSWORD:
+            raise InvalidInput(
+                "vault_key_ids",
+                f"key {key.id} is a {key.kind} key; only vault_password keys are allowed",
+            )
+        vault_id = key.vault_id or "default"
+        if vault_id in by_vault_id:
+            raise InvalidInput(
+                "vault_key_ids",
+                f"keys {by_vault_id[vault_id]} and {key.id} both have vault id '{vault_id}'",
+            )
+        by_vault_id[vault_id] = key.id
+    return keys
