@@ -1,5 +1,6 @@
 """Every domain's tables, imported once so ``Base.metadata`` is complete (Alembic, tests)."""
 
+from steward.audit.models import AuditRecord
 from steward.auth.models import ApiToken, User, WebSession
 from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
@@ -12,6 +13,7 @@ from steward.templates.models import Template
 
 __all__ = [
     "ApiToken",
+    "AuditRecord",
     "Base",
     "Environment",
     "EnvironmentSecret",

@@ -9,6 +9,7 @@ from typing import Protocol
 from fastapi import APIRouter, FastAPI
 
 from steward.api import problems
+from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
@@ -81,6 +82,7 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
         templates_router,
         runs_router,
         all_runs_router,
+        audit_router,
     ):
         api.include_router(router)
     app.include_router(api)

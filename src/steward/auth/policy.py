@@ -29,6 +29,7 @@ class Action(enum.StrEnum):
     RUN_VIEW = "run:view"
     RUN_LAUNCH = "run:launch"
     RUN_CANCEL = "run:cancel"
+    AUDIT_VIEW = "audit:view"
 
 
 _VIEW = {Action.PROJECT_VIEW, Action.RESOURCE_VIEW, Action.TEMPLATE_VIEW, Action.RUN_VIEW}
@@ -81,6 +82,22 @@ def require_admin(actor: Actor, *, write: bool = True) -> None:
         raise PermissionDenied("only a global admin may do this")
     if write and actor.scope is not TokenScope.WRITE:
         raise PermissionDenied(f"a token with scope '{actor.scope}' may not do this")
+
+
+def projects_allowing(session: Session, actor: Actor, action: Action) -> list[int] | None:
+    """Ids of the projects where the actor may do ``action``; None means all (admins)."""
+    if actor.user.is_admin and action in SCOPE_ACTIONS[actor.scope]:
+        return None
+    if action not in SCOPE_ACTIONS[actor.scope]:
+        return []
+    roles = [role for role, actions in ROLE_ACTIONS.items() if action in actions]
+    return list(
+        session.scalars(
+            select(ProjectMember.project_id).where(
+                ProjectMember.user_id == actor.user.id, ProjectMember.role.in_(roles)
+            )
+        )
+    )
 
 
 def visible_projects(actor: Actor) -> ColumnElement[bool]:

@@ -29,7 +29,10 @@ def login(
     body: LoginRequest, request: Request, response: Response, session: SessionDep, rt: RuntimeDep
 ) -> LoginResponse:
     """Start a browser session: sets an HttpOnly cookie and returns the CSRF token."""
-    user = service.authenticate(session, body.username, body.password)
+    agent = request.headers.get("user-agent", "")
+    user = service.authenticate(
+        session, body.username, body.password, source_ip=client_ip(request), user_agent=agent
+    )
     secret, web = service.start_session(
         session,
         user,
@@ -56,7 +59,7 @@ def logout(request: Request, response: Response, session: SessionDep, actor: Act
     """End the browser session server-side (the cookie stops working everywhere)."""
     cookie = request.cookies.get(SESSION_COOKIE)
     if actor.via == "session" and cookie:
-        service.end_session(session, service.resolve_session(session, cookie))
+        service.end_session(session, actor, service.resolve_session(session, cookie))
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 
@@ -73,7 +76,7 @@ def list_tokens(session: SessionDep, actor: ActorDep) -> list[TokenRead]:
 @router.post("/users/me/tokens", status_code=status.HTTP_201_CREATED)
 def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> TokenCreated:
     """Create a personal API token; the secret is in this response only."""
-    secret, token = service.create_token(session, actor.user, body)
+    secret, token = service.create_token(session, actor, body)
     return TokenCreated.model_validate(
         {**TokenRead.model_validate(token).model_dump(), "token": secret}
     )
@@ -81,7 +84,7 @@ def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> Tok
 
 @router.delete("/users/me/tokens/{token_id}", status_code=status.HTTP_204_NO_CONTENT)
 def revoke_token(token_id: int, session: SessionDep, actor: ActorDep) -> None:
-    service.revoke_token(session, actor.user, token_id)
+    service.revoke_token(session, actor, token_id)
 
 
 @router.post("/users", status_code=status.HTTP_201_CREATED)

@@ -5,7 +5,9 @@ import datetime as dt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
 from steward.auth import tokens
+from steward.auth.actor import Actor
 from steward.auth.models import ApiToken, TokenScope, User, WebSession
 from steward.auth.passwords import hash_password, verify_password
 from steward.auth.schemas import TokenCreate, UserCreate
@@ -39,12 +41,27 @@ def ensure_admin(session: Session, username: str, password: str | None) -> str |
     return generated
 
 
-def authenticate(session: Session, username: str, password: str) -> User:
+def authenticate(
+    session: Session, username: str, password: str, *, source_ip: str, user_agent: str
+) -> User:
+    """Check a password login; failures are recorded in the audit trail before raising."""
     user = session.scalar(select(User).where(User.username == username))
-    if not verify_password(user.password_hash if user else None, password) or user is None:
-        raise NotAuthenticated("invalid username or password")
-    if not user.is_active:
-        raise NotAuthenticated("this account is disabled")
+    valid = verify_password(user.password_hash if user else None, password)
+    if user is None or not valid or not user.is_active:
+        reason = "this account is disabled" if user and valid else "invalid username or password"
+        audit.record(
+            session,
+            None,
+            "auth:login_failed",
+            object_type="user",
+            object_id=user.id if user else None,
+            object_name=username[:64],
+            detail=reason,
+            source_ip=source_ip,
+            user_agent=user_agent,
+        )
+        session.commit()
+        raise NotAuthenticated(reason)
     return user
 
 
@@ -61,6 +78,14 @@ def start_session(
         user_agent=user_agent[:400],
     )
     session.add(web)
+    audit.record(
+        session,
+        Actor(user, TokenScope.WRITE, "session", "", source_ip, user_agent),
+        "auth:login",
+        object_type="user",
+        object_id=user.id,
+        object_name=user.username,
+    )
     session.commit()
     return secret, web
 
@@ -74,8 +99,9 @@ def resolve_session(session: Session, secret: str) -> WebSession:
     return web
 
 
-def end_session(session: Session, web: WebSession) -> None:
+def end_session(session: Session, actor: Actor, web: WebSession) -> None:
     web.ended_at = utcnow()
+    audit.record(session, actor, "auth:logout", object_type="user", object_id=web.user_id)
     session.commit()
 
 
@@ -95,7 +121,8 @@ def resolve_token(session: Session, secret: str) -> ApiToken:
     return token
 
 
-def create_token(session: Session, user: User, body: TokenCreate) -> tuple[str, ApiToken]:
+def create_token(session: Session, actor: Actor, body: TokenCreate) -> tuple[str, ApiToken]:
+    user = actor.user
     if body.expires_at is not None:
         if body.expires_at.tzinfo is None:
             raise InvalidInput("expires_at", "must include a time zone")
@@ -111,6 +138,16 @@ def create_token(session: Session, user: User, body: TokenCreate) -> tuple[str, 
         expires_at=body.expires_at,
     )
     session.add(token)
+    session.flush()
+    audit.record(
+        session,
+        actor,
+        "token:create",
+        object_type="token",
+        object_id=token.id,
+        object_name=token.name,
+        detail=f"scope {token.scope}, expires {token.expires_at or 'never'}",
+    )
     session.commit()
     return secret, token
 
@@ -119,10 +156,18 @@ def list_tokens(session: Session, user: User) -> list[ApiToken]:
     return list(session.scalars(select(ApiToken).where(ApiToken.user_id == user.id)))
 
 
-def revoke_token(session: Session, user: User, token_id: int) -> None:
+def revoke_token(session: Session, actor: Actor, token_id: int) -> None:
     token = session.get(ApiToken, token_id)
-    if token is None or token.user_id != user.id:
+    if token is None or token.user_id != actor.user.id:
         raise NotFound(f"token {token_id} not found")
     if token.revoked_at is None:
         token.revoked_at = utcnow()
+        audit.record(
+            session,
+            actor,
+            "token:revoke",
+            object_type="token",
+            object_id=token.id,
+            object_name=token.name,
+        )
         session.commit()

@@ -38,13 +38,15 @@ def read_project(project: ProjectView) -> ProjectRead:
 
 
 @router.patch("/{project_id}")
-def update_project(body: ProjectUpdate, project: ProjectEdit, session: SessionDep) -> ProjectRead:
-    return ProjectRead.model_validate(service.update(session, project, body))
+def update_project(
+    body: ProjectUpdate, project: ProjectEdit, session: SessionDep, actor: ActorDep
+) -> ProjectRead:
+    return ProjectRead.model_validate(service.update(session, actor, project, body))
 
 
 @router.delete("/{project_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_project(project: ProjectEdit, session: SessionDep) -> None:
-    service.delete(session, project)
+def delete_project(project: ProjectEdit, session: SessionDep, actor: ActorDep) -> None:
+    service.delete(session, actor, project)
 
 
 @router.get("/{project_id}/members")
@@ -56,11 +58,15 @@ def list_members(project: ProjectView, session: SessionDep) -> list[MemberRead]:
 
 
 @router.put("/{project_id}/members")
-def set_member(body: MemberSet, project: MembersManage, session: SessionDep) -> MemberRead:
-    member, user = service.set_member(session, project, body)
+def set_member(
+    body: MemberSet, project: MembersManage, session: SessionDep, actor: ActorDep
+) -> MemberRead:
+    member, user = service.set_member(session, actor, project, body)
     return MemberRead(user_id=user.id, username=user.username, role=member.role)
 
 
 @router.delete("/{project_id}/members/{user_id}", status_code=status.HTTP_204_NO_CONTENT)
-def remove_member(user_id: int, project: MembersManage, session: SessionDep) -> None:
-    service.remove_member(session, project, user_id)
+def remove_member(
+    user_id: int, project: MembersManage, session: SessionDep, actor: ActorDep
+) -> None:
+    service.remove_member(session, actor, project, user_id)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.auth.policy import require_admin, visible_projects
@@ -26,8 +27,37 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     session.add(project)
     session.flush()
     session.add(ProjectMember(project_id=project.id, user_id=actor.user.id, role=ProjectRole.OWNER))
+    _audit(session, actor, "project:create", project, audit.diff({}, _fields(project)))
     session.commit()
     return project
+
+
+FIELDS = ("name", "description", "max_parallel_runs")
+
+
+def _fields(project: Project) -> dict[str, object]:
+    return audit.snapshot(project, FIELDS)
+
+
+def _audit(
+    session: Session,
+    actor: Actor,
+    action: str,
+    project: Project,
+    changes: dict[str, list[object]] | None = None,
+    detail: str = "",
+) -> None:
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="project",
+        object_id=project.id,
+        object_name=project.name,
+        project_id=project.id,
+        changes=changes,
+        detail=detail,
+    )
 
 
 def list_visible(
@@ -41,7 +71,8 @@ def list_visible(
     return list(rows), total
 
 
-def update(session: Session, project: Project, body: ProjectUpdate) -> Project:
+def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
+    before = _fields(project)
     changes = body.model_dump(exclude_unset=True)
     if changes.get("name") is not None:
         _check_name_free(session, changes["name"], except_id=project.id)
@@ -49,11 +80,12 @@ def update(session: Session, project: Project, body: ProjectUpdate) -> Project:
         if value is None and field == "name":
             raise InvalidInput("name", "may not be null")
         setattr(project, field, value)
+    _audit(session, actor, "project:update", project, audit.diff(before, _fields(project)))
     session.commit()
     return project
 
 
-def delete(session: Session, project: Project) -> None:
+def delete(session: Session, actor: Actor, project: Project) -> None:
     active = session.scalar(
         select(func.count())
         .select_from(Run)
@@ -61,6 +93,7 @@ def delete(session: Session, project: Project) -> None:
     )
     if active:
         raise InvalidState(f"project '{project.name}' has {active} queued or running runs")
+    _audit(session, actor, "project:delete", project, audit.diff(_fields(project), {}))
     session.delete(project)
     session.commit()
 
@@ -72,10 +105,12 @@ def list_members(session: Session, project: Project) -> list[tuple[ProjectMember
         .where(ProjectMember.project_id == project.id)
         .order_by(User.username)
     )
-    return [(m, u) for m, u in rows.tuples()]
+    return [(m, u) for m, u in rows]
 
 
-def set_member(session: Session, project: Project, body: MemberSet) -> tuple[ProjectMember, User]:
+def set_member(
+    session: Session, actor: Actor, project: Project, body: MemberSet
+) -> tuple[ProjectMember, User]:
     user = session.get(User, body.user_id)
     if user is None:
         raise InvalidInput("user_id", f"user {body.user_id} does not exist")
@@ -84,16 +119,25 @@ def set_member(session: Session, project: Project, body: MemberSet) -> tuple[Pro
             ProjectMember.project_id == project.id, ProjectMember.user_id == user.id
         )
     )
+    before = member.role if member else None
     if member is None:
         member = ProjectMember(project_id=project.id, user_id=user.id, role=body.role)
         session.add(member)
     else:
         member.role = body.role
+    _audit(
+        session,
+        actor,
+        "member:set",
+        project,
+        {user.username: [before, body.role]},
+        detail=f"{user.username} is now {body.role}",
+    )
     session.commit()
     return member, user
 
 
-def remove_member(session: Session, project: Project, user_id: int) -> None:
+def remove_member(session: Session, actor: Actor, project: Project, user_id: int) -> None:
     member = session.scalar(
         select(ProjectMember).where(
             ProjectMember.project_id == project.id, ProjectMember.user_id == user_id
@@ -101,5 +145,6 @@ def remove_member(session: Session, project: Project, user_id: int) -> None:
     )
     if member is None:
         raise NotFound(f"user {user_id} is not a member of project '{project.name}'")
+    _audit(session, actor, "member:remove", project, {str(user_id): [member.role, None]})
     session.delete(member)
     session.commit()

@@ -82,9 +82,11 @@ def read_run(run_id: int, project: RunView, session: SessionDep) -> RunRead:
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)
-def cancel_run(run_id: int, project: RunCancel, session: SessionDep, queue: QueueDep) -> RunRead:
+def cancel_run(
+    run_id: int, project: RunCancel, session: SessionDep, actor: ActorDep, queue: QueueDep
+) -> RunRead:
     """Graceful: SIGTERM to ansible-playbook, then the whole process tree is killed."""
-    run = service.cancel(session, queue, project, run_id)
+    run = service.cancel(session, queue, project, actor, run_id)
     return _read(run, *service.names(session, run))
 
 

@@ -5,6 +5,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, exists, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.auth.policy import visible_projects
@@ -87,9 +88,29 @@ def launch(
         ),
     )
     session.add(run)
+    session.flush()
+    _audit(session, actor, "run:launch", run, template.name)
     session.commit()
     queue.submit(run.id)
     return run
+
+
+def _audit(session: Session, actor: Actor, action: str, run: Run, template_name: str) -> None:
+    """Who ran what, where and with which parameters (secrets already redacted)."""
+    params = run.params
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="run",
+        object_id=run.id,
+        object_name=template_name,
+        project_id=run.project_id,
+        detail=(
+            f"{template_name} ({params.get('playbook', '')}) limit={params.get('limit') or 'all'}"
+            f" via {run.launch_type}"
+        ),
+    )
 
 
 def get(session: Session, project: Project, run_id: int) -> Run:
@@ -99,7 +120,7 @@ def get(session: Session, project: Project, run_id: int) -> Run:
     return run
 
 
-def cancel(session: Session, queue: RunQueue, project: Project, run_id: int) -> Run:
+def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, run_id: int) -> Run:
     run = get(session, project, run_id)
     status = RunStatus(run.status)
     if status.is_finished:
@@ -107,6 +128,7 @@ def cancel(session: Session, queue: RunQueue, project: Project, run_id: int) -> 
     if status is RunStatus.QUEUED:
         lifecycle.transition(run, RunStatus.CANCELED, reason="canceled before it started")
     run.cancel_requested_at = run.cancel_requested_at or utcnow()
+    _audit(session, actor, "run:cancel", run, str(run.template_snapshot.get("name", "")))
     session.commit()
     queue.cancel(run.id)
     return run
@@ -146,6 +168,8 @@ def relaunch(
         secret_params=previous.secret_params,
     )
     session.add(run)
+    session.flush()
+    _audit(session, actor, "run:relaunch", run, str(run.template_snapshot.get("name", "")))
     session.commit()
     queue.submit(run.id)
     return run

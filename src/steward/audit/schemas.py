@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from steward.api.schemas import ResponseModel
+
+
+class AuditRead(ResponseModel):
+    id: int
+    created_at: dt.datetime
+    actor_type: str
+    actor_user_id: int | None
+    actor: str
+    action: str
+    object_type: str
+    object_id: int | None
+    object_name: str
+    project_id: int | None
+    source_ip: str
+    user_agent: str
+    changes: dict[str, Any]
+    detail: str
+
+
+class AuditPage(BaseModel):
+    items: list[AuditRead]
+    next_before_id: int | None
+
+
+class AuditFilters(BaseModel):
+    actor: str | None = Field(default=None, max_length=200, description="exact actor label")
+    action: str | None = Field(
+        default=None, max_length=64, description="'run:launch', or a prefix like 'run'"
+    )
+    object_type: str | None = Field(default=None, max_length=32)
+    object_id: int | None = None
+    project_id: int | None = None
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    q: str | None = Field(default=None, min_length=1, max_length=200, description="full text")

@@ -1,0 +1,164 @@
+"""Recording and reading the audit trail. ``record`` joins the caller's transaction."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from sqlalchemy import ColumnElement, String, cast, delete, or_, select
+from sqlalchemy.orm import Session
+
+from steward.audit.models import AuditRecord
+from steward.auth.actor import Actor
+from steward.db import utcnow
+
+REDACTED = "********"
+
+
+def snapshot(obj: object, fields: Iterable[str]) -> dict[str, Any]:
+    """The named attributes of a model as JSON-able values (for before/after diffs)."""
+    values: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(obj, name)
+        values[name] = value.isoformat() if isinstance(value, dt.datetime) else value
+    return values
+
+
+def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """{field: [before, after]} for every field that changed; a create has before = {}."""
+    fields = sorted(set(before) | set(after))
+    return {f: [before.get(f), after.get(f)] for f in fields if before.get(f) != after.get(f)}
+
+
+def record(
+    session: Session,
+    actor: Actor | None,
+    action: str,
+    *,
+    object_type: str = "",
+    object_id: int | None = None,
+    object_name: str = "",
+    project_id: int | None = None,
+    changes: Mapping[str, list[Any]] | None = None,
+    detail: str = "",
+    source_ip: str = "",
+    user_agent: str = "",
+) -> AuditRecord:
+    """Add an audit record to the session; the caller's commit makes it durable with the change."""
+    entry = AuditRecord(
+        actor_type=(actor.via if actor and actor.via == "token" else "user") if actor else "system",
+        actor_user_id=actor.user.id if actor else None,
+        actor=actor.label if actor else "system",
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        object_name=object_name[:200],
+        project_id=project_id,
+        source_ip=actor.source_ip if actor else source_ip,
+        user_agent=(actor.user_agent if actor else user_agent)[:400],
+        changes=dict(changes or {}),
+        detail=detail,
+    )
+    session.add(entry)
+    return entry
+
+
+def conditions(
+    *,
+    project_ids: Iterable[int] | None,
+    actor: str | None = None,
+    action: str | None = None,
+    object_type: str | None = None,
+    object_id: int | None = None,
+    project_id: int | None = None,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    q: str | None = None,
+) -> list[ColumnElement[bool]]:
+    """WHERE clauses of an audit query; ``project_ids`` None means every record (admins)."""
+    where: list[ColumnElement[bool]] = []
+    if project_ids is not None:
+        where.append(AuditRecord.project_id.in_(list(project_ids)))
+    if actor:
+        where.append(AuditRecord.actor == actor)
+    if action:
+        # "run" matches every run:* action; "run:launch" only itself
+        where.append(
+            AuditRecord.action == action
+            if ":" in action
+            else AuditRecord.action.like(f"{action}:%")
+        )
+    if object_type:
+        where.append(AuditRecord.object_type == object_type)
+    if object_id is not None:
+        where.append(AuditRecord.object_id == object_id)
+    if project_id is not None:
+        where.append(AuditRecord.project_id == project_id)
+    if since is not None:
+        where.append(AuditRecord.created_at >= since)
+    if until is not None:
+        where.append(AuditRecord.created_at < until)
+    if q:
+        pattern = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append(
+            or_(
+                *(
+                    column.ilike(pattern, escape="\\")
+                    for column in (
+                        AuditRecord.actor,
+                        AuditRecord.action,
+                        AuditRecord.object_name,
+                        AuditRecord.detail,
+                        AuditRecord.source_ip,
+                        cast(AuditRecord.changes, String),
+                    )
+                )
+            )
+        )
+    return where
+
+
+def page(
+    session: Session, where: list[ColumnElement[bool]], *, before_id: int | None, limit: int
+) -> tuple[list[AuditRecord], int | None]:
+    query = select(AuditRecord).where(*where)
+    if before_id is not None:
+        query = query.where(AuditRecord.id < before_id)
+    rows = list(session.scalars(query.order_by(AuditRecord.id.desc()).limit(limit + 1)))
+    return rows[:limit], rows[limit - 1].id if len(rows) > limit else None
+
+
+def stream(
+    session: Session, where: list[ColumnElement[bool]], *, batch: int = 1000
+) -> Iterator[AuditRecord]:
+    """Every matching record, oldest first, fetched in batches (for the JSON-lines export)."""
+    after = 0
+    while True:
+        rows = list(
+            session.scalars(
+                select(AuditRecord)
+                .where(*where, AuditRecord.id > after)
+                .order_by(AuditRecord.id)
+                .limit(batch)
+            )
+        )
+        yield from rows
+        if len(rows) < batch:
+            return
+        after = rows[-1].id
+
+
+def prune(session: Session, *, older_than_days: int) -> int:
+    """Apply the retention period; the removal itself is recorded (by the system)."""
+    cutoff = utcnow() - dt.timedelta(days=older_than_days)
+    removed = session.execute(delete(AuditRecord).where(AuditRecord.created_at < cutoff))
+    count = int(getattr(removed, "rowcount", 0) or 0)
+    record(
+        session,
+        None,
+        "audit:prune",
+        detail=f"removed {count} records older than {older_than_days} days",
+    )
+    session.commit()
+    return count
