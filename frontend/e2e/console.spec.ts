@@ -93,13 +93,50 @@ test("admin signs in, creates a project, sees it listed, switches theme, signs o
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test("a key's secret is sent once and never shown again", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("button", { name: "New project" }).click();
+  const projectDialog = page.getByRole("dialog", { name: "New project" });
+  await projectDialog.getByLabel("Name").fill("key-store");
+  await projectDialog.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: "key-store" }).click();
+  await page.getByRole("tab", { name: "Keys" }).click();
+  await expect(page.getByText("No keys yet.")).toBeVisible();
+
+  await page.getByRole("button", { name: "New key" }).click();
+  const dialog = page.getByRole("dialog", { name: "New key" });
+  await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("deploy");
+  await dialog.getByLabel("Private key").fill("not a key");
+  await dialog.getByRole("button", { name: "Store key" }).click();
+  // checked by the server, shown on the field
+  await expect(dialog.getByLabel("Private key")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toContainText("not a private key");
+
+  await dialog.getByRole("textbox", { name: "Kind" }).click();
+  await page.getByRole("option", { name: "Secret value" }).click();
+  await dialog.getByLabel("Value").fill("s3cr3t-value");
+  await dialog.getByRole("button", { name: "Store key" }).click();
+  await expect(dialog).toBeHidden();
+  const keys = page.getByRole("table", { name: "Keys" });
+  await expect(keys).toContainText("deploy");
+  await expect(keys).toContainText("Secret value");
+  await expect(keys).toContainText("set");
+  await expect(page.locator("body")).not.toContainText("s3cr3t-value");
+  await shot(page, "06-project-keys");
+
+  for (const section of ["Templates", "Runs", "Inventories", "Repositories", "Environments"]) {
+    await page.getByRole("tab", { name: section }).click();
+    await expect(page.getByText(`No ${section.toLowerCase()} yet.`)).toBeVisible();
+  }
+});
+
 test("on a phone the navigation folds behind a menu button", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page);
   const navigation = page.getByRole("navigation", { name: "Main" });
   await expect(navigation).not.toBeInViewport();
-  await shot(page, "06-phone-projects");
+  await shot(page, "07-phone-projects");
   await page.getByRole("button", { name: "Open navigation" }).click();
   await expect(navigation).toBeInViewport();
-  await shot(page, "07-phone-navigation");
+  await shot(page, "08-phone-navigation");
 });

@@ -704,10 +704,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Audit
+     * @description Newest first. Admins see everything; project owners see their projects' records.
+     */
+    get: operations["list_audit_api_v1_audit_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/audit/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export Audit
+     * @description JSON lines, oldest first: one record per line, ready for a SIEM.
+     */
+    get: operations["export_audit_api_v1_audit_export_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** AuditPage */
+    AuditPage: {
+      /** Items */
+      items: components["schemas"]["AuditRead"][];
+      /** Next Before Id */
+      next_before_id: number | null;
+    };
+    /** AuditRead */
+    AuditRead: {
+      /** Id */
+      id: number;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Actor Type */
+      actor_type: string;
+      /** Actor User Id */
+      actor_user_id: number | null;
+      /** Actor */
+      actor: string;
+      /** Action */
+      action: string;
+      /** Object Type */
+      object_type: string;
+      /** Object Id */
+      object_id: number | null;
+      /** Object Name */
+      object_name: string;
+      /** Project Id */
+      project_id: number | null;
+      /** Source Ip */
+      source_ip: string;
+      /** User Agent */
+      user_agent: string;
+      /** Changes */
+      changes: {
+        [key: string]: unknown;
+      };
+      /** Detail */
+      detail: string;
+    };
     /**
      * EnvironmentCreate
      * @description ``extra_vars`` as a JSON object, or ``extra_vars_yaml`` as YAML/JSON text (not both).
@@ -3732,6 +3815,90 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RunPage"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  list_audit_api_v1_audit_get: {
+    parameters: {
+      query?: {
+        /** @description exact actor label */
+        actor?: string | null;
+        /** @description 'run:launch', or a prefix like 'run' */
+        action?: string | null;
+        object_type?: string | null;
+        object_id?: number | null;
+        project_id?: number | null;
+        since?: string | null;
+        until?: string | null;
+        /** @description full text */
+        q?: string | null;
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditPage"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  export_audit_api_v1_audit_export_get: {
+    parameters: {
+      query?: {
+        /** @description exact actor label */
+        actor?: string | null;
+        /** @description 'run:launch', or a prefix like 'run' */
+        action?: string | null;
+        object_type?: string | null;
+        object_id?: number | null;
+        project_id?: number | null;
+        since?: string | null;
+        until?: string | null;
+        /** @description full text */
+        q?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/x-ndjson": unknown;
         };
       };
       /** @description Validation Error */

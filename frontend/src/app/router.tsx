@@ -12,7 +12,6 @@ export const router = createBrowserRouter([
         path: "/",
         lazy: () => import("@/app/routes/app-layout"),
         children: [
-          // TODO(runs API): the first screen also lists recent runs across visible projects
           { index: true, lazy: () => import("@/app/routes/projects") },
           {
             path: "projects/:projectId",

@@ -68,4 +68,13 @@ describe("applyServerErrors", () => {
       "Failed to fetch",
     );
   });
+
+  it("drops a tagged union's tag from the field path", () => {
+    const form = projectForm();
+    const error = new ApiError(422, "Invalid Input", "", [
+      { field: "ssh.name", message: "too short" },
+    ]);
+    act(() => void applyServerErrors(form.current, error, { unionTag: "ssh" }));
+    expect(form.current.errors).toEqual({ name: "too short" });
+  });
 });

@@ -1,0 +1,16 @@
+import { useNavigate } from "react-router";
+import { useProjectContext } from "@/app/routes/project/context";
+import { TemplatesTable } from "@/features/templates/components/templates-table";
+import { paths } from "@/lib/paths";
+
+export function Component() {
+  const { project } = useProjectContext();
+  const navigate = useNavigate();
+  // TODO(run page): go to the launched run itself
+  return (
+    <TemplatesTable
+      projectId={project.id}
+      onLaunched={() => void navigate(paths.project(project.id, "runs"))}
+    />
+  );
+}

@@ -1,0 +1,152 @@
+import {
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  TextInput,
+  Textarea,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import { FormError } from "@/components/form-error";
+import { type KeyCreate, useCreateKey } from "@/features/keys/api/create-key";
+import { KEY_KINDS, type KeyKind } from "@/features/keys/components/kinds";
+import { applyServerErrors } from "@/lib/form-errors";
+
+interface KeyFormValues {
+  kind: KeyKind;
+  name: string;
+  description: string;
+  username: string;
+  private_key: string;
+  passphrase: string;
+  password: string;
+  vault_id: string;
+  value: string;
+}
+
+const EMPTY: KeyFormValues = {
+  kind: "ssh",
+  name: "",
+  description: "",
+  username: "",
+  private_key: "",
+  passphrase: "",
+  password: "",
+  vault_id: "",
+  value: "",
+};
+
+/** Only the fields of the chosen kind go to the server (it refuses unknown ones). */
+function toBody(v: KeyFormValues): KeyCreate {
+  const common = { name: v.name, description: v.description };
+  switch (v.kind) {
+    case "ssh":
+      return {
+        ...common,
+        kind: v.kind,
+        username: v.username,
+        private_key: v.private_key,
+        passphrase: v.passphrase,
+      };
+    case "login_password":
+      return { ...common, kind: v.kind, username: v.username, password: v.password };
+    case "vault_password":
+      return { ...common, kind: v.kind, vault_id: v.vault_id, password: v.password };
+    case "secret":
+      return { ...common, kind: v.kind, value: v.value };
+  }
+}
+
+interface CreateKeyModalProps {
+  projectId: number;
+  opened: boolean;
+  onClose: () => void;
+}
+
+export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalProps) {
+  const create = useCreateKey(projectId);
+  const [formError, setFormError] = useState<string | null>(null);
+  // controlled: the fields shown follow the kind
+  const form = useForm<KeyFormValues>({ mode: "controlled", initialValues: EMPTY });
+  const { kind } = form.values;
+
+  const close = () => {
+    form.reset(); // secrets don't linger in memory after the dialog
+    setFormError(null);
+    onClose();
+  };
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    create.mutate(toBody(values), {
+      onSuccess: (key) => {
+        notifications.show({ color: "green", message: `Key “${key.name}” stored` });
+        close();
+      },
+      onError: (error) => setFormError(applyServerErrors(form, error, { unionTag: values.kind })),
+    });
+  });
+
+  const secret = (field: keyof KeyFormValues, label: string, required = true) => (
+    <PasswordInput
+      label={label}
+      required={required}
+      autoComplete="new-password"
+      {...form.getInputProps(field)}
+    />
+  );
+
+  return (
+    <Modal opened={opened} onClose={close} title="New key" size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Select
+            label="Kind"
+            data={Object.entries(KEY_KINDS).map(([value, label]) => ({ value, label }))}
+            allowDeselect={false}
+            {...form.getInputProps("kind")}
+          />
+          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+          <TextInput label="Description" {...form.getInputProps("description")} />
+          {(kind === "ssh" || kind === "login_password") && (
+            <TextInput label="Username" autoComplete="off" {...form.getInputProps("username")} />
+          )}
+          {kind === "ssh" && (
+            <>
+              <Textarea
+                label="Private key"
+                required
+                autosize
+                minRows={4}
+                maxRows={12}
+                spellCheck={false}
+                styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+                placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+                {...form.getInputProps("private_key")}
+              />
+              {secret("passphrase", "Passphrase", false)}
+            </>
+          )}
+          {kind === "vault_password" && (
+            <TextInput label="Vault ID" {...form.getInputProps("vault_id")} />
+          )}
+          {(kind === "login_password" || kind === "vault_password") &&
+            secret("password", "Password")}
+          {kind === "secret" && secret("value", "Value")}
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Store key
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

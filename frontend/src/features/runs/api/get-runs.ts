@@ -1,0 +1,34 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { api, unwrap, type Schemas } from "@/api/client";
+
+type RunPage = Schemas["RunPage"];
+
+const ACTIVE = new Set<Schemas["RunStatus"]>(["queued", "running"]);
+
+function fetchRuns(projectId: number | undefined, limit: number, beforeId: number | undefined) {
+  const query = { limit, before_id: beforeId };
+  if (projectId === undefined) return unwrap(api.GET("/api/v1/runs", { params: { query } }));
+  return unwrap(
+    api.GET("/api/v1/projects/{project_id}/runs", {
+      params: { path: { project_id: projectId }, query },
+    }),
+  );
+}
+
+/**
+ * Newest runs first, older pages on demand (the API pages runs by `before_id`). Without a
+ * project: the runs of every project the user may see. Polls while a shown run is unfinished.
+ * TODO(run page): follow the list live over SSE when the API streams run changes.
+ */
+export function useRuns(projectId: number | undefined, limit: number) {
+  return useInfiniteQuery({
+    queryKey: ["runs", projectId ?? "all", { limit }],
+    queryFn: ({ pageParam }) => fetchRuns(projectId, limit, pageParam),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last: RunPage) => last.next_before_id ?? undefined,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((run) => ACTIVE.has(run.status)))
+        ? 3000
+        : false,
+  });
+}

@@ -1,0 +1,79 @@
+import { Alert, Button, Center, Group, Loader, Table, Text } from "@mantine/core";
+import { useRuns } from "@/features/runs/api/get-runs";
+import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { formatDateTime } from "@/lib/format";
+
+interface RunsTableProps {
+  /** omit for the runs of every visible project */
+  projectId?: number;
+  limit?: number;
+  /** show the "older runs" button */
+  pageable?: boolean;
+}
+
+// TODO(run page): each row opens the live run page (log viewer, recap, timeline)
+export function RunsTable({ projectId, limit = 25, pageable = true }: RunsTableProps) {
+  const runs = useRuns(projectId, limit);
+  if (runs.isError) {
+    return (
+      <Alert color="red" title="Could not load runs">
+        {runs.error.message}
+      </Alert>
+    );
+  }
+  if (runs.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label="Loading runs" />
+      </Center>
+    );
+  }
+  const rows = runs.data.pages.flatMap((page) => page.items);
+  if (rows.length === 0) return <Text c="dimmed">No runs yet.</Text>;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={320}>
+        <Table aria-label="Runs" verticalSpacing="xs" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Run</Table.Th>
+              <Table.Th>Template</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th visibleFrom="sm">Launched by</Table.Th>
+              <Table.Th visibleFrom="md">Created</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((run) => (
+              <Table.Tr key={run.id}>
+                <Table.Td>#{run.id}</Table.Td>
+                <Table.Td>{run.template_name}</Table.Td>
+                <Table.Td>
+                  <RunStatusBadge status={run.status} />
+                </Table.Td>
+                <Table.Td visibleFrom="sm">
+                  {run.launched_by}{" "}
+                  <Text span size="xs" c="dimmed">
+                    ({run.launch_type})
+                  </Text>
+                </Table.Td>
+                <Table.Td visibleFrom="md">{formatDateTime(run.created_at)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {pageable && runs.hasNextPage && (
+        <Group>
+          <Button
+            variant="default"
+            onClick={() => void runs.fetchNextPage()}
+            loading={runs.isFetchingNextPage}
+          >
+            Older runs
+          </Button>
+        </Group>
+      )}
+    </>
+  );
+}
