@@ -1,0 +1,119 @@
+"""A real `steward serve` in a subprocess, and an API client logged in to it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from support.processes import answers, free_port, stop, wait_until_ready
+
+STEWARD = Path(sys.executable).parent / "steward"
+ADMIN_PASSWORD = "server-test-password"
+
+
+class Server:
+    def __init__(self, data_dir: Path, **settings: str) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir.parent / "server.log"
+        self.settings = settings
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "STEWARD_DATA_DIR": str(self.data_dir),
+            "STEWARD_PORT": str(self.port),
+            "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
+            **{f"STEWARD_{k.upper()}": v for k, v in self.settings.items()},
+        }
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [str(STEWARD), "serve"], env=self.env, stdout=out, stderr=subprocess.STDOUT
+            )
+        wait_until_ready(self.proc, lambda: answers(self.port), self.log)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            stop(self.proc)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def run_uuid(self, run_id: int) -> str:
+        with sqlite3.connect(self.data_dir / "steward.db") as db:
+            row = db.execute("select uuid from runs where id = ?", (run_id,)).fetchone()
+        return str(row[0])
+
+    def token(self, scope: str = "write") -> str:
+        base = f"http://127.0.0.1:{self.port}/api/v1"
+        login = httpx2.post(
+            f"{base}/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
+        )
+        assert login.status_code == 200, login.text
+        created = httpx2.post(
+            f"{base}/users/me/tokens",
+            json={"name": f"test-{scope}", "scope": scope},
+            cookies=login.cookies,
+            headers={"X-CSRF-Token": login.json()["csrf_token"]},
+        )
+        assert created.status_code == 201, created.text
+        token: str = created.json()["token"]
+        return token
+
+    def api(self) -> httpx2.Client:
+        return httpx2.Client(
+            base_url=f"http://127.0.0.1:{self.port}/api/v1",
+            headers={"Authorization": f"Bearer {self.token()}"},
+        )
+
+
+def post(api: httpx2.Client, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = api.post(url, json=body)
+    assert response.status_code == 201, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def wait_for(
+    api: httpx2.Client, url: str, statuses: set[str], timeout: float = 60
+) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run: dict[str, Any] = api.get(url).json()
+        if run["status"] in statuses:
+            return run
+        time.sleep(0.2)
+    raise AssertionError(f"{url} never reached {statuses}")
+
+
+def localhost_project(api: httpx2.Client, repo: Path, name: str = "demo") -> dict[str, int]:
+    """A project with a local repository at ``repo`` and a localhost inventory."""
+    project = post(api, "/projects", {"name": name})["id"]
+    base = f"/projects/{project}"
+    repository = post(api, f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo)})
+    inventory = post(
+        api,
+        f"{base}/inventories",
+        {
+            "name": "local",
+            "kind": "static",
+            "format": "ini",
+            "content": "localhost ansible_connection=local "
+            f"ansible_python_interpreter={sys.executable}\n",
+        },
+    )
+    return {"project": project, "repository": repository["id"], "inventory": inventory["id"]}
