@@ -1,36 +1,26 @@
 // @ts-check
 import { readdirSync } from "node:fs";
 import js from "@eslint/js";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
-import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// Imports flow one way: shared (api, components, hooks, lib) -> features -> app,
-// and a feature never imports another feature (compose them in src/app instead).
+// Imports flow one way: shared (api, components, hooks, lib) -> features -> app, and a feature
+// never imports another feature (compose them in src/app). Imports across folders use the `@/`
+// alias, so these patterns see every crossing.
 const features = readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-const layering = [
-  ...features.map((feature) => ({
-    target: `./src/features/${feature}`,
-    from: "./src/features",
-    except: [`./${feature}`],
-    message: "Features don't import each other: compose them in src/app.",
-  })),
-  {
-    target: "./src/features",
-    from: "./src/app",
-    message: "src/app composes features, not the reverse.",
-  },
-  {
-    target: ["./src/api", "./src/components", "./src/hooks", "./src/lib"],
-    from: ["./src/features", "./src/app"],
-    message: "Shared code must not depend on features or the app.",
-  },
-];
+const noParentImports = {
+  regex: "^\\.\\./",
+  message: "Import across folders with the @/ alias, so the layering rules can see it.",
+};
+
+/** @param {{ regex: string; message: string }[]} patterns */
+const restrict = (...patterns) => ({
+  "no-restricted-imports": ["error", { patterns: [noParentImports, ...patterns] }],
+});
 
 export default tseslint.config(
   { ignores: ["dist", "node_modules", "test-artifacts", "test-results", "playwright-report"] },
@@ -39,14 +29,10 @@ export default tseslint.config(
   {
     files: ["src/**/*.{ts,tsx}"],
     languageOptions: { globals: globals.browser },
-    plugins: { "react-hooks": reactHooks, "import-x": importX },
-    settings: {
-      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
-    },
+    plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "import-x/no-restricted-paths": ["error", { zones: layering }],
-      "import-x/no-cycle": "error",
+      ...restrict(),
       "no-restricted-syntax": [
         "error",
         {
@@ -57,6 +43,23 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    files: ["src/{api,components,hooks,lib,testing}/**/*.{ts,tsx}"],
+    rules: restrict({
+      regex: "^@/(features|app)/",
+      message: "Shared code must not depend on features or the app.",
+    }),
+  },
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    rules: restrict(
+      {
+        regex: `^@/features/(?!${feature}/)`,
+        message: "Features don't import each other: compose them in src/app.",
+      },
+      { regex: "^@/app/", message: "src/app composes features, not the reverse." },
+    ),
+  })),
   {
     files: ["*.{js,ts}", "e2e/**/*.ts", "scripts/**/*.mjs"],
     languageOptions: { globals: globals.node },
