@@ -36,8 +36,32 @@ export interface paths {
     /**
      * Login
      * @description Start a browser session: sets an HttpOnly cookie and returns the CSRF token.
+     *
+     *     Repeated failures for an account or from an address are refused with 429 and Retry-After.
      */
     post: operations["login_api_v1_auth_login_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/auth/session": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Session
+     * @description The browser session behind the cookie, with its CSRF token (the console, after a reload).
+     *
+     *     Only for a session cookie: a request with an API token gets 401, never a CSRF token.
+     */
+    get: operations["read_session_api_v1_auth_session_get"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -119,7 +143,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/v1/users": {
+  "/api/v1/users/me/password": {
     parameters: {
       query?: never;
       header?: never;
@@ -128,9 +152,152 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /**
+     * Change Password
+     * @description Change your own password, given the current one; your other browser sessions end.
+     */
+    post: operations["change_password_api_v1_users_me_password_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/users": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Users
+     * @description Admins, and project owners choosing members; e-mail addresses are shown to admins only.
+     */
+    get: operations["list_users_api_v1_users_get"];
+    put?: never;
     /** Create User */
     post: operations["create_user_api_v1_users_post"];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/users/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update User
+     * @description Change a user (admins only). ``is_active: false`` ends their sessions and tokens at once;
+     *     the last active admin cannot be disabled or demoted (409).
+     */
+    patch: operations["update_user_api_v1_users__user_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/users/{user_id}/password": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset Password
+     * @description Set a user's password (admins only); their browser sessions end.
+     */
+    post: operations["reset_password_api_v1_users__user_id__password_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/teams": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Teams
+     * @description Admins, and project owners choosing a team to give a role to.
+     */
+    get: operations["list_teams_api_v1_teams_get"];
+    put?: never;
+    /** Create Team */
+    post: operations["create_team_api_v1_teams_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/teams/{team_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Team */
+    get: operations["read_team_api_v1_teams__team_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Team
+     * @description Its project roles and template grants end with it.
+     */
+    delete: operations["delete_team_api_v1_teams__team_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Team */
+    patch: operations["update_team_api_v1_teams__team_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/teams/{team_id}/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Team Members */
+    get: operations["list_team_members_api_v1_teams__team_id__members_get"];
+    put?: never;
+    /** Add Team Member */
+    post: operations["add_team_member_api_v1_teams__team_id__members_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/teams/{team_id}/members/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove Team Member */
+    delete: operations["remove_team_member_api_v1_teams__team_id__members__user_id__delete"];
     options?: never;
     head?: never;
     patch?: never;
@@ -146,7 +313,10 @@ export interface paths {
     /** List Projects */
     get: operations["list_projects_api_v1_projects_get"];
     put?: never;
-    /** Create Project */
+    /**
+     * Create Project
+     * @description Admins only; the creator becomes its owner.
+     */
     post: operations["create_project_api_v1_projects_post"];
     delete?: never;
     options?: never;
@@ -161,7 +331,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read Project */
+    /**
+     * Read Project
+     * @description Visible to members (directly or through a team) and to holders of a template grant.
+     */
     get: operations["read_project_api_v1_projects__project_id__get"];
     put?: never;
     post?: never;
@@ -182,7 +355,10 @@ export interface paths {
     };
     /** List Members */
     get: operations["list_members_api_v1_projects__project_id__members_get"];
-    /** Set Member */
+    /**
+     * Set Member
+     * @description Give a role to a user (``user_id``) or to a team (``team_id``), or change it.
+     */
     put: operations["set_member_api_v1_projects__project_id__members_put"];
     post?: never;
     delete?: never;
@@ -203,6 +379,23 @@ export interface paths {
     post?: never;
     /** Remove Member */
     delete: operations["remove_member_api_v1_projects__project_id__members__user_id__delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/members/teams/{team_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove Team */
+    delete: operations["remove_team_api_v1_projects__project_id__members_teams__team_id__delete"];
     options?: never;
     head?: never;
     patch?: never;
@@ -456,7 +649,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List Templates */
+    /**
+     * List Templates
+     * @description The templates the caller may see: all of them with a project role, else those granted.
+     */
     get: operations["list_templates_api_v1_projects__project_id__templates_get"];
     put?: never;
     /**
@@ -492,6 +688,48 @@ export interface paths {
     patch: operations["update_template_api_v1_projects__project_id__templates__template_id__patch"];
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/templates/{template_id}/grants": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Grants
+     * @description Who holds a grant on the template, besides the project's members.
+     */
+    get: operations["list_grants_api_v1_projects__project_id__templates__template_id__grants_get"];
+    put?: never;
+    /**
+     * Create Grant
+     * @description ``view``: see the template and its runs; ``run``: also launch it and cancel its runs.
+     */
+    post: operations["create_grant_api_v1_projects__project_id__templates__template_id__grants_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/templates/{template_id}/grants/{grant_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete Grant */
+    delete: operations["delete_grant_api_v1_projects__project_id__templates__template_id__grants__grant_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Grant */
+    patch: operations["update_grant_api_v1_projects__project_id__templates__template_id__grants__grant_id__patch"];
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/runs": {
     parameters: {
       query?: never;
@@ -499,7 +737,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List Runs */
+    /**
+     * List Runs
+     * @description The runs of the project the caller may see (of every template, or of those granted).
+     */
     get: operations["list_runs_api_v1_projects__project_id__runs_get"];
     put?: never;
     /**
@@ -920,6 +1161,47 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * GrantCreate
+     * @description A grant on the template for a user (``user_id``) or a team (``team_id``).
+     */
+    GrantCreate: {
+      /** User Id */
+      user_id?: number | null;
+      /** Team Id */
+      team_id?: number | null;
+      permission: components["schemas"]["GrantPermission"];
+    };
+    /**
+     * GrantPermission
+     * @enum {string}
+     */
+    GrantPermission: "view" | "run";
+    /** GrantRead */
+    GrantRead: {
+      /** Id */
+      id: number;
+      /** Template Id */
+      template_id: number;
+      /** User Id */
+      user_id: number | null;
+      /** Username */
+      username: string | null;
+      /** Team Id */
+      team_id: number | null;
+      /** Team Name */
+      team_name: string | null;
+      permission: components["schemas"]["GrantPermission"];
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+    };
+    /** GrantUpdate */
+    GrantUpdate: {
+      permission: components["schemas"]["GrantPermission"];
+    };
     /** GroupRead */
     GroupRead: {
       /** Name */
@@ -1182,18 +1464,27 @@ export interface components {
        */
       expires_at: string;
     };
-    /** MemberRead */
+    /**
+     * MemberRead
+     * @description A role held by a user (user_id, username) or by a team (team_id, team_name).
+     */
     MemberRead: {
       /** User Id */
-      user_id: number;
+      user_id: number | null;
       /** Username */
-      username: string;
+      username: string | null;
+      /** Team Id */
+      team_id: number | null;
+      /** Team Name */
+      team_name: string | null;
       role: components["schemas"]["ProjectRole"];
     };
     /** MemberSet */
     MemberSet: {
       /** User Id */
-      user_id: number;
+      user_id?: number | null;
+      /** Team Id */
+      team_id?: number | null;
       role: components["schemas"]["ProjectRole"];
     };
     /** NamedRef */
@@ -1274,6 +1565,17 @@ export interface components {
       /** Offset */
       offset: number;
     };
+    /** Page[TeamRead] */
+    Page_TeamRead_: {
+      /** Items */
+      items: components["schemas"]["TeamRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
     /** Page[TemplateRead] */
     Page_TemplateRead_: {
       /** Items */
@@ -1284,6 +1586,29 @@ export interface components {
       limit: number;
       /** Offset */
       offset: number;
+    };
+    /** Page[UserRead] */
+    Page_UserRead_: {
+      /** Items */
+      items: components["schemas"]["UserRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** PasswordChange */
+    PasswordChange: {
+      /** Current Password */
+      current_password: string;
+      /** New Password */
+      new_password: string;
+    };
+    /** PasswordReset */
+    PasswordReset: {
+      /** Password */
+      password: string;
     };
     /** ProjectCreate */
     ProjectCreate: {
@@ -1317,6 +1642,11 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+      /**
+       * Permissions
+       * @description The caller's project-wide actions (policy.Action values)
+       */
+      permissions?: string[];
     };
     /**
      * ProjectRole
@@ -1648,6 +1978,51 @@ export interface components {
        */
       passphrase: string;
     };
+    /** TeamCreate */
+    TeamCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+    };
+    /** TeamMemberAdd */
+    TeamMemberAdd: {
+      /** User Id */
+      user_id: number;
+    };
+    /** TeamMemberRead */
+    TeamMemberRead: {
+      /** User Id */
+      user_id: number;
+      /** Username */
+      username: string;
+      /** Display Name */
+      display_name: string;
+    };
+    /** TeamRead */
+    TeamRead: {
+      /** Id */
+      id: number;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+    };
+    /** TeamUpdate */
+    TeamUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+    };
     /** TemplateCreate */
     TemplateCreate: {
       /** Name */
@@ -1779,6 +2154,11 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+      /**
+       * Permissions
+       * @description What the caller may do with this template: view, run, write
+       */
+      permissions?: string[];
     };
     /**
      * TemplateUpdate
@@ -1952,6 +2332,21 @@ export interface components {
        */
       created_at: string;
     };
+    /**
+     * UserUpdate
+     * @description Every field optional. ``is_active: false`` disables the user: their sessions end and
+     *     their tokens are revoked at once.
+     */
+    UserUpdate: {
+      /** Display Name */
+      display_name?: string | null;
+      /** Email */
+      email?: string | null;
+      /** Is Admin */
+      is_admin?: boolean | null;
+      /** Is Active */
+      is_active?: boolean | null;
+    };
     /** ValidationError */
     ValidationError: {
       /** Location */
@@ -2047,6 +2442,26 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  read_session_api_v1_auth_session_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LoginResponse"];
         };
       };
     };
@@ -2171,6 +2586,71 @@ export interface operations {
       };
     };
   };
+  change_password_api_v1_users_me_password_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordChange"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  list_users_api_v1_users_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description part of a name */
+        q?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_UserRead_"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
   create_user_api_v1_users_post: {
     parameters: {
       query?: never;
@@ -2192,6 +2672,330 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["UserRead"];
         };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  update_user_api_v1_users__user_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UserUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UserRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  reset_password_api_v1_users__user_id__password_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PasswordReset"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  list_teams_api_v1_teams_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_TeamRead_"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  create_team_api_v1_teams_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TeamCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  read_team_api_v1_teams__team_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  delete_team_api_v1_teams__team_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  update_team_api_v1_teams__team_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TeamUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  list_team_members_api_v1_teams__team_id__members_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamMemberRead"][];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  add_team_member_api_v1_teams__team_id__members_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TeamMemberAdd"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamMemberRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  remove_team_member_api_v1_teams__team_id__members__user_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: number;
+        team_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Validation Error */
       422: {
@@ -2436,6 +3240,36 @@ export interface operations {
       header?: never;
       path: {
         user_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  remove_team_api_v1_projects__project_id__members_teams__team_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: number;
         project_id: number;
       };
       cookie?: never;
@@ -3386,6 +4220,142 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["TemplateRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  list_grants_api_v1_projects__project_id__templates__template_id__grants_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GrantRead"][];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  create_grant_api_v1_projects__project_id__templates__template_id__grants_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["GrantCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GrantRead"];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  delete_grant_api_v1_projects__project_id__templates__template_id__grants__grant_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        grant_id: number;
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HTTPValidationError"];
+        };
+      };
+    };
+  };
+  update_grant_api_v1_projects__project_id__templates__template_id__grants__grant_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        grant_id: number;
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["GrantUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GrantRead"];
         };
       };
       /** @description Validation Error */
