@@ -26,7 +26,14 @@ class Settings(BaseSettings):
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     lease_seconds: float = Field(default=60.0, gt=0)
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)
+    # login throttling, counted from the audit trail's auth:login_failed records
+    login_max_failures_per_account: int = Field(default=5, ge=1)
+    login_max_failures_per_ip: int = Field(default=20, ge=1)
+    login_window_seconds: int = Field(default=900, ge=1, le=86400)
+    # `steward audit prune` removes older records; at least a day, so throttling still sees them
+    audit_retention_days: int = Field(default=365, ge=1)
     log_level: str = "INFO"
+    ui_dir: Path | None = None  # the built web console; empty: frontend/dist of this checkout
 
     # for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>

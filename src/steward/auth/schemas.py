@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Annotated
 
 from pydantic import Field
 
@@ -8,6 +9,7 @@ from steward.api.schemas import RequestModel, ResponseModel
 from steward.auth.models import TokenScope
 
 Username = str
+Password = Annotated[str, Field(min_length=8, max_length=1000)]
 
 
 class LoginRequest(RequestModel):
@@ -17,10 +19,29 @@ class LoginRequest(RequestModel):
 
 class UserCreate(RequestModel):
     username: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
-    password: str = Field(min_length=8, max_length=1000)
+    password: Password
     display_name: str = Field(default="", max_length=200)
     email: str = Field(default="", max_length=320)
     is_admin: bool = False
+
+
+class UserUpdate(RequestModel):
+    """Every field optional. ``is_active: false`` disables the user: their sessions end and
+    their tokens are revoked at once."""
+
+    display_name: str | None = Field(default=None, max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    is_admin: bool | None = None
+    is_active: bool | None = None
+
+
+class PasswordReset(RequestModel):
+    password: Password
+
+
+class PasswordChange(RequestModel):
+    current_password: str = Field(min_length=1, max_length=1000)
+    new_password: Password
 
 
 class UserRead(ResponseModel):

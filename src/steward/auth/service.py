@@ -2,20 +2,49 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
-from steward.auth import tokens
+from steward.auth import throttle, tokens
 from steward.auth.actor import Actor
 from steward.auth.models import ApiToken, TokenScope, User, WebSession
 from steward.auth.passwords import hash_password, verify_password
-from steward.auth.schemas import TokenCreate, UserCreate
+from steward.auth.schemas import PasswordChange, TokenCreate, UserCreate, UserUpdate
 from steward.db import utcnow
-from steward.errors import Conflict, InvalidInput, NotAuthenticated, NotFound
+from steward.errors import (
+    Conflict,
+    InvalidInput,
+    NotAuthenticated,
+    NotFound,
+    PermissionDenied,
+)
+
+USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
 
 
-def create_user(session: Session, body: UserCreate) -> User:
+def _audit_user(
+    session: Session,
+    actor: Actor | None,
+    action: str,
+    user: User,
+    changes: dict[str, list[object]] | None = None,
+    detail: str = "",
+) -> None:
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="user",
+        object_id=user.id,
+        object_name=user.username,
+        changes=changes,
+        detail=detail,
+    )
+
+
+def create_user(session: Session, body: UserCreate, actor: Actor | None = None) -> User:
+    """``actor`` None: the system (first admin, ``steward user create``)."""
     if session.scalar(select(User.id).where(User.username == body.username)) is not None:
         raise Conflict(f"username: a user named '{body.username}' already exists")
     user = User(
@@ -24,10 +53,166 @@ def create_user(session: Session, body: UserCreate) -> User:
         display_name=body.display_name,
         email=body.email,
         is_admin=body.is_admin,
+        is_active=True,
     )
     session.add(user)
+    session.flush()
+    changes = audit.diff({}, audit.snapshot(user, USER_FIELDS))
+    _audit_user(session, actor, "user:create", user, changes)
     session.commit()
     return user
+
+
+def list_users(session: Session, *, limit: int, offset: int) -> tuple[list[User], int]:
+    total = session.scalar(select(func.count()).select_from(User)) or 0
+    rows = session.scalars(select(User).order_by(User.username).limit(limit).offset(offset))
+    return list(rows), total
+
+
+def get_user(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        raise NotFound(f"user {user_id} not found")
+    return user
+
+
+def _keep_an_admin(session: Session, user: User, changes: dict[str, object]) -> None:
+    """Refuse a change that would leave no active admin (409 naming the field)."""
+    if not (user.is_admin and user.is_active):
+        return
+    losing = [f for f in ("is_active", "is_admin") if changes.get(f) is False]
+    if not losing:
+        return
+    others = session.scalars(
+        select(User.id)
+        .where(User.is_admin.is_(True), User.is_active.is_(True), User.id != user.id)
+        .with_for_update()  # two admins demoting each other at once: one of them waits
+    ).all()
+    if not others:
+        raise Conflict(
+            f"{losing[0]}: '{user.username}' is the last active admin;"
+            " make another user admin first"
+        )
+
+
+def _end_sessions(session: Session, user: User, *, keep_session: int | None = None) -> int:
+    ended = session.execute(
+        update(WebSession)
+        .where(
+            WebSession.user_id == user.id,
+            WebSession.ended_at.is_(None),
+            WebSession.id != (keep_session or 0),
+        )
+        .values(ended_at=utcnow())
+    )
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
+def _revoke_tokens(session: Session, user: User) -> int:
+    revoked = session.execute(
+        update(ApiToken)
+        .where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    return int(getattr(revoked, "rowcount", 0) or 0)
+
+
+def _user_action(was_active: bool, user: User) -> str:
+    if was_active and not user.is_active:
+        return "user:disable"
+    if user.is_active and not was_active:
+        return "user:enable"
+    return "user:update"
+
+
+def update_user(session: Session, actor: Actor, user_id: int, body: UserUpdate) -> User:
+    """Change a user; disabling ends their sessions and revokes their tokens in the same commit."""
+    user = get_user(session, user_id)
+    changes = body.model_dump(exclude_unset=True)
+    for field, value in changes.items():
+        if value is None:
+            raise InvalidInput(field, "may not be null")
+    _keep_an_admin(session, user, changes)
+    before, was_active = audit.snapshot(user, USER_FIELDS), user.is_active
+    for field, value in changes.items():
+        setattr(user, field, value)
+    action, detail = _user_action(was_active, user), ""
+    if action == "user:disable":
+        sessions, revoked = _end_sessions(session, user), _revoke_tokens(session, user)
+        detail = f"ended {sessions} sessions, revoked {revoked} tokens"
+    _audit_user(
+        session, actor, action, user, audit.diff(before, audit.snapshot(user, USER_FIELDS)), detail
+    )
+    session.commit()
+    return user
+
+
+def reset_password(session: Session, actor: Actor, user_id: int, password: str) -> User:
+    """An admin sets a new password; the user's web sessions end (their tokens stay)."""
+    user = get_user(session, user_id)
+    user.password_hash = hash_password(password)
+    ended = _end_sessions(session, user)
+    _audit_user(
+        session,
+        actor,
+        "user:password_reset",
+        user,
+        {"password": [audit.REDACTED, audit.REDACTED]},
+        f"ended {ended} sessions",
+    )
+    session.commit()
+    return user
+
+
+def change_own_password(
+    session: Session,
+    actor: Actor,
+    body: PasswordChange,
+    *,
+    limits: throttle.Limits,
+    current_session: str | None,
+) -> None:
+    """Change the actor's password given the current one; their other web sessions end.
+
+    A wrong current password counts as a failed login (throttled and recorded), so a stolen
+    session cannot be used to guess it faster than the login form allows.
+    """
+    if actor.scope is not TokenScope.WRITE:
+        raise PermissionDenied(f"a token with scope '{actor.scope}' may not change the password")
+    user = actor.user
+    throttle.check(
+        session, limits, username=user.username, user_id=user.id, source_ip=actor.source_ip
+    )
+    if not verify_password(user.password_hash, body.current_password):
+        _record_failure(
+            session,
+            user.username,
+            user,
+            "wrong current password when changing it",
+            source_ip=actor.source_ip,
+            user_agent=actor.user_agent,
+        )
+        raise InvalidInput("current_password", "is not your current password")
+    user.password_hash = hash_password(body.new_password)
+    keep = _session_id(session, current_session) if actor.via == "session" else None
+    ended = _end_sessions(session, user, keep_session=keep)
+    _audit_user(
+        session,
+        actor,
+        "user:password_change",
+        user,
+        {"password": [audit.REDACTED, audit.REDACTED]},
+        f"ended {ended} other sessions",
+    )
+    session.commit()
+
+
+def _session_id(session: Session, secret: str | None) -> int | None:
+    if not secret:
+        return None
+    return session.scalar(
+        select(WebSession.id).where(WebSession.token_hash == tokens.digest(secret))
+    )
 
 
 def ensure_admin(session: Session, username: str, password: str | None) -> str | None:
@@ -41,26 +226,57 @@ def ensure_admin(session: Session, username: str, password: str | None) -> str |
     return generated
 
 
+def _record_failure(
+    session: Session,
+    username: str,
+    user: User | None,
+    reason: str,
+    *,
+    source_ip: str,
+    user_agent: str,
+) -> None:
+    """An ``auth:login_failed`` record, committed at once: the throttle counts these."""
+    audit.record(
+        session,
+        None,
+        throttle.LOGIN_FAILED,
+        object_type="user",
+        object_id=user.id if user else None,
+        object_name=username[:64],
+        detail=reason,
+        source_ip=source_ip,
+        user_agent=user_agent,
+    )
+    session.commit()
+
+
 def authenticate(
-    session: Session, username: str, password: str, *, source_ip: str, user_agent: str
+    session: Session,
+    username: str,
+    password: str,
+    *,
+    limits: throttle.Limits,
+    source_ip: str,
+    user_agent: str,
 ) -> User:
-    """Check a password login; failures are recorded in the audit trail before raising."""
+    """Check a password login; failures are recorded in the audit trail before raising.
+
+    A locked account or address is refused (429) before the password is even checked, so
+    guessing stops while the lock lasts; those refusals are not recorded one by one (a flood of
+    them must not grow the audit trail at request speed).
+    """
     user = session.scalar(select(User).where(User.username == username))
+    throttle.check(
+        session,
+        limits,
+        username=username,
+        user_id=user.id if user else None,
+        source_ip=source_ip,
+    )
     valid = verify_password(user.password_hash if user else None, password)
     if user is None or not valid or not user.is_active:
         reason = "this account is disabled" if user and valid else "invalid username or password"
-        audit.record(
-            session,
-            None,
-            "auth:login_failed",
-            object_type="user",
-            object_id=user.id if user else None,
-            object_name=username[:64],
-            detail=reason,
-            source_ip=source_ip,
-            user_agent=user_agent,
-        )
-        session.commit()
+        _record_failure(session, username, user, reason, source_ip=source_ip, user_agent=user_agent)
         raise NotAuthenticated(reason)
     return user
 
