@@ -41,7 +41,7 @@ def test_run_launch_and_cancel_are_attributed_and_exportable(workbench: Workbenc
     assert "ok.yml" in entry["detail"]
     assert "via ui" in entry["detail"]
 
-    exported = workbench.client.get("/api/v1/audit/export", params={"q": "ok.yml"})
+    exported = workbench.client.get("/api/v1/audit/export", params={"q": "ok.yml", "action": "run"})
     assert exported.headers["content-type"].startswith("application/x-ndjson")
     lines = [json.loads(line) for line in exported.text.splitlines()]
     assert [line["action"] for line in lines] == ["run:launch"]

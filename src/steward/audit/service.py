@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, String, cast, delete, or_, select
 from sqlalchemy.orm import Session
@@ -62,6 +62,42 @@ def record(
     )
     session.add(entry)
     return entry
+
+
+class ProjectObject(Protocol):
+    """An object of a project, as the audit trail names it."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def project_id(self) -> int: ...
+
+
+def record_change(
+    session: Session,
+    actor: Actor | None,
+    action: str,
+    obj: ProjectObject,
+    changes: Mapping[str, list[Any]],
+    *,
+    detail: str = "",
+) -> AuditRecord:
+    """A record of a create/update/delete of ``obj``; the type is the action's prefix."""
+    return record(
+        session,
+        actor,
+        action,
+        object_type=action.partition(":")[0],
+        object_id=obj.id,
+        object_name=obj.name,
+        project_id=obj.project_id,
+        changes=changes,
+        detail=detail,
+    )
 
 
 def conditions(

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from steward.api.deps import ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep
 from steward.api.schemas import Page, PageParams
 from steward.environments import service
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
@@ -24,9 +24,9 @@ def list_environments(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_environment(
-    body: EnvironmentCreate, project: ResourceWrite, session: SessionDep
+    body: EnvironmentCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
 ) -> EnvironmentRead:
-    return EnvironmentRead.model_validate(service.create(session, project, body))
+    return EnvironmentRead.model_validate(service.create(session, project, body, actor=actor))
 
 
 @router.get("/{environment_id}")
@@ -38,13 +38,20 @@ def read_environment(
 
 @router.patch("/{environment_id}")
 def update_environment(
-    environment_id: int, body: EnvironmentUpdate, project: ResourceWrite, session: SessionDep
+    environment_id: int,
+    body: EnvironmentUpdate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
 ) -> EnvironmentRead:
     """Change fields; ``extra_vars``, ``env_vars`` and ``secrets`` replace the whole set."""
-    return EnvironmentRead.model_validate(service.update(session, project, environment_id, body))
+    updated = service.update(session, project, environment_id, body, actor=actor)
+    return EnvironmentRead.model_validate(updated)
 
 
 @router.delete("/{environment_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_environment(environment_id: int, project: ResourceWrite, session: SessionDep) -> None:
+def delete_environment(
+    environment_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep
+) -> None:
     """Delete an environment no template uses (409 names the templates)."""
-    service.delete(session, project, environment_id)
+    service.delete(session, project, environment_id, actor=actor)

@@ -9,6 +9,8 @@ import yaml
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
+from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
 from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
 from steward.errors import Conflict, InvalidInput, NotFound
@@ -21,6 +23,15 @@ from steward.templates.models import Template
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
 SECRET_KINDS = frozenset({KeyKind.SECRET, KeyKind.LOGIN_PASSWORD, KeyKind.VAULT_PASSWORD})
+AUDITED_FIELDS = ("name", "description", "extra_vars", "env_vars")
+
+
+def _fields(env: Environment) -> dict[str, Any]:
+    """Plain variables as they are; secrets as references to keys by name, never values."""
+    return {
+        **audit.snapshot(env, AUDITED_FIELDS),
+        "secrets": sorted(f"{s.target} {s.name} <- key '{s.key.name}'" for s in env.secrets),
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,20 +182,31 @@ def list_for_project(
     return list(rows), total
 
 
-def create(session: Session, project: Project, body: EnvironmentCreate) -> Environment:
+def create(
+    session: Session, project: Project, body: EnvironmentCreate, *, actor: Actor
+) -> Environment:
     _check_name_free(session, project, body.name)
     extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml) or {}
     env = Environment(project_id=project.id, name=body.name, description=body.description)
     _apply(session, project, env, _Draft(extra_vars, body.env_vars, body.secrets))
     session.add(env)
+    session.flush()
+    diff = audit.diff({}, _fields(env))
+    audit.record_change(session, actor, "environment:create", env, diff)
     session.commit()
     return env
 
 
 def update(
-    session: Session, project: Project, environment_id: int, body: EnvironmentUpdate
+    session: Session,
+    project: Project,
+    environment_id: int,
+    body: EnvironmentUpdate,
+    *,
+    actor: Actor,
 ) -> Environment:
     env = get(session, project, environment_id)
+    before = _fields(env)
     for field in ("name", "description"):
         if field in body.model_fields_set and getattr(body, field) is None:
             raise InvalidInput(field, "may not be null")
@@ -201,11 +223,13 @@ def update(
         secrets=body.secrets if body.secrets is not None else current,
     )
     _apply(session, project, env, draft)
+    diff = audit.diff(before, _fields(env))
+    audit.record_change(session, actor, "environment:update", env, diff)
     session.commit()
     return env
 
 
-def delete(session: Session, project: Project, environment_id: int) -> None:
+def delete(session: Session, project: Project, environment_id: int, *, actor: Actor) -> None:
     env = get(session, project, environment_id)
     templates = session.scalars(
         select(Template.name).where(Template.environment_id == env.id).order_by(Template.name)
@@ -213,6 +237,7 @@ def delete(session: Session, project: Project, environment_id: int) -> None:
     users = [f"template '{n}'" for n in templates]
     if users:
         raise Conflict(f"environment '{env.name}' is still used by {', '.join(users)}")
+    audit.record_change(session, actor, "environment:delete", env, audit.diff(_fields(env), {}))
     session.delete(env)
     session.commit()
 

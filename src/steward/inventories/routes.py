@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import ActorDep, CipherDep, ResourceView, ResourceWrite, SessionDep
 from steward.api.schemas import Page, PageParams
 from steward.inventories import service
 from steward.inventories.models import Inventory
@@ -42,10 +42,10 @@ def list_inventories(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_inventory(
-    body: InventoryCreate, project: ResourceWrite, session: SessionDep
+    body: InventoryCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved."""
-    return InventoryRead.model_validate(service.create(session, project, body))
+    return InventoryRead.model_validate(service.create(session, project, body, actor=actor))
 
 
 @router.post("/preview")
@@ -72,12 +72,17 @@ def inventory_hosts(
 
 @router.patch("/{inventory_id}")
 def update_inventory(
-    inventory: EditedInventory, body: InventoryUpdate, project: ResourceWrite, session: SessionDep
+    inventory: EditedInventory,
+    body: InventoryUpdate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
 ) -> InventoryRead:
-    return InventoryRead.model_validate(service.update(session, project, inventory, body))
+    updated = service.update(session, project, inventory, body, actor=actor)
+    return InventoryRead.model_validate(updated)
 
 
 @router.delete("/{inventory_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_inventory(inventory: EditedInventory, session: SessionDep) -> None:
+def delete_inventory(inventory: EditedInventory, session: SessionDep, actor: ActorDep) -> None:
     """Refused (409) while templates use the inventory; the answer names them."""
-    service.delete(session, inventory)
+    service.delete(session, inventory, actor=actor)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -8,6 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
+from steward.auth.actor import Actor
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.paths import inside
@@ -27,6 +30,17 @@ from steward.repositories.models import Repository
 from steward.templates.models import Template
 
 NOT_NULL = frozenset({"name", "description", "kind", "content"})
+AUDITED_FIELDS = ("name", "description", "kind", "format", "repository_id", "path")
+
+
+def _fields(inventory: Inventory) -> dict[str, Any]:
+    """What the audit trail keeps: the fields, and a fingerprint of the content, never its text
+    (static inventories may hold host variables such as ``ansible_password``)."""
+    values = audit.snapshot(inventory, AUDITED_FIELDS)
+    if inventory.content:
+        digest = hashlib.sha256(inventory.content.encode()).hexdigest()[:12]
+        values["content"] = f"{len(inventory.content.splitlines())} lines, sha256 {digest}"
+    return values
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +74,7 @@ def get(session: Session, project: Project, inventory_id: int) -> Inventory:
     return inventory
 
 
-def create(session: Session, project: Project, body: InventoryCreate) -> Inventory:
+def create(session: Session, project: Project, body: InventoryCreate, *, actor: Actor) -> Inventory:
     _check_name_free(session, project, body.name)
     source = Source(
         kind=body.kind,
@@ -77,13 +91,17 @@ def create(session: Session, project: Project, body: InventoryCreate) -> Invento
         **dataclasses.asdict(source),
     )
     session.add(inventory)
+    session.flush()
+    diff = audit.diff({}, _fields(inventory))
+    audit.record_change(session, actor, "inventory:create", inventory, diff)
     session.commit()
     return inventory
 
 
 def update(
-    session: Session, project: Project, inventory: Inventory, body: InventoryUpdate
+    session: Session, project: Project, inventory: Inventory, body: InventoryUpdate, *, actor: Actor
 ) -> Inventory:
+    before = _fields(inventory)
     changes = body.model_dump(exclude_unset=True)
     nulls = sorted(NOT_NULL & {field for field, value in changes.items() if value is None})
     if nulls:
@@ -94,11 +112,13 @@ def update(
     _check_source(session, project, source)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
+    diff = audit.diff(before, _fields(inventory))
+    audit.record_change(session, actor, "inventory:update", inventory, diff)
     session.commit()
     return inventory
 
 
-def delete(session: Session, inventory: Inventory) -> None:
+def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
     users = list(
         session.scalars(
             select(Template.name)
@@ -109,6 +129,8 @@ def delete(session: Session, inventory: Inventory) -> None:
     if users:
         names = ", ".join(f"'{name}'" for name in users)
         raise Conflict(f"inventory '{inventory.name}' is used by templates {names}")
+    diff = audit.diff(_fields(inventory), {})
+    audit.record_change(session, actor, "inventory:delete", inventory, diff)
     session.delete(inventory)
     session.commit()
 

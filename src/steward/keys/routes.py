@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from steward.api.deps import CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import ActorDep, CipherDep, ResourceView, ResourceWrite, SessionDep
 from steward.api.schemas import Page, PageParams
 from steward.keys import service
 from steward.keys.models import KeyKind
@@ -30,10 +30,10 @@ def list_keys(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_key(
-    body: KeyCreate, project: ResourceWrite, session: SessionDep, cipher: CipherDep
+    body: KeyCreate, project: ResourceWrite, session: SessionDep, cipher: CipherDep, actor: ActorDep
 ) -> KeyRead:
     """Store a secret, encrypted. An ssh key is checked (format, passphrase) before it is saved."""
-    return KeyRead.model_validate(service.create(session, cipher, project, body))
+    return KeyRead.model_validate(service.create(session, cipher, project, body, actor=actor))
 
 
 @router.get("/{key_id}")
@@ -43,13 +43,20 @@ def read_key(key_id: int, project: ResourceView, session: SessionDep) -> KeyRead
 
 @router.patch("/{key_id}")
 def update_key(
-    key_id: int, body: KeyUpdate, project: ResourceWrite, session: SessionDep, cipher: CipherDep
+    key_id: int,
+    body: KeyUpdate,
+    project: ResourceWrite,
+    session: SessionDep,
+    cipher: CipherDep,
+    actor: ActorDep,
 ) -> KeyRead:
     """Change metadata, or replace the secret; the kind cannot change."""
-    return KeyRead.model_validate(service.update(session, cipher, project, key_id, body))
+    return KeyRead.model_validate(
+        service.update(session, cipher, project, key_id, body, actor=actor)
+    )
 
 
 @router.delete("/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_key(key_id: int, project: ResourceWrite, session: SessionDep) -> None:
+def delete_key(key_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep) -> None:
     """Delete a key no repository, environment or template uses (409 names the users)."""
-    service.delete(session, project, key_id)
+    service.delete(session, project, key_id, actor=actor)

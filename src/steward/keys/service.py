@@ -6,6 +6,8 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
+from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.errors import Conflict, InvalidInput, NotFound
 from steward.keys import sshkeys
@@ -68,6 +70,17 @@ def _check_name_free(session: Session, project: Project, name: str, *, key_id: i
         raise Conflict(f"name: a key named '{name}' already exists in project '{project.name}'")
 
 
+AUDITED_FIELDS = ("name", "description", "kind", "username", "vault_id", "fingerprint")
+
+
+def _secret_markers(
+    fields: set[str] | frozenset[str], before: bool, after: bool
+) -> dict[str, list[Any]]:
+    """A changed secret shows as ``********`` markers only: never its value, nor a hash of it."""
+    mark = audit.REDACTED
+    return {f: [mark if before else None, mark if after else None] for f in sorted(fields)}
+
+
 def _seal(key: Key, cipher: KeyCipher, payload: dict[str, Any]) -> None:
     """Check the payload of the key's kind and store it encrypted."""
     if key.kind == KeyKind.SSH:
@@ -94,12 +107,20 @@ def list_for_project(
     return list(rows), total
 
 
-def create(session: Session, cipher: KeyCipher, project: Project, body: KeyCreate) -> Key:
+def create(
+    session: Session, cipher: KeyCipher, project: Project, body: KeyCreate, *, actor: Actor
+) -> Key:
     _check_name_free(session, project, body.name)
     secret_fields = SECRET_FIELDS[body.kind]
     key = Key(project_id=project.id, **body.model_dump(exclude=set(secret_fields)))
     _seal(key, cipher, body.model_dump(include=set(secret_fields)))
     session.add(key)
+    session.flush()
+    given = {f for f in secret_fields if getattr(body, f, "")}
+    changes = audit.diff({}, audit.snapshot(key, AUDITED_FIELDS))
+    audit.record_change(
+        session, actor, "key:create", key, {**changes, **_secret_markers(given, False, True)}
+    )
     session.commit()
     return key
 
@@ -121,19 +142,30 @@ def _new_payload(key: Key, cipher: KeyCipher, secrets: dict[str, Any]) -> dict[s
 
 
 def update(
-    session: Session, cipher: KeyCipher, project: Project, key_id: int, body: KeyUpdate
+    session: Session,
+    cipher: KeyCipher,
+    project: Project,
+    key_id: int,
+    body: KeyUpdate,
+    *,
+    actor: Actor,
 ) -> Key:
     key = get(session, project, key_id)
     changes = body.model_dump(exclude_unset=True)
     _check_fields_fit(key, changes)
     if "name" in changes:
         _check_name_free(session, project, changes["name"], key_id=key.id)
+    before = audit.snapshot(key, AUDITED_FIELDS)
     secrets = {f: v for f, v in changes.items() if f in SECRET_FIELDS[key.kind]}
     if secrets:
         _seal(key, cipher, _new_payload(key, cipher, secrets))
     for field, value in changes.items():
         if field not in secrets:
             setattr(key, field, value)
+    diff = audit.diff(before, audit.snapshot(key, AUDITED_FIELDS))
+    audit.record_change(
+        session, actor, "key:update", key, {**diff, **_secret_markers(set(secrets), True, True)}
+    )
     session.commit()
     return key
 
@@ -171,11 +203,14 @@ def users_of(session: Session, key: Key) -> list[str]:
     )
 
 
-def delete(session: Session, project: Project, key_id: int) -> None:
+def delete(session: Session, project: Project, key_id: int, *, actor: Actor) -> None:
     key = get(session, project, key_id)
     users = users_of(session, key)
     if users:
         raise Conflict(f"key '{key.name}' is still used by {', '.join(users)}")
+    audit.record_change(
+        session, actor, "key:delete", key, audit.diff(audit.snapshot(key, AUDITED_FIELDS), {})
+    )
     session.delete(key)
     session.commit()
 

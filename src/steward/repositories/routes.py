@@ -4,7 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from steward.api.deps import CipherDep, ResourceView, ResourceWrite, RuntimeDep, SessionDep
+from steward.api.deps import (
+    ActorDep,
+    CipherDep,
+    ResourceView,
+    ResourceWrite,
+    RuntimeDep,
+    SessionDep,
+)
 from steward.api.schemas import Page, PageParams
 from steward.repositories import service
 from steward.repositories.schemas import (
@@ -28,9 +35,9 @@ def list_repositories(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_repository(
-    body: RepositoryCreate, project: ResourceWrite, session: SessionDep
+    body: RepositoryCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
 ) -> RepositoryRead:
-    return RepositoryRead.model_validate(service.create(session, project, body))
+    return RepositoryRead.model_validate(service.create(session, project, body, actor=actor))
 
 
 @router.get("/{repository_id}")
@@ -42,15 +49,22 @@ def read_repository(
 
 @router.patch("/{repository_id}")
 def update_repository(
-    repository_id: int, body: RepositoryUpdate, project: ResourceWrite, session: SessionDep
+    repository_id: int,
+    body: RepositoryUpdate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
 ) -> RepositoryRead:
-    return RepositoryRead.model_validate(service.update(session, project, repository_id, body))
+    updated = service.update(session, project, repository_id, body, actor=actor)
+    return RepositoryRead.model_validate(updated)
 
 
 @router.delete("/{repository_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_repository(repository_id: int, project: ResourceWrite, session: SessionDep) -> None:
+def delete_repository(
+    repository_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep
+) -> None:
     """Delete a repository no template or inventory uses (409 names them)."""
-    service.delete(session, project, repository_id)
+    service.delete(session, project, repository_id, actor=actor)
 
 
 @router.post("/{repository_id}/test")

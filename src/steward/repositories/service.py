@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.audit import service as audit
+from steward.auth.actor import Actor
 from steward.errors import Conflict, InvalidInput, NotFound
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
@@ -22,6 +25,7 @@ KEY_KIND_FOR: dict[str, KeyKind | None] = {
     "http": KeyKind.LOGIN_PASSWORD,
     "file": None,
 }
+AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id")
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
@@ -98,19 +102,28 @@ def list_for_project(
     return list(rows), total
 
 
-def create(session: Session, project: Project, body: RepositoryCreate) -> Repository:
+def _fields(repo: Repository) -> dict[str, Any]:
+    return audit.snapshot(repo, AUDITED_FIELDS)
+
+
+def create(
+    session: Session, project: Project, body: RepositoryCreate, *, actor: Actor
+) -> Repository:
     _check_name_free(session, project, body.name)
     repo = Repository(project_id=project.id, **body.model_dump())
     _check(session, project, repo)
     session.add(repo)
+    session.flush()
+    audit.record_change(session, actor, "repository:create", repo, audit.diff({}, _fields(repo)))
     session.commit()
     return repo
 
 
 def update(
-    session: Session, project: Project, repository_id: int, body: RepositoryUpdate
+    session: Session, project: Project, repository_id: int, body: RepositoryUpdate, *, actor: Actor
 ) -> Repository:
     repo = get(session, project, repository_id)
+    before = _fields(repo)
     changes = body.model_dump(exclude_unset=True)
     for field in ("name", "description", "kind", "url", "ref"):
         if field in changes and changes[field] is None:
@@ -120,6 +133,8 @@ def update(
     for field, value in changes.items():
         setattr(repo, field, value)
     _check(session, project, repo)
+    diff = audit.diff(before, _fields(repo))
+    audit.record_change(session, actor, "repository:update", repo, diff)
     session.commit()
     return repo
 
@@ -134,11 +149,12 @@ def users_of(session: Session, repo: Repository) -> list[str]:
     return [f"template '{n}'" for n in templates] + [f"inventory '{n}'" for n in inventories]
 
 
-def delete(session: Session, project: Project, repository_id: int) -> None:
+def delete(session: Session, project: Project, repository_id: int, *, actor: Actor) -> None:
     repo = get(session, project, repository_id)
     users = users_of(session, repo)
     if users:
         raise Conflict(f"repository '{repo.name}' is still used by {', '.join(users)}")
+    audit.record_change(session, actor, "repository:delete", repo, audit.diff(_fields(repo), {}))
     session.delete(repo)
     session.commit()
 

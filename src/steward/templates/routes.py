@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import SessionDep, TemplateView, TemplateWrite
+from steward.api.deps import ActorDep, SessionDep, TemplateView, TemplateWrite
 from steward.api.schemas import Page, PageParams
 from steward.templates import service
 from steward.templates.models import Template
@@ -36,10 +36,10 @@ def list_templates(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_template(
-    body: TemplateCreate, project: TemplateWrite, session: SessionDep
+    body: TemplateCreate, project: TemplateWrite, session: SessionDep, actor: ActorDep
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind."""
-    return TemplateRead.model_validate(service.create(session, project, body))
+    return TemplateRead.model_validate(service.create(session, project, body, actor=actor))
 
 
 @router.get("/{template_id}")
@@ -49,12 +49,18 @@ def read_template(template: ViewedTemplate) -> TemplateRead:
 
 @router.patch("/{template_id}")
 def update_template(
-    template: EditedTemplate, body: TemplateUpdate, project: TemplateWrite, session: SessionDep
+    template: EditedTemplate,
+    body: TemplateUpdate,
+    project: TemplateWrite,
+    session: SessionDep,
+    actor: ActorDep,
 ) -> TemplateRead:
-    return TemplateRead.model_validate(service.update(session, project, template, body))
+    return TemplateRead.model_validate(
+        service.update(session, project, template, body, actor=actor)
+    )
 
 
 @router.delete("/{template_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_template(template: EditedTemplate, session: SessionDep) -> None:
+def delete_template(template: EditedTemplate, session: SessionDep, actor: ActorDep) -> None:
     """Refused (409) while the template has queued or running runs."""
-    service.delete(session, template)
+    service.delete(session, template, actor=actor)

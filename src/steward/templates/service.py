@@ -5,6 +5,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload
 
+from steward.audit import service as audit
+from steward.auth.actor import Actor
 from steward.environments.models import Environment
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory
@@ -36,6 +38,16 @@ NOUNS: dict[type[Any], str] = {
 }
 SSH_KINDS = frozenset({KeyKind.SSH, KeyKind.LOGIN_PASSWORD})
 BECOME_KINDS = frozenset({KeyKind.LOGIN_PASSWORD})
+AUDITED_FIELDS = (
+    "name", "description", "playbook", "repository_id", "inventory_id", "environment_id",
+    "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
+    "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
+)  # fmt: skip
+
+
+def _fields(template: Template) -> dict[str, Any]:
+    """Every setting, survey included (a password question has no default to leak)."""
+    return audit.snapshot(template, AUDITED_FIELDS)
 
 
 def list_for_project(
@@ -65,18 +77,23 @@ def get(session: Session, project: Project, template_id: int) -> Template:
     return template
 
 
-def create(session: Session, project: Project, body: TemplateCreate) -> Template:
+def create(session: Session, project: Project, body: TemplateCreate, *, actor: Actor) -> Template:
     _check_name_free(session, project, body.name)
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
     session.add(template)
+    session.flush()
+    audit.record_change(
+        session, actor, "template:create", template, audit.diff({}, _fields(template))
+    )
     session.commit()
     return template
 
 
 def update(
-    session: Session, project: Project, template: Template, body: TemplateUpdate
+    session: Session, project: Project, template: Template, body: TemplateUpdate, *, actor: Actor
 ) -> Template:
+    before = _fields(template)
     changes = body.model_dump(mode="json", exclude_unset=True)
     nulls = sorted(f for f, value in changes.items() if value is None and f not in NULLABLE)
     if nulls:
@@ -84,11 +101,13 @@ def update(
     if "name" in changes:
         _check_name_free(session, project, changes["name"], except_id=template.id)
     _apply(session, project, template, changes)
+    diff = audit.diff(before, _fields(template))
+    audit.record_change(session, actor, "template:update", template, diff)
     session.commit()
     return template
 
 
-def delete(session: Session, template: Template) -> None:
+def delete(session: Session, template: Template, *, actor: Actor) -> None:
     active = session.scalar(
         select(func.count())
         .select_from(Run)
@@ -99,6 +118,9 @@ def delete(session: Session, template: Template) -> None:
     )
     if active:
         raise InvalidState(f"template '{template.name}' has {active} queued or running runs")
+    audit.record_change(
+        session, actor, "template:delete", template, audit.diff(_fields(template), {})
+    )
     session.delete(template)
     session.commit()
 
