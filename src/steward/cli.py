@@ -1,4 +1,4 @@
-"""The ``steward`` command: serve, migrate, user create, run."""
+"""The ``steward`` command: serve, migrate, user create, keys rotate, audit prune, run."""
 
 from __future__ import annotations
 
@@ -57,6 +57,41 @@ def _user_create(settings: Settings, args: argparse.Namespace) -> int:
             print(f"error: {exc.message}", file=sys.stderr)  # noqa: T201
             return 1
     print(f"created user {user.username} (id {user.id}{', admin' if user.is_admin else ''})")  # noqa: T201
+    return 0
+
+
+def _keys_rotate(settings: Settings, args: argparse.Namespace) -> int:
+    from steward.keys import rotation
+    from steward.keys.crypto import MasterKeyError
+    from steward.runtime import Runtime
+
+    runtime = Runtime.build(settings)
+    try:
+        report = rotation.rotate(
+            runtime.sessions, settings.key_file, drop_old=args.drop_old, batch=args.batch
+        )
+    except MasterKeyError as exc:
+        print(f"error: {exc}", file=sys.stderr)  # noqa: T201
+        return 1
+    finally:
+        runtime.engine.dispose()
+    print(report.summary())  # noqa: T201
+    return 0
+
+
+def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
+    from steward.audit import service
+    from steward.runtime import Runtime
+
+    days = settings.audit_retention_days if args.older_than_days is None else args.older_than_days
+    if days < 1:
+        print("error: --older-than-days: must be at least 1", file=sys.stderr)  # noqa: T201
+        return 1
+    runtime = Runtime.build(settings)
+    with runtime.sessions() as session:
+        removed = service.prune(session, older_than_days=days)
+    runtime.engine.dispose()
+    print(f"removed {removed} audit records older than {days} days")  # noqa: T201
     return 0
 
 
@@ -151,6 +186,31 @@ def parser() -> argparse.ArgumentParser:
     create.add_argument("--admin", action="store_true")
     create.add_argument("--password-stdin", action="store_true")
     create.set_defaults(fn=_user_create)
+    keys = sub.add_parser("keys", help="the master key of the key store")
+    keys_sub = keys.add_subparsers(dest="action", required=True)
+    rotate = keys_sub.add_parser(
+        "rotate",
+        help="put a new master key first and re-encrypt every stored secret (servers may run)",
+    )
+    rotate.add_argument(
+        "--drop-old",
+        action="store_true",
+        help="then remove the old keys from the key file, once no secret needs them",
+    )
+    rotate.add_argument("--batch", type=int, default=500, help="rows per transaction")
+    rotate.set_defaults(fn=_keys_rotate)
+    audit = sub.add_parser("audit", help="the audit trail")
+    audit_sub = audit.add_subparsers(dest="action", required=True)
+    prune = audit_sub.add_parser(
+        "prune", help="remove records older than the retention period (the removal is recorded)"
+    )
+    prune.add_argument(
+        "--older-than-days",
+        type=int,
+        default=None,
+        help="default: STEWARD_AUDIT_RETENTION_DAYS (365)",
+    )
+    prune.set_defaults(fn=_audit_prune)
     run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
     run.add_argument("target", metavar="PROJECT/TEMPLATE")
     run.add_argument("--limit")
