@@ -20,7 +20,8 @@ from steward.environments import service as environments
 from steward.environments.models import Environment
 from steward.errors import InvalidState
 from steward.inventories.models import Inventory, InventoryKind
-from steward.inventories.resolve import write_static
+from steward.inventories.paths import inside
+from steward.inventories.resolve import plugins_for, write_static
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
@@ -69,9 +70,10 @@ def prepare(
     if inventory.kind == InventoryKind.STATIC:
         inventory_path = write_static(inventory, workdir / "inventory")
     else:
-        inventory_path = (source.path / inventory.path).resolve()
-        if not inventory_path.is_relative_to(source.path.resolve()) or not inventory_path.exists():
+        found = inside(source.path, inventory.path)
+        if found is None or not found.exists():
             raise InvalidState(f"inventory file '{inventory.path}' is not in the repository")
+        inventory_path = found
 
     extra_vars: dict[str, Any] = {}
     env: dict[str, str] = {}
@@ -123,6 +125,8 @@ def prepare(
             ),
             "ANSIBLE_LOCAL_TEMP": str(workdir / "tmp"),
             "ANSIBLE_RETRY_FILES_ENABLED": "False",
+            # parse the inventory the way it was validated when saved
+            "ANSIBLE_INVENTORY_ENABLED": ",".join(plugins_for(inventory)),
         }
     )
     spec = RunnerSpec(
