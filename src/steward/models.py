@@ -4,11 +4,13 @@ from steward.audit.models import AuditRecord
 from steward.auth.models import ApiToken, User, WebSession
 from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
+from steward.grants.models import TemplateGrant
 from steward.inventories.models import Inventory
 from steward.keys.models import Key
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
 from steward.runs.models import Run, RunEvent, RunHost, RunLine
+from steward.teams.models import Team, TeamMember
 from steward.templates.models import Template
 
 __all__ = [
@@ -26,7 +28,10 @@ __all__ = [
     "RunEvent",
     "RunHost",
     "RunLine",
+    "Team",
+    "TeamMember",
     "Template",
+    "TemplateGrant",
     "User",
     "WebSession",
 ]

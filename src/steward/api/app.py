@@ -13,6 +13,7 @@ from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
+from steward.grants.routes import router as grants_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
 from steward.projects.routes import router as projects_router
@@ -20,6 +21,7 @@ from steward.repositories.routes import router as repositories_router
 from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
 from steward.runtime import Runtime
+from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
 
 API_PREFIX = "/api/v1"
@@ -74,12 +76,14 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
 
     for router in (
         auth_router,
+        teams_router,
         projects_router,
         keys_router,
         repositories_router,
         inventories_router,
         environments_router,
         templates_router,
+        grants_router,
         runs_router,
         all_runs_router,
         audit_router,

@@ -12,7 +12,13 @@ from sqlalchemy.orm import Session
 from steward.auth import service as auth_service
 from steward.auth.actor import Actor
 from steward.auth.models import TokenScope
-from steward.auth.policy import Action, authorize
+from steward.auth.policy import (
+    Action,
+    ProjectAccess,
+    access,
+    require_admin,
+    require_directory,
+)
 from steward.dispatch.queue import RunQueue
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
 from steward.keys.crypto import KeyCipher
@@ -76,26 +82,47 @@ def get_actor(request: Request, session: SessionDep) -> Actor:
 ActorDep = Annotated[Actor, Depends(get_actor)]
 
 
-def project_access(action: Action) -> Callable[..., Project]:
-    """A dependency that loads ``{project_id}`` and checks ``action`` on it, once."""
+def _admin(actor: ActorDep) -> Actor:
+    require_admin(actor)
+    return actor
 
-    def load(project_id: int, session: SessionDep, actor: ActorDep) -> Project:
-        project = session.get(Project, project_id)
-        if project is None:
-            raise NotFound(f"project {project_id} not found")
-        authorize(session, actor, action, project)
-        return project
+
+def _directory_reader(actor: ActorDep, session: SessionDep) -> Actor:
+    require_directory(session, actor)
+    return actor
+
+
+AdminActor = Annotated[Actor, Depends(_admin)]  # global admin, with a write-scoped credential
+DirectoryReader = Annotated[Actor, Depends(_directory_reader)]  # may list users and teams
+
+
+def get_access(project_id: int, session: SessionDep, actor: ActorDep) -> ProjectAccess:
+    """``{project_id}`` and the actor's rights in it, computed once per request; a project the
+    actor may not see is a 404."""
+    project = session.get(Project, project_id)
+    rights = access(session, actor, project) if project is not None else None
+    if rights is None or not rights.visible:
+        raise NotFound(f"project {project_id} not found")
+    return rights
+
+
+AccessDep = Annotated[ProjectAccess, Depends(get_access)]
+
+
+def project_access(action: Action) -> Callable[..., Project]:
+    """A dependency that loads ``{project_id}`` and checks the project-wide ``action`` on it."""
+
+    def load(rights: AccessDep) -> Project:
+        rights.require(action)
+        return rights.project
 
     return load
 
 
 ProjectView = Annotated[Project, Depends(project_access(Action.PROJECT_VIEW))]
 ProjectEdit = Annotated[Project, Depends(project_access(Action.PROJECT_EDIT))]
+MembersView = Annotated[Project, Depends(project_access(Action.MEMBERS_VIEW))]
 MembersManage = Annotated[Project, Depends(project_access(Action.MEMBERS_MANAGE))]
 ResourceView = Annotated[Project, Depends(project_access(Action.RESOURCE_VIEW))]
 ResourceWrite = Annotated[Project, Depends(project_access(Action.RESOURCE_WRITE))]
-TemplateView = Annotated[Project, Depends(project_access(Action.TEMPLATE_VIEW))]
 TemplateWrite = Annotated[Project, Depends(project_access(Action.TEMPLATE_WRITE))]
-RunView = Annotated[Project, Depends(project_access(Action.RUN_VIEW))]
-RunLaunch = Annotated[Project, Depends(project_access(Action.RUN_LAUNCH))]
-RunCancel = Annotated[Project, Depends(project_access(Action.RUN_CANCEL))]

@@ -1,27 +1,38 @@
-"""The one place that answers "may this actor do this action in this project".
+"""The one place that answers "may this actor do this action on this object".
 
-Roles are per project (``ProjectMember``); global admins may do everything. A token's scope caps
-what its user may do. Not allowed to see a project at all -> NotFound (no existence leak);
-allowed to see but not to act -> PermissionDenied naming the missing permission.
+Rights come from three sources, and are their union: a project role held by the user, the
+roles of the user's teams, and template grants (to the user or to a team). Global admins may do
+everything. A token's scope then caps the result: a token never has more rights than its user.
+
+Not allowed to see an object -> NotFound (no existence leak); allowed to see it but not to act
+-> PermissionDenied naming the missing permission. Requests build a ``ProjectAccess`` once per
+project (two queries); lists filter in SQL with the ``visible_*`` clauses below.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from collections.abc import Iterable, Mapping
 
-from sqlalchemy import ColumnElement, exists, select, true
+from sqlalchemy import ColumnElement, Select, exists, false, or_, select, true
 from sqlalchemy.orm import Session
 
 from steward.auth.actor import Actor
 from steward.auth.models import TokenScope
 from steward.errors import NotFound, PermissionDenied
+from steward.grants.models import GrantPermission, TemplateGrant
 from steward.projects.models import Project, ProjectMember, ProjectRole
+from steward.runs.models import Run
+from steward.teams.models import TeamMember
+from steward.templates.models import Template
 
 
 class Action(enum.StrEnum):
     PROJECT_VIEW = "project:view"
     PROJECT_EDIT = "project:edit"  # rename, settings, delete
-    MEMBERS_MANAGE = "project:members"
+    MEMBERS_VIEW = "project:members:view"  # members, and who holds grants on a template
+    MEMBERS_MANAGE = "project:members"  # roles and template grants
     RESOURCE_VIEW = "resource:view"  # keys (metadata), repositories, inventories, environments
     RESOURCE_WRITE = "resource:write"
     TEMPLATE_VIEW = "template:view"
@@ -32,49 +43,134 @@ class Action(enum.StrEnum):
     AUDIT_VIEW = "audit:view"
 
 
-_VIEW = {Action.PROJECT_VIEW, Action.RESOURCE_VIEW, Action.TEMPLATE_VIEW, Action.RUN_VIEW}
+_VIEW = {
+    Action.PROJECT_VIEW,
+    Action.MEMBERS_VIEW,
+    Action.RESOURCE_VIEW,
+    Action.TEMPLATE_VIEW,
+    Action.RUN_VIEW,
+}
 _RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL}
 _MANAGE = _RUN | {Action.RESOURCE_WRITE, Action.TEMPLATE_WRITE}
-_ALL = set(Action)
+_ALL = frozenset(Action)
 
 ROLE_ACTIONS: dict[ProjectRole, frozenset[Action]] = {
     ProjectRole.VIEWER: frozenset(_VIEW),
     ProjectRole.OPERATOR: frozenset(_RUN),
     ProjectRole.MANAGER: frozenset(_MANAGE),
-    ProjectRole.OWNER: frozenset(_ALL),
+    ProjectRole.OWNER: _ALL,
 }
+
+# what a grant allows on its template; holding any grant also lets one see the project itself
+_TEMPLATE_VIEW = {Action.TEMPLATE_VIEW, Action.RUN_VIEW}
+GRANT_ACTIONS: dict[GrantPermission, frozenset[Action]] = {
+    GrantPermission.VIEW: frozenset(_TEMPLATE_VIEW),
+    GrantPermission.RUN: frozenset(_TEMPLATE_VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL}),
+}
+_GRANT_PROJECT_ACTIONS = frozenset({Action.PROJECT_VIEW})
 
 SCOPE_ACTIONS: dict[TokenScope, frozenset[Action]] = {
     TokenScope.READ: frozenset(_VIEW),
     TokenScope.RUN: frozenset(_RUN),
-    TokenScope.WRITE: frozenset(_ALL),
+    TokenScope.WRITE: _ALL,
+}
+
+# Refusing an action is a 404, not a 403, when the actor cannot even see what it acts on.
+_SEEN_THROUGH: dict[Action, Action] = {
+    Action.RESOURCE_VIEW: Action.RESOURCE_VIEW,
+    Action.RESOURCE_WRITE: Action.RESOURCE_VIEW,
+}
+_RUN_ACTIONS = frozenset({Action.RUN_VIEW, Action.RUN_LAUNCH, Action.RUN_CANCEL})
+
+# the words the console shows on a template, from the actions they stand for
+TEMPLATE_PERMISSIONS: dict[str, Action] = {
+    "view": Action.TEMPLATE_VIEW,
+    "run": Action.RUN_LAUNCH,
+    "write": Action.TEMPLATE_WRITE,
 }
 
 
-def project_role(session: Session, actor: Actor, project_id: int) -> ProjectRole | None:
-    role = session.scalar(
-        select(ProjectMember.role).where(
-            ProjectMember.project_id == project_id, ProjectMember.user_id == actor.user.id
-        )
-    )
-    return ProjectRole(role) if role is not None else None
+@dataclasses.dataclass(frozen=True)
+class ProjectAccess:
+    """What one actor may do in one project: project-wide, and per template through grants."""
+
+    project: Project
+    actions: frozenset[Action]
+    granted: Mapping[int, frozenset[Action]]  # template id -> actions from grants
+
+    @property
+    def visible(self) -> bool:
+        return Action.PROJECT_VIEW in self.actions
+
+    @property
+    def sees_resources(self) -> bool:
+        """Keys, repositories, inventories, environments: their names too (a template's refs)."""
+        return Action.RESOURCE_VIEW in self.actions
+
+    def template_actions(self, template_id: int | None) -> frozenset[Action]:
+        extra = self.granted.get(template_id, frozenset()) if template_id else frozenset()
+        return self.actions | extra
+
+    def templates_allowing(self, action: Action) -> frozenset[int] | None:
+        """Ids of the templates on which the actor may do ``action``; None means all of them."""
+        if action in self.actions:
+            return None
+        return frozenset(t for t, actions in self.granted.items() if action in actions)
+
+    def template_permissions(self, template_id: int) -> list[str]:
+        actions = self.template_actions(template_id)
+        return [word for word, action in TEMPLATE_PERMISSIONS.items() if action in actions]
+
+    def require(self, action: Action) -> None:
+        """A project-wide action (a collection, a resource, the project's settings)."""
+        if _SEEN_THROUGH.get(action, Action.PROJECT_VIEW) not in self.actions:
+            raise NotFound(f"not found in project {self.project.id}")
+        if action not in self.actions:
+            raise PermissionDenied(
+                f"permission '{action}' is required in project '{self.project.name}'"
+            )
+
+    def require_on_template(self, template_id: int | None, action: Action) -> None:
+        """An action on a template, or on a run of it (``template_id`` None: a deleted one)."""
+        actions = self.template_actions(template_id)
+        seen_through = Action.RUN_VIEW if action in _RUN_ACTIONS else Action.TEMPLATE_VIEW
+        if seen_through not in actions:
+            raise NotFound(f"template {template_id} not found in project '{self.project.name}'")
+        if action not in actions:
+            raise PermissionDenied(
+                f"permission '{action}' is required on template {template_id}"
+                f" in project '{self.project.name}'"
+            )
 
 
-def allowed_actions(session: Session, actor: Actor, project_id: int) -> frozenset[Action]:
+def access(session: Session, actor: Actor, project: Project) -> ProjectAccess:
+    """The actor's rights in ``project``: no query for an admin, two otherwise."""
+    scope = SCOPE_ACTIONS[actor.scope]
     if actor.user.is_admin:
-        granted = frozenset(_ALL)
-    else:
-        role = project_role(session, actor, project_id)
-        granted = ROLE_ACTIONS[role] if role is not None else frozenset()
-    return granted & SCOPE_ACTIONS[actor.scope]
+        return ProjectAccess(project, _ALL & scope, {})
+    granted: dict[int, frozenset[Action]] = {}
+    for _project_id, template_id, permission in _grants(session, actor, [project.id]):
+        granted[template_id] = granted.get(template_id, frozenset()) | GRANT_ACTIONS[permission]
+    actions = _role_actions(session, actor, [project.id]).get(project.id, frozenset())
+    if granted:
+        actions |= _GRANT_PROJECT_ACTIONS
+    return ProjectAccess(
+        project, actions & scope, {t: a & scope for t, a in granted.items() if a & scope}
+    )
 
 
-def authorize(session: Session, actor: Actor, action: Action, project: Project) -> None:
-    actions = allowed_actions(session, actor, project.id)
-    if Action.PROJECT_VIEW not in actions:
-        raise NotFound(f"project {project.id} not found")
-    if action not in actions:
-        raise PermissionDenied(f"permission '{action}' is required in project '{project.name}'")
+def project_actions(
+    session: Session, actor: Actor, project_ids: Iterable[int]
+) -> dict[int, frozenset[Action]]:
+    """Project-wide actions of the actor in each project (for a list: two queries in all)."""
+    ids = list(project_ids)
+    scope = SCOPE_ACTIONS[actor.scope]
+    if actor.user.is_admin:
+        return dict.fromkeys(ids, _ALL & scope)
+    actions = _role_actions(session, actor, ids)
+    for project_id, _template_id, _permission in _grants(session, actor, ids):
+        actions[project_id] = actions.get(project_id, frozenset()) | _GRANT_PROJECT_ACTIONS
+    return {project_id: actions.get(project_id, frozenset()) & scope for project_id in ids}
 
 
 def require_admin(actor: Actor, *, write: bool = True) -> None:
@@ -84,26 +180,100 @@ def require_admin(actor: Actor, *, write: bool = True) -> None:
         raise PermissionDenied(f"a token with scope '{actor.scope}' may not do this")
 
 
+def require_directory(session: Session, actor: Actor) -> None:
+    """Listing users and teams: admins, and project owners choosing whom to give a role."""
+    if actor.user.is_admin:
+        return
+    managing = _projects_with_role(actor, _roles_allowing(Action.MEMBERS_MANAGE))
+    if not session.scalar(select(exists(managing))):
+        raise PermissionDenied(
+            f"permission '{Action.MEMBERS_MANAGE}' in some project is required to list people"
+        )
+
+
 def projects_allowing(session: Session, actor: Actor, action: Action) -> list[int] | None:
     """Ids of the projects where the actor may do ``action``; None means all (admins)."""
-    if actor.user.is_admin and action in SCOPE_ACTIONS[actor.scope]:
-        return None
     if action not in SCOPE_ACTIONS[actor.scope]:
         return []
-    roles = [role for role, actions in ROLE_ACTIONS.items() if action in actions]
-    return list(
-        session.scalars(
-            select(ProjectMember.project_id).where(
-                ProjectMember.user_id == actor.user.id, ProjectMember.role.in_(roles)
-            )
-        )
-    )
+    if actor.user.is_admin:
+        return None
+    return list(session.scalars(_projects_with_role(actor, _roles_allowing(action))))
 
 
 def visible_projects(actor: Actor) -> ColumnElement[bool]:
-    """A WHERE clause on ``Project`` selecting the projects the actor may see."""
+    """A WHERE clause on ``Project``: a role in it (own or a team's), or a grant in it."""
     if actor.user.is_admin:
         return true()
-    return exists().where(
-        ProjectMember.project_id == Project.id, ProjectMember.user_id == actor.user.id
+    return or_(
+        Project.id.in_(_projects_with_role(actor, list(ProjectRole))),
+        Project.id.in_(
+            select(Template.project_id)
+            .join(TemplateGrant, TemplateGrant.template_id == Template.id)
+            .where(_holds_grant(actor))
+        ),
     )
+
+
+def visible_runs(actor: Actor) -> ColumnElement[bool]:
+    """A WHERE clause on ``Run``: runs of projects where the actor may see every run, and runs
+    of the templates granted to the actor."""
+    if Action.RUN_VIEW not in SCOPE_ACTIONS[actor.scope]:
+        return false()
+    if actor.user.is_admin:
+        return true()
+    permissions = [p for p, actions in GRANT_ACTIONS.items() if Action.RUN_VIEW in actions]
+    return or_(
+        Run.project_id.in_(_projects_with_role(actor, _roles_allowing(Action.RUN_VIEW))),
+        Run.template_id.in_(
+            select(TemplateGrant.template_id).where(
+                _holds_grant(actor), TemplateGrant.permission.in_(permissions)
+            )
+        ),
+    )
+
+
+def _roles_allowing(action: Action) -> list[ProjectRole]:
+    return [role for role, actions in ROLE_ACTIONS.items() if action in actions]
+
+
+def _teams_of(actor: Actor) -> Select[int]:
+    return select(TeamMember.team_id).where(TeamMember.user_id == actor.user.id)
+
+
+def _holds_role(actor: Actor) -> ColumnElement[bool]:
+    """On ``ProjectMember``: the role is the actor's own, or one of the actor's teams'."""
+    return or_(ProjectMember.user_id == actor.user.id, ProjectMember.team_id.in_(_teams_of(actor)))
+
+
+def _holds_grant(actor: Actor) -> ColumnElement[bool]:
+    return or_(TemplateGrant.user_id == actor.user.id, TemplateGrant.team_id.in_(_teams_of(actor)))
+
+
+def _projects_with_role(actor: Actor, roles: list[ProjectRole]) -> Select[int]:
+    return select(ProjectMember.project_id).where(_holds_role(actor), ProjectMember.role.in_(roles))
+
+
+def _role_actions(
+    session: Session, actor: Actor, project_ids: list[int]
+) -> dict[int, frozenset[Action]]:
+    rows = session.execute(
+        select(ProjectMember.project_id, ProjectMember.role).where(
+            ProjectMember.project_id.in_(project_ids), _holds_role(actor)
+        )
+    )
+    actions: dict[int, frozenset[Action]] = {}
+    for project_id, role in rows:
+        actions[project_id] = actions.get(project_id, frozenset()) | ROLE_ACTIONS[role]
+    return actions
+
+
+def _grants(
+    session: Session, actor: Actor, project_ids: list[int]
+) -> list[tuple[int, int, GrantPermission]]:
+    """(project id, template id, permission) of every grant the actor holds in the projects."""
+    rows = session.execute(
+        select(Template.project_id, TemplateGrant.template_id, TemplateGrant.permission)
+        .join(Template, Template.id == TemplateGrant.template_id)
+        .where(Template.project_id.in_(project_ids), _holds_grant(actor))
+    )
+    return [(p, t, GrantPermission(permission)) for p, t, permission in rows]

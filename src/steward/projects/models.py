@@ -3,10 +3,13 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.db import Base, utcnow
+
+# exactly one of user_id / team_id: a role (or a template grant) is held by a user or by a team
+ONE_HOLDER = "(user_id IS NULL) <> (team_id IS NULL)"
 
 
 class ProjectRole(enum.StrEnum):
@@ -28,13 +31,24 @@ class Project(Base):
 
 
 class ProjectMember(Base):
+    """A role in a project, held by a user or by a team (for each of its members)."""
+
     __tablename__ = "project_members"
-    __table_args__ = (UniqueConstraint("project_id", "user_id"),)
+    __table_args__ = (
+        CheckConstraint(ONE_HOLDER, name="one_holder"),
+        UniqueConstraint("project_id", "user_id", name="uq_project_members_project_id_user_id"),
+        UniqueConstraint("project_id", "team_id", name="uq_project_members_project_id_team_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     project_id: Mapped[int] = mapped_column(
         ForeignKey("projects.id", ondelete="CASCADE"), index=True
     )
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("teams.id", ondelete="CASCADE"), index=True
+    )
     role: Mapped[ProjectRole] = mapped_column(String(16))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

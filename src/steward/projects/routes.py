@@ -4,9 +4,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from steward.api.deps import ActorDep, MembersManage, ProjectEdit, ProjectView, SessionDep
+from steward.api.deps import (
+    AccessDep,
+    ActorDep,
+    MembersManage,
+    MembersView,
+    ProjectEdit,
+    SessionDep,
+)
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
 from steward.projects import service
+from steward.projects.models import Project
 from steward.projects.schemas import (
     MemberRead,
     MemberSet,
@@ -18,30 +27,51 @@ from steward.projects.schemas import (
 router = APIRouter(prefix="/projects", tags=["projects"])
 
 
+def _read(project: Project, actions: frozenset[Action]) -> ProjectRead:
+    return ProjectRead.model_validate(project).model_copy(update={"permissions": sorted(actions)})
+
+
+def _member(member: service.Member) -> MemberRead:
+    role, user, team = member
+    return MemberRead(
+        user_id=user.id if user else None,
+        username=user.username if user else None,
+        team_id=team.id if team else None,
+        team_name=team.name if team else None,
+        role=role.role,
+    )
+
+
 @router.get("")
 def list_projects(
     session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
 ) -> Page[ProjectRead]:
     rows, total = service.list_visible(session, actor, limit=page.limit, offset=page.offset)
-    items = [ProjectRead.model_validate(p) for p in rows]
+    items = [_read(p, actions) for p, actions in rows]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_project(body: ProjectCreate, session: SessionDep, actor: ActorDep) -> ProjectRead:
+    """Admins only; the creator becomes its owner."""
     return ProjectRead.model_validate(service.create(session, actor, body))
 
 
 @router.get("/{project_id}")
-def read_project(project: ProjectView) -> ProjectRead:
-    return ProjectRead.model_validate(project)
+def read_project(rights: AccessDep) -> ProjectRead:
+    """Visible to members (directly or through a team) and to holders of a template grant."""
+    return _read(rights.project, rights.actions)
 
 
 @router.patch("/{project_id}")
 def update_project(
-    body: ProjectUpdate, project: ProjectEdit, session: SessionDep, actor: ActorDep
+    body: ProjectUpdate,
+    project: ProjectEdit,
+    session: SessionDep,
+    actor: ActorDep,
+    rights: AccessDep,
 ) -> ProjectRead:
-    return ProjectRead.model_validate(service.update(session, actor, project, body))
+    return _read(service.update(session, actor, project, body), rights.actions)
 
 
 @router.delete("/{project_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -50,23 +80,25 @@ def delete_project(project: ProjectEdit, session: SessionDep, actor: ActorDep) -
 
 
 @router.get("/{project_id}/members")
-def list_members(project: ProjectView, session: SessionDep) -> list[MemberRead]:
-    return [
-        MemberRead(user_id=u.id, username=u.username, role=m.role)
-        for m, u in service.list_members(session, project)
-    ]
+def list_members(project: MembersView, session: SessionDep) -> list[MemberRead]:
+    return [_member(m) for m in service.list_members(session, project)]
 
 
 @router.put("/{project_id}/members")
 def set_member(
     body: MemberSet, project: MembersManage, session: SessionDep, actor: ActorDep
 ) -> MemberRead:
-    member, user = service.set_member(session, actor, project, body)
-    return MemberRead(user_id=user.id, username=user.username, role=member.role)
+    """Give a role to a user (``user_id``) or to a team (``team_id``), or change it."""
+    return _member(service.set_member(session, actor, project, body))
 
 
 @router.delete("/{project_id}/members/{user_id}", status_code=status.HTTP_204_NO_CONTENT)
 def remove_member(
     user_id: int, project: MembersManage, session: SessionDep, actor: ActorDep
 ) -> None:
-    service.remove_member(session, actor, project, user_id)
+    service.remove_member(session, actor, project, user_id=user_id)
+
+
+@router.delete("/{project_id}/members/teams/{team_id}", status_code=status.HTTP_204_NO_CONTENT)
+def remove_team(team_id: int, project: MembersManage, session: SessionDep, actor: ActorDep) -> None:
+    service.remove_member(session, actor, project, team_id=team_id)

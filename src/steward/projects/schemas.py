@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.projects.models import ProjectRole
@@ -29,14 +29,34 @@ class ProjectRead(ResponseModel):
     max_parallel_runs: int | None
     created_at: dt.datetime
     updated_at: dt.datetime
+    permissions: list[str] = Field(
+        default_factory=list,
+        description="The caller's project-wide actions (policy.Action values)",
+    )
 
 
-class MemberSet(RequestModel):
-    user_id: int
+class HolderRef(RequestModel):
+    """Who holds a role or a grant: exactly one of a user and a team."""
+
+    user_id: int | None = None
+    team_id: int | None = None
+
+    @model_validator(mode="after")
+    def _one_holder(self) -> HolderRef:
+        if (self.user_id is None) == (self.team_id is None):
+            raise ValueError("give exactly one of user_id and team_id")
+        return self
+
+
+class MemberSet(HolderRef):
     role: ProjectRole
 
 
 class MemberRead(ResponseModel):
-    user_id: int
-    username: str
+    """A role held by a user (user_id, username) or by a team (team_id, team_name)."""
+
+    user_id: int | None
+    username: str | None
+    team_id: int | None
+    team_name: str | None
     role: ProjectRole

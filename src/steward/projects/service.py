@@ -6,12 +6,13 @@ from sqlalchemy.orm import Session
 from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import require_admin, visible_projects
+from steward.auth.policy import Action, project_actions, require_admin, visible_projects
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
-from steward.projects.schemas import MemberSet, ProjectCreate, ProjectUpdate
+from steward.projects.schemas import HolderRef, MemberSet, ProjectCreate, ProjectUpdate
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
+from steward.teams.models import Team
 
 
 def _check_name_free(session: Session, name: str, *, except_id: int | None = None) -> None:
@@ -62,13 +63,17 @@ def _audit(
 
 def list_visible(
     session: Session, actor: Actor, *, limit: int, offset: int
-) -> tuple[list[Project], int]:
+) -> tuple[list[tuple[Project, frozenset[Action]]], int]:
+    """The projects the actor may see, by name, each with the actor's actions in it."""
     where = visible_projects(actor)
     total = session.scalar(select(func.count()).select_from(Project).where(where)) or 0
-    rows = session.scalars(
-        select(Project).where(where).order_by(Project.name).limit(limit).offset(offset)
+    rows = list(
+        session.scalars(
+            select(Project).where(where).order_by(Project.name).limit(limit).offset(offset)
+        )
     )
-    return list(rows), total
+    actions = project_actions(session, actor, [p.id for p in rows])
+    return [(p, actions[p.id]) for p in rows], total
 
 
 def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
@@ -98,30 +103,56 @@ def delete(session: Session, actor: Actor, project: Project) -> None:
     session.commit()
 
 
-def list_members(session: Session, project: Project) -> list[tuple[ProjectMember, User]]:
+Member = tuple[ProjectMember, User | None, Team | None]
+
+
+def list_members(session: Session, project: Project) -> list[Member]:
+    """Users by name, then teams by name."""
     rows = session.execute(
-        select(ProjectMember, User)
-        .join(User, User.id == ProjectMember.user_id)
+        select(ProjectMember, User, Team)
+        .outerjoin(User, User.id == ProjectMember.user_id)
+        .outerjoin(Team, Team.id == ProjectMember.team_id)
         .where(ProjectMember.project_id == project.id)
-        .order_by(User.username)
+        .order_by(ProjectMember.team_id.is_not(None), User.username, Team.name)
     )
-    return [(m, u) for m, u in rows]
+    return [(m, u, t) for m, u, t in rows]
 
 
-def set_member(
-    session: Session, actor: Actor, project: Project, body: MemberSet
-) -> tuple[ProjectMember, User]:
-    user = session.get(User, body.user_id)
-    if user is None:
-        raise InvalidInput("user_id", f"user {body.user_id} does not exist")
-    member = session.scalar(
-        select(ProjectMember).where(
-            ProjectMember.project_id == project.id, ProjectMember.user_id == user.id
-        )
+def holder(session: Session, body: HolderRef) -> tuple[User | None, Team | None, str]:
+    """The user or team a role (or a grant) is for, and how the audit trail names it."""
+    if body.user_id is not None:
+        user = session.get(User, body.user_id)
+        if user is None:
+            raise InvalidInput("user_id", f"user {body.user_id} does not exist")
+        return user, None, user.username
+    team = session.get(Team, body.team_id)
+    if team is None:
+        raise InvalidInput("team_id", f"team {body.team_id} does not exist")
+    return None, team, f"team {team.name}"
+
+
+def _membership(
+    session: Session, project: Project, *, user_id: int | None, team_id: int | None
+) -> ProjectMember | None:
+    holder = (
+        ProjectMember.user_id == user_id
+        if user_id is not None
+        else ProjectMember.team_id == team_id
     )
+    return session.scalar(
+        select(ProjectMember).where(ProjectMember.project_id == project.id, holder)
+    )
+
+
+def set_member(session: Session, actor: Actor, project: Project, body: MemberSet) -> Member:
+    """Give a user or a team a role in the project (or change it)."""
+    user, team, label = holder(session, body)
+    member = _membership(session, project, user_id=body.user_id, team_id=body.team_id)
     before = member.role if member else None
     if member is None:
-        member = ProjectMember(project_id=project.id, user_id=user.id, role=body.role)
+        member = ProjectMember(
+            project_id=project.id, user_id=body.user_id, team_id=body.team_id, role=body.role
+        )
         session.add(member)
     else:
         member.role = body.role
@@ -130,21 +161,25 @@ def set_member(
         actor,
         "member:set",
         project,
-        {user.username: [before, body.role]},
-        detail=f"{user.username} is now {body.role}",
+        {label: [before, body.role]},
+        detail=f"{label} is now {body.role}",
     )
     session.commit()
-    return member, user
+    return member, user, team
 
 
-def remove_member(session: Session, actor: Actor, project: Project, user_id: int) -> None:
-    member = session.scalar(
-        select(ProjectMember).where(
-            ProjectMember.project_id == project.id, ProjectMember.user_id == user_id
-        )
-    )
+def remove_member(
+    session: Session,
+    actor: Actor,
+    project: Project,
+    *,
+    user_id: int | None = None,
+    team_id: int | None = None,
+) -> None:
+    member = _membership(session, project, user_id=user_id, team_id=team_id)
+    holder = f"user {user_id}" if user_id is not None else f"team {team_id}"
     if member is None:
-        raise NotFound(f"user {user_id} is not a member of project '{project.name}'")
-    _audit(session, actor, "member:remove", project, {str(user_id): [member.role, None]})
+        raise NotFound(f"{holder} is not a member of project '{project.name}'")
+    _audit(session, actor, "member:remove", project, {holder: [member.role, None]})
     session.delete(member)
     session.commit()

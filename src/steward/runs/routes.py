@@ -1,20 +1,20 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, status
+from fastapi import APIRouter, Depends, Header, Query, status
 from fastapi.responses import StreamingResponse
 
 from steward.api.deps import (
+    AccessDep,
     ActorDep,
     CipherDep,
     QueueDep,
-    RunCancel,
-    RunLaunch,
     RuntimeDep,
-    RunView,
     SessionDep,
 )
+from steward.auth.policy import Action
 from steward.runs import output, service
 from steward.runs.models import Run
 from steward.runs.schemas import (
@@ -38,6 +38,37 @@ router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
 all_runs = APIRouter(prefix="/runs", tags=["runs"])
 
 
+def _viewed(run_id: int, rights: AccessDep, session: SessionDep) -> Run:
+    visible = rights.templates_allowing(Action.RUN_VIEW)
+    return service.get(session, rights.project, run_id, templates=visible)
+
+
+ViewedRun = Annotated[Run, Depends(_viewed)]
+
+
+def _acted_on(action: Action) -> Callable[..., Run]:
+    """A visible run on whose template the caller may also do ``action`` (403 otherwise)."""
+
+    def check(run: ViewedRun, rights: AccessDep) -> Run:
+        rights.require_on_template(run.template_id, action)
+        return run
+
+    return check
+
+
+CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
+RelaunchedRun = Annotated[Run, Depends(_acted_on(Action.RUN_LAUNCH))]
+
+
+def _launched(body: RunCreate, rights: AccessDep) -> RunCreate:
+    """The launch body, once the caller may launch its template (404 if it cannot see it)."""
+    rights.require_on_template(body.template_id, Action.RUN_LAUNCH)
+    return body
+
+
+LaunchBody = Annotated[RunCreate, Depends(_launched)]
+
+
 def _read(run: Run, template: str, user: str) -> RunRead:
     return RunRead.model_validate(run).model_copy(
         update={"template_name": template, "launched_by": user}
@@ -55,62 +86,64 @@ def list_all_runs(
 
 @router.get("")
 def list_runs(
-    project: RunView, session: SessionDep, actor: ActorDep, filters: Annotated[RunFilters, Query()]
+    rights: AccessDep,
+    session: SessionDep,
+    actor: ActorDep,
+    filters: Annotated[RunFilters, Query()],
 ) -> RunPage:
-    rows, next_before = service.list_runs(session, actor, filters, project)
+    """The runs of the project the caller may see (of every template, or of those granted)."""
+    rows, next_before = service.list_runs(session, actor, filters, rights.project)
     return RunPage(items=[_read(*row) for row in rows], next_before_id=next_before)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def launch_run(
-    body: RunCreate,
-    project: RunLaunch,
+    body: LaunchBody,
+    rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
     queue: QueueDep,
 ) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
-    run = service.launch(session, cipher, queue, project, actor, body)
+    run = service.launch(session, cipher, queue, rights.project, actor, body)
     return _read(run, *service.names(session, run))
 
 
 @router.get("/{run_id}")
-def read_run(run_id: int, project: RunView, session: SessionDep) -> RunRead:
-    run = service.get(session, project, run_id)
+def read_run(run: ViewedRun, session: SessionDep) -> RunRead:
     return _read(run, *service.names(session, run))
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)
 def cancel_run(
-    run_id: int, project: RunCancel, session: SessionDep, actor: ActorDep, queue: QueueDep
+    run: CanceledRun, rights: AccessDep, session: SessionDep, actor: ActorDep, queue: QueueDep
 ) -> RunRead:
     """Graceful: SIGTERM to ansible-playbook, then the whole process tree is killed."""
-    run = service.cancel(session, queue, project, actor, run_id)
+    run = service.cancel(session, queue, rights.project, actor, run.id)
     return _read(run, *service.names(session, run))
 
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    run_id: int,
+    previous: RelaunchedRun,
     body: RelaunchRequest,
-    project: RunLaunch,
+    rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
     queue: QueueDep,
 ) -> RunRead:
     run = service.relaunch(
-        session, queue, project, actor, run_id, failed_only=body.hosts == "failed"
+        session, queue, rights.project, actor, previous.id, failed_only=body.hosts == "failed"
     )
     return _read(run, *service.names(session, run))
 
 
 @router.get("/{run_id}/lines")
 def read_lines(
-    run_id: int, project: RunView, session: SessionDep, filters: Annotated[LineFilters, Query()]
+    run: ViewedRun, session: SessionDep, filters: Annotated[LineFilters, Query()]
 ) -> LinePage:
     """Output lines in order, paged by line number, optionally filtered."""
-    run = service.get(session, project, run_id)
     rows = output.lines(session, run, filters)
     return LinePage(
         items=[LineRead.model_validate(r) for r in rows],
@@ -122,9 +155,8 @@ def read_lines(
 
 @router.get("/{run_id}/events")
 def read_events(
-    run_id: int, project: RunView, session: SessionDep, filters: Annotated[EventFilters, Query()]
+    run: ViewedRun, session: SessionDep, filters: Annotated[EventFilters, Query()]
 ) -> EventPage:
-    run = service.get(session, project, run_id)
     rows = output.events(session, run, filters)
     return EventPage(
         items=[EventRead.model_validate(e) for e in rows],
@@ -133,16 +165,15 @@ def read_events(
 
 
 @router.get("/{run_id}/hosts")
-def read_hosts(run_id: int, project: RunView, session: SessionDep) -> list[HostRecap]:
+def read_hosts(run: ViewedRun, session: SessionDep) -> list[HostRecap]:
     """Per-host recap (ok/changed/failed/unreachable/…), failed hosts first."""
-    run = service.get(session, project, run_id)
     return [HostRecap.model_validate(h) for h in output.hosts(session, run)]
 
 
 @router.get("/{run_id}/timeline")
-def read_timeline(run_id: int, project: RunView, session: SessionDep) -> list[TimelineEntry]:
+def read_timeline(run: ViewedRun, session: SessionDep) -> list[TimelineEntry]:
     """Every task result per host with start, end and duration."""
-    return output.timeline(session, service.get(session, project, run_id))
+    return output.timeline(session, run)
 
 
 @router.get(
@@ -150,11 +181,8 @@ def read_timeline(run_id: int, project: RunView, session: SessionDep) -> list[Ti
     response_class=StreamingResponse,
     responses={200: {"content": {"text/plain": {}}}},
 )
-def download_output(
-    run_id: int, project: RunView, session: SessionDep, rt: RuntimeDep, ansi: bool = False
-) -> StreamingResponse:
+def download_output(run: ViewedRun, rt: RuntimeDep, ansi: bool = False) -> StreamingResponse:
     """The whole output as text; ANSI colour codes stripped unless ansi=true."""
-    run = service.get(session, project, run_id)
     return StreamingResponse(
         output.text(rt.sessions, run.id, strip_ansi=not ansi),
         media_type="text/plain; charset=utf-8",
@@ -168,15 +196,12 @@ def download_output(
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 def stream_output(
-    run_id: int,
-    project: RunView,
-    session: SessionDep,
+    run: ViewedRun,
     rt: RuntimeDep,
     after: Annotated[int, Query(ge=-1)] = -1,
     last_event_id: Annotated[int | None, Header()] = None,
 ) -> StreamingResponse:
     """Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect)."""
-    run = service.get(session, project, run_id)
     start = last_event_id if last_event_id is not None else after
     return StreamingResponse(
         output.stream(rt.sessions, run.id, start),

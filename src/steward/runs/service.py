@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, exists, select
@@ -8,7 +9,7 @@ from sqlalchemy.orm import Session
 from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import visible_projects
+from steward.auth.policy import visible_runs
 from steward.db import utcnow
 from steward.dispatch.queue import RunQueue
 from steward.errors import InvalidState, NotFound
@@ -113,9 +114,14 @@ def _audit(session: Session, actor: Actor, action: str, run: Run, template_name:
     )
 
 
-def get(session: Session, project: Project, run_id: int) -> Run:
+def get(
+    session: Session, project: Project, run_id: int, *, templates: Collection[int] | None = None
+) -> Run:
+    """``templates``: the ids whose runs the caller may see (None: all, see
+    policy.templates_allowing); any other run is not found."""
     run = session.get(Run, run_id)
-    if run is None or run.project_id != project.id:
+    hidden = templates is not None and run is not None and run.template_id not in templates
+    if run is None or run.project_id != project.id or hidden:
         raise NotFound(f"run {run_id} not found in project '{project.name}'")
     return run
 
@@ -197,16 +203,19 @@ def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, 
 def list_runs(
     session: Session, actor: Actor, filters: RunFilters, project: Project | None = None
 ) -> tuple[list[tuple[Run, str, str]], int | None]:
-    """Newest first, keyset-paged by id; with the template and launcher names, in one query."""
+    """Newest first, keyset-paged by id; with the template and launcher names, in one query.
+
+    Only the runs the actor may see: every run of a project where a role allows it, and the
+    runs of templates granted to the actor.
+    """
     query = (
         select(Run, Template.name, User.username)
         .outerjoin(Template, Template.id == Run.template_id)
         .outerjoin(User, User.id == Run.launched_by_id)
+        .where(visible_runs(actor))
     )
     if project is not None:
         query = query.where(Run.project_id == project.id)
-    else:
-        query = query.join(Project, Project.id == Run.project_id).where(visible_projects(actor))
     rows = session.execute(_filtered(query, filters)).all()
     page = [(run, template or "", user or "") for run, template, user in rows[: filters.limit]]
     next_before = page[-1][0].id if len(rows) > filters.limit else None

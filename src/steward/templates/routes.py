@@ -4,8 +4,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import ActorDep, SessionDep, TemplateView, TemplateWrite
+from steward.api.deps import AccessDep, ActorDep, SessionDep, TemplateWrite
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action, ProjectAccess
 from steward.templates import service
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateRead, TemplateUpdate
@@ -13,51 +14,72 @@ from steward.templates.schemas import TemplateCreate, TemplateRead, TemplateUpda
 router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"])
 
 
-def _viewed(template_id: int, project: TemplateView, session: SessionDep) -> Template:
-    return service.get(session, project, template_id)
-
-
-def _edited(template_id: int, project: TemplateWrite, session: SessionDep) -> Template:
-    return service.get(session, project, template_id)
+def _viewed(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    return service.get(session, rights.project, template_id, only=visible)
 
 
 ViewedTemplate = Annotated[Template, Depends(_viewed)]
+
+
+def _edited(template: ViewedTemplate, rights: AccessDep) -> Template:
+    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
+    return template
+
+
 EditedTemplate = Annotated[Template, Depends(_edited)]
+
+
+def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
+    """With the caller's permissions; key names only for those who may see the keys."""
+    shown: dict[str, object] = {"permissions": rights.template_permissions(template.id)}
+    if not rights.sees_resources:
+        shown |= {"ssh_key": None, "become_key": None, "vault_keys": []}
+    return TemplateRead.model_validate(template).model_copy(update=shown)
 
 
 @router.get("")
 def list_templates(
-    project: TemplateView, session: SessionDep, page: Annotated[PageParams, Query()]
+    rights: AccessDep, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[TemplateRead]:
-    rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    items = [TemplateRead.model_validate(t) for t in rows]
+    """The templates the caller may see: all of them with a project role, else those granted."""
+    rows, total = service.list_for_project(
+        session,
+        rights.project,
+        limit=page.limit,
+        offset=page.offset,
+        only=rights.templates_allowing(Action.TEMPLATE_VIEW),
+    )
+    items = [_read(t, rights) for t in rows]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_template(
-    body: TemplateCreate, project: TemplateWrite, session: SessionDep, actor: ActorDep
+    body: TemplateCreate,
+    project: TemplateWrite,
+    session: SessionDep,
+    rights: AccessDep,
+    actor: ActorDep,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind."""
-    return TemplateRead.model_validate(service.create(session, project, body, actor=actor))
+    return _read(service.create(session, project, body, actor=actor), rights)
 
 
 @router.get("/{template_id}")
-def read_template(template: ViewedTemplate) -> TemplateRead:
-    return TemplateRead.model_validate(template)
+def read_template(template: ViewedTemplate, rights: AccessDep) -> TemplateRead:
+    return _read(template, rights)
 
 
 @router.patch("/{template_id}")
 def update_template(
     template: EditedTemplate,
     body: TemplateUpdate,
-    project: TemplateWrite,
+    rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
 ) -> TemplateRead:
-    return TemplateRead.model_validate(
-        service.update(session, project, template, body, actor=actor)
-    )
+    return _read(service.update(session, rights.project, template, body, actor=actor), rights)
 
 
 @router.delete("/{template_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -136,3 +136,7 @@ class TemplateRead(ResponseModel):
     survey: list[Question]
     created_at: dt.datetime
     updated_at: dt.datetime
+    permissions: list[str] = Field(
+        default_factory=list,
+        description="What the caller may do with this template: view, run, write",
+    )

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
@@ -50,15 +51,26 @@ def _fields(template: Template) -> dict[str, Any]:
     return audit.snapshot(template, AUDITED_FIELDS)
 
 
+def _visible(project: Project, only: Collection[int] | None) -> list[ColumnElement[bool]]:
+    where = [Template.project_id == project.id]
+    return where if only is None else [*where, Template.id.in_(list(only))]
+
+
 def list_for_project(
-    session: Session, project: Project, *, limit: int, offset: int
+    session: Session,
+    project: Project,
+    *,
+    limit: int,
+    offset: int,
+    only: Collection[int] | None = None,
 ) -> tuple[list[Template], int]:
-    where = Template.project_id == project.id
-    total = session.scalar(select(func.count()).select_from(Template).where(where)) or 0
+    """By name; ``only``: the ids the caller may see (None: all, policy.templates_allowing)."""
+    where = _visible(project, only)
+    total = session.scalar(select(func.count()).select_from(Template).where(*where)) or 0
     rows = session.scalars(
         select(Template)
         .options(*WITH_REFERENCES)
-        .where(where)
+        .where(*where)
         .order_by(Template.name)
         .limit(limit)
         .offset(offset)
@@ -66,11 +78,13 @@ def list_for_project(
     return list(rows), total
 
 
-def get(session: Session, project: Project, template_id: int) -> Template:
+def get(
+    session: Session, project: Project, template_id: int, *, only: Collection[int] | None = None
+) -> Template:
     template = session.scalar(
         select(Template)
         .options(*WITH_REFERENCES)
-        .where(Template.id == template_id, Template.project_id == project.id)
+        .where(Template.id == template_id, *_visible(project, only))
     )
     if template is None:
         raise NotFound(f"template {template_id} not found in project '{project.name}'")

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 11:10:47.850742
+Create Date: 2026-11-21 11:19:12.905355
 """
 
 from collections.abc import Sequence
@@ -55,6 +55,15 @@ def upgrade() -> None:
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_projects")),
         sa.UniqueConstraint("name", name=op.f("uq_projects_name")),
+    )
+    op.create_table(
+        "teams",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_teams")),
+        sa.UniqueConstraint("name", name=op.f("uq_teams_name")),
     )
     op.create_table(
         "users",
@@ -144,13 +153,23 @@ def upgrade() -> None:
         "project_members",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=True),
+        sa.Column("team_id", sa.Integer(), nullable=True),
         sa.Column("role", sa.String(length=16), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.CheckConstraint(
+            "(user_id IS NULL) <> (team_id IS NULL)", name=op.f("ck_project_members_one_holder")
+        ),
         sa.ForeignKeyConstraint(
             ["project_id"],
             ["projects.id"],
             name=op.f("fk_project_members_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["team_id"],
+            ["teams.id"],
+            name=op.f("fk_project_members_team_id_teams"),
             ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
@@ -160,13 +179,37 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_project_members")),
-        sa.UniqueConstraint("project_id", "user_id", name=op.f("uq_project_members_project_id")),
+        sa.UniqueConstraint("project_id", "team_id", name="uq_project_members_project_id_team_id"),
+        sa.UniqueConstraint("project_id", "user_id", name="uq_project_members_project_id_user_id"),
     )
     with op.batch_alter_table("project_members", schema=None) as batch_op:
         batch_op.create_index(
             batch_op.f("ix_project_members_project_id"), ["project_id"], unique=False
         )
+        batch_op.create_index(batch_op.f("ix_project_members_team_id"), ["team_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_project_members_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
+        "team_members",
+        sa.Column("team_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["team_id"],
+            ["teams.id"],
+            name=op.f("fk_team_members_team_id_teams"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_team_members_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("team_id", "user_id", name=op.f("pk_team_members")),
+    )
+    with op.batch_alter_table("team_members", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_team_members_user_id"), ["user_id"], unique=False)
 
     op.create_table(
         "web_sessions",
@@ -410,6 +453,50 @@ def upgrade() -> None:
         batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
 
     op.create_table(
+        "template_grants",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=True),
+        sa.Column("team_id", sa.Integer(), nullable=True),
+        sa.Column("permission", sa.String(length=8), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.CheckConstraint(
+            "(user_id IS NULL) <> (team_id IS NULL)", name=op.f("ck_template_grants_one_holder")
+        ),
+        sa.ForeignKeyConstraint(
+            ["team_id"],
+            ["teams.id"],
+            name=op.f("fk_template_grants_team_id_teams"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_template_grants_template_id_templates"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_template_grants_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_template_grants")),
+        sa.UniqueConstraint(
+            "template_id", "team_id", name="uq_template_grants_template_id_team_id"
+        ),
+        sa.UniqueConstraint(
+            "template_id", "user_id", name="uq_template_grants_template_id_user_id"
+        ),
+    )
+    with op.batch_alter_table("template_grants", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_template_grants_team_id"), ["team_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_template_grants_template_id"), ["template_id"], unique=False
+        )
+        batch_op.create_index(batch_op.f("ix_template_grants_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
         "template_vault_keys",
         sa.Column("template_id", sa.Integer(), nullable=False),
         sa.Column("key_id", sa.Integer(), nullable=False),
@@ -504,6 +591,12 @@ def downgrade() -> None:
 
     op.drop_table("run_events")
     op.drop_table("template_vault_keys")
+    with op.batch_alter_table("template_grants", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_template_grants_user_id"))
+        batch_op.drop_index(batch_op.f("ix_template_grants_template_id"))
+        batch_op.drop_index(batch_op.f("ix_template_grants_team_id"))
+
+    op.drop_table("template_grants")
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_index("ix_runs_template_id_id")
         batch_op.drop_index("ix_runs_status")
@@ -532,8 +625,13 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_web_sessions_user_id"))
 
     op.drop_table("web_sessions")
+    with op.batch_alter_table("team_members", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_team_members_user_id"))
+
+    op.drop_table("team_members")
     with op.batch_alter_table("project_members", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_project_members_user_id"))
+        batch_op.drop_index(batch_op.f("ix_project_members_team_id"))
         batch_op.drop_index(batch_op.f("ix_project_members_project_id"))
 
     op.drop_table("project_members")
@@ -550,6 +648,7 @@ def downgrade() -> None:
 
     op.drop_table("api_tokens")
     op.drop_table("users")
+    op.drop_table("teams")
     op.drop_table("projects")
     with op.batch_alter_table("audit_records", schema=None) as batch_op:
         batch_op.drop_index("ix_audit_records_project_id_id")

@@ -1,0 +1,111 @@
+"""Template grants: ``view`` or ``run`` on one template, for a user or a team."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from steward.audit import service as audit
+from steward.auth.actor import Actor
+from steward.auth.models import User
+from steward.errors import Conflict, NotFound
+from steward.grants.models import GrantPermission, TemplateGrant
+from steward.grants.schemas import GrantCreate
+from steward.projects import service as projects
+from steward.teams.models import Team
+from steward.templates.models import Template
+
+Grant = tuple[TemplateGrant, User | None, Team | None]
+
+
+def _audit(
+    session: Session,
+    actor: Actor,
+    action: str,
+    template: Template,
+    holder: str,
+    change: list[object],
+) -> None:
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="template",
+        object_id=template.id,
+        object_name=template.name,
+        project_id=template.project_id,
+        changes={holder: change},
+        detail=f"{holder}: {change[0] or 'no grant'} -> {change[1] or 'no grant'}",
+    )
+
+
+def _label(user: User | None, team: Team | None) -> str:
+    return user.username if user else f"team {team.name}" if team else ""
+
+
+def list_for_template(session: Session, template: Template) -> list[Grant]:
+    """Users by name, then teams by name."""
+    rows = session.execute(
+        select(TemplateGrant, User, Team)
+        .outerjoin(User, User.id == TemplateGrant.user_id)
+        .outerjoin(Team, Team.id == TemplateGrant.team_id)
+        .where(TemplateGrant.template_id == template.id)
+        .order_by(TemplateGrant.team_id.is_not(None), User.username, Team.name)
+    )
+    return [(g, u, t) for g, u, t in rows]
+
+
+def get(session: Session, template: Template, grant_id: int) -> Grant:
+    row = session.execute(
+        select(TemplateGrant, User, Team)
+        .outerjoin(User, User.id == TemplateGrant.user_id)
+        .outerjoin(Team, Team.id == TemplateGrant.team_id)
+        .where(TemplateGrant.id == grant_id, TemplateGrant.template_id == template.id)
+    ).first()
+    if row is None:
+        raise NotFound(f"grant {grant_id} not found on template '{template.name}'")
+    grant, user, team = row
+    return grant, user, team
+
+
+def create(session: Session, actor: Actor, template: Template, body: GrantCreate) -> Grant:
+    user, team, label = projects.holder(session, body)
+    holder = (
+        TemplateGrant.user_id == body.user_id
+        if body.user_id is not None
+        else TemplateGrant.team_id == body.team_id
+    )
+    existing = session.scalar(
+        select(TemplateGrant.id).where(TemplateGrant.template_id == template.id, holder)
+    )
+    if existing is not None:
+        raise Conflict(f"{label} already has grant {existing} on template '{template.name}'")
+    grant = TemplateGrant(
+        template_id=template.id,
+        user_id=body.user_id,
+        team_id=body.team_id,
+        permission=body.permission,
+    )
+    session.add(grant)
+    session.flush()
+    _audit(session, actor, "grant:create", template, label, [None, body.permission])
+    session.commit()
+    return grant, user, team
+
+
+def update(
+    session: Session, actor: Actor, template: Template, grant_id: int, permission: GrantPermission
+) -> Grant:
+    grant, user, team = get(session, template, grant_id)
+    before = grant.permission
+    grant.permission = permission
+    _audit(session, actor, "grant:update", template, _label(user, team), [before, permission])
+    session.commit()
+    return grant, user, team
+
+
+def delete(session: Session, actor: Actor, template: Template, grant_id: int) -> None:
+    grant, user, team = get(session, template, grant_id)
+    _audit(session, actor, "grant:delete", template, _label(user, team), [grant.permission, None])
+    session.delete(grant)
+    session.commit()

@@ -1,0 +1,118 @@
+"""Teams: named groups of users. Admins manage them; roles and grants may name a team."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from steward.audit import service as audit
+from steward.auth.actor import Actor
+from steward.auth.models import User
+from steward.errors import Conflict, InvalidInput, NotFound
+from steward.teams.models import Team, TeamMember
+from steward.teams.schemas import TeamCreate, TeamUpdate
+
+FIELDS = ("name", "description")
+
+
+def _audit(
+    session: Session,
+    actor: Actor,
+    action: str,
+    team: Team,
+    changes: dict[str, list[object]] | None = None,
+    detail: str = "",
+) -> None:
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="team",
+        object_id=team.id,
+        object_name=team.name,
+        changes=changes,
+        detail=detail,
+    )
+
+
+def _check_name_free(session: Session, name: str, *, except_id: int | None = None) -> None:
+    found = session.scalar(select(Team.id).where(Team.name == name))
+    if found is not None and found != except_id:
+        raise Conflict(f"name: a team named '{name}' already exists")
+
+
+def list_all(session: Session, *, limit: int, offset: int) -> tuple[list[Team], int]:
+    total = session.scalar(select(func.count()).select_from(Team)) or 0
+    rows = session.scalars(select(Team).order_by(Team.name).limit(limit).offset(offset))
+    return list(rows), total
+
+
+def get(session: Session, team_id: int) -> Team:
+    team = session.get(Team, team_id)
+    if team is None:
+        raise NotFound(f"team {team_id} not found")
+    return team
+
+
+def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
+    _check_name_free(session, body.name)
+    team = Team(**body.model_dump())
+    session.add(team)
+    session.flush()
+    _audit(session, actor, "team:create", team, audit.diff({}, audit.snapshot(team, FIELDS)))
+    session.commit()
+    return team
+
+
+def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team:
+    before = audit.snapshot(team, FIELDS)
+    changes = body.model_dump(exclude_unset=True)
+    if any(value is None for value in changes.values()):
+        raise InvalidInput(next(f for f, v in changes.items() if v is None), "may not be null")
+    if "name" in changes:
+        _check_name_free(session, changes["name"], except_id=team.id)
+    for field, value in changes.items():
+        setattr(team, field, value)
+    _audit(session, actor, "team:update", team, audit.diff(before, audit.snapshot(team, FIELDS)))
+    session.commit()
+    return team
+
+
+def delete(session: Session, actor: Actor, team: Team) -> None:
+    """Its project roles and template grants go with it (the database cascades)."""
+    _audit(session, actor, "team:delete", team, audit.diff(audit.snapshot(team, FIELDS), {}))
+    session.delete(team)
+    session.commit()
+
+
+def list_members(session: Session, team: Team) -> list[User]:
+    return list(
+        session.scalars(
+            select(User)
+            .join(TeamMember, TeamMember.user_id == User.id)
+            .where(TeamMember.team_id == team.id)
+            .order_by(User.username)
+        )
+    )
+
+
+def add_member(session: Session, actor: Actor, team: Team, user_id: int) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        raise InvalidInput("user_id", f"user {user_id} does not exist")
+    if session.get(TeamMember, (team.id, user.id)) is not None:
+        raise Conflict(f"user_id: {user.username} is already in team '{team.name}'")
+    session.add(TeamMember(team_id=team.id, user_id=user.id))
+    _audit(session, actor, "team:member_add", team, detail=f"{user.username} joined")
+    session.commit()
+    return user
+
+
+def remove_member(session: Session, actor: Actor, team: Team, user_id: int) -> None:
+    member = session.get(TeamMember, (team.id, user_id))
+    if member is None:
+        raise NotFound(f"user {user_id} is not in team '{team.name}'")
+    username = session.scalar(select(User.username).where(User.id == user_id)) or str(user_id)
+    _audit(session, actor, "team:member_remove", team, detail=f"{username} left")
+    session.delete(member)
+    session.commit()
