@@ -78,3 +78,56 @@ describe("applyServerErrors", () => {
     expect(form.current.errors).toEqual({ name: "too short" });
   });
 });
+
+describe("applyServerErrors on nested forms", () => {
+  function templateForm() {
+    return renderHook(() =>
+      useForm({
+        mode: "uncontrolled",
+        initialValues: {
+          extra_vars_text: "{}",
+          survey: [
+            { variable: "a", choices: [] as string[] },
+            { variable: "b", choices: ["x"] },
+            { variable: "c", choices: [] as string[] },
+          ],
+          secrets: [{ name: "TOKEN", key_id: "" }],
+          env_vars: [{ name: "HOME", value: "/" }],
+        },
+      }),
+    ).result;
+  }
+
+  it("maps pydantic's dotted and the services' bracketed list indexes to the item's input", () => {
+    const form = templateForm();
+    const error = new ApiError(422, "Invalid Input", "", [
+      { field: "survey.2.choices", message: "a choice question needs at least one choice" },
+      { field: "secrets[0].key_id", message: "key 9 is not in project 'db'" },
+    ]);
+    let rest: string | null = "unset";
+    act(() => {
+      rest = applyServerErrors(form.current, error);
+    });
+    expect(rest).toBeNull();
+    expect(form.current.errors).toEqual({
+      "survey.2.choices": "a choice question needs at least one choice",
+      "secrets.0.key_id": "key 9 is not in project 'db'",
+    });
+  });
+
+  it("shows an error below a field on the nearest field the form has, naming the rest", () => {
+    const form = templateForm();
+    const error = new ApiError(422, "Invalid Input", "", [
+      { field: "env_vars.2BAD", message: "an environment variable name starts with a letter" },
+      { field: "extra_vars.if", message: "not a valid variable name" },
+    ]);
+    act(
+      () =>
+        void applyServerErrors(form.current, error, { aliases: { extra_vars: "extra_vars_text" } }),
+    );
+    expect(form.current.errors).toEqual({
+      env_vars: "2BAD: an environment variable name starts with a letter",
+      extra_vars_text: "if: not a valid variable name",
+    });
+  });
+});

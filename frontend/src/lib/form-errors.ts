@@ -16,12 +16,32 @@ function hasPath(values: object, path: string): boolean {
   return true;
 }
 
+/** `secrets[0].key_id` (the services' spelling) as `secrets.0.key_id` (pydantic's and the form's). */
+function normalizeField(field: string): string {
+  return field.replace(/\[(\d+)\]/g, ".$1").replace(/^\./, "");
+}
+
+/**
+ * The deepest form path that holds `field`, and what is left of it: `env_vars.HOME` on a form
+ * whose `env_vars` is one editor is shown on that editor as "HOME: …".
+ */
+function placeOf(values: object, field: string): { path: string; rest: string } | null {
+  const parts = field.split(".");
+  for (let n = parts.length; n > 0; n--) {
+    const path = parts.slice(0, n).join(".");
+    if (hasPath(values, path)) return { path, rest: parts.slice(n).join(".") };
+  }
+  return null;
+}
+
 interface ApplyOptions {
   /**
    * The tag of a tagged-union body (a key's `kind`): pydantic puts it first in the error's
    * location (`ssh.private_key`), and the form's path is `private_key`.
    */
   unionTag?: string;
+  /** top-level server field -> form field, for a form that keeps a field under another name */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -44,12 +64,17 @@ export function applyServerErrors(
   const unplaced: string[] = [];
   for (const fieldError of error.fieldErrors) {
     const { message } = fieldError;
-    const field =
-      tag && fieldError.field.startsWith(tag)
-        ? fieldError.field.slice(tag.length)
-        : fieldError.field;
-    if (hasPath(values, field)) byField.set(field, [...(byField.get(field) ?? []), message]);
-    else unplaced.push(`${field}: ${message}`);
+    const tagged = normalizeField(fieldError.field);
+    const untagged = tag && tagged.startsWith(tag) ? tagged.slice(tag.length) : tagged;
+    const [root = "", ...tail] = untagged.split(".");
+    const field = [options.aliases?.[root] ?? root, ...tail].join(".");
+    const place = placeOf(values, field);
+    if (place === null) {
+      unplaced.push(`${field}: ${message}`);
+      continue;
+    }
+    const text = place.rest ? `${place.rest}: ${message}` : message;
+    byField.set(place.path, [...(byField.get(place.path) ?? []), text]);
   }
   for (const [field, messages] of byField) form.setFieldError(field, messages.join("; "));
   if (unplaced.length > 0) return unplaced.join("; ");

@@ -1,0 +1,33 @@
+import { Button, Group } from "@mantine/core";
+
+interface RowActionsProps {
+  /** the row's name, for the buttons' accessible names ("Edit db-prod") */
+  name: string;
+  onEdit?: () => void;
+  onDelete?: () => void;
+}
+
+/** Edit and delete buttons of a table row; a missing handler hides its button. */
+export function RowActions({ name, onEdit, onDelete }: RowActionsProps) {
+  if (!onEdit && !onDelete) return null;
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      {onEdit && (
+        <Button size="compact-sm" variant="subtle" aria-label={`Edit ${name}`} onClick={onEdit}>
+          Edit
+        </Button>
+      )}
+      {onDelete && (
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          color="red"
+          aria-label={`Delete ${name}`}
+          onClick={onDelete}
+        >
+          Delete
+        </Button>
+      )}
+    </Group>
+  );
+}
