@@ -1,7 +1,13 @@
 import { useProjectContext } from "@/app/routes/project/context";
 import { RepositoriesTable } from "@/features/repositories/components/repositories-table";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
 export function Component() {
   const { project } = useProjectContext();
-  return <RepositoriesTable projectId={project.id} />;
+  return (
+    <RepositoriesTable
+      projectId={project.id}
+      canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+    />
+  );
 }

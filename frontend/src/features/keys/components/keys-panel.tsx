@@ -1,12 +1,15 @@
-import { ActionIcon, Badge, Button, Group, Stack, Text } from "@mantine/core";
+import { Badge, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions } from "@/components/row-actions";
+import { SectionToolbar } from "@/components/section-toolbar";
 import { useDeleteKey } from "@/features/keys/api/delete-key";
 import { useKeys } from "@/features/keys/api/get-keys";
 import { CreateKeyModal } from "@/features/keys/components/create-key-modal";
+import { EditKeyModal } from "@/features/keys/components/edit-key-modal";
 import { KEY_KINDS } from "@/features/keys/components/kinds";
 import { usePageParam } from "@/hooks/use-page-param";
 import { formatDateTime } from "@/lib/format";
@@ -20,12 +23,19 @@ function details(key: Key): string {
     .join(" · ");
 }
 
-export function KeysPanel({ projectId }: { projectId: number }) {
+interface KeysPanelProps {
+  projectId: number;
+  /** may create, change and delete keys (resource:write) */
+  canWrite: boolean;
+}
+
+export function KeysPanel({ projectId, canWrite }: KeysPanelProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const keys = useKeys(projectId, limit, offset);
   const remove = useDeleteKey(projectId);
   const [creating, create] = useDisclosure(false);
   const [removing, setRemoving] = useState<Key | null>(null);
+  const [editing, setEditing] = useState<Key | null>(null);
 
   const columns: Column<Key>[] = [
     {
@@ -68,27 +78,24 @@ export function KeysPanel({ projectId }: { projectId: number }) {
     {
       key: "actions",
       header: "",
-      cell: (key) => (
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          aria-label={`Delete ${key.name}`}
-          onClick={() => setRemoving(key)}
-        >
-          ×
-        </ActionIcon>
-      ),
+      cell: (key) =>
+        canWrite && (
+          <RowActions
+            name={key.name}
+            onEdit={() => setEditing(key)}
+            onDelete={() => setRemoving(key)}
+          />
+        ),
     },
   ];
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          Secrets are encrypted at rest and never shown again once stored.
-        </Text>
-        <Button onClick={create.open}>New key</Button>
-      </Group>
+      <SectionToolbar
+        description="Secrets are encrypted at rest and never shown again once stored."
+        actionLabel={canWrite ? "New key" : undefined}
+        onAction={create.open}
+      />
       <PagedTable
         label="Keys"
         columns={columns}
@@ -101,6 +108,9 @@ export function KeysPanel({ projectId }: { projectId: number }) {
         empty="No keys yet."
       />
       <CreateKeyModal projectId={projectId} opened={creating} onClose={create.close} />
+      {editing && (
+        <EditKeyModal projectId={projectId} keyRead={editing} onClose={() => setEditing(null)} />
+      )}
       <ConfirmDeleteModal
         opened={removing !== null}
         onClose={() => setRemoving(null)}

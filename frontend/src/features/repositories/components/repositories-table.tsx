@@ -1,57 +1,145 @@
-import { Stack, Text } from "@mantine/core";
+import { Badge, Button, Stack, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
+import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions } from "@/components/row-actions";
+import { SectionToolbar } from "@/components/section-toolbar";
+import { useDeleteRepository } from "@/features/repositories/api/delete-repository";
 import { useRepositories } from "@/features/repositories/api/get-repositories";
+import { useTestRepository } from "@/features/repositories/api/test-repository";
+import { RepositoryFormModal } from "@/features/repositories/components/repository-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
 
 type Repository = Schemas["RepositoryRead"];
 
-const columns: Column<Repository>[] = [
-  {
-    key: "name",
-    header: "Name",
-    cell: (repository) => (
-      <Stack gap={0}>
-        <Text fw={500}>{repository.name}</Text>
-        <Text size="xs" c="dimmed" lineClamp={1}>
-          {repository.description}
-        </Text>
-      </Stack>
-    ),
-  },
-  { key: "kind", header: "Kind", visibleFrom: "sm", cell: (repository) => repository.kind },
-  {
-    key: "url",
-    header: "Location",
-    cell: (repository) => (
-      <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
-        {repository.url}
-      </Text>
-    ),
-  },
-  {
-    key: "ref",
-    header: "Ref",
-    visibleFrom: "md",
-    cell: (repository) => <Text ff="monospace">{repository.ref}</Text>,
-  },
-];
+interface RepositoriesTableProps {
+  projectId: number;
+  /** may create, change and delete (resource:write) */
+  canWrite: boolean;
+}
 
-// TODO(repositories UI): create/edit form, access test (POST .../test), delete
-export function RepositoriesTable({ projectId }: { projectId: number }) {
+export function RepositoriesTable({ projectId, canWrite }: RepositoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const repositories = useRepositories(projectId, limit, offset);
+  const remove = useDeleteRepository(projectId);
+  const test = useTestRepository(projectId);
+  // undefined: no dialog; null: a new repository
+  const [editing, setEditing] = useState<Repository | null | undefined>(undefined);
+  const [removing, setRemoving] = useState<Repository | null>(null);
+
+  const runTest = (repository: Repository) =>
+    test.mutate(repository.id, {
+      onSuccess: (result) =>
+        notifications.show({
+          color: "green",
+          title: `${repository.name} is reachable`,
+          message: result.commit
+            ? `${result.ref || "HEAD"} is at ${result.commit.slice(0, 12)}`
+            : "OK",
+        }),
+      onError: (error) =>
+        notifications.show({
+          color: "red",
+          title: `${repository.name} could not be reached`,
+          message: error.message,
+        }),
+    });
+
+  const columns: Column<Repository>[] = [
+    {
+      key: "name",
+      header: "Name",
+      cell: (repository) => (
+        <Stack gap={0}>
+          <Text fw={500}>{repository.name}</Text>
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {repository.description}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: "kind",
+      header: "Kind",
+      visibleFrom: "sm",
+      cell: (repository) => <Badge variant="light">{repository.kind}</Badge>,
+    },
+    {
+      key: "url",
+      header: "URL",
+      visibleFrom: "sm",
+      cell: (repository) => (
+        <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
+          {repository.url}
+        </Text>
+      ),
+    },
+    {
+      key: "ref",
+      header: "Ref",
+      visibleFrom: "md",
+      cell: (repository) => <Text ff="monospace">{repository.ref}</Text>,
+    },
+    {
+      key: "actions",
+      header: "",
+      cell: (repository) => (
+        <Stack gap={4} align="flex-end">
+          <Button
+            size="compact-sm"
+            variant="light"
+            aria-label={`Test ${repository.name}`}
+            loading={test.isPending && test.variables === repository.id}
+            onClick={() => runTest(repository)}
+          >
+            Test
+          </Button>
+          {canWrite && (
+            <RowActions
+              name={repository.name}
+              onEdit={() => setEditing(repository)}
+              onDelete={() => setRemoving(repository)}
+            />
+          )}
+        </Stack>
+      ),
+    },
+  ];
+
   return (
-    <PagedTable
-      label="Repositories"
-      columns={columns}
-      rowKey={(repository) => repository.id}
-      data={repositories.data}
-      isPending={repositories.isPending}
-      error={repositories.error}
-      page={page}
-      onPageChange={setPage}
-      empty="No repositories yet."
-    />
+    <Stack>
+      <SectionToolbar
+        description="Where playbooks come from: a git repository, or a directory on the server."
+        actionLabel={canWrite ? "New repository" : undefined}
+        onAction={() => setEditing(null)}
+      />
+      <PagedTable
+        label="Repositories"
+        columns={columns}
+        rowKey={(repository) => repository.id}
+        data={repositories.data}
+        isPending={repositories.isPending}
+        error={repositories.error}
+        page={page}
+        onPageChange={setPage}
+        empty="No repositories yet."
+      />
+      {editing !== undefined && (
+        <RepositoryFormModal
+          projectId={projectId}
+          repository={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      <ConfirmDeleteModal
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        subject={`repository “${removing?.name ?? ""}”`}
+        consequence="A repository still used by a template or inventory cannot be deleted."
+        onConfirm={() => remove.mutateAsync(removing?.id ?? 0)}
+      />
+    </Stack>
   );
 }

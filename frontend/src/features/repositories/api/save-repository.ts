@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap, type Schemas } from "@/api/client";
+import { repositoryKeys } from "@/features/repositories/api/query-keys";
+
+export type RepositoryCreate = Schemas["RepositoryCreate"];
+
+/** Create (no id) or change (id) a repository; both take the whole form as the body. */
+export function useSaveRepository(projectId: number, repositoryId: number | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RepositoryCreate) =>
+      repositoryId === null
+        ? unwrap(
+            api.POST("/api/v1/projects/{project_id}/repositories", {
+              params: { path: { project_id: projectId } },
+              body,
+            }),
+          )
+        : unwrap(
+            api.PATCH("/api/v1/projects/{project_id}/repositories/{repository_id}", {
+              params: { path: { project_id: projectId, repository_id: repositoryId } },
+              body,
+            }),
+          ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: repositoryKeys.project(projectId) }),
+  });
+}

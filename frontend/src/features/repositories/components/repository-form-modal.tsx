@@ -1,0 +1,166 @@
+import {
+  Button,
+  Group,
+  Modal,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import type { Schemas } from "@/api/client";
+import { FormError } from "@/components/form-error";
+import { useKeyOptions } from "@/features/repositories/api/get-key-options";
+import { useSaveRepository } from "@/features/repositories/api/save-repository";
+import { applyServerErrors } from "@/lib/form-errors";
+
+type Repository = Schemas["RepositoryRead"];
+type KeyKind = Schemas["KeyKind"];
+
+interface RepositoryFormValues {
+  name: string;
+  description: string;
+  kind: Schemas["RepositoryKind"];
+  url: string;
+  ref: string;
+  key_id: string;
+}
+
+/** The key kinds a git URL can use (the server checks it; this only narrows the picker). */
+export function keyKindsForUrl(url: string): KeyKind[] {
+  const value = url.trim().toLowerCase();
+  if (value.startsWith("file://")) return [];
+  if (value.startsWith("https://") || value.startsWith("http://")) return ["login_password"];
+  if (value.startsWith("ssh://") || /^[^/\s]+@[^/\s]+:/.test(value)) return ["ssh"];
+  return ["ssh", "login_password"];
+}
+
+function initialValues(repository: Repository | null): RepositoryFormValues {
+  return {
+    name: repository?.name ?? "",
+    description: repository?.description ?? "",
+    kind: repository?.kind ?? "git",
+    url: repository?.url ?? "",
+    ref: repository?.ref ?? "",
+    key_id: repository?.key_id == null ? "" : String(repository.key_id),
+  };
+}
+
+interface RepositoryFormModalProps {
+  projectId: number;
+  /** null: a new repository */
+  repository: Repository | null;
+  onClose: () => void;
+}
+
+export function RepositoryFormModal({ projectId, repository, onClose }: RepositoryFormModalProps) {
+  const save = useSaveRepository(projectId, repository?.id ?? null);
+  const keys = useKeyOptions(projectId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<RepositoryFormValues>({
+    mode: "controlled",
+    initialValues: initialValues(repository),
+  });
+  const { kind, url } = form.values;
+  const kinds = keyKindsForUrl(url);
+  const keyData = (keys.data ?? [])
+    .filter((key) => kinds.includes(key.kind) || String(key.id) === form.values.key_id)
+    .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    const local = values.kind === "local";
+    const body = {
+      name: values.name,
+      description: values.description,
+      kind: values.kind,
+      url: values.url,
+      ref: local ? "" : values.ref,
+      key_id: local || values.key_id === "" ? null : Number(values.key_id),
+    };
+    save.mutate(body, {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Repository “${saved.name}” saved` });
+        onClose();
+      },
+      onError: (error) => setFormError(applyServerErrors(form, error)),
+    });
+  });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={repository ? `Edit repository “${repository.name}”` : "New repository"}
+      size="lg"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+          <TextInput label="Description" {...form.getInputProps("description")} />
+          <div>
+            <Text size="sm" fw={500} mb={4} id="repository-kind-label">
+              Kind
+            </Text>
+            <SegmentedControl
+              aria-labelledby="repository-kind-label"
+              data={[
+                { value: "git", label: "Git" },
+                { value: "local", label: "Local directory" },
+              ]}
+              {...form.getInputProps("kind")}
+            />
+          </div>
+          <TextInput
+            label={kind === "git" ? "URL" : "Directory on the server"}
+            description={
+              kind === "git"
+                ? "https://…, ssh://…, user@host:path or file:///path"
+                : "An absolute path; used as it is, without git"
+            }
+            required
+            autoComplete="off"
+            spellCheck={false}
+            {...form.getInputProps("url")}
+          />
+          {kind === "git" && (
+            <>
+              <TextInput
+                label="Ref"
+                description="Branch, tag or commit; empty for the remote's default branch"
+                spellCheck={false}
+                {...form.getInputProps("ref")}
+              />
+              <Select
+                label="Key"
+                description={
+                  kinds.length === 0
+                    ? "A file:// URL takes no key"
+                    : `An ${kinds.join(" or ")} key from this project`
+                }
+                placeholder="No key"
+                clearable
+                data={keyData}
+                nothingFoundMessage="No key of that kind in this project"
+                {...form.getInputProps("key_id")}
+                onChange={(value) => form.setFieldValue("key_id", value ?? "")}
+              />
+            </>
+          )}
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {repository ? "Save" : "Create repository"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
