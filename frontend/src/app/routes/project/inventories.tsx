@@ -1,7 +1,13 @@
 import { useProjectContext } from "@/app/routes/project/context";
 import { InventoriesTable } from "@/features/inventories/components/inventories-table";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
 export function Component() {
   const { project } = useProjectContext();
-  return <InventoriesTable projectId={project.id} />;
+  return (
+    <InventoriesTable
+      projectId={project.id}
+      canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+    />
+  );
 }

@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { environmentKeys } from "@/features/environments/api/query-keys";
 
 export function useEnvironments(projectId: number, limit: number, offset: number) {
   return useQuery({
-    queryKey: ["projects", projectId, "environments", "list", { limit, offset }],
+    queryKey: environmentKeys.list(projectId, limit, offset),
     queryFn: ({ signal }) =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/environments", {

@@ -1,7 +1,13 @@
 import { Stack, Text } from "@mantine/core";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
+import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions } from "@/components/row-actions";
+import { SectionToolbar } from "@/components/section-toolbar";
+import { useDeleteEnvironment } from "@/features/environments/api/delete-environment";
 import { useEnvironments } from "@/features/environments/api/get-environments";
+import { EnvironmentFormModal } from "@/features/environments/components/environment-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
 
 type Environment = Schemas["EnvironmentRead"];
@@ -36,21 +42,63 @@ const columns: Column<Environment>[] = [
   },
 ];
 
-// TODO(environments UI): create/edit form (extra vars, env vars, secret references), delete
-export function EnvironmentsTable({ projectId }: { projectId: number }) {
+interface EnvironmentsTableProps {
+  projectId: number;
+  /** may create, change and delete (resource:write) */
+  canWrite: boolean;
+}
+
+export function EnvironmentsTable({ projectId, canWrite }: EnvironmentsTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const environments = useEnvironments(projectId, limit, offset);
+  const remove = useDeleteEnvironment(projectId);
+  // undefined: no dialog; null: a new environment
+  const [editing, setEditing] = useState<Environment | null | undefined>(undefined);
+  const [removing, setRemoving] = useState<Environment | null>(null);
+  const actions: Column<Environment> = {
+    key: "actions",
+    header: "",
+    cell: (environment) =>
+      canWrite && (
+        <RowActions
+          name={environment.name}
+          onEdit={() => setEditing(environment)}
+          onDelete={() => setRemoving(environment)}
+        />
+      ),
+  };
   return (
-    <PagedTable
-      label="Environments"
-      columns={columns}
-      rowKey={(environment) => environment.id}
-      data={environments.data}
-      isPending={environments.isPending}
-      error={environments.error}
-      page={page}
-      onPageChange={setPage}
-      empty="No environments yet."
-    />
+    <Stack>
+      <SectionToolbar
+        description="Variables and secrets a template passes to its runs."
+        actionLabel={canWrite ? "New environment" : undefined}
+        onAction={() => setEditing(null)}
+      />
+      <PagedTable
+        label="Environments"
+        columns={[...columns, actions]}
+        rowKey={(environment) => environment.id}
+        data={environments.data}
+        isPending={environments.isPending}
+        error={environments.error}
+        page={page}
+        onPageChange={setPage}
+        empty="No environments yet."
+      />
+      {editing !== undefined && (
+        <EnvironmentFormModal
+          projectId={projectId}
+          environment={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      <ConfirmDeleteModal
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        subject={`environment “${removing?.name ?? ""}”`}
+        consequence="An environment still used by a template cannot be deleted."
+        onConfirm={() => remove.mutateAsync(removing?.id ?? 0)}
+      />
+    </Stack>
   );
 }

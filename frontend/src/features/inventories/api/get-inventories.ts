@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { inventoryKeys } from "@/features/inventories/api/query-keys";
 
 export function useInventories(projectId: number, limit: number, offset: number) {
   return useQuery({
-    queryKey: ["projects", projectId, "inventories", "list", { limit, offset }],
+    queryKey: inventoryKeys.list(projectId, limit, offset),
     queryFn: ({ signal }) =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/inventories", {

@@ -1,7 +1,14 @@
-import { Stack, Text } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text } from "@mantine/core";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
+import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions } from "@/components/row-actions";
+import { SectionToolbar } from "@/components/section-toolbar";
+import { useDeleteInventory } from "@/features/inventories/api/delete-inventory";
 import { useInventories } from "@/features/inventories/api/get-inventories";
+import { InventoryFormModal } from "@/features/inventories/components/inventory-form-modal";
+import { InventoryHostsModal } from "@/features/inventories/components/inventory-hosts-modal";
 import { usePageParam } from "@/hooks/use-page-param";
 
 type Inventory = Schemas["InventoryRead"];
@@ -11,47 +18,113 @@ function source(inventory: Inventory): string {
   return inventory.path;
 }
 
-const columns: Column<Inventory>[] = [
-  {
-    key: "name",
-    header: "Name",
-    cell: (inventory) => (
-      <Stack gap={0}>
-        <Text fw={500}>{inventory.name}</Text>
-        <Text size="xs" c="dimmed" lineClamp={1}>
-          {inventory.description}
-        </Text>
-      </Stack>
-    ),
-  },
-  { key: "kind", header: "Kind", cell: (inventory) => inventory.kind },
-  {
-    key: "source",
-    header: "Source",
-    visibleFrom: "sm",
-    cell: (inventory) => (
-      <Text size="sm" ff="monospace">
-        {source(inventory)}
-      </Text>
-    ),
-  },
-];
+interface InventoriesTableProps {
+  projectId: number;
+  /** may create, change and delete (resource:write) */
+  canWrite: boolean;
+}
 
-// TODO(inventories UI): create/edit form with the resolved preview, hosts view, delete
-export function InventoriesTable({ projectId }: { projectId: number }) {
+export function InventoriesTable({ projectId, canWrite }: InventoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const inventories = useInventories(projectId, limit, offset);
+  const remove = useDeleteInventory(projectId);
+  // undefined: no dialog; null: a new inventory
+  const [editing, setEditing] = useState<Inventory | null | undefined>(undefined);
+  const [removing, setRemoving] = useState<Inventory | null>(null);
+  const [viewing, setViewing] = useState<Inventory | null>(null);
+
+  const columns: Column<Inventory>[] = [
+    {
+      key: "name",
+      header: "Name",
+      cell: (inventory) => (
+        <Stack gap={0}>
+          <Text fw={500}>{inventory.name}</Text>
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {inventory.description}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: "kind",
+      header: "Kind",
+      cell: (inventory) => <Badge variant="light">{inventory.kind}</Badge>,
+    },
+    {
+      key: "source",
+      header: "Source",
+      visibleFrom: "sm",
+      cell: (inventory) => (
+        <Text size="sm" ff="monospace">
+          {source(inventory)}
+        </Text>
+      ),
+    },
+    {
+      key: "actions",
+      header: "",
+      cell: (inventory) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <Button
+            size="compact-sm"
+            variant="light"
+            aria-label={`Hosts of ${inventory.name}`}
+            onClick={() => setViewing(inventory)}
+          >
+            Hosts
+          </Button>
+          {canWrite && (
+            <RowActions
+              name={inventory.name}
+              onEdit={() => setEditing(inventory)}
+              onDelete={() => setRemoving(inventory)}
+            />
+          )}
+        </Group>
+      ),
+    },
+  ];
+
   return (
-    <PagedTable
-      label="Inventories"
-      columns={columns}
-      rowKey={(inventory) => inventory.id}
-      data={inventories.data}
-      isPending={inventories.isPending}
-      error={inventories.error}
-      page={page}
-      onPageChange={setPage}
-      empty="No inventories yet."
-    />
+    <Stack>
+      <SectionToolbar
+        description="The hosts a template runs on: INI or YAML text kept here, or a file or plugin from a repository."
+        actionLabel={canWrite ? "New inventory" : undefined}
+        onAction={() => setEditing(null)}
+      />
+      <PagedTable
+        label="Inventories"
+        columns={columns}
+        rowKey={(inventory) => inventory.id}
+        data={inventories.data}
+        isPending={inventories.isPending}
+        error={inventories.error}
+        page={page}
+        onPageChange={setPage}
+        empty="No inventories yet."
+      />
+      {editing !== undefined && (
+        <InventoryFormModal
+          projectId={projectId}
+          inventory={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      {viewing && (
+        <InventoryHostsModal
+          projectId={projectId}
+          inventory={viewing}
+          onClose={() => setViewing(null)}
+        />
+      )}
+      <ConfirmDeleteModal
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        subject={`inventory “${removing?.name ?? ""}”`}
+        consequence="An inventory still used by a template cannot be deleted."
+        onConfirm={() => remove.mutateAsync(removing?.id ?? 0)}
+      />
+    </Stack>
   );
 }

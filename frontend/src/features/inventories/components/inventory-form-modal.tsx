@@ -1,0 +1,211 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import type { Schemas } from "@/api/client";
+import { CodeTextarea } from "@/components/code-textarea";
+import { FormError } from "@/components/form-error";
+import { useRepositoryOptions } from "@/features/inventories/api/get-repository-options";
+import { usePreviewInventory } from "@/features/inventories/api/preview-inventory";
+import { type InventoryCreate, useSaveInventory } from "@/features/inventories/api/save-inventory";
+import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";
+import { applyServerErrors } from "@/lib/form-errors";
+
+type Inventory = Schemas["InventoryRead"];
+type Kind = Schemas["InventoryKind"];
+type Format = Schemas["InventoryFormat"];
+
+interface InventoryFormValues {
+  name: string;
+  description: string;
+  kind: Kind;
+  format: Format;
+  content: string;
+  repository_id: string;
+  path: string;
+}
+
+const PLACEHOLDER: Record<Format, string> = {
+  ini: "[db]\ndb1.example.com ansible_user=postgres\ndb2.example.com\n\n[web]\nweb1.example.com",
+  yaml: "all:\n  children:\n    db:\n      hosts:\n        db1.example.com:\n          ansible_user: postgres",
+};
+
+/** Only the fields of the chosen kind (the server refuses the others). */
+export function toInventoryBody(v: InventoryFormValues): InventoryCreate {
+  const common = { name: v.name, description: v.description, kind: v.kind };
+  if (v.kind === "static") return { ...common, format: v.format, content: v.content };
+  return {
+    ...common,
+    content: "",
+    repository_id: v.repository_id === "" ? null : Number(v.repository_id),
+    path: v.path,
+  };
+}
+
+interface InventoryFormModalProps {
+  projectId: number;
+  /** null: a new inventory */
+  inventory: Inventory | null;
+  onClose: () => void;
+}
+
+export function InventoryFormModal({ projectId, inventory, onClose }: InventoryFormModalProps) {
+  const save = useSaveInventory(projectId, inventory?.id ?? null);
+  const preview = usePreviewInventory(projectId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<InventoryFormValues>({
+    mode: "controlled",
+    initialValues: {
+      name: inventory?.name ?? "",
+      description: inventory?.description ?? "",
+      kind: inventory?.kind ?? "static",
+      format: inventory?.format ?? "ini",
+      content: inventory?.content ?? "",
+      repository_id: inventory?.repository_id == null ? "" : String(inventory.repository_id),
+      path: inventory?.path ?? "",
+    },
+    // a preview of other text than what is shown would mislead
+    onValuesChange: (values, previous) => {
+      if (values.content !== previous.content || values.format !== previous.format) preview.reset();
+    },
+  });
+  const { kind, format } = form.values;
+  const repositories = useRepositoryOptions(projectId, kind !== "static");
+
+  const showPreview = () => {
+    setFormError(null);
+    const { content } = form.getValues();
+    form.clearFieldError("content");
+    preview.mutate(
+      { format, content },
+      { onError: (error) => setFormError(applyServerErrors(form, error)) },
+    );
+  };
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    save.mutate(toInventoryBody(values), {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Inventory “${saved.name}” saved` });
+        onClose();
+      },
+      onError: (error) => setFormError(applyServerErrors(form, error)),
+    });
+  });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={inventory ? `Edit inventory “${inventory.name}”` : "New inventory"}
+      size="xl"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+          <TextInput label="Description" {...form.getInputProps("description")} />
+          <div>
+            <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
+              Kind
+            </Text>
+            <SegmentedControl
+              aria-labelledby="inventory-kind-label"
+              data={[
+                { value: "static", label: "Static text" },
+                { value: "file", label: "File in a repository" },
+                { value: "plugin", label: "Plugin or script" },
+              ]}
+              {...form.getInputProps("kind")}
+            />
+          </div>
+          {kind === "static" ? (
+            <>
+              <div>
+                <Text size="sm" fw={500} mb={4} id="inventory-format-label">
+                  Format
+                </Text>
+                <SegmentedControl
+                  aria-labelledby="inventory-format-label"
+                  data={[
+                    { value: "ini", label: "INI" },
+                    { value: "yaml", label: "YAML" },
+                  ]}
+                  {...form.getInputProps("format")}
+                />
+              </div>
+              <CodeTextarea
+                label="Content"
+                description="Parsed by ansible-inventory when saved"
+                placeholder={PLACEHOLDER[format]}
+                {...form.getInputProps("content")}
+              />
+              <Group>
+                <Button variant="light" onClick={showPreview} loading={preview.isPending}>
+                  Preview hosts
+                </Button>
+                {preview.isSuccess && (
+                  <Text size="xs" c="dimmed">
+                    As Ansible sees this text; secret-looking variables are masked.
+                  </Text>
+                )}
+              </Group>
+              {preview.data && (
+                <Paper withBorder p="sm" aria-label="Preview">
+                  <ResolvedHosts resolved={preview.data} />
+                </Paper>
+              )}
+            </>
+          ) : (
+            <>
+              <Select
+                label="Repository"
+                required
+                placeholder="Pick a repository"
+                data={repositories.data ?? []}
+                nothingFoundMessage="No repositories in this project"
+                {...form.getInputProps("repository_id")}
+                onChange={(value) => form.setFieldValue("repository_id", value ?? "")}
+              />
+              <TextInput
+                label="Path"
+                required
+                description={
+                  kind === "file"
+                    ? "An inventory file in the repository, e.g. inventories/prod.ini"
+                    : "A plugin config (…/aws_ec2.yml) or an executable script in the repository"
+                }
+                spellCheck={false}
+                {...form.getInputProps("path")}
+              />
+              {inventory && (
+                <Alert variant="light" color="gray">
+                  Its hosts are listed from the saved inventory (the Hosts button in the table).
+                </Alert>
+              )}
+            </>
+          )}
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {inventory ? "Save" : "Create inventory"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
