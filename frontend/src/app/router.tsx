@@ -19,6 +19,7 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to={PROJECT_SECTIONS[0].path} replace /> },
               ...PROJECT_SECTIONS.map((section) => ({ path: section.path, lazy: section.page })),
+              { path: "runs/:runId", lazy: () => import("@/app/routes/project/run") },
             ],
           },
           { path: "*", lazy: () => import("@/app/routes/not-found") },

@@ -6,11 +6,10 @@ import { paths } from "@/lib/paths";
 export function Component() {
   const { project } = useProjectContext();
   const navigate = useNavigate();
-  // TODO(run page): go to the launched run itself
   return (
     <TemplatesTable
       projectId={project.id}
-      onLaunched={() => void navigate(paths.project(project.id, "runs"))}
+      onLaunched={(run) => void navigate(paths.project(project.id, `runs/${run.id}`))}
     />
   );
 }

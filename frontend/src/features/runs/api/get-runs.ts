@@ -5,8 +5,24 @@ type RunPage = Schemas["RunPage"];
 
 const ACTIVE = new Set<Schemas["RunStatus"]>(["queued", "running"]);
 
-function fetchRuns(projectId: number | undefined, limit: number, beforeId: number | undefined) {
-  const query = { limit, before_id: beforeId };
+/** The filters of the runs list (all optional; the server pages by id, so any page is fast). */
+export interface RunFilters {
+  template_id?: number;
+  status?: Schemas["RunStatus"][];
+  launched_by_id?: number;
+  host?: string;
+  /** ISO 8601 */
+  since?: string;
+  until?: string;
+}
+
+function fetchRuns(
+  projectId: number | undefined,
+  filters: RunFilters,
+  limit: number,
+  beforeId: number | undefined,
+) {
+  const query = { ...filters, limit, before_id: beforeId };
   if (projectId === undefined) return unwrap(api.GET("/api/v1/runs", { params: { query } }));
   return unwrap(
     api.GET("/api/v1/projects/{project_id}/runs", {
@@ -18,12 +34,11 @@ function fetchRuns(projectId: number | undefined, limit: number, beforeId: numbe
 /**
  * Newest runs first, older pages on demand (the API pages runs by `before_id`). Without a
  * project: the runs of every project the user may see. Polls while a shown run is unfinished.
- * TODO(run page): follow the list live over SSE when the API streams run changes.
  */
-export function useRuns(projectId: number | undefined, limit: number) {
+export function useRuns(projectId: number | undefined, limit: number, filters: RunFilters = {}) {
   return useInfiniteQuery({
-    queryKey: ["runs", projectId ?? "all", { limit }],
-    queryFn: ({ pageParam }) => fetchRuns(projectId, limit, pageParam),
+    queryKey: ["runs", projectId ?? "all", { limit, ...filters }],
+    queryFn: ({ pageParam }) => fetchRuns(projectId, filters, limit, pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last: RunPage) => last.next_before_id ?? undefined,
     refetchInterval: (query) =>

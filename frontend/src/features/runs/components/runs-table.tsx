@@ -1,6 +1,8 @@
-import { Alert, Button, Center, Group, Loader, Table, Text } from "@mantine/core";
-import { useRuns } from "@/features/runs/api/get-runs";
+import { Alert, Anchor, Button, Center, Group, Loader, Table, Text } from "@mantine/core";
+import { Link } from "react-router";
+import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
 import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { runPath } from "@/features/runs/lib/run-path";
 import { formatDateTime } from "@/lib/format";
 
 interface RunsTableProps {
@@ -9,11 +11,11 @@ interface RunsTableProps {
   limit?: number;
   /** show the "older runs" button */
   pageable?: boolean;
+  filters?: RunFilters;
 }
 
-// TODO(run page): each row opens the live run page (log viewer, recap, timeline)
-export function RunsTable({ projectId, limit = 25, pageable = true }: RunsTableProps) {
-  const runs = useRuns(projectId, limit);
+export function RunsTable({ projectId, limit = 25, pageable = true, filters }: RunsTableProps) {
+  const runs = useRuns(projectId, limit, filters);
   if (runs.isError) {
     return (
       <Alert color="red" title="Could not load runs">
@@ -29,7 +31,15 @@ export function RunsTable({ projectId, limit = 25, pageable = true }: RunsTableP
     );
   }
   const rows = runs.data.pages.flatMap((page) => page.items);
-  if (rows.length === 0) return <Text c="dimmed">No runs yet.</Text>;
+  if (rows.length === 0) {
+    return (
+      <Text c="dimmed">
+        {filters && Object.keys(filters).length > 0
+          ? "No run matches these filters."
+          : "No runs yet."}
+      </Text>
+    );
+  }
   return (
     <>
       <Table.ScrollContainer minWidth={320}>
@@ -46,7 +56,11 @@ export function RunsTable({ projectId, limit = 25, pageable = true }: RunsTableP
           <Table.Tbody>
             {rows.map((run) => (
               <Table.Tr key={run.id}>
-                <Table.Td>#{run.id}</Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={runPath(run.project_id, run.id)}>
+                    #{run.id}
+                  </Anchor>
+                </Table.Td>
                 <Table.Td>{run.template_name}</Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={run.status} />

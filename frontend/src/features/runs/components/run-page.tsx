@@ -1,0 +1,131 @@
+import { Alert, Anchor, Center, Group, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
+import { useCallback, useState } from "react";
+import { Link } from "react-router";
+import { isApiError } from "@/api/errors";
+import { type Run, isActive, useRun } from "@/features/runs/api/get-run";
+import { useRunHosts, useRunTimeline } from "@/features/runs/api/get-run-output";
+import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
+import { RunActions } from "@/features/runs/components/run-actions";
+import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
+import { RunOutput } from "@/features/runs/components/run-output";
+import { RunRecap } from "@/features/runs/components/run-recap";
+import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunTimeline } from "@/features/runs/components/run-timeline";
+import { type LogFilter, NO_FILTER } from "@/features/runs/hooks/use-log-filter";
+import { useRunLog } from "@/features/runs/hooks/use-run-log";
+
+interface RunPageProps {
+  projectId: number;
+  runId: number;
+  /** the caller's project-wide actions, when the API tells them */
+  projectPermissions?: readonly string[];
+  runsHref: string;
+}
+
+function RunView({
+  run,
+  projectPermissions,
+  runsHref,
+}: { run: Run } & Omit<RunPageProps, "projectId" | "runId">) {
+  const { store, live, connected } = useRunLog(run);
+  const active = isActive(run.status);
+  // refreshed with every status change (the run query) and on a timer while it runs
+  const version = `${run.status}:${active ? Math.floor(run.event_count / 25) : "done"}`;
+  const hosts = useRunHosts(run.project_id, run.id, version);
+  const timeline = useRunTimeline(run.project_id, run.id, version);
+  const permissions = useRunPermissions(run.project_id, run.template_id, projectPermissions);
+  const [tab, setTab] = useState<string | null>("output");
+  const [filter, setFilter] = useState<LogFilter>(NO_FILTER);
+  const onFilterChange = useCallback((next: LogFilter) => setFilter(next), []);
+  const hostNames = (hosts.data ?? []).map((host) => host.host);
+  const hasFailedHosts = (hosts.data ?? []).some((h) => h.failed + h.unreachable > 0);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={2}>
+          <Anchor component={Link} to={runsHref} size="sm">
+            ← Runs
+          </Anchor>
+          <Group gap="sm">
+            <Title order={3}>
+              Run #{run.id}
+              {run.template_name && ` · ${run.template_name}`}
+            </Title>
+            <RunStatusBadge status={run.status} />
+          </Group>
+        </Stack>
+        <RunActions run={run} permissions={permissions} hasFailedHosts={hasFailedHosts} />
+      </Group>
+      <RunMeta run={run} />
+      <Tabs value={tab} onChange={setTab}>
+        <Tabs.List aria-label="Run details">
+          <Tabs.Tab value="output">Output</Tabs.Tab>
+          <Tabs.Tab value="hosts">
+            Hosts
+            {hasFailedHosts && (
+              <Text span c="red">
+                {" "}
+                •
+              </Text>
+            )}
+          </Tabs.Tab>
+          <Tabs.Tab value="timeline">Timeline</Tabs.Tab>
+          <Tabs.Tab value="params">Parameters</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="output" pt="sm">
+          <RunOutput
+            run={run}
+            store={store}
+            live={live && active}
+            connected={connected}
+            hosts={hostNames}
+            filter={filter}
+            onFilterChange={onFilterChange}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="hosts" pt="sm">
+          <RunRecap
+            hosts={hosts.data}
+            error={hosts.error}
+            onShowHost={(host) => {
+              setFilter({ ...NO_FILTER, host });
+              setTab("output");
+            }}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="timeline" pt="sm">
+          <RunTimeline entries={timeline.data} error={timeline.error} />
+        </Tabs.Panel>
+        <Tabs.Panel value="params" pt="sm">
+          <RunParams run={run} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** One run: live output, recap, timeline, parameters, and what can be done with it. */
+export function RunPage({ projectId, runId, ...rest }: RunPageProps) {
+  const run = useRun(projectId, runId);
+  if (run.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading run" />
+      </Center>
+    );
+  }
+  if (run.isError) {
+    const missing = isApiError(run.error) && run.error.status === 404;
+    return (
+      <Alert color={missing ? "yellow" : "red"} title={missing ? "Run not found" : "Error"}>
+        {missing ? "It does not exist, or you may not see it." : run.error.message}{" "}
+        <Anchor component={Link} to={rest.runsHref}>
+          Back to runs
+        </Anchor>
+      </Alert>
+    );
+  }
+  // key: another run starts with a fresh store and stream
+  return <RunView key={run.data.id} run={run.data} {...rest} />;
+}

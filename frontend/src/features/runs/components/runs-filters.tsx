@@ -1,0 +1,92 @@
+import { Button, Group, MultiSelect, Select, TextInput } from "@mantine/core";
+import { useDebouncedCallback } from "@mantine/hooks";
+import { useState } from "react";
+import { useRunFilterOptions } from "@/features/runs/api/get-run-filter-options";
+import {
+  RUN_STATUSES,
+  type RunFilterValues,
+  useRunFilters,
+} from "@/features/runs/hooks/use-run-filters";
+
+const STATUS_OPTIONS = RUN_STATUSES.map((status) => ({
+  value: status,
+  label: status.replace("_", " "),
+}));
+
+/** Filters of a project's runs list: template, status, launcher, host, time range (in the URL). */
+export function RunsFilters({ projectId }: { projectId: number }) {
+  const { values, setValues, active } = useRunFilters();
+  const { templateOptions, launcherOptions } = useRunFilterOptions(projectId);
+  const [host, setHost] = useState(values.host);
+  const setHostLater = useDebouncedCallback((text: string) => setValues({ host: text }), 400);
+  const set = (next: Partial<RunFilterValues>) => setValues(next);
+
+  return (
+    <Group gap="xs" align="end" wrap="wrap" role="search" aria-label="Filter runs">
+      <Select
+        label="Template"
+        placeholder="Any"
+        data={templateOptions}
+        value={values.template || null}
+        onChange={(template) => set({ template: template ?? "" })}
+        clearable
+        searchable
+        w={{ base: "100%", xs: 200 }}
+      />
+      <MultiSelect
+        label="Status"
+        placeholder={values.status.length ? undefined : "Any"}
+        data={STATUS_OPTIONS}
+        value={values.status}
+        onChange={(status) => set({ status: status as RunFilterValues["status"] })}
+        clearable
+        w={{ base: "100%", xs: 240 }}
+      />
+      <Select
+        label="Launched by"
+        placeholder="Anyone"
+        data={launcherOptions}
+        value={values.launcher || null}
+        onChange={(launcher) => set({ launcher: launcher ?? "" })}
+        clearable
+        searchable
+        w={{ base: "100%", xs: 170 }}
+      />
+      <TextInput
+        label="Host"
+        placeholder="ran on host"
+        value={host}
+        onChange={(event) => {
+          setHost(event.currentTarget.value);
+          setHostLater(event.currentTarget.value);
+        }}
+        w={{ base: "100%", xs: 150 }}
+      />
+      <TextInput
+        type="datetime-local"
+        label="From"
+        value={values.since}
+        onChange={(event) => set({ since: event.currentTarget.value })}
+        w={{ base: "48%", xs: 200 }}
+      />
+      <TextInput
+        type="datetime-local"
+        label="Until"
+        value={values.until}
+        onChange={(event) => set({ until: event.currentTarget.value })}
+        w={{ base: "48%", xs: 200 }}
+      />
+      {active && (
+        <Button
+          variant="subtle"
+          onClick={() => {
+            setHost("");
+            set({ template: "", status: [], launcher: "", host: "", since: "", until: "" });
+          }}
+        >
+          Clear filters
+        </Button>
+      )}
+    </Group>
+  );
+}

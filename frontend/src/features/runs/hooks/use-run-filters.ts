@@ -1,0 +1,94 @@
+import { useCallback, useMemo } from "react";
+import { useSearchParams } from "react-router";
+import type { Schemas } from "@/api/client";
+import type { RunFilters } from "@/features/runs/api/get-runs";
+
+type RunStatus = Schemas["RunStatus"];
+
+export const RUN_STATUSES: readonly RunStatus[] = [
+  "queued",
+  "running",
+  "successful",
+  "failed",
+  "error",
+  "canceled",
+  "timed_out",
+];
+
+/** What the filter form shows: the URL's query parameters, as text. */
+export interface RunFilterValues {
+  template: string;
+  status: RunStatus[];
+  launcher: string;
+  host: string;
+  /** datetime-local values, the reader's time zone */
+  since: string;
+  until: string;
+}
+
+const KEYS = ["template", "status", "launcher", "host", "since", "until"] as const;
+
+function positive(text: string): number | undefined {
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+function iso(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export function toRunFilters(values: RunFilterValues): RunFilters {
+  const filters: RunFilters = {};
+  const template = positive(values.template);
+  if (template) filters.template_id = template;
+  if (values.status.length > 0) filters.status = values.status;
+  const launcher = positive(values.launcher);
+  if (launcher) filters.launched_by_id = launcher;
+  if (values.host.trim()) filters.host = values.host.trim();
+  const since = iso(values.since);
+  if (since) filters.since = since;
+  const until = iso(values.until);
+  if (until) filters.until = until;
+  return filters;
+}
+
+/** The runs list's filters, kept in the URL (`?status=failed,error&host=db1`) so they can be shared. */
+export function useRunFilters() {
+  const [params, setParams] = useSearchParams();
+  const values = useMemo<RunFilterValues>(
+    () => ({
+      template: params.get("template") ?? "",
+      status: (params.get("status") ?? "")
+        .split(",")
+        .filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s)),
+      launcher: params.get("launcher") ?? "",
+      host: params.get("host") ?? "",
+      since: params.get("since") ?? "",
+      until: params.get("until") ?? "",
+    }),
+    [params],
+  );
+  const setValues = useCallback(
+    (next: Partial<RunFilterValues>) =>
+      setParams(
+        (current) => {
+          const updated = new URLSearchParams(current);
+          for (const key of KEYS) {
+            if (!(key in next)) continue;
+            const value = next[key];
+            const text = Array.isArray(value) ? value.join(",") : (value ?? "");
+            if (text) updated.set(key, text);
+            else updated.delete(key);
+          }
+          return updated;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const filters = useMemo(() => toRunFilters(values), [values]);
+  const active = Object.keys(filters).length > 0;
+  return { values, setValues, filters, active };
+}

@@ -1,0 +1,62 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { type Run, isActive, runKey } from "@/features/runs/api/get-run";
+import { fetchLines, streamUrl } from "@/features/runs/api/get-run-output";
+import { LineStore } from "@/features/runs/lib/line-store";
+import { RunStream } from "@/features/runs/lib/run-stream";
+
+function createStore(projectId: number, runId: number) {
+  return new LineStore(async (after, limit) => {
+    const page = await fetchLines(projectId, runId, { after, limit });
+    return page.items.map((line) => ({ n: line.line_no, t: line.text }));
+  });
+}
+
+/**
+ * A run's output: a line store that loads what is looked at, and, while the run is going on,
+ * the live stream appending to it (from the end: earlier lines load when scrolled to).
+ */
+export function useRunLog(run: Run) {
+  const { project_id: projectId, id: runId } = run;
+  const queryClient = useQueryClient();
+  const [store] = useState(() => createStore(projectId, runId));
+  // decided once: a stream opened for a live run stays until its `end`, so the last lines
+  // aren't cut off when a poll sees the final status before the stream has sent them
+  const [live] = useState(() => isActive(run.status));
+  const [connected, setConnected] = useState(true);
+
+  useEffect(() => store.setCount(run.line_count), [store, run.line_count]);
+  useEffect(() => () => store.dispose(), [store]);
+
+  useEffect(() => {
+    if (!live) return;
+    const refresh = () => queryClient.invalidateQueries({ queryKey: runKey(projectId, runId) });
+    const stream = new RunStream({
+      url: streamUrl(projectId, runId),
+      after: store.count - 1,
+      handlers: {
+        onLines: (lines) => store.add(lines),
+        onGap: (from, to) => {
+          void fetchLines(projectId, runId, { after: from - 1, limit: to - from + 1 }).then(
+            (page) => store.add(page.items.map((l) => ({ n: l.line_no, t: l.text }))),
+            // the chunk loader fetches whatever is still missing when it comes into view
+            () => undefined,
+          );
+        },
+        onStatus: (status) => {
+          store.setCount(status.line_count);
+          void refresh();
+        },
+        onEnd: (status) => {
+          store.setCount(status.line_count);
+          setConnected(true);
+          void queryClient.invalidateQueries({ queryKey: ["runs"] });
+        },
+        onConnection: setConnected,
+      },
+    });
+    return () => stream.close();
+  }, [live, projectId, runId, store, queryClient]);
+
+  return { store, live, connected };
+}
