@@ -9,6 +9,7 @@ from typing import Protocol
 from fastapi import APIRouter, FastAPI
 
 from steward.api import problems
+from steward.api.spa import DEFAULT_DIST, mount_spa
 from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dispatch.queue import RunQueue
@@ -67,7 +68,7 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
     app.state.queue = queue
     problems.install(app)
 
-    api = APIRouter(prefix=API_PREFIX)
+    api = APIRouter(prefix=API_PREFIX, responses=problems.OPENAPI_RESPONSES)
 
     @api.get("/health", tags=["health"])
     def health() -> dict[str, str]:
@@ -90,4 +91,5 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
     ):
         api.include_router(router)
     app.include_router(api)
+    mount_spa(app, runtime.settings.ui_dir or DEFAULT_DIST)
     return app

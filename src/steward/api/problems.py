@@ -9,6 +9,7 @@ from typing import Any, cast
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException
 
@@ -24,6 +25,31 @@ from steward.errors import (
 )
 
 log = logging.getLogger(__name__)
+
+
+class FieldError(BaseModel):
+    field: str
+    message: str
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details: every 4xx/5xx answer has this shape."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    errors: list[FieldError] | None = None
+
+
+_PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
+OPENAPI_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Not authenticated", **_PROBLEM},
+    403: {"description": "Forbidden: the missing permission is named", **_PROBLEM},
+    404: {"description": "Not found (or not visible to the caller)", **_PROBLEM},
+    409: {"description": "Conflict or invalid state", **_PROBLEM},
+    422: {"description": "Invalid input: each error names its field", **_PROBLEM},
+}
 
 STATUS: dict[type[DomainError], tuple[int, str]] = {
     NotFound: (404, "Not Found"),
