@@ -1,0 +1,171 @@
+"""A real `steward serve` in a subprocess, and an API client logged in with a token."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import httpx2
+from scenarios import Scenario
+
+STEWARD = Path(sys.executable).parent / "steward"
+ADMIN_PASSWORD = "bench-admin-password"
+FINISHED = frozenset({"successful", "failed", "error", "canceled", "timed_out"})
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``steward serve`` on 127.0.0.1:<free port> with its own data directory; stopped by PID."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.data_dir = workdir / "data"
+        self.log = workdir / "server.log"
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v1"
+
+    def __enter__(self) -> Self:
+        env = {
+            **os.environ,
+            "STEWARD_DATA_DIR": str(self.data_dir),
+            "STEWARD_HOST": "127.0.0.1",
+            "STEWARD_PORT": str(self.port),
+            "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        }
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [str(STEWARD), "serve"], env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+        self._wait_ready(timeout=60)
+        return self
+
+    def __exit__(
+        self, _t: type[BaseException] | None, _e: BaseException | None, _tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx2.get(f"{self.base_url}/health", timeout=2).status_code == 200:
+                    return
+            except httpx2.TransportError:
+                pass
+            assert self.proc is not None
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"steward serve did not start; its log:\n{self.log.read_text()}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Api:
+    """JSON over HTTP with a 'write' API token; every call checks the status code."""
+
+    def __init__(self, base_url: str) -> None:
+        login = httpx2.post(
+            f"{base_url}/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
+        )
+        login.raise_for_status()
+        created = httpx2.post(
+            f"{base_url}/users/me/tokens",
+            json={"name": "bench", "scope": "write"},
+            cookies=login.cookies,
+            headers={"X-CSRF-Token": login.json()["csrf_token"]},
+        )
+        created.raise_for_status()
+        self.http = httpx2.Client(
+            base_url=base_url,
+            headers={"Authorization": f"Bearer {created.json()['token']}"},
+            timeout=httpx2.Timeout(60),
+        )
+
+    def close(self) -> None:
+        self.http.close()
+
+    def get(self, path: str, **params: Any) -> dict[str, Any]:
+        return self._json(self.http.get(path, params=params))
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self._json(self.http.post(path, json=body))
+
+    @staticmethod
+    def _json(response: httpx2.Response) -> dict[str, Any]:
+        if response.is_error:
+            raise RuntimeError(f"{response.request.url}: {response.status_code} {response.text}")
+        result: dict[str, Any] = response.json()
+        return result
+
+
+@dataclasses.dataclass(frozen=True)
+class Project:
+    """The benchmark project: its id and one template per scenario."""
+
+    id: int
+    templates: dict[str, int]
+
+    def url(self, path: str) -> str:
+        return f"/projects/{self.id}/{path}"
+
+
+def create_project(
+    api: Api, repo_dir: Path, scenarios: tuple[Scenario, ...], quick: bool
+) -> Project:
+    project = api.post("/projects", {"name": "bench"})["id"]
+    base = f"/projects/{project}"
+    repository = api.post(
+        f"{base}/repositories", {"name": "bench", "kind": "local", "url": str(repo_dir)}
+    )["id"]
+    templates = {}
+    for scenario in scenarios:
+        inventory = api.post(
+            f"{base}/inventories",
+            {
+                "name": scenario.name,
+                "kind": "static",
+                "format": "ini",
+                "content": scenario.inventory(sys.executable),
+            },
+        )["id"]
+        template = {
+            "name": scenario.name,
+            "playbook": scenario.playbook,
+            "repository_id": repository,
+            "inventory_id": inventory,
+            "forks": scenario.forks,
+            "extra_vars": scenario.extra_vars(quick),
+        }
+        templates[scenario.name] = api.post(f"{base}/templates", template)["id"]
+    return Project(id=project, templates=templates)
