@@ -31,7 +31,8 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def lines(session: Session, run: Run, filters: LineFilters) -> list[RunLine]:
+def lines(session: Session, run: Run, filters: LineFilters) -> list[tuple[int, int, str]]:
+    """(line_no, counter, text) rows: plain tuples, since a page holds up to 10,000 of them."""
     conditions: list[ColumnElement[bool]] = [
         RunLine.run_id == run.id,
         RunLine.line_no > filters.after,
@@ -45,8 +46,13 @@ def lines(session: Session, run: Run, filters: LineFilters) -> list[RunLine]:
         if filters.failed:
             event_match.append(RunEvent.failed.is_(True))
         conditions.append(select(RunEvent.id).where(*event_match).exists())
-    query = select(RunLine).where(*conditions).order_by(RunLine.line_no).limit(filters.limit)
-    return list(session.scalars(query))
+    query = (
+        select(RunLine.line_no, RunLine.counter, RunLine.text)
+        .where(*conditions)
+        .order_by(RunLine.line_no)
+        .limit(filters.limit)
+    )
+    return [(n, c, t) for n, c, t in session.execute(query)]
 
 
 def events(session: Session, run: Run, filters: EventFilters) -> list[RunEvent]:
