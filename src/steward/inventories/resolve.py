@@ -8,7 +8,9 @@ instead of falling through to another plugin.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import json
 import os
 import signal
@@ -113,7 +115,16 @@ def resolve(
 
 
 def parse_content(fmt: InventoryFormat, content: str) -> ResolvedInventory:
-    """Resolve inventory text that is not saved anywhere (validation at save time, preview)."""
+    """Resolve inventory text that is not saved anywhere (validation at save time, preview).
+
+    Static text resolves the same way every time, so results are remembered: the console's
+    "preview, then save" costs one ansible-inventory start (about a second), not two.
+    """
+    return copy.deepcopy(_parse_content(fmt, content))
+
+
+@functools.lru_cache(maxsize=128)
+def _parse_content(fmt: InventoryFormat, content: str) -> ResolvedInventory:
     with tempfile.TemporaryDirectory(prefix="steward-static-") as tmp:
         path = write_content(fmt, content, Path(tmp))
         return resolve(path, cwd=path.parent, plugins=(fmt.value,))
