@@ -1,7 +1,9 @@
 import { useNavigate } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
+import { HolderPicker } from "@/features/auth/components/holder-picker";
 import { TemplatesTable } from "@/features/templates/components/templates-table";
 import { paths } from "@/lib/paths";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
 export function Component() {
   const { project } = useProjectContext();
@@ -9,6 +11,10 @@ export function Component() {
   return (
     <TemplatesTable
       projectId={project.id}
+      canCreate={can(project.permissions, PROJECT_ACTIONS.templateWrite)}
+      canManageGrants={can(project.permissions, PROJECT_ACTIONS.membersManage)}
+      canViewGrants={can(project.permissions, PROJECT_ACTIONS.membersView)}
+      renderHolderPicker={(props) => <HolderPicker {...props} />}
       onLaunched={(run) => void navigate(paths.project(project.id, `runs/${run.id}`))}
     />
   );

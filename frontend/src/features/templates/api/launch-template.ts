@@ -1,17 +1,19 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "@/api/client";
+import { api, unwrap, type Schemas } from "@/api/client";
 
-/** Launch with the template's defaults. TODO(templates UI): overrides and survey at launch. */
+export type RunCreate = Schemas["RunCreate"];
+
+/** Launch a run of a template, with the overrides it allows and the survey's answers. */
 export function useLaunchTemplate(projectId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (templateId: number) =>
+    mutationFn: (body: RunCreate) =>
       unwrap(
         api.POST("/api/v1/projects/{project_id}/runs", {
           params: { path: { project_id: projectId } },
-          body: { template_id: templateId, launch_type: "ui" },
+          body,
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["projects", projectId, "runs"] }),
   });
 }

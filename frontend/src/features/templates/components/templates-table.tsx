@@ -1,24 +1,61 @@
-import { Button, Stack, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
+import { Button, Group, Stack, Text } from "@mantine/core";
+import { useState } from "react";
+import { useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
+import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions } from "@/components/row-actions";
+import { SectionToolbar } from "@/components/section-toolbar";
+import { useDeleteTemplate } from "@/features/templates/api/delete-template";
 import { useTemplates } from "@/features/templates/api/get-templates";
-import { useLaunchTemplate } from "@/features/templates/api/launch-template";
+import { GrantsModal } from "@/features/templates/components/grants-modal";
+import { LaunchFromUrl } from "@/features/templates/components/launch-from-url";
+import { LaunchModal } from "@/features/templates/components/launch-modal";
+import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
+import type { RenderHolderPicker } from "@/lib/holders";
 
 type Template = Schemas["TemplateRead"];
 type Run = Schemas["RunRead"];
 
 interface TemplatesTableProps {
   projectId: number;
+  /** may create templates (template:write on the project) */
+  canCreate: boolean;
+  /** may change who holds grants (project:members) */
+  canManageGrants: boolean;
+  /** may see who holds grants (project:members:view) */
+  canViewGrants: boolean;
+  renderHolderPicker: RenderHolderPicker;
   onLaunched: (run: Run) => void;
 }
 
-// TODO(templates UI): create/edit form, launch dialog with overrides and survey, delete
-export function TemplatesTable({ projectId, onLaunched }: TemplatesTableProps) {
+const may = (template: Template, permission: "run" | "write") =>
+  template.permissions?.includes(permission) ?? false;
+
+export function TemplatesTable(props: TemplatesTableProps) {
+  const { projectId, canCreate, canManageGrants, canViewGrants, renderHolderPicker, onLaunched } =
+    props;
   const { page, setPage, limit, offset } = usePageParam(25);
   const templates = useTemplates(projectId, limit, offset);
-  const launch = useLaunchTemplate(projectId);
+  const remove = useDeleteTemplate(projectId);
+  const [searchParams, setSearchParams] = useSearchParams();
+  // undefined: no dialog; null: a new template
+  const [editing, setEditing] = useState<Template | null | undefined>(undefined);
+  const [removing, setRemoving] = useState<Template | null>(null);
+  const [granting, setGranting] = useState<Template | null>(null);
+
+  // the launch dialog is in the URL (?launch=<id>), so a launch can be linked to
+  const launchParam = Number(searchParams.get("launch"));
+  const launchId = Number.isSafeInteger(launchParam) && launchParam > 0 ? launchParam : null;
+  const launching = templates.data?.items.find((t) => t.id === launchId);
+  const setLaunch = (templateId: number | null) =>
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      if (templateId === null) next.delete("launch");
+      else next.set("launch", String(templateId));
+      return next;
+    });
 
   const columns: Column<Template>[] = [
     {
@@ -54,42 +91,100 @@ export function TemplatesTable({ projectId, onLaunched }: TemplatesTableProps) {
       ),
     },
     {
-      key: "launch",
+      key: "actions",
       header: "",
       cell: (template) => (
-        <Button
-          size="xs"
-          aria-label={`Launch ${template.name}`}
-          loading={launch.isPending && launch.variables === template.id}
-          onClick={() =>
-            launch.mutate(template.id, {
-              onSuccess: onLaunched,
-              onError: (error) =>
-                notifications.show({
-                  color: "red",
-                  title: `Could not launch ${template.name}`,
-                  message: error.message,
-                }),
-            })
-          }
-        >
-          Launch
-        </Button>
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          {may(template, "run") && (
+            <Button
+              size="compact-sm"
+              aria-label={`Launch ${template.name}`}
+              onClick={() => setLaunch(template.id)}
+            >
+              Launch
+            </Button>
+          )}
+          {canViewGrants && (
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              aria-label={`Access to ${template.name}`}
+              onClick={() => setGranting(template)}
+            >
+              Access
+            </Button>
+          )}
+          {may(template, "write") && (
+            <RowActions
+              name={template.name}
+              onEdit={() => setEditing(template)}
+              onDelete={() => setRemoving(template)}
+            />
+          )}
+        </Group>
       ),
     },
   ];
 
   return (
-    <PagedTable
-      label="Templates"
-      columns={columns}
-      rowKey={(template) => template.id}
-      data={templates.data}
-      isPending={templates.isPending}
-      error={templates.error}
-      page={page}
-      onPageChange={setPage}
-      empty="No templates yet."
-    />
+    <Stack>
+      <SectionToolbar
+        description="A playbook with its inventory, credentials and options, ready to launch."
+        actionLabel={canCreate ? "New template" : undefined}
+        onAction={() => setEditing(null)}
+      />
+      <PagedTable
+        label="Templates"
+        columns={columns}
+        rowKey={(template) => template.id}
+        data={templates.data}
+        isPending={templates.isPending}
+        error={templates.error}
+        page={page}
+        onPageChange={setPage}
+        empty="No templates yet."
+      />
+      {launchId !== null &&
+        (launching ? (
+          <LaunchModal
+            projectId={projectId}
+            template={launching}
+            onClose={() => setLaunch(null)}
+            onLaunched={onLaunched}
+          />
+        ) : (
+          templates.data && (
+            <LaunchFromUrl
+              projectId={projectId}
+              templateId={launchId}
+              onClose={() => setLaunch(null)}
+              onLaunched={onLaunched}
+            />
+          )
+        ))}
+      {editing !== undefined && (
+        <TemplateFormModal
+          projectId={projectId}
+          template={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      {granting && (
+        <GrantsModal
+          projectId={projectId}
+          template={granting}
+          canManage={canManageGrants}
+          renderHolderPicker={renderHolderPicker}
+          onClose={() => setGranting(null)}
+        />
+      )}
+      <ConfirmDeleteModal
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        subject={`template “${removing?.name ?? ""}”`}
+        consequence="Its runs stay in the history. A template with queued or running runs cannot be deleted."
+        onConfirm={() => remove.mutateAsync(removing?.id ?? 0)}
+      />
+    </Stack>
   );
 }

@@ -1,0 +1,169 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Modal,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from "@mantine/core";
+import { type ReactNode, useState } from "react";
+import type { Schemas } from "@/api/client";
+import { FormError } from "@/components/form-error";
+import {
+  type GrantPermission,
+  useGrantMutations,
+  useGrants,
+} from "@/features/templates/api/grants";
+import { applyServerErrors } from "@/lib/form-errors";
+import type { Holder, RenderHolderPicker } from "@/lib/holders";
+
+type Template = Schemas["TemplateRead"];
+
+const PERMISSIONS: { value: GrantPermission; label: string }[] = [
+  { value: "run", label: "Run" },
+  { value: "view", label: "View" },
+];
+
+interface GrantsModalProps {
+  projectId: number;
+  template: Template;
+  /** may add, change and remove grants (project:members) */
+  canManage: boolean;
+  renderHolderPicker: RenderHolderPicker;
+  onClose: () => void;
+}
+
+/** Who may see or run this one template without a project role. */
+export function GrantsModal(props: GrantsModalProps) {
+  const { projectId, template, canManage, renderHolderPicker, onClose } = props;
+  const grants = useGrants(projectId, template.id);
+  const { create, update, remove } = useGrantMutations(projectId, template.id);
+  const [holder, setHolder] = useState<Holder | null>(null);
+  const [permission, setPermission] = useState<GrantPermission>("run");
+  const [holderError, setHolderError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const add = () => {
+    setFormError(null);
+    setHolderError(null);
+    if (holder === null) {
+      setHolderError("Pick a user or a team");
+      return;
+    }
+    create.mutate(
+      { ...holder, permission },
+      {
+        onSuccess: () => setHolder(null),
+        onError: (error) => {
+          // the picker is one input for user_id / team_id
+          const target = {
+            getValues: () => ({ user_id: null, team_id: null, permission }),
+            setFieldError: (_path: string, message: ReactNode) => setHolderError(String(message)),
+          };
+          setFormError(applyServerErrors(target, error));
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={`Access to “${template.name}”`} size="lg">
+      <Stack>
+        <Text size="sm" c="dimmed">
+          A grant lets a user or a team see (view) or launch (run) this template only, beside any
+          project role they hold.
+        </Text>
+        {grants.error && (
+          <Alert color="red" title="Could not load the grants">
+            {grants.error.message}
+          </Alert>
+        )}
+        {grants.data && grants.data.length === 0 && <Text size="sm">No grants.</Text>}
+        {grants.data && grants.data.length > 0 && (
+          <Table aria-label="Grants" verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>Permission</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {grants.data.map((grant) => {
+                const who = grant.username ?? `team ${grant.team_name ?? ""}`;
+                return (
+                  <Table.Tr key={grant.id}>
+                    <Table.Td>{who}</Table.Td>
+                    <Table.Td>
+                      {canManage ? (
+                        <SegmentedControl
+                          size="xs"
+                          aria-label={`Permission of ${who}`}
+                          data={PERMISSIONS}
+                          value={grant.permission}
+                          onChange={(value) =>
+                            update.mutate(
+                              { grantId: grant.id, permission: value as GrantPermission },
+                              { onError: (error) => setFormError(error.message) },
+                            )
+                          }
+                        />
+                      ) : (
+                        grant.permission
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {canManage && (
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove the grant of ${who}`}
+                          onClick={() =>
+                            remove.mutate(grant.id, {
+                              onError: (error) => setFormError(error.message),
+                            })
+                          }
+                        >
+                          ×
+                        </ActionIcon>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+        {canManage && (
+          <Stack gap="xs">
+            <Text fw={500} size="sm">
+              Add a grant
+            </Text>
+            {renderHolderPicker({ value: holder, onChange: setHolder, error: holderError })}
+            <Group align="flex-end">
+              <Select
+                label="Permission"
+                data={PERMISSIONS}
+                value={permission}
+                allowDeselect={false}
+                w={140}
+                onChange={(value) => value && setPermission(value as GrantPermission)}
+              />
+              <Button onClick={add} loading={create.isPending}>
+                Grant
+              </Button>
+            </Group>
+          </Stack>
+        )}
+        <FormError message={formError} />
+      </Stack>
+    </Modal>
+  );
+}

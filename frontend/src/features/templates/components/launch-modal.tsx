@@ -1,0 +1,194 @@
+import {
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useMediaQuery } from "@mantine/hooks";
+import { useState } from "react";
+import type { Schemas } from "@/api/client";
+import { CodeTextarea } from "@/components/code-textarea";
+import { FormError } from "@/components/form-error";
+import { useInventoryChoices } from "@/features/templates/api/get-choices";
+import { useLaunchTemplate } from "@/features/templates/api/launch-template";
+import { SurveyAnswers } from "@/features/templates/components/survey-answers";
+import {
+  type LaunchFormValues,
+  toLaunchValues,
+  toRunCreate,
+} from "@/features/templates/lib/launch-form";
+import { VERBOSITY, parseExtraVars } from "@/features/templates/lib/template-form";
+import { applyServerErrors } from "@/lib/form-errors";
+
+type Template = Schemas["TemplateRead"];
+type Run = Schemas["RunRead"];
+
+interface LaunchModalProps {
+  projectId: number;
+  template: Template;
+  onClose: () => void;
+  onLaunched: (run: Run) => void;
+}
+
+/** Launch a template: the overrides it allows, its survey as a typed form. */
+export function LaunchModal({ projectId, template, onClose, onLaunched }: LaunchModalProps) {
+  const phone = useMediaQuery("(max-width: 48em)");
+  const launch = useLaunchTemplate(projectId);
+  const allowed = new Set(template.overridable);
+  const inventories = useInventoryChoices(projectId, allowed.has("inventory_id"));
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<LaunchFormValues>({
+    mode: "controlled",
+    initialValues: toLaunchValues(template),
+  });
+  const mayRun = template.permissions?.includes("run") ?? true;
+  // who may run a template but not list inventories still sees the template's own
+  const inventoryData = inventories.data ?? [
+    { value: String(template.inventory_id), label: template.inventory.name },
+  ];
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    const extraVars = parseExtraVars(values.extra_vars);
+    if (typeof extraVars === "string") {
+      form.setFieldError("extra_vars", extraVars);
+      return;
+    }
+    launch.mutate(toRunCreate(template, values, extraVars), {
+      onSuccess: onLaunched,
+      onError: (error) => setFormError(applyServerErrors(form, error)),
+    });
+  });
+
+  const overrides = allowed.size > 0;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Launch “${template.name}”`}
+      size="lg"
+      fullScreen={phone}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            <Text span ff="monospace">
+              {template.playbook}
+            </Text>{" "}
+            on {template.inventory.name}
+          </Text>
+          {!mayRun && (
+            <Alert color="yellow" title="You may not launch this template">
+              The server will refuse the launch.
+            </Alert>
+          )}
+          {template.survey.length > 0 && (
+            <Fieldset legend="Survey">
+              <SurveyAnswers form={form} questions={template.survey} />
+            </Fieldset>
+          )}
+          {overrides && (
+            <Fieldset legend="Options">
+              <Stack gap="sm">
+                <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                  {allowed.has("limit") && (
+                    <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
+                  )}
+                  {allowed.has("inventory_id") && (
+                    <Select
+                      label="Inventory"
+                      data={inventoryData}
+                      allowDeselect={false}
+                      {...form.getInputProps("inventory_id")}
+                    />
+                  )}
+                  {allowed.has("tags") && (
+                    <TextInput label="Tags" {...form.getInputProps("tags")} />
+                  )}
+                  {allowed.has("skip_tags") && (
+                    <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
+                  )}
+                  {allowed.has("verbosity") && (
+                    <Select
+                      label="Verbosity"
+                      data={VERBOSITY}
+                      allowDeselect={false}
+                      {...form.getInputProps("verbosity")}
+                    />
+                  )}
+                  {allowed.has("forks") && (
+                    <NumberInput
+                      label="Forks"
+                      allowDecimal={false}
+                      min={1}
+                      max={200}
+                      {...form.getInputProps("forks")}
+                    />
+                  )}
+                  {allowed.has("timeout_seconds") && (
+                    <NumberInput
+                      label="Timeout (seconds)"
+                      allowDecimal={false}
+                      min={1}
+                      {...form.getInputProps("timeout_seconds")}
+                    />
+                  )}
+                </SimpleGrid>
+                {(allowed.has("check_mode") || allowed.has("diff_mode")) && (
+                  <Group>
+                    {allowed.has("check_mode") && (
+                      <Switch
+                        label="Check mode (dry run)"
+                        {...form.getInputProps("check_mode", { type: "checkbox" })}
+                      />
+                    )}
+                    {allowed.has("diff_mode") && (
+                      <Switch
+                        label="Diff mode"
+                        {...form.getInputProps("diff_mode", { type: "checkbox" })}
+                      />
+                    )}
+                  </Group>
+                )}
+                {allowed.has("extra_vars") && (
+                  <CodeTextarea
+                    label="Extra vars"
+                    description="A JSON object, merged over the template's"
+                    placeholder={'{ "name": "value" }'}
+                    minRows={3}
+                    {...form.getInputProps("extra_vars")}
+                  />
+                )}
+              </Stack>
+            </Fieldset>
+          )}
+          {!overrides && template.survey.length === 0 && (
+            <Text size="sm">This template runs as it is configured; it asks nothing.</Text>
+          )}
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              loading={launch.isPending}
+              data-autofocus={template.survey.length === 0 || undefined}
+            >
+              Launch
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+import {
+  Checkbox,
+  MultiSelect,
+  NumberInput,
+  PasswordInput,
+  Select,
+  Stack,
+  TextInput,
+  Textarea,
+} from "@mantine/core";
+import type { UseFormReturnType } from "@mantine/form";
+import type { LaunchFormValues } from "@/features/templates/lib/launch-form";
+import type { Question } from "@/features/templates/lib/survey-form";
+
+type Form = UseFormReturnType<LaunchFormValues>;
+
+const bound = (value: number | null | undefined) => (value == null ? undefined : value);
+
+function AnswerInput({ form, question }: { form: Form; question: Question }) {
+  const path = `survey.${question.variable}`;
+  const common = {
+    label: question.label,
+    description: question.description || undefined,
+    required: question.required,
+    ...form.getInputProps(path),
+  };
+  const min = bound(question.min);
+  const max = bound(question.max);
+  switch (question.type) {
+    case "textarea":
+      return <Textarea autosize minRows={3} maxLength={max} {...common} />;
+    case "password":
+      return <PasswordInput autoComplete="new-password" maxLength={max} {...common} />;
+    case "integer":
+    case "float":
+      return (
+        <NumberInput
+          allowDecimal={question.type === "float"}
+          min={min}
+          max={max}
+          clampBehavior="none"
+          {...common}
+        />
+      );
+    case "choice":
+      return <Select data={question.choices ?? []} clearable={!question.required} {...common} />;
+    case "multi_choice":
+      return <MultiSelect data={question.choices ?? []} {...common} />;
+    case "boolean":
+      return (
+        <Checkbox
+          {...common}
+          {...form.getInputProps(path, { type: "checkbox" })}
+          required={undefined}
+        />
+      );
+    default:
+      return <TextInput maxLength={max} {...common} />;
+  }
+}
+
+/** The survey as a typed form: one input per question, by its type. */
+export function SurveyAnswers({ form, questions }: { form: Form; questions: Question[] }) {
+  return (
+    <Stack gap="sm">
+      {questions.map((question) => (
+        <AnswerInput key={question.variable} form={form} question={question} />
+      ))}
+    </Stack>
+  );
+}

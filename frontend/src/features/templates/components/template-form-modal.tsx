@@ -1,0 +1,247 @@
+import {
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useMediaQuery } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import type { Schemas } from "@/api/client";
+import { CodeTextarea } from "@/components/code-textarea";
+import { FormError } from "@/components/form-error";
+import {
+  useEnvironmentChoices,
+  useInventoryChoices,
+  useKeyChoices,
+  useRepositoryChoices,
+} from "@/features/templates/api/get-choices";
+import { useSaveTemplate } from "@/features/templates/api/save-template";
+import { SurveyEditor } from "@/features/templates/components/survey-editor";
+import {
+  OVERRIDABLE,
+  type TemplateFormValues,
+  VERBOSITY,
+  parseExtraVars,
+  toTemplateBody,
+  toTemplateValues,
+} from "@/features/templates/lib/template-form";
+import { applyServerErrors } from "@/lib/form-errors";
+
+type Template = Schemas["TemplateRead"];
+type KeyKind = Schemas["KeyKind"];
+
+interface TemplateFormModalProps {
+  projectId: number;
+  /** null: a new template */
+  template: Template | null;
+  onClose: () => void;
+}
+
+export function TemplateFormModal({ projectId, template, onClose }: TemplateFormModalProps) {
+  const phone = useMediaQuery("(max-width: 48em)");
+  const save = useSaveTemplate(projectId, template?.id ?? null);
+  const repositories = useRepositoryChoices(projectId);
+  const inventories = useInventoryChoices(projectId);
+  const environments = useEnvironmentChoices(projectId);
+  const keys = useKeyChoices(projectId);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<TemplateFormValues>({
+    mode: "controlled",
+    initialValues: toTemplateValues(template),
+  });
+
+  const keysOf = (...kinds: KeyKind[]) =>
+    (keys.data ?? [])
+      .filter((key) => kinds.includes(key.kind))
+      .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
+  // a Select's clear gives null; the form keeps "" for "none"
+  const picker = (field: keyof TemplateFormValues) => ({
+    ...form.getInputProps(field),
+    onChange: (value: string | null) => form.setFieldValue(field, value ?? ""),
+  });
+
+  const submit = form.onSubmit((values) => {
+    setFormError(null);
+    const extraVars = parseExtraVars(values.extra_vars);
+    if (typeof extraVars === "string") {
+      form.setFieldError("extra_vars", extraVars);
+      return;
+    }
+    save.mutate(toTemplateBody(values, extraVars), {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Template “${saved.name}” saved` });
+        onClose();
+      },
+      onError: (error) => setFormError(applyServerErrors(form, error)),
+    });
+  });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={template ? `Edit template “${template.name}”` : "New template"}
+      size="xl"
+      fullScreen={phone}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Fieldset legend="Playbook">
+            <Stack gap="sm">
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+                <TextInput
+                  label="Playbook"
+                  required
+                  placeholder="playbooks/site.yml"
+                  description="A .yml file, relative to the repository root"
+                  spellCheck={false}
+                  {...form.getInputProps("playbook")}
+                />
+              </SimpleGrid>
+              <TextInput label="Description" {...form.getInputProps("description")} />
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <Select
+                  label="Repository"
+                  required
+                  placeholder="Pick one"
+                  data={repositories.data ?? []}
+                  nothingFoundMessage="No repositories yet"
+                  {...picker("repository_id")}
+                />
+                <Select
+                  label="Inventory"
+                  required
+                  placeholder="Pick one"
+                  data={inventories.data ?? []}
+                  nothingFoundMessage="No inventories yet"
+                  {...picker("inventory_id")}
+                />
+                <Select
+                  label="Environment"
+                  placeholder="None"
+                  clearable
+                  data={environments.data ?? []}
+                  {...picker("environment_id")}
+                />
+              </SimpleGrid>
+            </Stack>
+          </Fieldset>
+
+          <Fieldset legend="Credentials">
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <Select
+                label="Machine key"
+                description="SSH key, or login and password"
+                placeholder="None"
+                clearable
+                data={keysOf("ssh", "login_password")}
+                {...picker("ssh_key_id")}
+              />
+              <Select
+                label="Become key"
+                description="Login and password for sudo"
+                placeholder="None"
+                clearable
+                data={keysOf("login_password")}
+                {...picker("become_key_id")}
+              />
+              <MultiSelect
+                label="Vault passwords"
+                description="One per vault ID"
+                placeholder="None"
+                data={keysOf("vault_password")}
+                {...form.getInputProps("vault_key_ids")}
+              />
+            </SimpleGrid>
+          </Fieldset>
+
+          <Fieldset legend="Run options">
+            <Stack gap="sm">
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
+                <TextInput label="Tags" {...form.getInputProps("tags")} />
+                <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
+                <Select
+                  label="Verbosity"
+                  data={VERBOSITY}
+                  allowDeselect={false}
+                  {...form.getInputProps("verbosity")}
+                />
+                <NumberInput
+                  label="Forks"
+                  placeholder="Ansible's default"
+                  allowDecimal={false}
+                  min={1}
+                  max={200}
+                  {...form.getInputProps("forks")}
+                />
+                <NumberInput
+                  label="Timeout (seconds)"
+                  placeholder="The server's default"
+                  allowDecimal={false}
+                  min={1}
+                  {...form.getInputProps("timeout_seconds")}
+                />
+              </SimpleGrid>
+              <Group>
+                <Switch
+                  label="Check mode (dry run)"
+                  {...form.getInputProps("check_mode", { type: "checkbox" })}
+                />
+                <Switch
+                  label="Diff mode"
+                  {...form.getInputProps("diff_mode", { type: "checkbox" })}
+                />
+              </Group>
+              <CodeTextarea
+                label="Extra vars"
+                description="A JSON object"
+                placeholder={'{ "pg_version": 16 }'}
+                minRows={3}
+                {...form.getInputProps("extra_vars")}
+              />
+            </Stack>
+          </Fieldset>
+
+          <Fieldset legend="What a launch may change">
+            <Checkbox.Group
+              aria-label="What a launch may change"
+              {...form.getInputProps("overridable")}
+            >
+              <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
+                {OVERRIDABLE.map((field) => (
+                  <Checkbox key={field.value} value={field.value} label={field.label} />
+                ))}
+              </SimpleGrid>
+            </Checkbox.Group>
+          </Fieldset>
+
+          <Fieldset legend="Survey">
+            <SurveyEditor form={form} />
+          </Fieldset>
+
+          <FormError message={formError} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {template ? "Save" : "Create template"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { toLaunchValues, toRunCreate } from "@/features/templates/lib/launch-form";
+import { newQuestion, toQuestion, withType } from "@/features/templates/lib/survey-form";
+import {
+  parseExtraVars,
+  toTemplateBody,
+  toTemplateValues,
+} from "@/features/templates/lib/template-form";
+import type { Schemas } from "@/api/client";
+
+const template: Schemas["TemplateRead"] = {
+  id: 3,
+  project_id: 1,
+  name: "patch",
+  description: "",
+  playbook: "site.yml",
+  repository_id: 1,
+  repository: { id: 1, name: "repo" },
+  inventory_id: 2,
+  inventory: { id: 2, name: "prod" },
+  environment_id: null,
+  environment: null,
+  ssh_key_id: null,
+  ssh_key: null,
+  become_key_id: null,
+  become_key: null,
+  vault_key_ids: [],
+  vault_keys: [],
+  extra_vars: {},
+  limit: "db",
+  tags: "",
+  skip_tags: "",
+  check_mode: false,
+  diff_mode: false,
+  verbosity: 0,
+  forks: null,
+  timeout_seconds: null,
+  overridable: ["limit", "check_mode"],
+  survey: [
+    {
+      variable: "pg_version",
+      label: "Version",
+      description: "",
+      type: "integer",
+      required: true,
+      default: 16,
+    },
+    {
+      variable: "db_password",
+      label: "Password",
+      description: "",
+      type: "password",
+      required: false,
+    },
+    {
+      variable: "dbs",
+      label: "Databases",
+      description: "",
+      type: "multi_choice",
+      required: false,
+      choices: ["a", "b"],
+    },
+  ],
+  created_at: "",
+  updated_at: "",
+  permissions: ["view", "run"],
+};
+
+describe("survey questions", () => {
+  it("sends only the fields a question's type has", () => {
+    const text = { ...newQuestion(), variable: "x", label: "X", min: 1, max: 5, default: "" };
+    expect(toQuestion(text)).toEqual({
+      variable: "x",
+      label: "X",
+      description: "",
+      type: "text",
+      required: false,
+      min: 1,
+      max: 5,
+    });
+    const choice = withType({ ...text, choices: ["a"] }, "choice");
+    expect(toQuestion({ ...choice, choices: ["a", "b"], default: "b" })).toEqual({
+      variable: "x",
+      label: "X",
+      description: "",
+      type: "choice",
+      required: false,
+      choices: ["a", "b"],
+      default: "b",
+    });
+  });
+
+  it("drops what no longer fits when the type changes", () => {
+    const q = { ...newQuestion(), type: "multi_choice" as const, choices: ["a"], default: ["a"] };
+    expect(withType(q, "multi_choice").choices).toEqual(["a"]);
+    expect(withType(q, "boolean")).toMatchObject({ choices: [], default: null, min: "" });
+  });
+});
+
+describe("template form", () => {
+  it("round-trips a template, ids as picker values", () => {
+    const values = toTemplateValues(template);
+    expect(values.inventory_id).toBe("2");
+    expect(values.survey[0]).toMatchObject({ variable: "pg_version", default: 16 });
+    const body = toTemplateBody(values, {});
+    expect(body).toMatchObject({
+      repository_id: 1,
+      inventory_id: 2,
+      environment_id: null,
+      forks: null,
+    });
+    expect(body.survey?.[0]).toEqual(template.survey[0]);
+  });
+
+  it("reads extra vars as a JSON object, and says what is wrong otherwise", () => {
+    expect(parseExtraVars("")).toEqual({});
+    expect(parseExtraVars('{"a": 1}')).toEqual({ a: 1 });
+    expect(parseExtraVars("[1]")).toMatch(/JSON object/);
+    expect(parseExtraVars("{a")).toMatch(/not valid JSON/);
+  });
+});
+
+describe("launch body", () => {
+  it("sends the allowed overrides only, and the answers given", () => {
+    const values = toLaunchValues(template);
+    expect(values.survey).toEqual({ pg_version: 16, db_password: "", dbs: [] });
+    values.limit = "db1";
+    values.tags = "ignored: not overridable";
+    values.survey.db_password = "s3cret";
+    expect(toRunCreate(template, values, { a: 1 })).toEqual({
+      template_id: 3,
+      launch_type: "ui",
+      limit: "db1",
+      check_mode: false,
+      survey: { pg_version: 16, db_password: "s3cret" },
+    });
+  });
+});
