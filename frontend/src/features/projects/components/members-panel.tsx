@@ -1,17 +1,16 @@
 import {
   ActionIcon,
   Alert,
+  Badge,
   Button,
   Group,
-  NumberInput,
   Select,
   Stack,
   Table,
   Text,
   VisuallyHidden,
 } from "@mantine/core";
-import { useForm } from "@mantine/form";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { FormError } from "@/components/form-error";
@@ -19,67 +18,75 @@ import { useMembers } from "@/features/projects/api/get-members";
 import { useRemoveMember } from "@/features/projects/api/remove-member";
 import { PROJECT_ROLES, type ProjectRole, useSetMember } from "@/features/projects/api/set-member";
 import { applyServerErrors } from "@/lib/form-errors";
+import type { Holder, RenderHolderPicker } from "@/lib/holders";
 
 type Member = Schemas["MemberRead"];
 
-interface AddMemberValues {
-  user_id: number | "";
-  role: ProjectRole;
-}
+const holderOf = (member: Member): Holder =>
+  member.user_id !== null ? { user_id: member.user_id } : { team_id: member.team_id ?? 0 };
+const nameOf = (member: Member) => member.username ?? `team ${member.team_name ?? ""}`;
 
-function AddMemberForm({ projectId }: { projectId: number }) {
-  const setMember = useSetMember(projectId);
+function AddMemberForm(props: { projectId: number; renderHolderPicker: RenderHolderPicker }) {
+  const setMember = useSetMember(props.projectId);
+  const [holder, setHolder] = useState<Holder | null>(null);
+  const [role, setRole] = useState<ProjectRole>("viewer");
+  const [holderError, setHolderError] = useState<ReactNode>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<AddMemberValues>({
-    mode: "uncontrolled",
-    initialValues: { user_id: "", role: "viewer" },
-    validate: { user_id: (value) => (value === "" ? "Enter the user's ID" : null) },
-  });
-  const submit = form.onSubmit(({ user_id, role }) => {
-    if (user_id === "") return; // refused by validate above
+
+  const submit = () => {
     setFormError(null);
-    // TODO(users API): pick the user by name once the API can list/search users
+    setHolderError(null);
+    if (holder === null) {
+      setHolderError("Pick a user or a team");
+      return;
+    }
     setMember.mutate(
-      { user_id, role },
+      { ...holder, role },
       {
-        onSuccess: () => form.reset(),
-        onError: (error) => setFormError(applyServerErrors(form, error)),
+        onSuccess: () => setHolder(null),
+        onError: (error) =>
+          setFormError(
+            applyServerErrors(
+              {
+                // one picker stands for user_id and team_id
+                getValues: () => ({ user_id: null, team_id: null, role }),
+                setFieldError: (_path, message) => setHolderError(message),
+              },
+              error,
+            ),
+          ),
       },
     );
-  });
+  };
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="xs">
-        <Group align="flex-end">
-          <NumberInput
-            label="User ID"
-            allowDecimal={false}
-            min={1}
-            w={140}
-            key={form.key("user_id")}
-            {...form.getInputProps("user_id")}
-          />
-          <Select
-            label="Role"
-            data={PROJECT_ROLES}
-            allowDeselect={false}
-            w={160}
-            key={form.key("role")}
-            {...form.getInputProps("role")}
-          />
-          <Button type="submit" loading={setMember.isPending}>
-            Add or change
-          </Button>
-        </Group>
-        <FormError message={formError} />
-      </Stack>
-    </form>
+    <Stack gap="xs">
+      {props.renderHolderPicker({ value: holder, onChange: setHolder, error: holderError })}
+      <Group align="flex-end">
+        <Select
+          label="Role"
+          data={PROJECT_ROLES}
+          allowDeselect={false}
+          w={160}
+          value={role}
+          onChange={(value) => value && setRole(value as ProjectRole)}
+        />
+        <Button onClick={submit} loading={setMember.isPending}>
+          Add or change
+        </Button>
+      </Group>
+      <FormError message={formError} />
+    </Stack>
   );
 }
 
-// Controls show for everyone who can see the project; the server refuses (403, shown on the form)
-// those whose role may not manage members. TODO(backend): hide them from ProjectRead's actions.
-export function MembersPanel({ projectId }: { projectId: number }) {
+interface MembersPanelProps {
+  projectId: number;
+  /** may change roles (project:members) */
+  canManage: boolean;
+  renderHolderPicker: RenderHolderPicker;
+}
+
+export function MembersPanel({ projectId, canManage, renderHolderPicker }: MembersPanelProps) {
   const members = useMembers(projectId);
   const remove = useRemoveMember(projectId);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -93,12 +100,12 @@ export function MembersPanel({ projectId }: { projectId: number }) {
   }
   return (
     <Stack>
-      <AddMemberForm projectId={projectId} />
+      {canManage && <AddMemberForm projectId={projectId} renderHolderPicker={renderHolderPicker} />}
       <Table.ScrollContainer minWidth={320}>
         <Table aria-label="Members" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>User</Table.Th>
+              <Table.Th>User or team</Table.Th>
               <Table.Th>Role</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
@@ -107,23 +114,36 @@ export function MembersPanel({ projectId }: { projectId: number }) {
           </Table.Thead>
           <Table.Tbody>
             {(members.data ?? []).map((member) => (
-              <Table.Tr key={member.user_id}>
+              <Table.Tr key={member.user_id ?? `team-${member.team_id ?? 0}`}>
                 <Table.Td>
-                  {member.username}{" "}
-                  <Text span size="xs" c="dimmed">
-                    #{member.user_id}
-                  </Text>
+                  {member.user_id !== null ? (
+                    <>
+                      {member.username}{" "}
+                      <Text span size="xs" c="dimmed">
+                        #{member.user_id}
+                      </Text>
+                    </>
+                  ) : (
+                    <>
+                      <Badge variant="light" size="sm" mr={6}>
+                        team
+                      </Badge>
+                      {member.team_name}
+                    </>
+                  )}
                 </Table.Td>
                 <Table.Td>{member.role}</Table.Td>
                 <Table.Td ta="right">
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Remove ${member.username}`}
-                    onClick={() => setRemoving(member)}
-                  >
-                    ×
-                  </ActionIcon>
+                  {canManage && (
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove ${nameOf(member)}`}
+                      onClick={() => setRemoving(member)}
+                    >
+                      ×
+                    </ActionIcon>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -134,9 +154,9 @@ export function MembersPanel({ projectId }: { projectId: number }) {
       <ConfirmDeleteModal
         opened={removing !== null}
         onClose={() => setRemoving(null)}
-        subject={`member “${removing?.username ?? ""}”`}
-        consequence="They lose access to this project at once."
-        onConfirm={() => remove.mutateAsync(removing?.user_id ?? 0)}
+        subject={`member “${removing ? nameOf(removing) : ""}”`}
+        consequence="They lose this role at once (grants on templates stay)."
+        onConfirm={() => remove.mutateAsync(removing ? holderOf(removing) : { user_id: 0 })}
       />
     </Stack>
   );
