@@ -5,6 +5,7 @@ import type { ProjectContext } from "@/app/routes/project/context";
 import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
 import { useProject } from "@/features/projects/api/get-project";
 import { paths } from "@/lib/paths";
+import { can } from "@/lib/permissions";
 
 function ProjectPage({ projectId }: { projectId: number }) {
   const project = useProject(projectId);
@@ -31,6 +32,8 @@ function ProjectPage({ projectId }: { projectId: number }) {
     );
   }
   const context: ProjectContext = { project: project.data };
+  const permissions = project.data.permissions;
+  const tabs = PROJECT_SECTIONS.filter((s) => !("requires" in s) || can(permissions, s.requires));
   return (
     <Stack>
       <div>
@@ -47,7 +50,7 @@ function ProjectPage({ projectId }: { projectId: number }) {
         keepMounted={false}
       >
         <Tabs.List aria-label="Project sections">
-          {PROJECT_SECTIONS.map((s) => (
+          {tabs.map((s) => (
             <Tabs.Tab key={s.path} value={s.path}>
               {s.label}
             </Tabs.Tab>

@@ -1,0 +1,195 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Code,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { Fragment, useState } from "react";
+import { type AuditFilters, auditExportUrl, useAudit } from "@/features/audit/api/get-audit";
+import { formatDateTime } from "@/lib/format";
+
+interface FilterValues {
+  actor: string;
+  action: string;
+  since: string;
+  until: string;
+  q: string;
+}
+
+const EMPTY: FilterValues = { actor: "", action: "", since: "", until: "", q: "" };
+
+/** datetime-local text (the reader's time) as the API's ISO 8601 instant. */
+function instant(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export function toAuditFilters(projectId: number, v: FilterValues): AuditFilters {
+  return {
+    project_id: projectId,
+    actor: v.actor.trim() || undefined,
+    action: v.action.trim() || undefined,
+    since: instant(v.since),
+    until: instant(v.until),
+    q: v.q.trim() || undefined,
+  };
+}
+
+/** The project's audit trail: who did what, when; filters, and the export of what is shown. */
+export function AuditPanel({ projectId }: { projectId: number }) {
+  const [filters, setFilters] = useState<AuditFilters>({ project_id: projectId });
+  const [open, setOpen] = useState<number | null>(null);
+  const audit = useAudit(filters);
+  const form = useForm<FilterValues>({ mode: "uncontrolled", initialValues: EMPTY });
+  const rows = audit.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <Stack>
+      <form
+        onSubmit={form.onSubmit((values) => setFilters(toAuditFilters(projectId, values)))}
+        onReset={() => {
+          form.reset();
+          setFilters({ project_id: projectId });
+        }}
+        aria-label="Audit filters"
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+          <TextInput
+            label="Actor"
+            placeholder="username"
+            key={form.key("actor")}
+            {...form.getInputProps("actor")}
+          />
+          <TextInput
+            label="Action"
+            placeholder="run:launch, or run"
+            key={form.key("action")}
+            {...form.getInputProps("action")}
+          />
+          <TextInput
+            label="From"
+            type="datetime-local"
+            key={form.key("since")}
+            {...form.getInputProps("since")}
+          />
+          <TextInput
+            label="To"
+            type="datetime-local"
+            key={form.key("until")}
+            {...form.getInputProps("until")}
+          />
+          <TextInput
+            label="Text"
+            placeholder="Search"
+            key={form.key("q")}
+            {...form.getInputProps("q")}
+          />
+        </SimpleGrid>
+        <Group mt="sm" justify="space-between">
+          <Group gap="xs">
+            <Button type="submit">Filter</Button>
+            <Button type="reset" variant="default">
+              Clear
+            </Button>
+          </Group>
+          <Anchor href={auditExportUrl(filters)} download>
+            Export as JSON lines
+          </Anchor>
+        </Group>
+      </form>
+      {audit.error && (
+        <Alert color="red" title="Could not load the audit trail">
+          {audit.error.message}
+        </Alert>
+      )}
+      {audit.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading the audit trail" />
+        </Center>
+      )}
+      {audit.data && rows.length === 0 && <Text c="dimmed">No records match.</Text>}
+      {rows.length > 0 && (
+        <Table.ScrollContainer minWidth={320}>
+          <Table aria-label="Audit trail" verticalSpacing="xs" fz="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Actor</Table.Th>
+                <Table.Th>Action</Table.Th>
+                <Table.Th visibleFrom="sm">Object</Table.Th>
+                <Table.Th visibleFrom="md">Detail</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => (
+                <Fragment key={row.id}>
+                  <Table.Tr>
+                    <Table.Td style={{ whiteSpace: "nowrap" }}>
+                      {formatDateTime(row.created_at)}
+                    </Table.Td>
+                    <Table.Td>{row.actor}</Table.Td>
+                    <Table.Td>
+                      <Anchor
+                        component="button"
+                        type="button"
+                        ff="monospace"
+                        size="sm"
+                        aria-expanded={open === row.id}
+                        onClick={() => setOpen(open === row.id ? null : row.id)}
+                      >
+                        {row.action}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td visibleFrom="sm">
+                      {row.object_type} {row.object_name}
+                    </Table.Td>
+                    <Table.Td visibleFrom="md">
+                      <Text size="sm" lineClamp={1}>
+                        {row.detail}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open === row.id && (
+                    <Table.Tr>
+                      <Table.Td colSpan={5}>
+                        <Stack gap={4}>
+                          <Text size="xs" c="dimmed">
+                            {row.object_type} {row.object_name} · from {row.source_ip || "?"} ·{" "}
+                            {row.user_agent}
+                          </Text>
+                          {row.detail && <Text size="sm">{row.detail}</Text>}
+                          <Code block>{JSON.stringify(row.changes, null, 2)}</Code>
+                        </Stack>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {audit.hasNextPage && (
+        <Group>
+          <Button
+            variant="default"
+            onClick={() => void audit.fetchNextPage()}
+            loading={audit.isFetchingNextPage}
+          >
+            Older records
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
