@@ -9,7 +9,7 @@ export interface Option {
 /** Templates and members of a project, for the runs list's filters. */
 export function useRunFilterOptions(projectId: number) {
   const templates = useQuery({
-    queryKey: ["templates", projectId, "options"],
+    queryKey: ["projects", projectId, "templates", "options"],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/templates", {

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
 import type { paths } from "@/api/schema";
+import { runKeys } from "@/features/runs/api/query-keys";
 
 export type HostRecap = Schemas["HostRecap"];
 export type TimelineEntry = Schemas["TimelineEntry"];
@@ -49,7 +50,7 @@ export async function fetchFirstFailureLine(projectId: number, runId: number) {
 /** Host recap and timeline change while the run goes on: a new `version` refetches them. */
 export function useRunHosts(projectId: number, runId: number, version: string) {
   return useQuery({
-    queryKey: ["runs", "detail", projectId, runId, "hosts", version],
+    queryKey: runKeys.part(projectId, runId, "hosts", version),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/runs/{run_id}/hosts", {
@@ -62,7 +63,7 @@ export function useRunHosts(projectId: number, runId: number, version: string) {
 
 export function useRunTimeline(projectId: number, runId: number, version: string) {
   return useQuery({
-    queryKey: ["runs", "detail", projectId, runId, "timeline", version],
+    queryKey: runKeys.part(projectId, runId, "timeline", version),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/runs/{run_id}/timeline", {

@@ -17,7 +17,8 @@ export function useRunPermissions(
   projectPermissions: readonly string[] | undefined,
 ): RunPermissions {
   const template = useQuery({
-    queryKey: ["templates", projectId, "detail", templateId],
+    // the templates feature caches the same body under this key
+    queryKey: ["projects", projectId, "templates", templateId],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/templates/{template_id}", {

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
+import { runKeys } from "@/features/runs/api/query-keys";
 
 export type Run = Schemas["RunRead"];
 export type RunStatus = Schemas["RunStatus"];
@@ -10,12 +11,9 @@ export function isActive(status: RunStatus): boolean {
   return ACTIVE.has(status);
 }
 
-export const runKey = (projectId: number, runId: number) =>
-  ["runs", "detail", projectId, runId] as const;
-
 export const runQuery = (projectId: number, runId: number) =>
   queryOptions({
-    queryKey: runKey(projectId, runId),
+    queryKey: runKeys.detail(projectId, runId),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/projects/{project_id}/runs/{run_id}", {

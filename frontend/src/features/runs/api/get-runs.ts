@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
+import { runKeys } from "@/features/runs/api/query-keys";
 
 type RunPage = Schemas["RunPage"];
 
@@ -37,7 +38,7 @@ function fetchRuns(
  */
 export function useRuns(projectId: number | undefined, limit: number, filters: RunFilters = {}) {
   return useInfiniteQuery({
-    queryKey: ["runs", projectId ?? "all", { limit, ...filters }],
+    queryKey: runKeys.list(projectId, { limit, ...filters }),
     queryFn: ({ pageParam }) => fetchRuns(projectId, filters, limit, pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last: RunPage) => last.next_before_id ?? undefined,

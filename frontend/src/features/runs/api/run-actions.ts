@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
-import { runKey } from "@/features/runs/api/get-run";
+import { runKeys } from "@/features/runs/api/query-keys";
 
 export function useCancelRun(projectId: number, runId: number) {
   const queryClient = useQueryClient();
@@ -12,8 +12,9 @@ export function useCancelRun(projectId: number, runId: number) {
         }),
       ),
     onSuccess: (run) => {
-      queryClient.setQueryData(runKey(projectId, runId), run);
-      return queryClient.invalidateQueries({ queryKey: ["runs"] });
+      queryClient.setQueryData(runKeys.detail(projectId, runId), run);
+      void queryClient.invalidateQueries({ queryKey: runKeys.everywhere });
+      return queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) });
     },
   });
 }
@@ -28,6 +29,9 @@ export function useRelaunchRun(projectId: number, runId: number) {
           body: { hosts },
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["runs"] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: runKeys.everywhere });
+      return queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) });
+    },
   });
 }

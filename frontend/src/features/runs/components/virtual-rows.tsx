@@ -50,10 +50,15 @@ export function VirtualRows(props: VirtualRowsProps) {
 
   useLayoutEffect(() => {
     const element = ref.current;
-    if (!follow || !element) return;
-    element.scrollTop = element.scrollHeight;
+    if (!follow || !element || count === 0) return;
+    // computed rather than read from scrollHeight: no layout flush on every batch of lines
+    element.scrollTop = scrollTopFor(
+      count - 1,
+      { count, rowHeight, viewportHeight: viewport },
+      "end",
+    );
     setScrollTop(element.scrollTop);
-  }, [follow, count, viewport]);
+  }, [follow, count, viewport, rowHeight]);
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -61,6 +66,8 @@ export function VirtualRows(props: VirtualRowsProps) {
     const top = scrollTopFor(scrollTo.row, { count, rowHeight, viewportHeight: viewport });
     element.scrollTop = top;
     setScrollTop(element.scrollTop);
+    // and the box itself into the page's view (jsdom has no scrollIntoView)
+    element.scrollIntoView?.({ block: "nearest" });
     // only a new request scrolls; later count changes must not pull the reader back
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scrollTo]);

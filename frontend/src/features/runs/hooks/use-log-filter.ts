@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { fetchEvents, fetchLines } from "@/features/runs/api/get-run-output";
+import { runKeys } from "@/features/runs/api/query-keys";
 import type { Match } from "@/features/runs/components/log-matches";
 
 export type LineStatusFilter = "" | "failed" | "changed" | "unreachable";
@@ -64,7 +65,7 @@ async function fetchMatches(
 /** Lines matching a filter, searched by the server, a page at a time. */
 export function useLogFilter(projectId: number, runId: number, filter: LogFilter, version: string) {
   return useInfiniteQuery({
-    queryKey: ["runs", "detail", projectId, runId, "matches", filter, version],
+    queryKey: runKeys.part(projectId, runId, "matches", filter, version),
     queryFn: ({ pageParam }) => fetchMatches(projectId, runId, filter, pageParam),
     initialPageParam: -1,
     getNextPageParam: (last: MatchPage) => last.next ?? undefined,

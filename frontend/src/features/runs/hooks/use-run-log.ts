@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { type Run, isActive, runKey } from "@/features/runs/api/get-run";
+import { type Run, isActive } from "@/features/runs/api/get-run";
+import { runKeys } from "@/features/runs/api/query-keys";
 import { fetchLines, streamUrl } from "@/features/runs/api/get-run-output";
 import { LineStore } from "@/features/runs/lib/line-store";
 import { RunStream } from "@/features/runs/lib/run-stream";
@@ -30,7 +31,8 @@ export function useRunLog(run: Run) {
 
   useEffect(() => {
     if (!live) return;
-    const refresh = () => queryClient.invalidateQueries({ queryKey: runKey(projectId, runId) });
+    const refresh = () =>
+      queryClient.invalidateQueries({ queryKey: runKeys.detail(projectId, runId), exact: true });
     const stream = new RunStream({
       url: streamUrl(projectId, runId),
       after: store.count - 1,
@@ -50,7 +52,8 @@ export function useRunLog(run: Run) {
         onEnd: (status) => {
           store.setCount(status.line_count);
           setConnected(true);
-          void queryClient.invalidateQueries({ queryKey: ["runs"] });
+          void queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) });
+          void queryClient.invalidateQueries({ queryKey: runKeys.everywhere });
         },
         onConnection: setConnected,
       },
