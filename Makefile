@@ -25,7 +25,7 @@ types: setup ## mypy (strict, per pyproject)
 	.venv/bin/mypy $(wildcard src tests bench)
 
 test-py: setup ## pytest on SQLite and PostgreSQL (STEWARD_TEST_DB=sqlite for one; ARGS="-k x" to pass args)
-	.venv/bin/pytest $(ARGS)
+	.venv/bin/pytest --durations=15 $(ARGS)
 
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py
