@@ -1,0 +1,334 @@
+"""Every route x every kind of actor: the expected status, and exactly the allowed list items.
+
+Each API route must be classified in ``ROUTES`` (a new route fails the test until it is). A probe
+names a row of ``WHO`` (the statuses per actor, written by hand from the rights table in the
+README) and the status of an allowed actor. Probes never change what later probes see: writes
+send a body the route refuses after authorization (422), deletes aim at objects still in use
+(409) or not there (404).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from access.world import ACTORS, World
+
+Y = 0  # the allowed actor's status, given by the probe
+
+# fmt: off
+#                    admin owner manag opera viewr t_ops runnr t_vwr outsd anon  o_read
+WHO: dict[str, tuple[int, ...]] = {
+    "anyone":         (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y),
+    "signed_in":      (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    401,  Y),
+    "admin":          (Y,    403,  403,  403,  403,  403,  403,  403,  403,  401,  403),
+    "directory":      (Y,    Y,    403,  403,  403,  403,  403,  403,  403,  401,  Y),
+    "project":        (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    404,  401,  Y),
+    "owner":          (Y,    Y,    403,  403,  403,  403,  403,  403,  404,  401,  403),
+    "members":        (Y,    Y,    Y,    Y,    Y,    Y,    403,  403,  404,  401,  Y),
+    "resources":      (Y,    Y,    Y,    Y,    Y,    Y,    404,  404,  404,  401,  Y),
+    "resource_write": (Y,    Y,    Y,    403,  403,  403,  404,  404,  404,  401,  403),
+    "template_write": (Y,    Y,    Y,    403,  403,  403,  403,  403,  404,  401,  403),
+    "t1_run":         (Y,    Y,    Y,    Y,    403,  Y,    Y,    403,  404,  401,  403),
+    # T2 is granted to nobody of these: grant holders of T1 do not see it
+    "t2":             (Y,    Y,    Y,    Y,    Y,    Y,    404,  404,  404,  401,  Y),
+    "t2_members":     (Y,    Y,    Y,    Y,    Y,    Y,    404,  404,  404,  401,  Y),
+    "t2_write":       (Y,    Y,    Y,    403,  403,  403,  404,  404,  404,  401,  403),
+    "t2_manage":      (Y,    Y,    403,  403,  403,  403,  404,  404,  404,  401,  403),
+    "t2_run":         (Y,    Y,    Y,    Y,    403,  Y,    404,  404,  404,  401,  403),
+}
+# fmt: on
+assert all(len(row) == len(ACTORS) for row in WHO.values())
+
+BAD = {"not_a_field": 1}  # refused with 422 once the route is allowed
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    who: str
+    status: int  # of an allowed actor
+    path: dict[str, str] = dataclasses.field(default_factory=dict)  # {param: world id name}
+    body: dict[str, Any] | None = None
+
+
+T2 = {"template_id": "t2"}
+R2 = {"run_id": "r2"}
+
+ROUTES: dict[tuple[str, str], list[Probe]] = {
+    ("GET", "/health"): [Probe("anyone", 200)],
+    ("POST", "/auth/login"): [Probe("anyone", 422, body=BAD)],
+    ("GET", "/auth/session"): [Probe("anyone", 401)],  # a cookie only; tokens get 401
+    ("POST", "/auth/logout"): [Probe("signed_in", 204)],
+    ("GET", "/auth/me"): [Probe("signed_in", 200)],
+    ("GET", "/users/me/tokens"): [Probe("signed_in", 200)],
+    ("POST", "/users/me/tokens"): [Probe("signed_in", 422, body=BAD)],
+    ("DELETE", "/users/me/tokens/{token_id}"): [Probe("signed_in", 404)],
+    ("POST", "/users/me/password"): [Probe("signed_in", 422, body=BAD)],
+    ("GET", "/users"): [Probe("admin", 200)],
+    # the body is read before the route checks the caller: 422 for anyone signed in
+    ("POST", "/users"): [Probe("signed_in", 422, body=BAD)],
+    ("PATCH", "/users/{user_id}"): [Probe("signed_in", 422, {"user_id": "viewer"}, BAD)],
+    ("POST", "/users/{user_id}/password"): [Probe("signed_in", 422, {"user_id": "viewer"}, BAD)],
+    ("GET", "/teams"): [Probe("directory", 200)],
+    ("POST", "/teams"): [Probe("admin", 422, body=BAD)],
+    ("GET", "/teams/{team_id}"): [Probe("directory", 200)],
+    ("PATCH", "/teams/{team_id}"): [Probe("admin", 422, body=BAD)],
+    ("DELETE", "/teams/{team_id}"): [Probe("admin", 204, {"team_id": "spare"})],
+    ("GET", "/teams/{team_id}/members"): [Probe("directory", 200)],
+    ("POST", "/teams/{team_id}/members"): [Probe("admin", 422, body=BAD)],
+    ("DELETE", "/teams/{team_id}/members/{user_id}"): [
+        Probe("admin", 404, {"user_id": "outsider"})  # not in the team
+    ],
+    ("GET", "/projects"): [Probe("signed_in", 200)],
+    ("POST", "/projects"): [Probe("signed_in", 422, body=BAD)],
+    ("GET", "/projects/{project_id}"): [Probe("project", 200)],
+    ("PATCH", "/projects/{project_id}"): [Probe("owner", 422, body=BAD)],
+    ("DELETE", "/projects/{project_id}"): [Probe("owner", 409)],  # runs are running
+    ("GET", "/projects/{project_id}/members"): [Probe("members", 200)],
+    ("PUT", "/projects/{project_id}/members"): [Probe("owner", 422, body=BAD)],
+    ("DELETE", "/projects/{project_id}/members/{user_id}"): [
+        Probe("owner", 404, {"user_id": "outsider"})  # not a member
+    ],
+    ("DELETE", "/projects/{project_id}/members/teams/{team_id}"): [
+        Probe("owner", 404, {"team_id": "watchers"})  # a grant, not a role
+    ],
+    ("GET", "/projects/{project_id}/keys"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/keys"): [Probe("resource_write", 422, body=BAD)],
+    ("GET", "/projects/{project_id}/keys/{key_id}"): [Probe("resources", 200)],
+    ("PATCH", "/projects/{project_id}/keys/{key_id}"): [Probe("resource_write", 422, body=BAD)],
+    ("DELETE", "/projects/{project_id}/keys/{key_id}"): [Probe("resource_write", 409)],
+    ("GET", "/projects/{project_id}/repositories"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/repositories"): [Probe("resource_write", 422, body=BAD)],
+    ("GET", "/projects/{project_id}/repositories/{repository_id}"): [Probe("resources", 200)],
+    ("PATCH", "/projects/{project_id}/repositories/{repository_id}"): [
+        Probe("resource_write", 422, body=BAD)
+    ],
+    ("DELETE", "/projects/{project_id}/repositories/{repository_id}"): [
+        Probe("resource_write", 409)
+    ],
+    ("POST", "/projects/{project_id}/repositories/{repository_id}/test"): [
+        Probe("resource_write", 200)
+    ],
+    ("GET", "/projects/{project_id}/inventories"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/inventories"): [Probe("resource_write", 422, body=BAD)],
+    ("POST", "/projects/{project_id}/inventories/preview"): [
+        Probe("resource_write", 422, body=BAD)
+    ],
+    ("GET", "/projects/{project_id}/inventories/{inventory_id}"): [Probe("resources", 200)],
+    ("PATCH", "/projects/{project_id}/inventories/{inventory_id}"): [
+        Probe("resource_write", 422, body=BAD)
+    ],
+    ("DELETE", "/projects/{project_id}/inventories/{inventory_id}"): [Probe("resource_write", 409)],
+    ("GET", "/projects/{project_id}/inventories/{inventory_id}/hosts"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/environments"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/environments"): [Probe("resource_write", 422, body=BAD)],
+    ("GET", "/projects/{project_id}/environments/{environment_id}"): [Probe("resources", 200)],
+    ("PATCH", "/projects/{project_id}/environments/{environment_id}"): [
+        Probe("resource_write", 422, body=BAD)
+    ],
+    ("DELETE", "/projects/{project_id}/environments/{environment_id}"): [
+        Probe("resource_write", 409)
+    ],
+    ("GET", "/projects/{project_id}/templates"): [Probe("project", 200)],
+    ("POST", "/projects/{project_id}/templates"): [Probe("template_write", 422, body=BAD)],
+    ("GET", "/projects/{project_id}/templates/{template_id}"): [
+        Probe("project", 200),
+        Probe("t2", 200, T2),
+    ],
+    ("PATCH", "/projects/{project_id}/templates/{template_id}"): [
+        Probe("template_write", 422, body=BAD),
+        Probe("t2_write", 422, T2, BAD),
+    ],
+    ("DELETE", "/projects/{project_id}/templates/{template_id}"): [
+        Probe("template_write", 409),  # a run of each template is running
+        Probe("t2_write", 409, T2),
+    ],
+    ("GET", "/projects/{project_id}/templates/{template_id}/grants"): [
+        Probe("members", 200),
+        Probe("t2_members", 200, T2),
+    ],
+    ("POST", "/projects/{project_id}/templates/{template_id}/grants"): [
+        Probe("owner", 422, body=BAD),
+        Probe("t2_manage", 422, T2, BAD),
+    ],
+    ("PATCH", "/projects/{project_id}/templates/{template_id}/grants/{grant_id}"): [
+        Probe("owner", 422, body=BAD),
+        Probe("t2_manage", 422, {**T2, "grant_id": "t2_grant"}, BAD),
+    ],
+    ("DELETE", "/projects/{project_id}/templates/{template_id}/grants/{grant_id}"): [
+        Probe("owner", 404, {"grant_id": "t2_grant"}),  # a grant of another template
+        Probe("t2_manage", 404, {**T2, "grant_id": "runner_grant"}),
+    ],
+    ("GET", "/projects/{project_id}/runs"): [Probe("project", 200)],
+    ("POST", "/projects/{project_id}/runs"): [
+        # T1 does not let a launch override the limit: 422 once the launch is allowed
+        Probe("t1_run", 422, body={"template_id": "t1", "limit": "localhost"}),
+        Probe("t2_run", 422, body={"template_id": "t2", "limit": "localhost"}),
+    ],
+    ("POST", "/projects/{project_id}/runs/{run_id}/cancel"): [
+        Probe("t1_run", 409),  # already finished
+        Probe("t2_run", 409, R2),
+    ],
+    ("POST", "/projects/{project_id}/runs/{run_id}/relaunch"): [
+        Probe("t1_run", 422, body=BAD),
+        Probe("t2_run", 422, R2, BAD),
+    ],
+    ("GET", "/runs"): [Probe("signed_in", 200)],
+    ("GET", "/audit"): [Probe("signed_in", 200)],
+    ("GET", "/audit/export"): [Probe("signed_in", 200)],
+}
+for _view in ("", "/lines", "/events", "/hosts", "/timeline", "/output", "/stream"):
+    ROUTES["GET", f"/projects/{{project_id}}/runs/{{run_id}}{_view}"] = [
+        Probe("project", 200),
+        Probe("t2", 200, R2),
+    ]
+
+DEFAULT_PATH = {
+    "project_id": "p1",
+    "template_id": "t1",
+    "run_id": "r1",
+    "key_id": "key",
+    "repository_id": "p1_repository",
+    "inventory_id": "p1_inventory",
+    "environment_id": "environment",
+    "team_id": "ops",
+    "grant_id": "runner_grant",
+    "user_id": "viewer",
+    "token_id": "missing",
+}
+
+
+@pytest.fixture
+def world(client: TestClient, tmp_path: Path) -> World:
+    return World(client, tmp_path).build()
+
+
+def _ids(world: World, names: dict[str, str]) -> dict[str, int]:
+    known = {**world.ids, **world.users, "missing": 999_999}
+    return {param: known[name] for param, name in names.items()}
+
+
+def _requests(world: World) -> Iterator[tuple[str, str, str, Probe]]:
+    """(method, route, url, probe) for every probe of every route."""
+    for (method, route), probes in ROUTES.items():
+        for probe in probes:
+            url = "/api/v1" + route.format(**_ids(world, {**DEFAULT_PATH, **probe.path}))
+            yield method, route, url, probe
+
+
+def _body(world: World, probe: Probe) -> dict[str, Any] | None:
+    if probe.body is None or "template_id" not in probe.body:
+        return probe.body
+    return {**probe.body, "template_id": world.ids[probe.body["template_id"]]}
+
+
+def test_every_route_is_classified(client: TestClient) -> None:
+    schema = client.get("/api/v1/openapi.json").json()
+    routes = {
+        (method.upper(), path.removeprefix("/api/v1"))
+        for path, operations in schema["paths"].items()
+        for method in operations
+    }
+    assert routes - set(ROUTES) == set(), "classify these routes in ROUTES"
+    assert set(ROUTES) - routes == set(), "these routes are gone"
+
+
+def test_every_actor_gets_the_expected_status_and_list_items(world: World) -> None:
+    """One world for both checks (building it launches real runs): lists first, since a few
+    probes change things (the spare team is deleted)."""
+    wrong = _wrong_lists(world) + _wrong_statuses(world)
+    assert wrong == [], "\n".join(wrong)
+
+
+def _wrong_statuses(world: World) -> list[str]:
+    wrong = []
+    for method, route, url, probe in _requests(world):
+        for actor, expected in zip(ACTORS, WHO[probe.who], strict=True):
+            expected = expected or probe.status
+            response = world.clients[actor].request(method, url, json=_body(world, probe))
+            if response.status_code != expected:
+                wrong.append(f"{method} {route} as {actor}: {response.status_code} != {expected}")
+            elif expected == 403 and not re.search("permission|admin", _detail(response)):
+                wrong.append(f"{method} {route} as {actor}: 403 without the reason")
+    return wrong
+
+
+def _detail(response: Any) -> str:
+    detail: str = response.json()["detail"]
+    return detail
+
+
+def _each(actors: tuple[str, ...], names: set[str] | None) -> dict[str, set[str] | None]:
+    return {actor: names for actor in actors}
+
+
+EVERYONE = ACTORS[:-2] + ACTORS[-1:]  # anonymous gets 401 on every list
+P1_RUNS = {"r1", "r2", "busy_t1", "busy_t2"}
+T1_RUNS = {"r1", "busy_t1"}
+NOBODY: set[str] = set()
+GRANTED = ("runner", "team_viewer")
+TEAMS = {"ops", "watchers", "spare"}
+# list url -> {actor: names of exactly the items returned; None: refused}; "*": everyone else
+LISTS: dict[str, dict[str, set[str] | None]] = {
+    "/projects": {"admin": {"p1", "p2"}, "outsider": NOBODY, "*": {"p1"}},
+    "/projects/{p1}/templates": {**_each(GRANTED, {"t1"}), "*": {"t1", "t2"}},
+    "/projects/{p1}/runs": {**_each(GRANTED, T1_RUNS), "*": P1_RUNS},
+    "/projects/{p1}/runs?template_id={t2}": {
+        **_each(GRANTED, NOBODY),
+        "*": {"r2", "busy_t2"},
+    },
+    "/runs": {
+        "admin": P1_RUNS | {"r3"},
+        **_each(GRANTED, T1_RUNS),
+        "outsider": NOBODY,
+        "*": P1_RUNS,
+    },
+    "/runs?template_id={t2}": {
+        **_each((*GRANTED, "outsider"), NOBODY),
+        "*": {"r2", "busy_t2"},
+    },
+    **{
+        f"/projects/{{p1}}/{kind}": {**_each(GRANTED, None), "*": {name}}
+        for kind, name in (
+            ("keys", "key"),
+            ("environments", "environment"),
+            ("inventories", "p1_inventory"),
+            ("repositories", "p1_repository"),
+        )
+    },
+    "/teams": {**_each(("admin", "owner", "owner_read"), TEAMS), "*": None},
+}
+
+
+def _names(world: World, kind: str, body: Any) -> set[str]:
+    """The world's names of the listed items of ``kind``."""
+    listed = {item["id"] for item in body["items"]}
+    return {n for n, i in world.ids.items() if world.kinds.get(n) == kind and i in listed}
+
+
+def _wrong_lists(world: World) -> list[str]:
+    wrong = []
+    for url, allowed in LISTS.items():
+        kind = url.split("?")[0].rsplit("/", 1)[-1]
+        for actor in EVERYONE:
+            if actor == "outsider" and "{p1}" in url:
+                continue  # the project is a 404 (the status matrix checks it)
+            expected = allowed.get(actor, allowed.get("*"))
+            response = world.clients[actor].get("/api/v1" + url.format(**world.ids))
+            if expected is None:
+                if response.status_code not in (403, 404):
+                    wrong.append(f"{url} as {actor}: {response.status_code}, not refused")
+                continue
+            if response.status_code != 200:
+                wrong.append(f"{url} as {actor}: {response.status_code}, expected a list")
+                continue
+            names = _names(world, kind, response.json())
+            if names != expected:
+                wrong.append(f"{url} as {actor}: {sorted(names)} != {sorted(expected)}")
+    return wrong

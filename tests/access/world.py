@@ -1,0 +1,198 @@
+"""One project seen by every kind of actor: the setting of the access tests.
+
+Project ``p1`` holds a key, a repository, an inventory, an environment (whose secret is the key),
+templates T1 and T2, a finished run of each and a running one of each (inserted: a running run
+keeps its template and project from being deleted). Project ``p2`` holds a template and a run.
+
+Actors: ``admin``; ``owner``, ``manager``, ``operator``, ``viewer`` (direct roles in p1);
+``team_operator`` (team ``ops`` is operator in p1); ``runner`` (a ``run`` grant on T1);
+``team_viewer`` (team ``watchers`` has a ``view`` grant on T1); ``outsider`` (no access);
+``anonymous``; ``owner_read`` (a read-scope token of the owner).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from conftest import LOCALHOST_INVENTORY, PLAYBOOKS
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from steward.db import utcnow
+from steward.runs.models import LaunchType, Run
+from steward.runs.status import RunStatus
+
+ACTORS = (
+    "admin",
+    "owner",
+    "manager",
+    "operator",
+    "viewer",
+    "team_operator",
+    "runner",
+    "team_viewer",
+    "outsider",
+    "anonymous",
+    "owner_read",
+)
+PASSWORD = "a-long-enough-password"
+SECRET = "s3cret-value-of-the-key"
+FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
+
+
+def ok(response: Any, status: int = 200) -> Any:
+    assert response.status_code == status, response.text
+    return response.json() if response.content else None
+
+
+@dataclasses.dataclass
+class World:
+    admin: TestClient
+    tmp_path: Path
+    clients: dict[str, TestClient] = dataclasses.field(default_factory=dict)
+    users: dict[str, int] = dataclasses.field(default_factory=dict)
+    ids: dict[str, int] = dataclasses.field(default_factory=dict)
+    kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # name -> "runs", "keys", …
+
+    def keep(self, name: str, kind: str, created: dict[str, Any]) -> None:
+        self.ids[name], self.kinds[name] = created["id"], kind
+
+    @property
+    def app(self) -> FastAPI:
+        app: FastAPI = self.admin.app  # type: ignore[assignment]
+        return app
+
+    def post(self, path: str, body: dict[str, Any], status: int = 201) -> Any:
+        return ok(self.admin.post(f"/api/v1{path}", json=body), status)
+
+    def put(self, path: str, body: dict[str, Any]) -> Any:
+        return ok(self.admin.put(f"/api/v1{path}", json=body))
+
+    def user(self, name: str, scope: str = "write") -> TestClient:
+        """A client holding an API token of ``name`` (created on first use)."""
+        if name not in self.users:
+            self.users[name] = self.post("/users", {"username": name, "password": PASSWORD})["id"]
+        browser = TestClient(self.app)
+        login = ok(
+            browser.post("/api/v1/auth/login", json={"username": name, "password": PASSWORD})
+        )
+        token = ok(
+            browser.post(
+                "/api/v1/users/me/tokens",
+                json={"name": f"{name}-{scope}", "scope": scope},
+                headers={"X-CSRF-Token": login["csrf_token"]},
+            ),
+            201,
+        )
+        browser.cookies.clear()
+        browser.headers["Authorization"] = f"Bearer {token['token']}"
+        return browser
+
+    def url(self, project: str, path: str = "") -> str:
+        return f"/api/v1/projects/{self.ids[project]}{path}"
+
+    def build(self) -> World:
+        self._resources()
+        self._people()
+        self._runs()
+        return self
+
+    def _resources(self) -> None:
+        repo = self.tmp_path / "playbooks"
+        shutil.copytree(PLAYBOOKS, repo)
+        for project in ("p1", "p2"):
+            self.keep(project, "projects", self.post("/projects", {"name": project}))
+            base = f"/projects/{self.ids[project]}"
+            repository = {"name": "local", "kind": "local", "url": str(repo)}
+            self.keep(
+                f"{project}_repository",
+                "repositories",
+                self.post(f"{base}/repositories", repository),
+            )
+            inventory = {"name": "local", "kind": "static", "format": "ini"}
+            self.keep(
+                f"{project}_inventory",
+                "inventories",
+                self.post(f"{base}/inventories", {**inventory, "content": LOCALHOST_INVENTORY}),
+            )
+        p1 = f"/projects/{self.ids['p1']}"
+        key = {"name": "api-token", "kind": "secret", "value": SECRET}
+        self.keep("key", "keys", self.post(f"{p1}/keys", key))
+        secret = {"name": "API_TOKEN", "target": "env", "key_id": self.ids["key"]}
+        environment = {"name": "prod", "secrets": [secret]}
+        self.keep("environment", "environments", self.post(f"{p1}/environments", environment))
+        for name, project in (("t1", "p1"), ("t2", "p1"), ("t3", "p2")):
+            template = self.post(
+                f"/projects/{self.ids[project]}/templates",
+                {
+                    "name": name,
+                    "playbook": "ok.yml",
+                    "repository_id": self.ids[f"{project}_repository"],
+                    "inventory_id": self.ids[f"{project}_inventory"],
+                    "environment_id": self.ids["environment"] if project == "p1" else None,
+                    "overridable": ["tags"],
+                },
+            )
+            self.keep(name, "templates", template)
+
+    def _people(self) -> None:
+        p1 = f"/projects/{self.ids['p1']}"
+        self.clients["admin"] = self.admin
+        self.clients["anonymous"] = TestClient(self.app)
+        for name in ("owner", "manager", "operator", "viewer", "runner", "outsider"):
+            self.clients[name] = self.user(name)
+        for role in ("owner", "manager", "operator", "viewer"):
+            self.put(f"{p1}/members", {"user_id": self.users[role], "role": role})
+        self.clients["owner_read"] = self.user("owner", scope="read")
+        for team, member in (("ops", "team_operator"), ("watchers", "team_viewer"), ("spare", "")):
+            self.keep(team, "teams", self.post("/teams", {"name": team}))
+            if member:
+                self.clients[member] = self.user(member)
+                self.post(f"/teams/{self.ids[team]}/members", {"user_id": self.users[member]})
+        self.put(f"{p1}/members", {"team_id": self.ids["ops"], "role": "operator"})
+        grants = f"{p1}/templates/{self.ids['t1']}/grants"
+        self.ids["runner_grant"] = self.post(
+            grants, {"user_id": self.users["runner"], "permission": "run"}
+        )["id"]
+        self.post(grants, {"team_id": self.ids["watchers"], "permission": "view"})
+        self.ids["t2_grant"] = self.post(
+            f"{p1}/templates/{self.ids['t2']}/grants",
+            {"team_id": self.ids["ops"], "permission": "view"},  # adds nothing to their role
+        )["id"]
+
+    def _runs(self) -> None:
+        for name, project in (("r1", "p1"), ("r2", "p1"), ("r3", "p2")):
+            template = self.ids[name.replace("r", "t")]
+            run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})
+            self.keep(name, "runs", run)
+        for name, project in (("r1", "p1"), ("r2", "p1"), ("r3", "p2")):
+            self.wait(project, self.ids[name])
+        runtime = self.app.state.runtime
+        with runtime.sessions() as session:
+            for name in ("t1", "t2"):
+                busy = Run(
+                    project_id=self.ids["p1"],
+                    template_id=self.ids[name],
+                    status=RunStatus.RUNNING,
+                    launch_type=LaunchType.API,
+                    worker_id="elsewhere:1:1",
+                    started_at=utcnow(),
+                    heartbeat_at=utcnow().replace(year=utcnow().year + 1),  # never reaped
+                )
+                session.add(busy)
+                session.flush()
+                self.keep(f"busy_{name}", "runs", {"id": busy.id})
+            session.commit()
+
+    def wait(self, project: str, run_id: int, timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            run: dict[str, Any] = ok(self.admin.get(self.url(project, f"/runs/{run_id}")))
+            if run["status"] in FINISHED:
+                return run
+            time.sleep(0.1)
+        raise AssertionError(f"run {run_id} did not finish in {timeout}s")
