@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 
 from steward.config import Settings
 from steward.server import build_app
@@ -13,7 +14,6 @@ from steward.server import build_app
 # Real services from the system binaries; see tests/support/__init__.py.
 pytest_plugins = ["support.postgres", "support.sshd", "support.redis", "support.databases"]
 
-ADMIN_PASSWORD = "admin-password-for-tests"
 PLAYBOOKS = Path(__file__).parent / "playbooks"
 LOCALHOST_INVENTORY = (
     f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
@@ -34,19 +34,9 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    """The real app, logged in as the bootstrap admin through an API token."""
+    """The real app, authenticated as the bootstrap admin with its seeded token "tests"."""
     app = build_app(settings)
     with TestClient(app) as c:
-        login = c.post("/api/v1/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD})
-        assert login.status_code == 200, login.text
-        csrf = login.json()["csrf_token"]
-        token = c.post(
-            "/api/v1/users/me/tokens",
-            json={"name": "tests", "scope": "write"},
-            headers={"X-CSRF-Token": csrf},
-        )
-        assert token.status_code == 201, token.text
-        c.cookies.clear()
-        c.headers["Authorization"] = f"Bearer {token.json()['token']}"
+        c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield c
     app.state.runtime.engine.dispose()  # give the connections back before the database is dropped

@@ -6,6 +6,7 @@ import json
 
 from fastapi.testclient import TestClient
 from runs.workbench import Workbench
+from support.admin import ADMIN_PASSWORD
 
 
 def test_login_failure_and_success_are_recorded(client: TestClient) -> None:
@@ -15,6 +16,12 @@ def test_login_failure_and_success_are_recorded(client: TestClient) -> None:
         headers={"Authorization": "", "User-Agent": "pytest-agent"},
     )
     assert bad.status_code == 401
+    good = client.post(
+        "/api/v1/auth/login",
+        json={"username": "admin", "password": ADMIN_PASSWORD},
+        headers={"Authorization": ""},
+    )
+    assert good.status_code == 200
     records = client.get("/api/v1/audit", params={"action": "auth"}).json()["items"]
     failed = [r for r in records if r["action"] == "auth:login_failed"]
     assert failed

@@ -20,6 +20,22 @@ def test_admins_list_users_and_others_may_not(client: TestClient) -> None:
     assert client.get("/api/v1/users", headers=bearer(token(client, "dave"))).status_code == 403
 
 
+def test_project_owners_find_users_by_name_without_their_email(client: TestClient) -> None:
+    make_user(client, "olivia", email="olivia@example.test")
+    make_user(client, "dbadmin", display_name="Database Admin", email="dba@example.test")
+    project = client.post("/api/v1/projects", json={"name": "fleet"}).json()
+    olivia = client.get("/api/v1/users", params={"q": "oliv"}).json()["items"][0]
+    client.put(
+        f"/api/v1/projects/{project['id']}/members", json={"user_id": olivia["id"], "role": "owner"}
+    )
+    found = client.get(
+        "/api/v1/users", params={"q": "database"}, headers=bearer(token(client, "olivia", "read"))
+    )
+    assert found.status_code == 200, found.text
+    assert [(u["username"], u["email"]) for u in found.json()["items"]] == [("dbadmin", "")]
+    assert "example.test" not in found.text
+
+
 def test_disabling_a_user_ends_their_sessions_and_tokens_at_once(client: TestClient) -> None:
     bob = make_user(client, "bob")
     web, _csrf = login(client, "bob")

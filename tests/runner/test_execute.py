@@ -54,8 +54,7 @@ def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:
     seen_cmdlines: list[str] = []
 
     def watch() -> bool:
-        for proc in processes.run_processes(spec.run_uuid):
-            seen_cmdlines.append(" ".join(proc.cmdline()))
+        seen_cmdlines.extend(processes.cmdlines(spec.run_uuid))
         return False
 
     spec = _spec(tmp_path, "ok.yml", extravars_file=secret_file)
@@ -75,9 +74,7 @@ def test_terminate_then_kill_leaves_no_process_of_the_run(tmp_path: Path) -> Non
 
     def cancel() -> bool:
         nonlocal sleeping
-        sleeping = sleeping or any(
-            "sleep" in p.name() for p in processes.run_processes(spec.run_uuid)
-        )
+        sleeping = sleeping or any("sleep" in name for name in processes.names(spec.run_uuid))
         if not sleeping:
             return False
         if not started:

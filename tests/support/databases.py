@@ -17,8 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from steward import migrations
+from steward.auth.models import ApiToken, TokenScope, User
+from steward.auth.service import ensure_admin
+from steward.auth.tokens import digest
+from steward.db import make_engine, make_session_factory
+from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.postgres import PostgresServer
 
 BACKENDS = ("sqlite", "postgres")
@@ -60,11 +66,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+def _seed(url: str) -> None:
+    engine = make_engine(url)
+    with make_session_factory(engine)() as session:
+        ensure_admin(session, "admin", ADMIN_PASSWORD)
+        admin = session.scalars(select(User).where(User.username == "admin")).one()
+        session.add(
+            ApiToken(
+                user_id=admin.id,
+                name="tests",
+                prefix=ADMIN_TOKEN[:12],
+                token_hash=digest(ADMIN_TOKEN),
+                scope=TokenScope.WRITE,
+            )
+        )
+        session.commit()
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite file migrated to head, to copy for each test."""
     path = tmp_path_factory.mktemp("sqlite-template") / "steward.db"
     migrations.upgrade(f"sqlite:///{path}")
+    _seed(f"sqlite:///{path}")
     assert not path.with_name("steward.db-wal").exists(), "the WAL must be checkpointed"
     return path
 
@@ -75,6 +100,7 @@ def postgres_template(postgres: PostgresServer) -> str:
     with postgres.connect() as conn:
         conn.execute(f'CREATE DATABASE "{TEMPLATE_DATABASE}"')
     migrations.upgrade(postgres.url(TEMPLATE_DATABASE))
+    _seed(postgres.url(TEMPLATE_DATABASE))
     return TEMPLATE_DATABASE
 
 

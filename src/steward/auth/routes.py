@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 from steward.api.deps import (
     SESSION_COOKIE,
     ActorDep,
+    DirectoryReader,
     RuntimeDep,
     SessionDep,
     client_ip,
@@ -137,12 +138,18 @@ def change_password(
 
 @router.get("/users")
 def list_users(
-    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
+    session: SessionDep,
+    actor: DirectoryReader,
+    page: Annotated[PageParams, Query()],
+    q: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
 ) -> Page[UserRead]:
-    """Every user, by username (admins only)."""
-    require_admin(actor, write=False)
-    rows, total = service.list_users(session, limit=page.limit, offset=page.offset)
+    """Users by username, for admins and for project owners picking members.
+
+    Owners see names only: e-mail addresses are blank unless the caller is an admin."""
+    rows, total = service.list_users(session, q=q, limit=page.limit, offset=page.offset)
     items = [UserRead.model_validate(u) for u in rows]
+    if not actor.user.is_admin:
+        items = [item.model_copy(update={"email": ""}) for item in items]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)
 
 

@@ -63,10 +63,20 @@ def create_user(session: Session, body: UserCreate, actor: Actor | None = None) 
     return user
 
 
-def list_users(session: Session, *, limit: int, offset: int) -> tuple[list[User], int]:
-    total = session.scalar(select(func.count()).select_from(User)) or 0
-    rows = session.scalars(select(User).order_by(User.username).limit(limit).offset(offset))
-    return list(rows), total
+def list_users(
+    session: Session, *, q: str | None, limit: int, offset: int
+) -> tuple[list[User], int]:
+    """Users by username; ``q`` matches a part of the username or display name."""
+    where = []
+    if q:
+        pattern = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append(
+            User.username.ilike(pattern, escape="\\")
+            | User.display_name.ilike(pattern, escape="\\")
+        )
+    total = session.scalar(select(func.count()).select_from(User).where(*where)) or 0
+    query = select(User).where(*where).order_by(User.username).limit(limit).offset(offset)
+    return list(session.scalars(query)), total
 
 
 def get_user(session: Session, user_id: int) -> User:

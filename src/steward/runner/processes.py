@@ -30,6 +30,27 @@ def run_processes(run_uuid: str) -> list[psutil.Process]:
     return found
 
 
+def names(run_uuid: str) -> list[str]:
+    """Process names of the run (processes may exit while we look: those are skipped)."""
+    found = []
+    for proc in run_processes(run_uuid):
+        try:
+            found.append(proc.name())
+        except psutil.Error:
+            continue
+    return found
+
+
+def cmdlines(run_uuid: str) -> list[str]:
+    found = []
+    for proc in run_processes(run_uuid):
+        try:
+            found.append(" ".join(proc.cmdline()))
+        except psutil.Error:
+            continue
+    return found
+
+
 def _is_playbook(proc: psutil.Process) -> bool:
     try:
         return any(part.endswith("ansible-playbook") for part in proc.cmdline()[:2])
