@@ -155,3 +155,38 @@ test("a run-only grantee sees only its template, and may launch it", async ({ pa
     .click();
   await expect(page).toHaveURL(new RegExp(`/projects/${setup.projectId}/runs/\\d+$`));
 });
+
+test("an owner picks members and grantees by name; on a phone the forms still fit", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  await page.goto(`/projects/${setup.projectId}/members`);
+  await page.getByRole("textbox", { name: "User", exact: true }).fill("gus");
+  await page.getByRole("option", { name: "gus-grantee" }).click();
+  await page.getByRole("textbox", { name: "Role" }).click();
+  await page.getByRole("option", { name: "operator" }).click();
+  await page.getByRole("button", { name: "Add or change" }).click();
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row", { name: /gus-grantee/ })).toContainText("operator");
+  await shots(page, "members");
+
+  await page.goto(`/projects/${setup.projectId}/templates`);
+  await page.getByRole("button", { name: "Access to granted-one" }).click();
+  const grants = page.getByRole("dialog", { name: "Access to “granted-one”" });
+  await expect(grants.getByRole("table", { name: "Grants" })).toContainText("gus-grantee");
+  await shots(page, "grants");
+  await grants
+    .getByRole("button", { name: "Close" })
+    .or(grants.locator(".mantine-Modal-close"))
+    .first()
+    .click();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "New template" }).click();
+  await expect(page.getByRole("dialog", { name: "New template" })).toBeVisible();
+  await shots(page, "phone-template-form");
+});
