@@ -12,6 +12,8 @@ export function Component() {
   }
   return (
     <RunPage
+      // another run (a relaunch) starts from a fresh line store and stream
+      key={runId}
       projectId={project.id}
       runId={runId}
       projectPermissions={project.permissions}

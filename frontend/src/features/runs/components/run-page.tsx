@@ -12,7 +12,8 @@ import { RunRecap } from "@/features/runs/components/run-recap";
 import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
 import { RunTimeline } from "@/features/runs/components/run-timeline";
 import { type LogFilter, NO_FILTER } from "@/features/runs/hooks/use-log-filter";
-import { useRunLog } from "@/features/runs/hooks/use-run-log";
+import { createRunStore, useRunLog } from "@/features/runs/hooks/use-run-log";
+import type { LineStore } from "@/features/runs/lib/line-store";
 
 interface RunPageProps {
   projectId: number;
@@ -24,10 +25,11 @@ interface RunPageProps {
 
 function RunView({
   run,
+  store,
   projectPermissions,
   runsHref,
-}: { run: Run } & Omit<RunPageProps, "projectId" | "runId">) {
-  const { store, live, connected } = useRunLog(run);
+}: { run: Run; store: LineStore } & Omit<RunPageProps, "projectId" | "runId">) {
+  const { live, connected } = useRunLog(run, store);
   const active = isActive(run.status);
   // refreshed with every status change (the run query) and on a timer while it runs
   const version = `${run.status}:${active ? Math.floor(run.event_count / 25) : "done"}`;
@@ -58,7 +60,7 @@ function RunView({
         <RunActions run={run} permissions={permissions} hasFailedHosts={hasFailedHosts} />
       </Group>
       <RunMeta run={run} />
-      <Tabs value={tab} onChange={setTab}>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Run details">
           <Tabs.Tab value="output">Output</Tabs.Tab>
           <Tabs.Tab value="hosts">
@@ -108,6 +110,8 @@ function RunView({
 /** One run: live output, recap, timeline, parameters, and what can be done with it. */
 export function RunPage({ projectId, runId, ...rest }: RunPageProps) {
   const run = useRun(projectId, runId);
+  // the output's first chunk loads alongside the run itself
+  const [store] = useState(() => createRunStore(projectId, runId));
   if (run.isPending) {
     return (
       <Center py="xl">
@@ -126,6 +130,5 @@ export function RunPage({ projectId, runId, ...rest }: RunPageProps) {
       </Alert>
     );
   }
-  // key: another run starts with a fresh store and stream
-  return <RunView key={run.data.id} run={run.data} {...rest} />;
+  return <RunView run={run.data} store={store} {...rest} />;
 }

@@ -6,28 +6,32 @@ import { fetchLines, streamUrl } from "@/features/runs/api/get-run-output";
 import { LineStore } from "@/features/runs/lib/line-store";
 import { RunStream } from "@/features/runs/lib/run-stream";
 
-function createStore(projectId: number, runId: number) {
-  return new LineStore(async (after, limit) => {
+/** The store of a run's lines, its first chunk already asked for. */
+export function createRunStore(projectId: number, runId: number) {
+  const store = new LineStore(async (after, limit) => {
     const page = await fetchLines(projectId, runId, { after, limit });
-    return page.items.map((line) => ({ n: line.line_no, t: line.text }));
+    return {
+      lines: page.items.map((line) => ({ n: line.line_no, t: line.text })),
+      count: page.line_count,
+    };
   });
+  store.prime();
+  return store;
 }
 
 /**
  * A run's output: a line store that loads what is looked at, and, while the run is going on,
  * the live stream appending to it (from the end: earlier lines load when scrolled to).
  */
-export function useRunLog(run: Run) {
+export function useRunLog(run: Run, store: LineStore) {
   const { project_id: projectId, id: runId } = run;
   const queryClient = useQueryClient();
-  const [store] = useState(() => createStore(projectId, runId));
   // decided once: a stream opened for a live run stays until its `end`, so the last lines
   // aren't cut off when a poll sees the final status before the stream has sent them
   const [live] = useState(() => isActive(run.status));
   const [connected, setConnected] = useState(true);
 
   useEffect(() => store.setCount(run.line_count), [store, run.line_count]);
-  useEffect(() => () => store.dispose(), [store]);
 
   useEffect(() => {
     if (!live) return;
@@ -61,5 +65,5 @@ export function useRunLog(run: Run) {
     return () => stream.close();
   }, [live, projectId, runId, store, queryClient]);
 
-  return { store, live, connected };
+  return { live, connected };
 }

@@ -60,6 +60,20 @@ describe("LineStore", () => {
     expect(store.get(2501)).toBe("line 2501");
   });
 
+  it("loads the first chunk before the count is known, and learns the count from it", async () => {
+    const requests: [number, number][] = [];
+    const store = new LineStore(async (after, limit) => {
+      requests.push([after, limit]);
+      return { lines: [{ n: 0, t: "PLAY [all]" }], count: 200_000 };
+    });
+    store.prime();
+    store.prime();
+    await settle();
+    expect(requests).toEqual([[-1, 1000]]);
+    expect(store.count).toBe(200_000);
+    expect(store.get(0)).toBe("PLAY [all]");
+  });
+
   it("tells its listeners when lines arrive", async () => {
     const { fetchLines } = server(10);
     const store = new LineStore(fetchLines);

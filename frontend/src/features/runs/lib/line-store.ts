@@ -9,8 +9,11 @@ export interface StoredLine {
   t: string;
 }
 
-/** Lines with line_no > after, at most limit of them, in order. */
-export type FetchLines = (after: number, limit: number) => Promise<StoredLine[]>;
+/** Lines with line_no > after, at most limit of them, in order; and how many exist, if known. */
+export type FetchLines = (
+  after: number,
+  limit: number,
+) => Promise<StoredLine[] | { lines: StoredLine[]; count: number }>;
 
 interface Chunk {
   lines: (string | undefined)[];
@@ -106,6 +109,15 @@ export class LineStore {
     this.notify();
   }
 
+  /**
+   * Load the first chunk before the count is known (the page asks for the run at the same
+   * time): the first screen needs one round trip, not two.
+   */
+  prime() {
+    if (this.disposed || this.loading.has(0) || this.chunks.has(0)) return;
+    void this.load(0, 0, new Set([0]));
+  }
+
   private firstMissing(index: number): number | null {
     const start = index * this.chunkSize;
     const end = Math.min(start + this.chunkSize, this.total);
@@ -144,9 +156,11 @@ export class LineStore {
     this.loading.add(index);
     const end = (index + 1) * this.chunkSize;
     try {
-      const lines = await this.fetchLines(from - 1, end - from);
+      const result = await this.fetchLines(from - 1, end - from);
       if (this.disposed) return;
+      const lines = Array.isArray(result) ? result : result.lines;
       this.put(lines.filter((line) => line.n < end));
+      if (!Array.isArray(result) && result.count > this.total) this.total = result.count;
       this.failedUntil.delete(index);
       this.lastError = null;
       // the server sent fewer lines than it counted: don't ask again in a tight loop
