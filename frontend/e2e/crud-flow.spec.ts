@@ -45,6 +45,8 @@ async function pick(
 test("create repository, inventory, key, environment and template, then launch", async ({
   page,
 }) => {
+  // a long walk through six forms, with two screenshots at each step
+  test.setTimeout(150_000);
   const dir = mkdtempSync(join(tmpdir(), "steward-e2e-crud-"));
   writeFileSync(
     join(dir, "site.yml"),
