@@ -190,3 +190,24 @@ test("an owner picks members and grantees by name; on a phone the forms still fi
   await expect(page.getByRole("dialog", { name: "New template" })).toBeVisible();
   await shots(page, "phone-template-form");
 });
+
+test("a second tab of a signed-in browser needs no second sign-in, and can change things", async ({
+  page,
+  context,
+}) => {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill("vera-viewer");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+
+  const tab = await context.newPage();
+  await tab.goto(`/projects/${setup.projectId}/templates`);
+  await expect(tab.getByRole("table", { name: "Templates" })).toContainText("granted-one");
+  // a state-changing request: the CSRF token came with the session, so the server's own
+  // answer (403: a viewer may not launch) is what shows, not a CSRF refusal
+  await tab.goto(`/projects/${setup.projectId}/templates?launch=${setup.other}`);
+  const dialog = tab.getByRole("dialog", { name: "Launch “not-granted”" });
+  await dialog.getByRole("button", { name: "Launch" }).click();
+  await expect(dialog.getByRole("alert").last()).toContainText("run:launch");
+});

@@ -12,8 +12,7 @@ import {
   Text,
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { Link, Navigate, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
-import { getCsrfToken } from "@/api/csrf";
+import { Link, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import { ColorSchemeToggle } from "@/components/color-scheme-toggle";
 import { useMe } from "@/features/auth/api/get-me";
 import { useLogout } from "@/features/auth/api/logout";
@@ -115,9 +114,7 @@ function Shell() {
   );
 }
 
-/** Pages behind sign-in. Without this tab's CSRF token nothing can be changed, so sign in. */
+/** Pages behind sign-in: the session (and this tab's CSRF token) comes from useMe; a 401 signs in. */
 export function Component() {
-  const { pathname, search } = useLocation();
-  if (!getCsrfToken()) return <Navigate to={paths.login(pathname + search)} replace />;
   return <Shell />;
 }
