@@ -64,8 +64,8 @@ def record(
     return entry
 
 
-class ProjectObject(Protocol):
-    """An object of a project, as the audit trail names it."""
+class Named(Protocol):
+    """An object as the audit trail names it (a project's objects also have ``project_id``)."""
 
     @property
     def id(self) -> int: ...
@@ -73,28 +73,28 @@ class ProjectObject(Protocol):
     @property
     def name(self) -> str: ...
 
-    @property
-    def project_id(self) -> int: ...
-
 
 def record_change(
     session: Session,
     actor: Actor | None,
     action: str,
-    obj: ProjectObject,
-    changes: Mapping[str, list[Any]],
+    obj: Named,
+    changes: Mapping[str, list[Any]] | None = None,
     *,
+    object_type: str = "",
+    project_id: int | None = None,
     detail: str = "",
 ) -> AuditRecord:
-    """A record of a create/update/delete of ``obj``; the type is the action's prefix."""
+    """A record of a change to ``obj``: its type defaults to the action's prefix, its project to
+    ``obj.project_id`` when it has one."""
     return record(
         session,
         actor,
         action,
-        object_type=action.partition(":")[0],
+        object_type=object_type or action.partition(":")[0],
         object_id=obj.id,
         object_name=obj.name,
-        project_id=obj.project_id,
+        project_id=project_id if project_id is not None else getattr(obj, "project_id", None),
         changes=changes,
         detail=detail,
     )

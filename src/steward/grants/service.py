@@ -26,15 +26,13 @@ def _audit(
     holder: str,
     change: list[object],
 ) -> None:
-    audit.record(
+    audit.record_change(
         session,
         actor,
         action,
+        template,
+        {holder: change},
         object_type="template",
-        object_id=template.id,
-        object_name=template.name,
-        project_id=template.project_id,
-        changes={holder: change},
         detail=f"{holder}: {change[0] or 'no grant'} -> {change[1] or 'no grant'}",
     )
 

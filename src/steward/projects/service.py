@@ -28,7 +28,14 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     session.add(project)
     session.flush()
     session.add(ProjectMember(project_id=project.id, user_id=actor.user.id, role=ProjectRole.OWNER))
-    _audit(session, actor, "project:create", project, audit.diff({}, _fields(project)))
+    audit.record_change(
+        session,
+        actor,
+        "project:create",
+        project,
+        audit.diff({}, _fields(project)),
+        project_id=project.id,
+    )
     session.commit()
     return project
 
@@ -38,27 +45,6 @@ FIELDS = ("name", "description", "max_parallel_runs")
 
 def _fields(project: Project) -> dict[str, object]:
     return audit.snapshot(project, FIELDS)
-
-
-def _audit(
-    session: Session,
-    actor: Actor,
-    action: str,
-    project: Project,
-    changes: dict[str, list[object]] | None = None,
-    detail: str = "",
-) -> None:
-    audit.record(
-        session,
-        actor,
-        action,
-        object_type="project",
-        object_id=project.id,
-        object_name=project.name,
-        project_id=project.id,
-        changes=changes,
-        detail=detail,
-    )
 
 
 def list_visible(
@@ -85,7 +71,14 @@ def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate
         if value is None and field == "name":
             raise InvalidInput("name", "may not be null")
         setattr(project, field, value)
-    _audit(session, actor, "project:update", project, audit.diff(before, _fields(project)))
+    audit.record_change(
+        session,
+        actor,
+        "project:update",
+        project,
+        audit.diff(before, _fields(project)),
+        project_id=project.id,
+    )
     session.commit()
     return project
 
@@ -98,7 +91,14 @@ def delete(session: Session, actor: Actor, project: Project) -> None:
     )
     if active:
         raise InvalidState(f"project '{project.name}' has {active} queued or running runs")
-    _audit(session, actor, "project:delete", project, audit.diff(_fields(project), {}))
+    audit.record_change(
+        session,
+        actor,
+        "project:delete",
+        project,
+        audit.diff(_fields(project), {}),
+        project_id=project.id,
+    )
     session.delete(project)
     session.commit()
 
@@ -156,12 +156,14 @@ def set_member(session: Session, actor: Actor, project: Project, body: MemberSet
         session.add(member)
     else:
         member.role = body.role
-    _audit(
+    audit.record_change(
         session,
         actor,
         "member:set",
         project,
         {label: [before, body.role]},
+        object_type="project",
+        project_id=project.id,
         detail=f"{label} is now {body.role}",
     )
     session.commit()
@@ -180,6 +182,14 @@ def remove_member(
     holder = f"user {user_id}" if user_id is not None else f"team {team_id}"
     if member is None:
         raise NotFound(f"{holder} is not a member of project '{project.name}'")
-    _audit(session, actor, "member:remove", project, {holder: [member.role, None]})
+    audit.record_change(
+        session,
+        actor,
+        "member:remove",
+        project,
+        {holder: [member.role, None]},
+        object_type="project",
+        project_id=project.id,
+    )
     session.delete(member)
     session.commit()

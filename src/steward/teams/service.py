@@ -15,26 +15,6 @@ from steward.teams.schemas import TeamCreate, TeamUpdate
 FIELDS = ("name", "description")
 
 
-def _audit(
-    session: Session,
-    actor: Actor,
-    action: str,
-    team: Team,
-    changes: dict[str, list[object]] | None = None,
-    detail: str = "",
-) -> None:
-    audit.record(
-        session,
-        actor,
-        action,
-        object_type="team",
-        object_id=team.id,
-        object_name=team.name,
-        changes=changes,
-        detail=detail,
-    )
-
-
 def _check_name_free(session: Session, name: str, *, except_id: int | None = None) -> None:
     found = session.scalar(select(Team.id).where(Team.name == name))
     if found is not None and found != except_id:
@@ -59,7 +39,9 @@ def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
     team = Team(**body.model_dump())
     session.add(team)
     session.flush()
-    _audit(session, actor, "team:create", team, audit.diff({}, audit.snapshot(team, FIELDS)))
+    audit.record_change(
+        session, actor, "team:create", team, audit.diff({}, audit.snapshot(team, FIELDS))
+    )
     session.commit()
     return team
 
@@ -73,14 +55,18 @@ def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team
         _check_name_free(session, changes["name"], except_id=team.id)
     for field, value in changes.items():
         setattr(team, field, value)
-    _audit(session, actor, "team:update", team, audit.diff(before, audit.snapshot(team, FIELDS)))
+    audit.record_change(
+        session, actor, "team:update", team, audit.diff(before, audit.snapshot(team, FIELDS))
+    )
     session.commit()
     return team
 
 
 def delete(session: Session, actor: Actor, team: Team) -> None:
     """Its project roles and template grants go with it (the database cascades)."""
-    _audit(session, actor, "team:delete", team, audit.diff(audit.snapshot(team, FIELDS), {}))
+    audit.record_change(
+        session, actor, "team:delete", team, audit.diff(audit.snapshot(team, FIELDS), {})
+    )
     session.delete(team)
     session.commit()
 
@@ -103,7 +89,7 @@ def add_member(session: Session, actor: Actor, team: Team, user_id: int) -> User
     if session.get(TeamMember, (team.id, user.id)) is not None:
         raise Conflict(f"user_id: {user.username} is already in team '{team.name}'")
     session.add(TeamMember(team_id=team.id, user_id=user.id))
-    _audit(session, actor, "team:member_add", team, detail=f"{user.username} joined")
+    audit.record_change(session, actor, "team:member_add", team, detail=f"{user.username} joined")
     session.commit()
     return user
 
@@ -113,6 +99,6 @@ def remove_member(session: Session, actor: Actor, team: Team, user_id: int) -> N
     if member is None:
         raise NotFound(f"user {user_id} is not in team '{team.name}'")
     username = session.scalar(select(User.username).where(User.id == user_id)) or str(user_id)
-    _audit(session, actor, "team:member_remove", team, detail=f"{username} left")
+    audit.record_change(session, actor, "team:member_remove", team, detail=f"{username} left")
     session.delete(member)
     session.commit()
