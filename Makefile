@@ -1,6 +1,6 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup run test lint fmt types test-py db-check bench api-schema
+.PHONY: help setup run test lint fmt types test-py test-ui ui db-check bench api-schema
 
 ARGS ?=
 
@@ -10,10 +10,15 @@ help: ## list the targets
 setup: ## install system packages (as root), a Python >= 3.12, uv and .venv from uv.lock; idempotent
 	@scripts/setup
 
-run: setup ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
+run: setup ui ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
 	.venv/bin/steward serve
 
-test: lint types db-check test-py ## everything CI runs: lint, types, migrations check, pytest
+ui: setup frontend/dist/index.html ## build the web console if its sources changed
+
+frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
+	cd frontend && npm run build
+
+test: lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -27,11 +32,14 @@ types: setup ## mypy (strict, per pyproject)
 test-py: setup ## pytest on SQLite and PostgreSQL (STEWARD_TEST_DB=sqlite for one; ARGS="-k x" to pass args)
 	.venv/bin/pytest --durations=15 $(ARGS)
 
+test-ui: setup ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
+	cd frontend && npm run lint && npm test && npm run check:api && npm run e2e && npm run size
+
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py
 
 bench: setup ## run the benchmark (bench/run.py)
 	.venv/bin/python bench/run.py $(ARGS)
 
-api-schema: setup ## dump the OpenAPI schema to frontend/openapi.json
-	.venv/bin/python scripts/api-schema.py frontend/openapi.json
+api-schema: setup ## regenerate frontend/openapi.json and the typed client from the server
+	cd frontend && npm run gen:api
