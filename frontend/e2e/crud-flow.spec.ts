@@ -104,6 +104,8 @@ test("create repository, inventory, key, environment and template, then launch",
   await dialog.getByLabel("Value").fill("t0ken-value");
   await dialog.getByRole("button", { name: "Store key" }).click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByRole("table", { name: "Keys" })).toContainText("api-token");
+  await shots(page, "keys");
   await page.getByRole("button", { name: "Edit api-token" }).click();
   dialog = page.getByRole("dialog", { name: "Edit key “api-token”" });
   await expect(dialog.getByLabel("New value")).toHaveValue("");

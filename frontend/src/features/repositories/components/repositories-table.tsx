@@ -85,26 +85,26 @@ export function RepositoriesTable({ projectId, canWrite }: RepositoriesTableProp
     {
       key: "actions",
       header: "",
-      cell: (repository) => (
-        <Stack gap={4} align="flex-end">
-          <Button
-            size="compact-sm"
-            variant="light"
-            aria-label={`Test ${repository.name}`}
-            loading={test.isPending && test.variables === repository.id}
-            onClick={() => runTest(repository)}
-          >
-            Test
-          </Button>
-          {canWrite && (
+      // reaching the repository runs git with its key: the server asks for resource:write
+      cell: (repository) =>
+        canWrite && (
+          <Stack gap={4} align="flex-end">
+            <Button
+              size="compact-sm"
+              variant="light"
+              aria-label={`Test ${repository.name}`}
+              loading={test.isPending && test.variables === repository.id}
+              onClick={() => runTest(repository)}
+            >
+              Test
+            </Button>
             <RowActions
               name={repository.name}
               onEdit={() => setEditing(repository)}
               onDelete={() => setRemoving(repository)}
             />
-          )}
-        </Stack>
-      ),
+          </Stack>
+        ),
     },
   ];
 

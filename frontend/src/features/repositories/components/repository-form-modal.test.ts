@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { keyKindsForUrl } from "@/features/repositories/components/repository-form-modal";
+
+describe("keyKindsForUrl", () => {
+  it("offers the key kinds the server accepts for each kind of git URL", () => {
+    expect(keyKindsForUrl("https://git.example.com/ops.git")).toEqual(["login_password"]);
+    expect(keyKindsForUrl("ssh://git@git.example.com/ops.git")).toEqual(["ssh"]);
+    expect(keyKindsForUrl("git@github.com:org/ops.git")).toEqual(["ssh"]);
+    expect(keyKindsForUrl("file:///srv/ops")).toEqual([]);
+    expect(keyKindsForUrl("")).toEqual(["ssh", "login_password"]);
+  });
+});
