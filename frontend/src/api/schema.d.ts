@@ -172,7 +172,9 @@ export interface paths {
     };
     /**
      * List Users
-     * @description Admins, and project owners choosing members; e-mail addresses are shown to admins only.
+     * @description Users by username, for admins and for project owners picking members.
+     *
+     *     Owners see names only: e-mail addresses are blank unless the caller is an admin.
      */
     get: operations["list_users_api_v1_users_get"];
     put?: never;
@@ -3044,7 +3046,6 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
-        /** @description part of a name */
         q?: string | null;
       };
       header?: never;
