@@ -44,15 +44,17 @@ def test_postgres_answers(postgres: PostgresServer) -> None:
     assert row == (1,)
 
 
-def test_each_test_database_is_migrated_and_empty(
+def test_each_test_database_is_migrated_and_holds_only_the_seeded_admin(
     postgres: PostgresServer, postgres_template: str
 ) -> None:
     name = postgres.create_database(template=postgres_template)
     try:
         with postgres.connect(name) as conn:
-            tables = conn.execute("select count(*) from users").fetchone()
+            users = conn.execute("select username from users").fetchall()
+            projects = conn.execute("select count(*) from projects").fetchone()
             version = conn.execute("select version_num from alembic_version").fetchone()
-        assert tables == (0,)
+        assert [tuple(u) for u in users] == [("admin",)]
+        assert projects == (0,)
         assert version is not None
     finally:
         postgres.drop_database(name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 import time
@@ -51,19 +52,27 @@ def test_successful_run_streams_events_in_order(tmp_path: Path) -> None:
 def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:
     secret_file = tmp_path / "extravars.json"
     secret_file.write_text('{"who": "s3cr3t-in-file"}')
+    spec = _spec(tmp_path, "ok.yml", extravars_file=secret_file)
+    (spec.project_dir / "greet_then_sleep.yml").write_text(
+        "- hosts: all\n  gather_facts: false\n  tasks:\n"
+        "    - ansible.builtin.debug: {msg: 'hello {{ who }}'}\n"
+        "    - ansible.builtin.command: sleep 30\n"
+    )
+    spec = dataclasses.replace(spec, playbook="greet_then_sleep.yml")
+    events: list[Event] = []
     seen_cmdlines: list[str] = []
 
     def watch() -> bool:
+        # look at every process of the run until the playbook is in its sleep, then stop it
         seen_cmdlines.extend(processes.cmdlines(spec.run_uuid))
-        return False
+        return "sleep" in processes.names(spec.run_uuid)
 
-    spec = _spec(tmp_path, "ok.yml", extravars_file=secret_file)
-    events: list[Event] = []
     outcome = execute(spec, on_event=events.append, should_cancel=watch)
-    assert outcome.status == "successful"
-    assert any("hello s3cr3t-in-file" in e.get("stdout", "") for e in events)
+    processes.kill_all(spec.run_uuid)
+    assert outcome.status == "canceled"
     assert any("ansible-playbook" in c for c in seen_cmdlines)
     assert not any("s3cr3t-in-file" in c for c in seen_cmdlines)
+    assert any("hello s3cr3t-in-file" in e.get("stdout", "") for e in events)
 
 
 @pytest.mark.slow
