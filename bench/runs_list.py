@@ -1,0 +1,168 @@
+"""How the runs list pages with 100,000 runs in the database (keyset paging, filters).
+
+    .venv/bin/python bench/runs_list.py [--runs N]
+
+Starts a real `steward serve`, creates one project and template through the API, inserts N
+finished runs (with per-host rows) straight into its SQLite database, then times the list
+endpoints the console uses: first page, deep pages reached by following ``next_before_id``,
+and the filters (status, host, template, launcher, time range), project-scoped and across
+projects. Prints a Markdown table (median and worst of the repetitions, in milliseconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, cast
+
+from harness import Api, Server
+from sqlalchemy import Table
+
+from steward.db import make_engine
+from steward.runs.models import Run, RunHost
+
+REPEAT = 7
+BATCH = 10_000
+
+
+def _project(api: Api, repo_dir: Path) -> tuple[int, int]:
+    project = api.post("/projects", {"name": "runs-list"})["id"]
+    base = f"/projects/{project}"
+    repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
+    inventory = api.post(
+        f"{base}/inventories",
+        {"name": "i", "kind": "static", "format": "ini", "content": "db01\ndb02\n"},
+    )
+    template = api.post(
+        f"{base}/templates",
+        {
+            "name": "restart",
+            "playbook": "site.yml",
+            "repository_id": repo["id"],
+            "inventory_id": inventory["id"],
+        },
+    )
+    return int(project), int(template["id"])
+
+
+def _fill(database: Path, project: int, template: int, count: int) -> None:
+    """``count`` finished runs over the past year; 1 in 10 failed, 1 in 100 touched db09."""
+    engine = make_engine(f"sqlite:///{database}")
+    runs, hosts = cast(Table, Run.__table__), cast(Table, RunHost.__table__)
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(days=365)
+    with engine.begin() as conn:
+        for first in range(0, count, BATCH):
+            rows: list[dict[str, Any]] = []
+            for n in range(first, min(first + BATCH, count)):
+                at = start + dt.timedelta(seconds=n * 300)
+                rows.append(
+                    {
+                        "uuid": str(uuid.uuid4()),
+                        "project_id": project,
+                        "template_id": template,
+                        "status": "failed" if n % 10 == 0 else "successful",
+                        "launched_by_id": 1,
+                        "launch_type": "api",
+                        "params": {"limit": ""},
+                        "template_snapshot": {"name": "restart"},
+                        "created_at": at,
+                        "started_at": at,
+                        "finished_at": at + dt.timedelta(seconds=30),
+                        "line_count": 40,
+                        "event_count": 12,
+                    }
+                )
+            conn.execute(runs.insert(), rows)
+        ids = [r[0] for r in conn.execute(runs.select().with_only_columns(runs.c.id))]
+        conn.execute(
+            hosts.insert(),
+            [{"run_id": i, "host": "db09" if i % 100 == 0 else "db01"} for i in ids],
+        )
+    engine.dispose()
+
+
+def _time(api: Api, path: str, **params: Any) -> tuple[float, dict[str, Any]]:
+    began = time.perf_counter()
+    body = api.get(path, **params)
+    return (time.perf_counter() - began) * 1000, body
+
+
+def _measure(api: Api, path: str, **params: Any) -> tuple[float, float, int]:
+    samples, items = [], 0
+    for _ in range(REPEAT):
+        ms, body = _time(api, path, **params)
+        samples.append(ms)
+        items = len(body["items"])
+    return statistics.median(samples), max(samples), items
+
+
+def _deep_pages(api: Api, path: str, pages: int) -> tuple[float, float, int]:
+    """Follow next_before_id ``pages`` times (the "older runs" button), timing each page."""
+    samples, before = [], None
+    for _ in range(pages):
+        params: dict[str, Any] = {"limit": 50}
+        if before is not None:
+            params["before_id"] = before
+        ms, body = _time(api, path, **params)
+        samples.append(ms)
+        before = body["next_before_id"]
+    return statistics.median(samples), max(samples), pages
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=100_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="steward-bench-list-") as tmp:
+        workdir = Path(tmp)
+        (workdir / "repo").mkdir()
+        (workdir / "repo" / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+        with Server(workdir) as server:
+            api = Api(server.base_url)
+            try:
+                project, template = _project(api, workdir / "repo")
+                began = time.perf_counter()
+                _fill(server.data_dir / "steward.db", project, template, args.runs)
+                print(
+                    f"inserted {args.runs} runs in {time.perf_counter() - began:.1f} s",
+                    file=sys.stderr,
+                )
+                runs = f"/projects/{project}/runs"
+                month = (dt.datetime.now(dt.UTC) - dt.timedelta(days=200)).isoformat()
+                cases = {
+                    "first page (50)": _measure(api, runs, limit=50),
+                    "200 pages deep, by next_before_id": _deep_pages(api, runs, 200),
+                    "status=failed": _measure(api, runs, limit=50, status="failed"),
+                    "host=db09 (1 run in 100)": _measure(api, runs, limit=50, host="db09"),
+                    "template + launcher": _measure(
+                        api, runs, limit=50, template_id=template, launched_by_id=1
+                    ),
+                    "time range (30 days, 200 days ago)": _measure(
+                        api,
+                        runs,
+                        limit=50,
+                        since=month,
+                        until=(
+                            dt.datetime.fromisoformat(month) + dt.timedelta(days=30)
+                        ).isoformat(),
+                    ),
+                    "dashboard /runs (all projects)": _measure(api, "/runs", limit=20),
+                }
+            finally:
+                api.close()
+    print(f"\n### Runs list with {args.runs:,} runs (SQLite, ms per request)\n")
+    print("| request | median ms | worst ms | items |")
+    print("|---|---|---|---|")
+    for name, (median, worst, items) in cases.items():
+        print(f"| {name} | {median:.1f} | {worst:.1f} | {items} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
