@@ -39,7 +39,7 @@ db-check: setup ## migrate an empty database to head, then fail if models and mi
 	.venv/bin/python scripts/db-check.py
 
 bench: setup ## the benchmarks: runs vs bare ansible-playbook, runs list with 100k runs, console
-	.venv/bin/python bench/run.py $(ARGS) && .venv/bin/python bench/runs_list.py && .venv/bin/python bench/ui.py
+	.venv/bin/python bench/run.py $(ARGS) && .venv/bin/python bench/runner_floor.py && .venv/bin/python bench/runs_list.py && .venv/bin/python bench/ui.py
 
 api-schema: setup ## regenerate frontend/openapi.json and the typed client from the server
 	cd frontend && npm run gen:api
