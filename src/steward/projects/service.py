@@ -144,6 +144,23 @@ def _membership(
     )
 
 
+def _keep_an_owner(session: Session, project: Project, leaving: ProjectMember) -> None:
+    """A project must keep an owner (a user or a team): someone has to manage its members."""
+    others = session.scalar(
+        select(func.count())
+        .select_from(ProjectMember)
+        .where(
+            ProjectMember.project_id == project.id,
+            ProjectMember.role == ProjectRole.OWNER,
+            ProjectMember.id != leaving.id,
+        )
+    )
+    if not others:
+        raise InvalidState(
+            f"project '{project.name}' would have no owner left; make someone else owner first"
+        )
+
+
 def set_member(session: Session, actor: Actor, project: Project, body: MemberSet) -> Member:
     """Give a user or a team a role in the project (or change it)."""
     user, team, label = holder(session, body)
@@ -155,6 +172,8 @@ def set_member(session: Session, actor: Actor, project: Project, body: MemberSet
         )
         session.add(member)
     else:
+        if before == ProjectRole.OWNER and body.role != ProjectRole.OWNER:
+            _keep_an_owner(session, project, member)
         member.role = body.role
     audit.record_change(
         session,
@@ -182,6 +201,8 @@ def remove_member(
     holder = f"user {user_id}" if user_id is not None else f"team {team_id}"
     if member is None:
         raise NotFound(f"{holder} is not a member of project '{project.name}'")
+    if member.role == ProjectRole.OWNER:
+        _keep_an_owner(session, project, member)
     audit.record_change(
         session,
         actor,

@@ -27,6 +27,7 @@ class Run(Base):
         Index("ix_runs_project_id_id", "project_id", "id"),
         Index("ix_runs_template_id_id", "template_id", "id"),
         Index("ix_runs_status", "status"),
+        Index("ix_runs_project_id_created_at", "project_id", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 11:19:12.905355
+Create Date: 2026-11-21 12:50:35.583906
 """
 
 from collections.abc import Sequence
@@ -448,6 +448,9 @@ def upgrade() -> None:
         batch_op.create_index(
             batch_op.f("ix_runs_launched_by_id"), ["launched_by_id"], unique=False
         )
+        batch_op.create_index(
+            "ix_runs_project_id_created_at", ["project_id", "created_at"], unique=False
+        )
         batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
         batch_op.create_index("ix_runs_status", ["status"], unique=False)
         batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
@@ -601,6 +604,7 @@ def downgrade() -> None:
         batch_op.drop_index("ix_runs_template_id_id")
         batch_op.drop_index("ix_runs_status")
         batch_op.drop_index("ix_runs_project_id_id")
+        batch_op.drop_index("ix_runs_project_id_created_at")
         batch_op.drop_index(batch_op.f("ix_runs_launched_by_id"))
 
     op.drop_table("runs")
