@@ -9,7 +9,7 @@ from steward.inventories.models import Inventory
 from steward.keys.models import Key
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
-from steward.runs.models import Run, RunEvent, RunHost, RunLine
+from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.teams.models import Team, TeamMember
 from steward.templates.models import Template
 
@@ -27,7 +27,7 @@ __all__ = [
     "Run",
     "RunEvent",
     "RunHost",
-    "RunLine",
+    "RunOutput",
     "Team",
     "TeamMember",
     "Template",

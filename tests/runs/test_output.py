@@ -93,3 +93,43 @@ def test_200000_line_output_is_complete_and_in_order_at_final_status(
     plain = [ANSI.sub("", line).strip().strip('",') for line in lines]
     printed = [int(text) for text in plain if text.isdigit()]
     assert printed == list(range(1, 200001))
+
+
+def test_pages_filters_and_stream_agree_across_stored_chunks(workbench: Workbench) -> None:
+    """Output is stored in chunks of up to 500 lines: whatever the page size or starting
+    line, and with a text filter, reading gives exactly the lines of the whole output."""
+    template = workbench.template("many_lines.yml", extra_vars={"line_total": 1234})
+    run = workbench.wait(workbench.launch(template)["id"])
+    assert run["status"] == "successful"
+    everything = workbench.lines(run["id"])
+    assert len(everything) == run["line_count"] > 1234
+    url = workbench.url(f"runs/{run['id']}/lines")
+
+    def page(after: int, limit: int, **params: Any) -> list[tuple[int, str]]:
+        body = workbench.client.get(url, params={"after": after, "limit": limit, **params}).json()
+        return [(line["line_no"], line["text"]) for line in body["items"]]
+
+    numbered = list(enumerate(everything))
+    for after, limit in [(-1, 1), (-1, 499), (-1, 500), (-1, 501), (3, 700), (498, 3), (777, 1000)]:
+        assert page(after, limit) == numbered[after + 1 : after + 1 + limit], (after, limit)
+    assert page(len(everything) - 1, 10) == []
+
+    # "12" occurs in lines spread over every chunk of the task's output
+    matching = [(n, t) for n, t in numbered if "12" in t]
+    paged: list[tuple[int, str]] = []
+    after = -1
+    while batch := page(after, 7, q="12"):
+        paged += batch
+        after = batch[-1][0]
+    assert paged == matching
+    assert page(-1, 10000, q="NO SUCH TEXT") == []
+
+    stream = _sse(
+        workbench.client.get(workbench.url(f"runs/{run['id']}/stream"), params={"after": 600}).text
+    )
+    streamed = [(line["n"], line["t"]) for _, e, d in stream if e == "lines" for line in d["lines"]]
+    assert streamed == numbered[601:]
+    text = workbench.client.get(
+        workbench.url(f"runs/{run['id']}/output"), params={"ansi": True}
+    ).text
+    assert text == "\n".join(everything) + "\n"

@@ -67,7 +67,7 @@ class Run(Base):
 
 
 class RunEvent(Base):
-    """One ansible-runner callback event, in order; its stdout lives in ``run_lines``."""
+    """One ansible-runner callback event, in order; its stdout lives in ``run_output``."""
 
     __tablename__ = "run_events"
     __table_args__ = (
@@ -88,7 +88,7 @@ class RunEvent(Base):
     role: Mapped[str] = mapped_column(String(200), default="")
     changed: Mapped[bool] = mapped_column(default=False)
     failed: Mapped[bool] = mapped_column(default=False)
-    start_line: Mapped[int] = mapped_column(default=0)  # first line number (0-based) in run_lines
+    start_line: Mapped[int] = mapped_column(default=0)  # first line number (0-based) of its stdout
     end_line: Mapped[int] = mapped_column(default=0)  # one past the last line
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     started_at: Mapped[dt.datetime | None]
@@ -97,14 +97,21 @@ class RunEvent(Base):
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)  # masked event_data (res, …)
 
 
-class RunLine(Base):
-    """One line of a run's output, masked, ANSI kept; numbered from 0 per run."""
+class RunOutput(Base):
+    """A run's output, masked, ANSI kept, in chunks: consecutive lines of one event.
 
-    __tablename__ = "run_lines"
+    Lines are numbered from 0 per run; a chunk holds up to ``CHUNK_LINES`` of them joined by
+    "\\n". One row per chunk rather than per line: a task printing 200,000 lines is 400 rows,
+    which is what makes storing huge outputs cheap. Keyed by its last line, so the chunk holding
+    any line ``n`` is the first one with ``last_line >= n``.
+    """
+
+    __tablename__ = "run_output"
 
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
-    line_no: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
-    counter: Mapped[int]  # the event the line belongs to
+    last_line: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    first_line: Mapped[int]
+    counter: Mapped[int]  # the event the lines belong to
     text: Mapped[str] = mapped_column(Text)
 
 

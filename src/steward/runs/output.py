@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 
 import anyio
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from steward.runs.models import Run, RunEvent, RunHost, RunLine
+from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.runs.schemas import EventFilters, LineFilters, TimelineEntry
 from steward.runs.status import RunStatus
 
@@ -22,7 +22,8 @@ RESULT_STATUS = {
     "runner_on_unreachable": "unreachable",
     "runner_on_skipped": "skipped",
 }
-STREAM_BATCH = 2000
+STREAM_BATCH = 2000  # lines per live-stream message
+FETCH_CHUNKS = 200  # stored chunks read per query (each up to 500 lines)
 STREAM_POLL_SECONDS = 0.1
 
 
@@ -31,28 +32,53 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
+def _read(
+    session: Session,
+    run_id: int,
+    after: int,
+    limit: int,
+    *,
+    q: str | None = None,
+    conditions: Sequence[ColumnElement[bool]] = (),
+) -> list[tuple[int, int, str]]:
+    """Up to ``limit`` (line_no, counter, text) after line ``after``, cut out of the stored
+    chunks; with ``q``, only lines containing it (case-insensitive, like ILIKE)."""
+    needle = q.lower() if q else None
+    where = [RunOutput.run_id == run_id, *conditions]
+    if q:
+        where.append(RunOutput.text.ilike(_like(q), escape="\\"))
+    found: list[tuple[int, int, str]] = []
+    while len(found) < limit:
+        query = select(
+            RunOutput.first_line, RunOutput.last_line, RunOutput.counter, RunOutput.text
+        ).where(*where, RunOutput.last_line > after)
+        if needle is None and not conditions:
+            # every line counts: exactly the chunks covering the page
+            query = query.where(RunOutput.first_line <= after + limit - len(found))
+        rows = session.execute(query.order_by(RunOutput.last_line).limit(FETCH_CHUNKS)).all()
+        for first, _last, counter, text in rows:
+            for n, line in enumerate(text.split("\n"), start=first):
+                if n > after and (needle is None or needle in line.lower()):
+                    found.append((n, counter, line))
+                    if len(found) == limit:
+                        return found
+        if len(rows) < FETCH_CHUNKS:
+            return found
+        after = rows[-1][1]
+    return found
+
+
 def lines(session: Session, run: Run, filters: LineFilters) -> list[tuple[int, int, str]]:
     """(line_no, counter, text) rows: plain tuples, since a page holds up to 10,000 of them."""
-    conditions: list[ColumnElement[bool]] = [
-        RunLine.run_id == run.id,
-        RunLine.line_no > filters.after,
-    ]
-    if filters.q:
-        conditions.append(RunLine.text.ilike(_like(filters.q), escape="\\"))
+    conditions: list[ColumnElement[bool]] = []
     if filters.host or filters.failed:
-        event_match = [RunEvent.run_id == run.id, RunEvent.counter == RunLine.counter]
+        event_match = [RunEvent.run_id == run.id, RunEvent.counter == RunOutput.counter]
         if filters.host:
             event_match.append(RunEvent.host == filters.host)
         if filters.failed:
             event_match.append(RunEvent.failed.is_(True))
         conditions.append(select(RunEvent.id).where(*event_match).exists())
-    query = (
-        select(RunLine.line_no, RunLine.counter, RunLine.text)
-        .where(*conditions)
-        .order_by(RunLine.line_no)
-        .limit(filters.limit)
-    )
-    return [(n, c, t) for n, c, t in session.execute(query)]
+    return _read(session, run.id, filters.after, filters.limit, q=filters.q, conditions=conditions)
 
 
 def events(session: Session, run: Run, filters: EventFilters) -> list[RunEvent]:
@@ -108,21 +134,21 @@ def timeline(session: Session, run: Run) -> list[TimelineEntry]:
 
 
 def text(sessions: sessionmaker[Session], run_id: int, *, strip_ansi: bool) -> Iterator[bytes]:
-    """The whole output as text, fetched in chunks so memory stays flat for huge runs."""
+    """The whole output as text, fetched in parts so memory stays flat for huge runs."""
     after = -1
     while True:
         with sessions() as session:
-            chunk = session.execute(
-                select(RunLine.line_no, RunLine.text)
-                .where(RunLine.run_id == run_id, RunLine.line_no > after)
-                .order_by(RunLine.line_no)
-                .limit(STREAM_BATCH * 5)
+            rows = session.execute(
+                select(RunOutput.last_line, RunOutput.text)
+                .where(RunOutput.run_id == run_id, RunOutput.last_line > after)
+                .order_by(RunOutput.last_line)
+                .limit(FETCH_CHUNKS)
             ).all()
-        if not chunk:
+        if not rows:
             return
-        body = "\n".join(ANSI.sub("", t) if strip_ansi else t for _, t in chunk) + "\n"
-        yield body.encode()
-        after = chunk[-1][0]
+        body = "\n".join(t for _, t in rows) + "\n"
+        yield (ANSI.sub("", body) if strip_ansi else body).encode()
+        after = rows[-1][0]
 
 
 def _sse(event: str, data: object, event_id: int | None = None) -> bytes:
@@ -134,16 +160,11 @@ def _poll(
     sessions: sessionmaker[Session], run_id: int, after: int
 ) -> tuple[list[tuple[int, int, str]], RunStatus, int]:
     with sessions() as session:
-        rows = session.execute(
-            select(RunLine.line_no, RunLine.counter, RunLine.text)
-            .where(RunLine.run_id == run_id, RunLine.line_no > after)
-            .order_by(RunLine.line_no)
-            .limit(STREAM_BATCH)
-        ).all()
+        rows = _read(session, run_id, after, STREAM_BATCH)
         status, line_count = session.execute(
             select(Run.status, Run.line_count).where(Run.id == run_id)
         ).one()
-    return list(rows), RunStatus(status), int(line_count)
+    return rows, RunStatus(status), int(line_count)
 
 
 async def stream(

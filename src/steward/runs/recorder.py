@@ -22,14 +22,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
 from steward.runner.masking import Masker
-from steward.runs.models import Run, RunEvent, RunHost, RunLine
+from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 
 log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.05
-LINE_CHUNK = 20000
+CHUNK_LINES = 500  # lines per stored output chunk
+COMMIT_LINES = 20000  # a huge output is committed in parts of this size, so readers see it arrive
 EVENTS = cast(Table, RunEvent.__table__)
-LINES = cast(Table, RunLine.__table__)
+OUTPUT = cast(Table, RunOutput.__table__)
 HOSTS = cast(Table, RunHost.__table__)
 MAX_DATA_BYTES = 64 * 1024
 RECAP_FIELDS = {
@@ -56,7 +57,7 @@ def _timestamp(value: Any) -> dt.datetime | None:
 
 
 def _trim(data: dict[str, Any]) -> dict[str, Any]:
-    """Keep event data reasonably small: the full text is in run_lines already."""
+    """Keep event data reasonably small: the full text is in run_output already."""
     if len(json.dumps(data, default=str)) <= MAX_DATA_BYTES:
         return data
     res = data.get("res")
@@ -139,23 +140,26 @@ class Recorder:
 
     def _store(self, batch: list[dict[str, Any]], *, beat: bool) -> None:
         events: list[dict[str, Any]] = []
-        lines: list[dict[str, Any]] = []
+        chunks: list[dict[str, Any]] = []
         new_hosts: list[dict[str, Any]] = []
         recap: dict[str, dict[str, int]] = {}
         for raw in batch:
             row, text = self._convert(raw)
             start = self._next_line
             if text:
-                for offset, line in enumerate(text.split("\n")):
-                    lines.append(
+                lines = text.split("\n")
+                for first in range(0, len(lines), CHUNK_LINES):
+                    part = lines[first : first + CHUNK_LINES]
+                    chunks.append(
                         {
                             "run_id": self._run_id,
-                            "line_no": start + offset,
+                            "first_line": start + first,
+                            "last_line": start + first + len(part) - 1,
                             "counter": row["counter"],
-                            "text": line,
+                            "text": "\n".join(part),
                         }
                     )
-                self._next_line = start + text.count("\n") + 1
+                self._next_line = start + len(lines)
             row["start_line"], row["end_line"] = start, self._next_line
             events.append(row)
             host = row["host"]
@@ -166,18 +170,19 @@ class Recorder:
                 recap = self._recap(raw.get("event_data", {}))
         self._events += len(events)
         # Core inserts (executemany), not ORM bulk inserts: 2-3x less CPU on big outputs.
-        # Huge outputs are committed chunk by chunk, so readers see them arrive.
-        stored = self._next_line - len(lines)
         with self._sessions() as session:
             if events:
                 session.execute(EVENTS.insert(), events)
-            for i in range(0, len(lines), LINE_CHUNK):
-                chunk = lines[i : i + LINE_CHUNK]
-                session.execute(LINES.insert(), chunk)
-                stored += len(chunk)
-                if stored < self._next_line:
-                    self._progress(session, stored)
-                    session.commit()
+            part_start = 0
+            for i, chunk in enumerate(chunks):
+                stored = chunk["last_line"] + 1
+                part_lines = stored - chunks[part_start]["first_line"]
+                if part_lines >= COMMIT_LINES or i == len(chunks) - 1:
+                    session.execute(OUTPUT.insert(), chunks[part_start : i + 1])
+                    part_start = i + 1
+                    if stored < self._next_line:
+                        self._progress(session, stored)
+                        session.commit()
             if new_hosts:
                 session.execute(HOSTS.insert(), new_hosts)
             for host, counts in recap.items():
