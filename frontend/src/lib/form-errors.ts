@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { isApiError } from "@/api/errors";
 
 /** The part of a Mantine form (`useForm`) that server errors are written into. */
@@ -34,7 +34,7 @@ function placeOf(values: object, field: string): { path: string; rest: string } 
   return null;
 }
 
-interface ApplyOptions {
+export interface ApplyOptions {
   /**
    * The tag of a tagged-union body (a key's `kind`): pydantic puts it first in the error's
    * location (`ssh.private_key`), and the form's path is `private_key`.
@@ -79,4 +79,19 @@ export function applyServerErrors(
   for (const [field, messages] of byField) form.setFieldError(field, messages.join("; "));
   if (unplaced.length > 0) return unplaced.join("; ");
   return byField.size > 0 ? null : error.detail;
+}
+
+/**
+ * A form's server errors: `show` puts a failed submit's field errors on the form's fields
+ * (applyServerErrors) and keeps the rest as `message`, for a FormError; `clear` drops it.
+ * Options given to `show` replace those given here.
+ */
+export function useServerErrors(form: ServerErrorTarget, options?: ApplyOptions) {
+  const [message, setMessage] = useState<string | null>(null);
+  return {
+    message,
+    clear: () => setMessage(null),
+    show: (error: unknown, showOptions = options) =>
+      setMessage(applyServerErrors(form, error, showOptions)),
+  };
 }

@@ -4,7 +4,6 @@ import {
   Fieldset,
   Group,
   Input,
-  Modal,
   Select,
   Stack,
   Text,
@@ -12,10 +11,9 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { useSecretKeyOptions } from "@/features/environments/api/get-secret-key-options";
 import { useSaveEnvironment } from "@/features/environments/api/save-environment";
 import {
@@ -24,7 +22,7 @@ import {
   toEnvironmentBody,
   toEnvironmentValues,
 } from "@/features/environments/lib/environment-form";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Environment = Schemas["EnvironmentRead"];
 
@@ -42,171 +40,156 @@ export function EnvironmentFormModal({
 }: EnvironmentFormModalProps) {
   const save = useSaveEnvironment(projectId, environment?.id ?? null);
   const keys = useSecretKeyOptions(projectId);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<EnvironmentFormValues>({
     mode: "controlled",
     initialValues: toEnvironmentValues(environment),
   });
+  const serverErrors = useServerErrors(form, { aliases: { extra_vars: "extra_vars_yaml" } });
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     save.mutate(toEnvironmentBody(values), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Environment “${saved.name}” saved` });
         onClose();
       },
-      onError: (error) =>
-        setFormError(
-          applyServerErrors(form, error, { aliases: { extra_vars: "extra_vars_yaml" } }),
-        ),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       title={environment ? `Edit environment “${environment.name}”` : "New environment"}
       size="xl"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel={environment ? "Save" : "Create environment"}
+      pending={save.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <TextInput label="Description" {...form.getInputProps("description")} />
-          <CodeTextarea
-            label="Extra variables"
-            description="YAML or JSON mapping, passed to ansible-playbook as extra vars"
-            placeholder={'pg_version: 16\nmaintenance_window: "02:00"'}
-            minRows={4}
-            {...form.getInputProps("extra_vars_yaml")}
-          />
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <TextInput label="Description" {...form.getInputProps("description")} />
+      <CodeTextarea
+        label="Extra variables"
+        description="YAML or JSON mapping, passed to ansible-playbook as extra vars"
+        placeholder={'pg_version: 16\nmaintenance_window: "02:00"'}
+        minRows={4}
+        {...form.getInputProps("extra_vars_yaml")}
+      />
 
-          <Fieldset legend="Environment variables">
-            <Stack gap="xs">
-              {form.values.env_vars.length === 0 && (
-                <Text size="sm" c="dimmed">
-                  None.
-                </Text>
-              )}
-              {form.values.env_vars.map((row, index) => (
-                <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
-                  <TextInput
-                    aria-label={`Variable ${index + 1} name`}
-                    placeholder="NAME"
-                    ff="monospace"
-                    style={{ flex: 1 }}
-                    spellCheck={false}
-                    {...form.getInputProps(`env_vars.${index}.name`)}
-                  />
-                  <TextInput
-                    aria-label={`Variable ${index + 1} value`}
-                    placeholder="value"
-                    style={{ flex: 2 }}
-                    spellCheck={false}
-                    {...form.getInputProps(`env_vars.${index}.value`)}
-                  />
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    size="lg"
-                    aria-label={`Remove variable ${index + 1}`}
-                    onClick={() => form.removeListItem("env_vars", index)}
-                  >
-                    ×
-                  </ActionIcon>
-                </Group>
-              ))}
-              <Input.Error>{form.errors.env_vars}</Input.Error>
-              <Group>
-                <Button
-                  variant="light"
-                  size="xs"
-                  onClick={() =>
-                    form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })
-                  }
-                >
-                  Add variable
-                </Button>
-              </Group>
-            </Stack>
-          </Fieldset>
-
-          <Fieldset legend="Secrets from keys">
-            <Stack gap="xs">
-              <Text size="xs" c="dimmed">
-                The key's value becomes an environment variable or an extra var of the run; it is
-                never shown here, and masked in run output.
-              </Text>
-              {form.values.secrets.map((row, index) => (
-                <Group key={row.id} gap="xs" align="flex-start" wrap="wrap">
-                  <TextInput
-                    aria-label={`Secret ${index + 1} name`}
-                    placeholder="NAME"
-                    ff="monospace"
-                    style={{ flex: "1 1 140px" }}
-                    spellCheck={false}
-                    {...form.getInputProps(`secrets.${index}.name`)}
-                  />
-                  <Select
-                    aria-label={`Secret ${index + 1} target`}
-                    data={[
-                      { value: "env", label: "Environment variable" },
-                      { value: "extra_var", label: "Extra var" },
-                    ]}
-                    allowDeselect={false}
-                    style={{ flex: "1 1 160px" }}
-                    {...form.getInputProps(`secrets.${index}.target`)}
-                  />
-                  <Select
-                    aria-label={`Secret ${index + 1} key`}
-                    placeholder="Pick a key"
-                    data={keys.data ?? []}
-                    nothingFoundMessage="No secret, password or vault keys"
-                    style={{ flex: "2 1 180px" }}
-                    {...form.getInputProps(`secrets.${index}.key_id`)}
-                    onChange={(value) => form.setFieldValue(`secrets.${index}.key_id`, value ?? "")}
-                  />
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    size="lg"
-                    aria-label={`Remove secret ${index + 1}`}
-                    onClick={() => form.removeListItem("secrets", index)}
-                  >
-                    ×
-                  </ActionIcon>
-                </Group>
-              ))}
-              <Input.Error>{form.errors.secrets}</Input.Error>
-              <Group>
-                <Button
-                  variant="light"
-                  size="xs"
-                  onClick={() =>
-                    form.insertListItem("secrets", {
-                      id: rowId(),
-                      name: "",
-                      target: "env",
-                      key_id: "",
-                    })
-                  }
-                >
-                  Add secret
-                </Button>
-              </Group>
-            </Stack>
-          </Fieldset>
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {environment ? "Save" : "Create environment"}
+      <Fieldset legend="Environment variables">
+        <Stack gap="xs">
+          {form.values.env_vars.length === 0 && (
+            <Text size="sm" c="dimmed">
+              None.
+            </Text>
+          )}
+          {form.values.env_vars.map((row, index) => (
+            <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
+              <TextInput
+                aria-label={`Variable ${index + 1} name`}
+                placeholder="NAME"
+                ff="monospace"
+                style={{ flex: 1 }}
+                spellCheck={false}
+                {...form.getInputProps(`env_vars.${index}.name`)}
+              />
+              <TextInput
+                aria-label={`Variable ${index + 1} value`}
+                placeholder="value"
+                style={{ flex: 2 }}
+                spellCheck={false}
+                {...form.getInputProps(`env_vars.${index}.value`)}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="lg"
+                aria-label={`Remove variable ${index + 1}`}
+                onClick={() => form.removeListItem("env_vars", index)}
+              >
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          <Input.Error>{form.errors.env_vars}</Input.Error>
+          <Group>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() => form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })}
+            >
+              Add variable
             </Button>
           </Group>
         </Stack>
-      </form>
-    </Modal>
+      </Fieldset>
+
+      <Fieldset legend="Secrets from keys">
+        <Stack gap="xs">
+          <Text size="xs" c="dimmed">
+            The key's value becomes an environment variable or an extra var of the run; it is never
+            shown here, and masked in run output.
+          </Text>
+          {form.values.secrets.map((row, index) => (
+            <Group key={row.id} gap="xs" align="flex-start" wrap="wrap">
+              <TextInput
+                aria-label={`Secret ${index + 1} name`}
+                placeholder="NAME"
+                ff="monospace"
+                style={{ flex: "1 1 140px" }}
+                spellCheck={false}
+                {...form.getInputProps(`secrets.${index}.name`)}
+              />
+              <Select
+                aria-label={`Secret ${index + 1} target`}
+                data={[
+                  { value: "env", label: "Environment variable" },
+                  { value: "extra_var", label: "Extra var" },
+                ]}
+                allowDeselect={false}
+                style={{ flex: "1 1 160px" }}
+                {...form.getInputProps(`secrets.${index}.target`)}
+              />
+              <Select
+                aria-label={`Secret ${index + 1} key`}
+                placeholder="Pick a key"
+                data={keys.data ?? []}
+                nothingFoundMessage="No secret, password or vault keys"
+                style={{ flex: "2 1 180px" }}
+                {...form.getInputProps(`secrets.${index}.key_id`)}
+                onChange={(value) => form.setFieldValue(`secrets.${index}.key_id`, value ?? "")}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="lg"
+                aria-label={`Remove secret ${index + 1}`}
+                onClick={() => form.removeListItem("secrets", index)}
+              >
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          <Input.Error>{form.errors.secrets}</Input.Error>
+          <Group>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() =>
+                form.insertListItem("secrets", {
+                  id: rowId(),
+                  name: "",
+                  target: "env",
+                  key_id: "",
+                })
+              }
+            >
+              Add secret
+            </Button>
+          </Group>
+        </Stack>
+      </Fieldset>
+    </FormModal>
   );
 }

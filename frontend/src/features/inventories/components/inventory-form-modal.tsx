@@ -2,25 +2,22 @@ import {
   Alert,
   Button,
   Group,
-  Modal,
   Paper,
   SegmentedControl,
   Select,
-  Stack,
   Text,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { useRepositoryOptions } from "@/features/inventories/api/get-repository-options";
 import { usePreviewInventory } from "@/features/inventories/api/preview-inventory";
 import { type InventoryCreate, useSaveInventory } from "@/features/inventories/api/save-inventory";
 import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Inventory = Schemas["InventoryRead"];
 type Kind = Schemas["InventoryKind"];
@@ -63,7 +60,6 @@ interface InventoryFormModalProps {
 export function InventoryFormModal({ projectId, inventory, onClose }: InventoryFormModalProps) {
   const save = useSaveInventory(projectId, inventory?.id ?? null);
   const preview = usePreviewInventory(projectId);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<InventoryFormValues>({
     mode: "controlled",
     initialValues: {
@@ -80,132 +76,120 @@ export function InventoryFormModal({ projectId, inventory, onClose }: InventoryF
       if (values.content !== previous.content || values.format !== previous.format) preview.reset();
     },
   });
+  const serverErrors = useServerErrors(form);
   const { kind, format } = form.values;
   const repositories = useRepositoryOptions(projectId, kind !== "static");
 
   const showPreview = () => {
-    setFormError(null);
+    serverErrors.clear();
     const { content } = form.getValues();
     form.clearFieldError("content");
-    preview.mutate(
-      { format, content },
-      { onError: (error) => setFormError(applyServerErrors(form, error)) },
-    );
+    preview.mutate({ format, content }, { onError: (error) => serverErrors.show(error) });
   };
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     save.mutate(toInventoryBody(values), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Inventory “${saved.name}” saved` });
         onClose();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       title={inventory ? `Edit inventory “${inventory.name}”` : "New inventory"}
       size="xl"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel={inventory ? "Save" : "Create inventory"}
+      pending={save.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <TextInput label="Description" {...form.getInputProps("description")} />
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <TextInput label="Description" {...form.getInputProps("description")} />
+      <div>
+        <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
+          Kind
+        </Text>
+        <SegmentedControl
+          aria-labelledby="inventory-kind-label"
+          data={[
+            { value: "static", label: "Static text" },
+            { value: "file", label: "File in a repository" },
+            { value: "plugin", label: "Plugin or script" },
+          ]}
+          {...form.getInputProps("kind")}
+        />
+      </div>
+      {kind === "static" ? (
+        <>
           <div>
-            <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
-              Kind
+            <Text size="sm" fw={500} mb={4} id="inventory-format-label">
+              Format
             </Text>
             <SegmentedControl
-              aria-labelledby="inventory-kind-label"
+              aria-labelledby="inventory-format-label"
               data={[
-                { value: "static", label: "Static text" },
-                { value: "file", label: "File in a repository" },
-                { value: "plugin", label: "Plugin or script" },
+                { value: "ini", label: "INI" },
+                { value: "yaml", label: "YAML" },
               ]}
-              {...form.getInputProps("kind")}
+              {...form.getInputProps("format")}
             />
           </div>
-          {kind === "static" ? (
-            <>
-              <div>
-                <Text size="sm" fw={500} mb={4} id="inventory-format-label">
-                  Format
-                </Text>
-                <SegmentedControl
-                  aria-labelledby="inventory-format-label"
-                  data={[
-                    { value: "ini", label: "INI" },
-                    { value: "yaml", label: "YAML" },
-                  ]}
-                  {...form.getInputProps("format")}
-                />
-              </div>
-              <CodeTextarea
-                label="Content"
-                description="Parsed by ansible-inventory when saved"
-                placeholder={PLACEHOLDER[format]}
-                {...form.getInputProps("content")}
-              />
-              <Group>
-                <Button variant="light" onClick={showPreview} loading={preview.isPending}>
-                  Preview hosts
-                </Button>
-                {preview.isSuccess && (
-                  <Text size="xs" c="dimmed">
-                    As Ansible sees this text; secret-looking variables are masked.
-                  </Text>
-                )}
-              </Group>
-              {preview.data && (
-                <Paper withBorder p="sm" aria-label="Preview">
-                  <ResolvedHosts resolved={preview.data} />
-                </Paper>
-              )}
-            </>
-          ) : (
-            <>
-              <Select
-                label="Repository"
-                required
-                placeholder="Pick a repository"
-                data={repositories.data ?? []}
-                nothingFoundMessage="No repositories in this project"
-                {...form.getInputProps("repository_id")}
-                onChange={(value) => form.setFieldValue("repository_id", value ?? "")}
-              />
-              <TextInput
-                label="Path"
-                required
-                description={
-                  kind === "file"
-                    ? "An inventory file in the repository, e.g. inventories/prod.ini"
-                    : "A plugin config (…/aws_ec2.yml) or an executable script in the repository"
-                }
-                spellCheck={false}
-                {...form.getInputProps("path")}
-              />
-              {inventory && (
-                <Alert variant="light" color="gray">
-                  Its hosts are listed from the saved inventory (the Hosts button in the table).
-                </Alert>
-              )}
-            </>
-          )}
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
+          <CodeTextarea
+            label="Content"
+            description="Parsed by ansible-inventory when saved"
+            placeholder={PLACEHOLDER[format]}
+            {...form.getInputProps("content")}
+          />
+          <Group>
+            <Button variant="light" onClick={showPreview} loading={preview.isPending}>
+              Preview hosts
             </Button>
-            <Button type="submit" loading={save.isPending}>
-              {inventory ? "Save" : "Create inventory"}
-            </Button>
+            {preview.isSuccess && (
+              <Text size="xs" c="dimmed">
+                As Ansible sees this text; secret-looking variables are masked.
+              </Text>
+            )}
           </Group>
-        </Stack>
-      </form>
-    </Modal>
+          {preview.data && (
+            <Paper withBorder p="sm" aria-label="Preview">
+              <ResolvedHosts resolved={preview.data} />
+            </Paper>
+          )}
+        </>
+      ) : (
+        <>
+          <Select
+            label="Repository"
+            required
+            placeholder="Pick a repository"
+            data={repositories.data ?? []}
+            nothingFoundMessage="No repositories in this project"
+            {...form.getInputProps("repository_id")}
+            onChange={(value) => form.setFieldValue("repository_id", value ?? "")}
+          />
+          <TextInput
+            label="Path"
+            required
+            description={
+              kind === "file"
+                ? "An inventory file in the repository, e.g. inventories/prod.ini"
+                : "A plugin config (…/aws_ec2.yml) or an executable script in the repository"
+            }
+            spellCheck={false}
+            {...form.getInputProps("path")}
+          />
+          {inventory && (
+            <Alert variant="light" color="gray">
+              Its hosts are listed from the saved inventory (the Hosts button in the table).
+            </Alert>
+          )}
+        </>
+      )}
+    </FormModal>
   );
 }

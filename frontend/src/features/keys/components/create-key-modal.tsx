@@ -1,20 +1,10 @@
-import {
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  TextInput,
-  Textarea,
-} from "@mantine/core";
+import { PasswordInput, Select, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { type KeyCreate, useCreateKey } from "@/features/keys/api/create-key";
 import { KEY_KINDS, type KeyKind } from "@/features/keys/components/kinds";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 interface KeyFormValues {
   kind: KeyKind;
@@ -69,24 +59,24 @@ interface CreateKeyModalProps {
 
 export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalProps) {
   const create = useCreateKey(projectId);
-  const [formError, setFormError] = useState<string | null>(null);
   // controlled: the fields shown follow the kind
   const form = useForm<KeyFormValues>({ mode: "controlled", initialValues: EMPTY });
+  const serverErrors = useServerErrors(form);
   const { kind } = form.values;
 
   const close = () => {
     form.reset(); // secrets don't linger in memory after the dialog
-    setFormError(null);
+    serverErrors.clear();
     onClose();
   };
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     create.mutate(toBody(values), {
       onSuccess: (key) => {
         notifications.show({ color: "green", message: `Key “${key.name}” stored` });
         close();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error, { unionTag: values.kind })),
+      onError: (error) => serverErrors.show(error, { unionTag: values.kind }),
     });
   });
 
@@ -100,53 +90,48 @@ export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalPro
   );
 
   return (
-    <Modal opened={opened} onClose={close} title="New key" size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Select
-            label="Kind"
-            data={Object.entries(KEY_KINDS).map(([value, label]) => ({ value, label }))}
-            allowDeselect={false}
-            {...form.getInputProps("kind")}
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="New key"
+      size="lg"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Store key"
+      pending={create.isPending}
+    >
+      <Select
+        label="Kind"
+        data={Object.entries(KEY_KINDS).map(([value, label]) => ({ value, label }))}
+        allowDeselect={false}
+        {...form.getInputProps("kind")}
+      />
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <TextInput label="Description" {...form.getInputProps("description")} />
+      {(kind === "ssh" || kind === "login_password") && (
+        <TextInput label="Username" autoComplete="off" {...form.getInputProps("username")} />
+      )}
+      {kind === "ssh" && (
+        <>
+          <Textarea
+            label="Private key"
+            required
+            autosize
+            minRows={4}
+            maxRows={12}
+            spellCheck={false}
+            styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+            placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+            {...form.getInputProps("private_key")}
           />
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <TextInput label="Description" {...form.getInputProps("description")} />
-          {(kind === "ssh" || kind === "login_password") && (
-            <TextInput label="Username" autoComplete="off" {...form.getInputProps("username")} />
-          )}
-          {kind === "ssh" && (
-            <>
-              <Textarea
-                label="Private key"
-                required
-                autosize
-                minRows={4}
-                maxRows={12}
-                spellCheck={false}
-                styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-                placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
-                {...form.getInputProps("private_key")}
-              />
-              {secret("passphrase", "Passphrase", false)}
-            </>
-          )}
-          {kind === "vault_password" && (
-            <TextInput label="Vault ID" {...form.getInputProps("vault_id")} />
-          )}
-          {(kind === "login_password" || kind === "vault_password") &&
-            secret("password", "Password")}
-          {kind === "secret" && secret("value", "Value")}
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Store key
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          {secret("passphrase", "Passphrase", false)}
+        </>
+      )}
+      {kind === "vault_password" && (
+        <TextInput label="Vault ID" {...form.getInputProps("vault_id")} />
+      )}
+      {(kind === "login_password" || kind === "vault_password") && secret("password", "Password")}
+      {kind === "secret" && secret("value", "Value")}
+    </FormModal>
   );
 }

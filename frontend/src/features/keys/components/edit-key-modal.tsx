@@ -1,21 +1,11 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Stack,
-  TextInput,
-  Textarea,
-} from "@mantine/core";
+import { Alert, PasswordInput, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { type KeyUpdate, useUpdateKey } from "@/features/keys/api/update-key";
 import { KEY_KINDS } from "@/features/keys/components/kinds";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Key = Schemas["KeyRead"];
 
@@ -57,7 +47,6 @@ interface EditKeyModalProps {
 
 export function EditKeyModal({ projectId, keyRead, onClose }: EditKeyModalProps) {
   const update = useUpdateKey(projectId, keyRead.id);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<EditKeyValues>({
     mode: "uncontrolled",
     initialValues: {
@@ -71,16 +60,17 @@ export function EditKeyModal({ projectId, keyRead, onClose }: EditKeyModalProps)
       value: "",
     },
   });
+  const serverErrors = useServerErrors(form);
   const { kind } = keyRead;
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     update.mutate(toKeyUpdate(kind, values), {
       onSuccess: (key) => {
         notifications.show({ color: "green", message: `Key “${key.name}” saved` });
         onClose();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
@@ -95,70 +85,65 @@ export function EditKeyModal({ projectId, keyRead, onClose }: EditKeyModalProps)
   );
 
   return (
-    <Modal opened onClose={onClose} title={`Edit key “${keyRead.name}”`} size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput label="Kind" value={KEY_KINDS[kind]} readOnly variant="filled" />
-          <TextInput
-            label="Name"
-            required
-            data-autofocus
-            key={form.key("name")}
-            {...form.getInputProps("name")}
+    <FormModal
+      onClose={onClose}
+      title={`Edit key “${keyRead.name}”`}
+      size="lg"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Save"
+      pending={update.isPending}
+    >
+      <TextInput label="Kind" value={KEY_KINDS[kind]} readOnly variant="filled" />
+      <TextInput
+        label="Name"
+        required
+        data-autofocus
+        key={form.key("name")}
+        {...form.getInputProps("name")}
+      />
+      <TextInput
+        label="Description"
+        key={form.key("description")}
+        {...form.getInputProps("description")}
+      />
+      {(kind === "ssh" || kind === "login_password") && (
+        <TextInput
+          label="Username"
+          autoComplete="off"
+          key={form.key("username")}
+          {...form.getInputProps("username")}
+        />
+      )}
+      {kind === "vault_password" && (
+        <TextInput
+          label="Vault ID"
+          key={form.key("vault_id")}
+          {...form.getInputProps("vault_id")}
+        />
+      )}
+      <Alert variant="light" color="gray">
+        The stored secret is never shown. Type a new one to replace it.
+      </Alert>
+      {kind === "ssh" && (
+        <>
+          <Textarea
+            label="New private key"
+            autosize
+            minRows={3}
+            maxRows={12}
+            spellCheck={false}
+            placeholder="Leave empty to keep the stored key"
+            styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+            key={form.key("private_key")}
+            {...form.getInputProps("private_key")}
           />
-          <TextInput
-            label="Description"
-            key={form.key("description")}
-            {...form.getInputProps("description")}
-          />
-          {(kind === "ssh" || kind === "login_password") && (
-            <TextInput
-              label="Username"
-              autoComplete="off"
-              key={form.key("username")}
-              {...form.getInputProps("username")}
-            />
-          )}
-          {kind === "vault_password" && (
-            <TextInput
-              label="Vault ID"
-              key={form.key("vault_id")}
-              {...form.getInputProps("vault_id")}
-            />
-          )}
-          <Alert variant="light" color="gray">
-            The stored secret is never shown. Type a new one to replace it.
-          </Alert>
-          {kind === "ssh" && (
-            <>
-              <Textarea
-                label="New private key"
-                autosize
-                minRows={3}
-                maxRows={12}
-                spellCheck={false}
-                placeholder="Leave empty to keep the stored key"
-                styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-                key={form.key("private_key")}
-                {...form.getInputProps("private_key")}
-              />
-              {secret("passphrase", "Passphrase of the new key")}
-            </>
-          )}
-          {(kind === "login_password" || kind === "vault_password") &&
-            secret("password", "New password")}
-          {kind === "secret" && secret("value", "New value")}
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          {secret("passphrase", "Passphrase of the new key")}
+        </>
+      )}
+      {(kind === "login_password" || kind === "vault_password") &&
+        secret("password", "New password")}
+      {kind === "secret" && secret("value", "New value")}
+    </FormModal>
   );
 }

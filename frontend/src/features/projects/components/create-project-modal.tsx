@@ -1,55 +1,48 @@
-import { Button, Group, Modal, Stack } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { useCreateProject } from "@/features/projects/api/create-project";
 import {
   ProjectFields,
   type ProjectFormValues,
   toProjectBody,
 } from "@/features/projects/components/project-fields";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 const EMPTY: ProjectFormValues = { name: "", description: "", max_parallel_runs: "" };
 
 export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateProject();
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<ProjectFormValues>({ mode: "uncontrolled", initialValues: EMPTY });
+  const serverErrors = useServerErrors(form);
 
   const close = () => {
     form.reset();
-    setFormError(null);
+    serverErrors.clear();
     onClose();
   };
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     create.mutate(toProjectBody(values), {
       onSuccess: (project) => {
         notifications.show({ color: "green", message: `Project “${project.name}” created` });
         close();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   return (
-    <Modal opened={opened} onClose={close} title="New project">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ProjectFields form={form} />
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create project
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="New project"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Create project"
+      pending={create.isPending}
+    >
+      <ProjectFields form={form} />
+    </FormModal>
   );
 }

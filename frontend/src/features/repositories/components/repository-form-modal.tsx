@@ -1,21 +1,11 @@
-import {
-  Button,
-  Group,
-  Modal,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { SegmentedControl, Select, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { useKeyOptions } from "@/features/repositories/api/get-key-options";
 import { useSaveRepository } from "@/features/repositories/api/save-repository";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Repository = Schemas["RepositoryRead"];
 type KeyKind = Schemas["KeyKind"];
@@ -59,11 +49,11 @@ interface RepositoryFormModalProps {
 export function RepositoryFormModal({ projectId, repository, onClose }: RepositoryFormModalProps) {
   const save = useSaveRepository(projectId, repository?.id ?? null);
   const keys = useKeyOptions(projectId);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<RepositoryFormValues>({
     mode: "controlled",
     initialValues: initialValues(repository),
   });
+  const serverErrors = useServerErrors(form);
   const { kind, url } = form.values;
   const kinds = keyKindsForUrl(url);
   const keyData = (keys.data ?? [])
@@ -71,7 +61,7 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
     .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     const local = values.kind === "local";
     const body = {
       name: values.name,
@@ -86,81 +76,71 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
         notifications.show({ color: "green", message: `Repository “${saved.name}” saved` });
         onClose();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       title={repository ? `Edit repository “${repository.name}”` : "New repository"}
       size="lg"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel={repository ? "Save" : "Create repository"}
+      pending={save.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-          <TextInput label="Description" {...form.getInputProps("description")} />
-          <div>
-            <Text size="sm" fw={500} mb={4} id="repository-kind-label">
-              Kind
-            </Text>
-            <SegmentedControl
-              aria-labelledby="repository-kind-label"
-              data={[
-                { value: "git", label: "Git" },
-                { value: "local", label: "Local directory" },
-              ]}
-              {...form.getInputProps("kind")}
-            />
-          </div>
+      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+      <TextInput label="Description" {...form.getInputProps("description")} />
+      <div>
+        <Text size="sm" fw={500} mb={4} id="repository-kind-label">
+          Kind
+        </Text>
+        <SegmentedControl
+          aria-labelledby="repository-kind-label"
+          data={[
+            { value: "git", label: "Git" },
+            { value: "local", label: "Local directory" },
+          ]}
+          {...form.getInputProps("kind")}
+        />
+      </div>
+      <TextInput
+        label={kind === "git" ? "URL" : "Directory on the server"}
+        description={
+          kind === "git"
+            ? "https://…, ssh://…, user@host:path or file:///path"
+            : "An absolute path; used as it is, without git"
+        }
+        required
+        autoComplete="off"
+        spellCheck={false}
+        {...form.getInputProps("url")}
+      />
+      {kind === "git" && (
+        <>
           <TextInput
-            label={kind === "git" ? "URL" : "Directory on the server"}
-            description={
-              kind === "git"
-                ? "https://…, ssh://…, user@host:path or file:///path"
-                : "An absolute path; used as it is, without git"
-            }
-            required
-            autoComplete="off"
+            label="Ref"
+            description="Branch, tag or commit; empty for the remote's default branch"
             spellCheck={false}
-            {...form.getInputProps("url")}
+            {...form.getInputProps("ref")}
           />
-          {kind === "git" && (
-            <>
-              <TextInput
-                label="Ref"
-                description="Branch, tag or commit; empty for the remote's default branch"
-                spellCheck={false}
-                {...form.getInputProps("ref")}
-              />
-              <Select
-                label="Key"
-                description={
-                  kinds.length === 0
-                    ? "A file:// URL takes no key"
-                    : `An ${kinds.join(" or ")} key from this project`
-                }
-                placeholder="No key"
-                clearable
-                data={keyData}
-                nothingFoundMessage="No key of that kind in this project"
-                {...form.getInputProps("key_id")}
-                onChange={(value) => form.setFieldValue("key_id", value ?? "")}
-              />
-            </>
-          )}
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {repository ? "Save" : "Create repository"}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          <Select
+            label="Key"
+            description={
+              kinds.length === 0
+                ? "A file:// URL takes no key"
+                : `An ${kinds.join(" or ")} key from this project`
+            }
+            placeholder="No key"
+            clearable
+            data={keyData}
+            nothingFoundMessage="No key of that kind in this project"
+            {...form.getInputProps("key_id")}
+            onChange={(value) => form.setFieldValue("key_id", value ?? "")}
+          />
+        </>
+      )}
+    </FormModal>
   );
 }

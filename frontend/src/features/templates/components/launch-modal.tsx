@@ -1,9 +1,7 @@
 import {
   Alert,
-  Button,
   Fieldset,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -14,10 +12,9 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import { useInventoryChoices } from "@/features/templates/api/get-choices";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
 import { SurveyAnswers } from "@/features/templates/components/survey-answers";
@@ -27,7 +24,7 @@ import {
   toRunCreate,
 } from "@/features/templates/lib/launch-form";
 import { VERBOSITY, parseExtraVars } from "@/features/templates/lib/template-form";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
 type Run = Schemas["RunRead"];
@@ -45,11 +42,11 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
   const launch = useLaunchTemplate(projectId);
   const allowed = new Set(template.overridable);
   const inventories = useInventoryChoices(projectId, allowed.has("inventory_id"));
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<LaunchFormValues>({
     mode: "controlled",
     initialValues: toLaunchValues(template),
   });
+  const serverErrors = useServerErrors(form);
   const mayRun = template.permissions?.includes("run") ?? true;
   // who may run a template but not list inventories still sees the template's own
   const inventoryData = inventories.data ?? [
@@ -57,7 +54,7 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
   ];
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     const extraVars = parseExtraVars(values.extra_vars);
     if (typeof extraVars === "string") {
       form.setFieldError("extra_vars", extraVars);
@@ -65,130 +62,115 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
     }
     launch.mutate(toRunCreate(template, values, extraVars), {
       onSuccess: onLaunched,
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   const overrides = allowed.size > 0;
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       title={`Launch “${template.name}”`}
       size="lg"
       fullScreen={phone}
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Launch"
+      pending={launch.isPending}
+      autofocusSubmit={template.survey.length === 0}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Text size="sm" c="dimmed">
-            <Text span ff="monospace">
-              {template.playbook}
-            </Text>{" "}
-            on {template.inventory.name}
-          </Text>
-          {!mayRun && (
-            <Alert color="yellow" title="You may not launch this template">
-              The server will refuse the launch.
-            </Alert>
-          )}
-          {template.survey.length > 0 && (
-            <Fieldset legend="Survey">
-              <SurveyAnswers form={form} questions={template.survey} />
-            </Fieldset>
-          )}
-          {overrides && (
-            <Fieldset legend="Options">
-              <Stack gap="sm">
-                <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  {allowed.has("limit") && (
-                    <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
-                  )}
-                  {allowed.has("inventory_id") && (
-                    <Select
-                      label="Inventory"
-                      data={inventoryData}
-                      allowDeselect={false}
-                      {...form.getInputProps("inventory_id")}
-                    />
-                  )}
-                  {allowed.has("tags") && (
-                    <TextInput label="Tags" {...form.getInputProps("tags")} />
-                  )}
-                  {allowed.has("skip_tags") && (
-                    <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
-                  )}
-                  {allowed.has("verbosity") && (
-                    <Select
-                      label="Verbosity"
-                      data={VERBOSITY}
-                      allowDeselect={false}
-                      {...form.getInputProps("verbosity")}
-                    />
-                  )}
-                  {allowed.has("forks") && (
-                    <NumberInput
-                      label="Forks"
-                      allowDecimal={false}
-                      min={1}
-                      max={200}
-                      {...form.getInputProps("forks")}
-                    />
-                  )}
-                  {allowed.has("timeout_seconds") && (
-                    <NumberInput
-                      label="Timeout (seconds)"
-                      allowDecimal={false}
-                      min={1}
-                      {...form.getInputProps("timeout_seconds")}
-                    />
-                  )}
-                </SimpleGrid>
-                {(allowed.has("check_mode") || allowed.has("diff_mode")) && (
-                  <Group>
-                    {allowed.has("check_mode") && (
-                      <Switch
-                        label="Check mode (dry run)"
-                        {...form.getInputProps("check_mode", { type: "checkbox" })}
-                      />
-                    )}
-                    {allowed.has("diff_mode") && (
-                      <Switch
-                        label="Diff mode"
-                        {...form.getInputProps("diff_mode", { type: "checkbox" })}
-                      />
-                    )}
-                  </Group>
-                )}
-                {allowed.has("extra_vars") && (
-                  <CodeTextarea
-                    label="Extra vars"
-                    description="A JSON object, merged over the template's"
-                    placeholder={'{ "name": "value" }'}
-                    minRows={3}
-                    {...form.getInputProps("extra_vars")}
+      <Text size="sm" c="dimmed">
+        <Text span ff="monospace">
+          {template.playbook}
+        </Text>{" "}
+        on {template.inventory.name}
+      </Text>
+      {!mayRun && (
+        <Alert color="yellow" title="You may not launch this template">
+          The server will refuse the launch.
+        </Alert>
+      )}
+      {template.survey.length > 0 && (
+        <Fieldset legend="Survey">
+          <SurveyAnswers form={form} questions={template.survey} />
+        </Fieldset>
+      )}
+      {overrides && (
+        <Fieldset legend="Options">
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              {allowed.has("limit") && (
+                <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
+              )}
+              {allowed.has("inventory_id") && (
+                <Select
+                  label="Inventory"
+                  data={inventoryData}
+                  allowDeselect={false}
+                  {...form.getInputProps("inventory_id")}
+                />
+              )}
+              {allowed.has("tags") && <TextInput label="Tags" {...form.getInputProps("tags")} />}
+              {allowed.has("skip_tags") && (
+                <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
+              )}
+              {allowed.has("verbosity") && (
+                <Select
+                  label="Verbosity"
+                  data={VERBOSITY}
+                  allowDeselect={false}
+                  {...form.getInputProps("verbosity")}
+                />
+              )}
+              {allowed.has("forks") && (
+                <NumberInput
+                  label="Forks"
+                  allowDecimal={false}
+                  min={1}
+                  max={200}
+                  {...form.getInputProps("forks")}
+                />
+              )}
+              {allowed.has("timeout_seconds") && (
+                <NumberInput
+                  label="Timeout (seconds)"
+                  allowDecimal={false}
+                  min={1}
+                  {...form.getInputProps("timeout_seconds")}
+                />
+              )}
+            </SimpleGrid>
+            {(allowed.has("check_mode") || allowed.has("diff_mode")) && (
+              <Group>
+                {allowed.has("check_mode") && (
+                  <Switch
+                    label="Check mode (dry run)"
+                    {...form.getInputProps("check_mode", { type: "checkbox" })}
                   />
                 )}
-              </Stack>
-            </Fieldset>
-          )}
-          {!overrides && template.survey.length === 0 && (
-            <Text size="sm">This template runs as it is configured; it asks nothing.</Text>
-          )}
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              loading={launch.isPending}
-              data-autofocus={template.survey.length === 0 || undefined}
-            >
-              Launch
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+                {allowed.has("diff_mode") && (
+                  <Switch
+                    label="Diff mode"
+                    {...form.getInputProps("diff_mode", { type: "checkbox" })}
+                  />
+                )}
+              </Group>
+            )}
+            {allowed.has("extra_vars") && (
+              <CodeTextarea
+                label="Extra vars"
+                description="A JSON object, merged over the template's"
+                placeholder={'{ "name": "value" }'}
+                minRows={3}
+                {...form.getInputProps("extra_vars")}
+              />
+            )}
+          </Stack>
+        </Fieldset>
+      )}
+      {!overrides && template.survey.length === 0 && (
+        <Text size="sm">This template runs as it is configured; it asks nothing.</Text>
+      )}
+    </FormModal>
   );
 }

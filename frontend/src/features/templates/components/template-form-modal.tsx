@@ -1,9 +1,7 @@
 import {
-  Button,
   Checkbox,
   Fieldset,
   Group,
-  Modal,
   MultiSelect,
   NumberInput,
   Select,
@@ -15,10 +13,9 @@ import {
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
-import { FormError } from "@/components/form-error";
+import { FormModal } from "@/components/form-modal";
 import {
   useEnvironmentChoices,
   useInventoryChoices,
@@ -35,7 +32,7 @@ import {
   toTemplateBody,
   toTemplateValues,
 } from "@/features/templates/lib/template-form";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
 type KeyKind = Schemas["KeyKind"];
@@ -54,11 +51,11 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
   const inventories = useInventoryChoices(projectId);
   const environments = useEnvironmentChoices(projectId);
   const keys = useKeyChoices(projectId);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<TemplateFormValues>({
     mode: "controlled",
     initialValues: toTemplateValues(template),
   });
+  const serverErrors = useServerErrors(form);
 
   const keysOf = (...kinds: KeyKind[]) =>
     (keys.data ?? [])
@@ -71,7 +68,7 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
   });
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     const extraVars = parseExtraVars(values.extra_vars);
     if (typeof extraVars === "string") {
       form.setFieldError("extra_vars", extraVars);
@@ -82,166 +79,152 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
         notifications.show({ color: "green", message: `Template “${saved.name}” saved` });
         onClose();
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
   return (
-    <Modal
-      opened
+    <FormModal
       onClose={onClose}
       title={template ? `Edit template “${template.name}”` : "New template"}
       size="xl"
       fullScreen={phone}
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel={template ? "Save" : "Create template"}
+      pending={save.isPending}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Fieldset legend="Playbook">
-            <Stack gap="sm">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-                <TextInput
-                  label="Playbook"
-                  required
-                  placeholder="playbooks/site.yml"
-                  description="A .yml file, relative to the repository root"
-                  spellCheck={false}
-                  {...form.getInputProps("playbook")}
-                />
-              </SimpleGrid>
-              <TextInput label="Description" {...form.getInputProps("description")} />
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <Select
-                  label="Repository"
-                  required
-                  placeholder="Pick one"
-                  data={repositories.data ?? []}
-                  nothingFoundMessage="No repositories yet"
-                  {...picker("repository_id")}
-                />
-                <Select
-                  label="Inventory"
-                  required
-                  placeholder="Pick one"
-                  data={inventories.data ?? []}
-                  nothingFoundMessage="No inventories yet"
-                  {...picker("inventory_id")}
-                />
-                <Select
-                  label="Environment"
-                  placeholder="None"
-                  clearable
-                  data={environments.data ?? []}
-                  {...picker("environment_id")}
-                />
-              </SimpleGrid>
-            </Stack>
-          </Fieldset>
-
-          <Fieldset legend="Credentials">
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Select
-                label="Machine key"
-                description="SSH key, or login and password"
-                placeholder="None"
-                clearable
-                data={keysOf("ssh", "login_password")}
-                {...picker("ssh_key_id")}
-              />
-              <Select
-                label="Become key"
-                description="Login and password for sudo"
-                placeholder="None"
-                clearable
-                data={keysOf("login_password")}
-                {...picker("become_key_id")}
-              />
-              <MultiSelect
-                label="Vault passwords"
-                description="One per vault ID"
-                placeholder="None"
-                data={keysOf("vault_password")}
-                {...form.getInputProps("vault_key_ids")}
-              />
-            </SimpleGrid>
-          </Fieldset>
-
-          <Fieldset legend="Run options">
-            <Stack gap="sm">
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
-                <TextInput label="Tags" {...form.getInputProps("tags")} />
-                <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
-                <Select
-                  label="Verbosity"
-                  data={VERBOSITY}
-                  allowDeselect={false}
-                  {...form.getInputProps("verbosity")}
-                />
-                <NumberInput
-                  label="Forks"
-                  placeholder="Ansible's default"
-                  allowDecimal={false}
-                  min={1}
-                  max={200}
-                  {...form.getInputProps("forks")}
-                />
-                <NumberInput
-                  label="Timeout (seconds)"
-                  placeholder="The server's default"
-                  allowDecimal={false}
-                  min={1}
-                  {...form.getInputProps("timeout_seconds")}
-                />
-              </SimpleGrid>
-              <Group>
-                <Switch
-                  label="Check mode (dry run)"
-                  {...form.getInputProps("check_mode", { type: "checkbox" })}
-                />
-                <Switch
-                  label="Diff mode"
-                  {...form.getInputProps("diff_mode", { type: "checkbox" })}
-                />
-              </Group>
-              <CodeTextarea
-                label="Extra vars"
-                description="A JSON object"
-                placeholder={'{ "pg_version": 16 }'}
-                minRows={3}
-                {...form.getInputProps("extra_vars")}
-              />
-            </Stack>
-          </Fieldset>
-
-          <Fieldset legend="What a launch may change">
-            <Checkbox.Group
-              aria-label="What a launch may change"
-              {...form.getInputProps("overridable")}
-            >
-              <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
-                {OVERRIDABLE.map((field) => (
-                  <Checkbox key={field.value} value={field.value} label={field.label} />
-                ))}
-              </SimpleGrid>
-            </Checkbox.Group>
-          </Fieldset>
-
-          <Fieldset legend="Survey">
-            <SurveyEditor form={form} />
-          </Fieldset>
-
-          <FormError message={formError} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {template ? "Save" : "Create template"}
-            </Button>
-          </Group>
+      <Fieldset legend="Playbook">
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+            <TextInput
+              label="Playbook"
+              required
+              placeholder="playbooks/site.yml"
+              description="A .yml file, relative to the repository root"
+              spellCheck={false}
+              {...form.getInputProps("playbook")}
+            />
+          </SimpleGrid>
+          <TextInput label="Description" {...form.getInputProps("description")} />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Select
+              label="Repository"
+              required
+              placeholder="Pick one"
+              data={repositories.data ?? []}
+              nothingFoundMessage="No repositories yet"
+              {...picker("repository_id")}
+            />
+            <Select
+              label="Inventory"
+              required
+              placeholder="Pick one"
+              data={inventories.data ?? []}
+              nothingFoundMessage="No inventories yet"
+              {...picker("inventory_id")}
+            />
+            <Select
+              label="Environment"
+              placeholder="None"
+              clearable
+              data={environments.data ?? []}
+              {...picker("environment_id")}
+            />
+          </SimpleGrid>
         </Stack>
-      </form>
-    </Modal>
+      </Fieldset>
+
+      <Fieldset legend="Credentials">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Select
+            label="Machine key"
+            description="SSH key, or login and password"
+            placeholder="None"
+            clearable
+            data={keysOf("ssh", "login_password")}
+            {...picker("ssh_key_id")}
+          />
+          <Select
+            label="Become key"
+            description="Login and password for sudo"
+            placeholder="None"
+            clearable
+            data={keysOf("login_password")}
+            {...picker("become_key_id")}
+          />
+          <MultiSelect
+            label="Vault passwords"
+            description="One per vault ID"
+            placeholder="None"
+            data={keysOf("vault_password")}
+            {...form.getInputProps("vault_key_ids")}
+          />
+        </SimpleGrid>
+      </Fieldset>
+
+      <Fieldset legend="Run options">
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
+            <TextInput label="Tags" {...form.getInputProps("tags")} />
+            <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
+            <Select
+              label="Verbosity"
+              data={VERBOSITY}
+              allowDeselect={false}
+              {...form.getInputProps("verbosity")}
+            />
+            <NumberInput
+              label="Forks"
+              placeholder="Ansible's default"
+              allowDecimal={false}
+              min={1}
+              max={200}
+              {...form.getInputProps("forks")}
+            />
+            <NumberInput
+              label="Timeout (seconds)"
+              placeholder="The server's default"
+              allowDecimal={false}
+              min={1}
+              {...form.getInputProps("timeout_seconds")}
+            />
+          </SimpleGrid>
+          <Group>
+            <Switch
+              label="Check mode (dry run)"
+              {...form.getInputProps("check_mode", { type: "checkbox" })}
+            />
+            <Switch label="Diff mode" {...form.getInputProps("diff_mode", { type: "checkbox" })} />
+          </Group>
+          <CodeTextarea
+            label="Extra vars"
+            description="A JSON object"
+            placeholder={'{ "pg_version": 16 }'}
+            minRows={3}
+            {...form.getInputProps("extra_vars")}
+          />
+        </Stack>
+      </Fieldset>
+
+      <Fieldset legend="What a launch may change">
+        <Checkbox.Group
+          aria-label="What a launch may change"
+          {...form.getInputProps("overridable")}
+        >
+          <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
+            {OVERRIDABLE.map((field) => (
+              <Checkbox key={field.value} value={field.value} label={field.label} />
+            ))}
+          </SimpleGrid>
+        </Checkbox.Group>
+      </Fieldset>
+
+      <Fieldset legend="Survey">
+        <SurveyEditor form={form} />
+      </Fieldset>
+    </FormModal>
   );
 }
