@@ -2,15 +2,27 @@
 
     .venv/bin/python bench/runner_floor.py [--runs N]
 
-Steward must run playbooks through ansible-runner. This runs each scenario's playbook with bare
-`ansible-playbook` and with `ansible_runner.run()` called the way Steward calls it (no Steward,
-no database, events dropped), alternately, and prints the medians: what ansible-runner alone
-costs, before Steward adds anything.
+Steward must run playbooks through ansible-runner. This runs each scenario's playbook three
+ways, alternately, and prints the medians of wall time and CPU (user + system of the whole
+process tree, which does not depend on load):
+
+- bare `ansible-playbook`;
+- callback only: the same command with ansible-runner's event callback plugin (`awx_display`)
+  loaded the way ansible-runner loads it, and nothing else: no pexpect, no runner process. The
+  plugin runs inside ansible's main process: for every event it serialises the event to JSON,
+  writes it to a file and base64-encodes a reference into stdout. This is how ansible-runner
+  gets events, it has no option to do otherwise;
+- ansible-runner: `ansible_runner.run()` called the way Steward calls it (no Steward, no
+  database, events dropped).
+
+Together they show what ansible-runner alone costs before Steward adds anything, and how much
+of it is spent inside ansible itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -18,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from measure import bare_command, run_bare
+from ansible_runner.utils import get_callback_dir
+from measure import bare_command
 from scenarios import SCENARIOS
 
 BENCH = Path(__file__).resolve().parent
@@ -36,36 +49,76 @@ sys.exit(0 if r.status == "successful" else 1)
 """
 
 
-def _runner_once(argv: list[str], cwd: Path, env: dict[str, str], workdir: Path) -> float:
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one process tree run to completion, output discarded."""
+    cpu, start = _cpu(), time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _callback_env(env: dict[str, str], workdir: Path) -> dict[str, str]:
+    """What ansible-runner puts in ansible's environment to load its event callback."""
+    artifacts = Path(tempfile.mkdtemp(dir=workdir))
+    return {
+        **env,
+        "ANSIBLE_STDOUT_CALLBACK": "awx_display",
+        "ANSIBLE_CALLBACK_PLUGINS": get_callback_dir(),
+        "AWX_ISOLATED_DATA_DIR": str(artifacts),
+    }
+
+
+def _runner_argv(argv: list[str], cwd: Path, workdir: Path) -> list[str]:
     playbook, inventory = argv[3], argv[2]
     forks = argv[argv.index("-f") + 1] if "-f" in argv else "0"
     cmdline = " ".join(argv[argv.index("-e") :]) if "-e" in argv else ""
     private = Path(tempfile.mkdtemp(dir=workdir))
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", RUNNER, str(private), str(cwd), playbook, inventory, cmdline, forks],
-        env=env,
-        check=True,
-    )
-    return time.perf_counter() - start
+    return [
+        sys.executable,
+        "-c",
+        RUNNER,
+        str(private),
+        str(cwd),
+        playbook,
+        inventory,
+        cmdline,
+        forks,
+    ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    print("| scenario | bare s | ansible-runner alone s | ratio |")
-    print("|---|---|---|---|")
+    ways = ("bare", "callback only", "ansible-runner")
+    print("Medians; ratios against bare. Wall time depends on load, CPU does not.\n")
+    print("| scenario | " + " | ".join(f"{w} wall s | {w} CPU s" for w in ways) + " |")
+    print("|---|" + "---|---|" * len(ways))
     with tempfile.TemporaryDirectory(prefix="steward-floor-") as tmp:
         workdir = Path(tmp)
         for scenario in SCENARIOS:
             command = bare_command(scenario, BENCH / "playbooks", workdir, quick=False)
-            bare, runner = [], []
+            samples: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
             for _ in range(args.runs):
-                bare.append(run_bare(command, workdir / "stdout").wall)
-                runner.append(_runner_once(command.argv, command.cwd, command.env, workdir))
-            b, r = statistics.median(bare), statistics.median(runner)
-            print(f"| {scenario.name} | {b:.2f} | {r:.2f} | {r / b:.3f}x |", flush=True)
+                cwd, env = command.cwd, command.env
+                samples["bare"].append(_timed(command.argv, cwd, env))
+                callback_env = _callback_env(env, workdir)
+                samples["callback only"].append(_timed(command.argv, cwd, callback_env))
+                samples["ansible-runner"].append(
+                    _timed(_runner_argv(command.argv, cwd, workdir), cwd, env)
+                )
+            walls = {w: statistics.median(x for x, _ in samples[w]) for w in ways}
+            cpus = {w: statistics.median(c for _, c in samples[w]) for w in ways}
+            cells = [
+                f"{walls[w]:.2f} ({walls[w] / walls['bare']:.2f}x) | "
+                f"{cpus[w]:.2f} ({cpus[w] / cpus['bare']:.2f}x)"
+                for w in ways
+            ]
+            print(f"| {scenario.name} | " + " | ".join(cells) + " |", flush=True)
     return 0
 
 
