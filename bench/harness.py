@@ -53,6 +53,8 @@ class Server:
             "STEWARD_HOST": "127.0.0.1",
             "STEWARD_PORT": str(self.port),
             "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
+            # the local repository (the playbooks) is a directory of the workdir
+            "STEWARD_LOCAL_REPOSITORY_ROOTS": str(self.data_dir.parent),
         }
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(

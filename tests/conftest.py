@@ -29,6 +29,8 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
         admin_user="admin",
         admin_password=ADMIN_PASSWORD,  # type: ignore[arg-type]  # pydantic coerces to SecretStr
         cancel_grace_seconds=2.0,
+        # local repositories: directories the test makes, and tests/playbooks
+        local_repository_roots=[tmp_path, PLAYBOOKS.parent],
     )
 
 

@@ -2,10 +2,9 @@
 // through the URL; a run-only grantee sees its one template and can launch it. Users, roles
 // and grants are made through the API as admin.
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { artifacts } from "./server.ts";
+import { artifacts, repositoryDir } from "./server.ts";
 
 const PASSWORD = "access-e2e-password";
 
@@ -34,7 +33,7 @@ let setup: Setup;
 test.beforeAll(async ({ playwright, baseURL }) => {
   const request = await playwright.request.newContext({ baseURL });
   const send = await admin(request);
-  const dir = mkdtempSync(join(tmpdir(), "steward-e2e-access-"));
+  const dir = repositoryDir("access-");
   writeFileSync(join(dir, "site.yml"), "- hosts: all\n  gather_facts: false\n  tasks: []\n");
 
   const project = await send("post", "/api/v1/projects", { name: "access-control" });

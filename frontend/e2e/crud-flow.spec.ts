@@ -2,10 +2,9 @@
 // its hosts previewed) -> key -> environment -> template (with a survey) -> launch, and the
 // server's 422s shown next to the fields they name. Screenshots of each page, light and dark.
 import { type Page, expect, test } from "@playwright/test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { artifacts } from "./server.ts";
+import { artifacts, repositoryDir } from "./server.ts";
 
 const python = process.env.STEWARD_PYTHON ?? resolve(import.meta.dirname, "../../.venv/bin/python");
 
@@ -47,7 +46,7 @@ test("create repository, inventory, key, environment and template, then launch",
 }) => {
   // a long walk through six forms, with two screenshots at each step
   test.setTimeout(150_000);
-  const dir = mkdtempSync(join(tmpdir(), "steward-e2e-crud-"));
+  const dir = repositoryDir("crud-");
   writeFileSync(
     join(dir, "site.yml"),
     "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug:\n        msg: hello {{ who }}\n",
@@ -60,7 +59,7 @@ test("create repository, inventory, key, environment and template, then launch",
   await projectDialog.getByRole("button", { name: "Create project" }).click();
   await page.getByRole("link", { name: "crud-flow" }).click();
 
-  // repository: the server refuses a directory that does not exist, on the field
+  // repository: the server refuses a directory outside its local repository roots, on the field
   await page.getByRole("tab", { name: "Repositories" }).click();
   await page.getByRole("button", { name: "New repository" }).click();
   let dialog = page.getByRole("dialog", { name: "New repository" });
@@ -70,7 +69,7 @@ test("create repository, inventory, key, environment and template, then launch",
   await url.fill("/no/such/dir");
   await dialog.getByRole("button", { name: "Create repository" }).click();
   await expect(url).toHaveAttribute("aria-invalid", "true");
-  await expect(dialog).toContainText("not an existing absolute directory");
+  await expect(dialog).toContainText("is not inside a local repository root");
   await shots(page, "repository-form-error");
   await url.fill(dir);
   await dialog.getByRole("button", { name: "Create repository" }).click();

@@ -1,9 +1,10 @@
 // A project to run playbooks in, made through the API: a local repository of playbooks written
-// to a temp dir, a localhost inventory, one template per playbook. Shared by the run-*.spec.ts.
+// to a new directory in the server's local repository root, a localhost inventory, one template
+// per playbook. Shared by the run-*.spec.ts.
 import { type APIRequestContext, type Page, expect } from "@playwright/test";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { repositoryDir } from "./server.ts";
 
 const repo = resolve(import.meta.dirname, "..", "..");
 const python = process.env.STEWARD_PYTHON ?? join(repo, ".venv", "bin", "python");
@@ -40,8 +41,7 @@ export class Workbench {
       ((await login.json()) as { csrf_token: string }).csrf_token,
     );
 
-    const dir = mkdtempSync(join(tmpdir(), "steward-e2e-playbooks-"));
-    mkdirSync(dir, { recursive: true });
+    const dir = repositoryDir("playbooks-");
     for (const [file, text] of Object.entries(playbooks)) writeFileSync(join(dir, file), text);
 
     bench.projectId = (await bench.post("/api/v1/projects", { name })).id as number;

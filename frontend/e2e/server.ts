@@ -1,5 +1,6 @@
 // The real Steward server for the end-to-end tests: a fresh data dir, a known admin password,
-// the built console (dist/) mounted by steward.api.spa, on a free loopback port.
+// the built console (dist/) mounted by steward.api.spa, on a free loopback port. Local
+// repositories live in a fresh directory, its only STEWARD_LOCAL_REPOSITORY_ROOTS.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +32,7 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 export interface RunningServer {
   url: string;
   adminPassword: string;
+  repositories: string; // the local repository root: make them with repositoryDir()
   stop: () => Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startServer(): Promise<RunningServer> {
   mkdirSync(artifacts, { recursive: true });
   const python = process.env.STEWARD_PYTHON ?? join(repo, ".venv", "bin", "python");
   const dataDir = mkdtempSync(join(tmpdir(), "steward-e2e-"));
+  const repositories = mkdtempSync(join(tmpdir(), "steward-e2e-repositories-"));
   const adminPassword = `e2e-${randomBytes(12).toString("hex")}`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -92,6 +95,7 @@ export async function startServer(): Promise<RunningServer> {
       STEWARD_DATA_DIR: dataDir,
       STEWARD_ADMIN_USER: "admin",
       STEWARD_ADMIN_PASSWORD: adminPassword,
+      STEWARD_LOCAL_REPOSITORY_ROOTS: repositories,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -106,6 +110,7 @@ export async function startServer(): Promise<RunningServer> {
     }
     log.end();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(repositories, { recursive: true, force: true });
   };
   try {
     await waitForHealth(url, child, 60_000);
@@ -113,5 +118,12 @@ export async function startServer(): Promise<RunningServer> {
     await stop();
     throw new Error(`${String(error)}; see test-artifacts/server.log`);
   }
-  return { url, adminPassword, stop };
+  return { url, adminPassword, repositories, stop };
+}
+
+/** A new directory for a local repository, inside the server's local repository root. */
+export function repositoryDir(prefix: string): string {
+  const root = process.env.STEWARD_E2E_REPOSITORIES;
+  if (!root) throw new Error("STEWARD_E2E_REPOSITORIES is unset: run the tests with npm run e2e");
+  return mkdtempSync(join(root, prefix));
 }

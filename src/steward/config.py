@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -34,10 +37,34 @@ class Settings(BaseSettings):
     audit_retention_days: int = Field(default=365, ge=1)
     log_level: str = "INFO"
     ui_dir: Path | None = None  # the built web console; empty: frontend/dist of this checkout
+    # `local` repositories may only be directories strictly inside one of these (symlinks
+    # followed); unset: <data_dir>/repositories; an empty list allows no local repository
+    local_repository_roots: Annotated[list[Path] | None, NoDecode] = None
 
     # for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
+
+    @field_validator("local_repository_roots", mode="before")
+    @classmethod
+    def _split_roots(cls, value: object) -> object:
+        """From the environment: a JSON list, or directories separated by ':' or ','."""
+        if not isinstance(value, str):
+            return value
+        if value.lstrip().startswith("["):
+            return json.loads(value)
+        return [part.strip() for part in re.split(r"[:,]", value) if part.strip()]
+
+    @field_validator("local_repository_roots")
+    @classmethod
+    def _absolute_roots(cls, value: list[Path] | None) -> list[Path] | None:
+        if value is None:
+            return None
+        roots = [root.expanduser() for root in value]
+        for root in roots:
+            if not root.is_absolute():
+                raise ValueError(f"{root} is not an absolute directory")
+        return roots
 
     @model_validator(mode="after")
     def _fill_paths(self) -> Settings:
@@ -48,11 +75,20 @@ class Settings(BaseSettings):
             self.url = f"http://{self.host}:{self.port}"
         if self.secret_key_file is None:
             self.secret_key_file = self.data_dir / "secret.key"
+        if self.local_repository_roots is None:
+            self.local_repository_roots = [self.data_dir / "repositories"]
         return self
 
     @property
     def key_file(self) -> Path:
         return self.secret_key_file or self.data_dir / "secret.key"
+
+    @property
+    def repository_roots(self) -> tuple[Path, ...]:
+        """The directories `local` repositories must be inside (see ``local.resolve_local``)."""
+        if self.local_repository_roots is None:
+            return (self.data_dir / "repositories",)
+        return tuple(self.local_repository_roots)
 
     @property
     def runs_dir(self) -> Path:

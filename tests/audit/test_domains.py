@@ -64,12 +64,13 @@ def test_keys_record_markers_for_secrets_never_values(client: TestClient, tmp_pa
 
 def test_repositories_record_their_changes(client: TestClient, tmp_path: Path) -> None:
     project = make_project(client)
-    repository = make_local_repository(client, project, tmp_path)
+    (tmp_path / "playbooks").mkdir()
+    repository = make_local_repository(client, project, tmp_path / "playbooks")
     url = f"/api/v1/projects/{project}/repositories/{repository}"
     assert client.patch(url, json={"description": "playbooks"}).status_code == 200
     assert client.delete(url).status_code == 204
     created = _one(client, "repository:create", repository, project)
-    assert created["changes"]["url"] == [None, str(tmp_path)]
+    assert created["changes"]["url"] == [None, str(tmp_path / "playbooks")]
     updated = _one(client, "repository:update", repository, project)
     assert updated["changes"] == {"description": ["", "playbooks"]}
     _one(client, "repository:delete", repository, project)
@@ -114,8 +115,9 @@ def test_environments_name_secret_keys_never_values(client: TestClient) -> None:
 
 def test_templates_record_settings_and_survey_changes(client: TestClient, tmp_path: Path) -> None:
     project = make_project(client)
-    repository = make_local_repository(client, project, tmp_path)
-    (tmp_path / "ok.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "ok.yml").write_text("- hosts: all\n  tasks: []\n")
+    repository = make_local_repository(client, project, tmp_path / "playbooks")
     inventory = make_inventory(client, project)["id"]
     body = {"name": "deploy", "playbook": "ok.yml", "repository_id": repository}
     created = client.post(

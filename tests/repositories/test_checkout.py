@@ -27,9 +27,10 @@ def run_checkout(
     client: TestClient, repository_id: int, dest: Path, *, ref: str | None = None
 ) -> Checkout:
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    roots = runtime.settings.repository_roots
     with runtime.sessions() as session:
         repo = session.get_one(Repository, repository_id)
-        return checkout(session, runtime.cipher, repo, dest, ref=ref)
+        return checkout(session, runtime.cipher, repo, dest, roots=roots, ref=ref)
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,8 @@ def test_local_directory_must_exist(client: TestClient, project_id: int, tmp_pat
     assert_problem(client.post(repos_url(project_id), json=body), 422, "url")
     relative = {"name": "r", "kind": "local", "url": "playbooks"}
     assert_problem(client.post(repos_url(project_id), json=relative), 422, "url")
-    with_ref = {"name": "r", "kind": "local", "url": str(tmp_path), "ref": "main"}
+    (tmp_path / "playbooks").mkdir()
+    with_ref = {"name": "r", "kind": "local", "url": str(tmp_path / "playbooks"), "ref": "main"}
     assert_problem(client.post(repos_url(project_id), json=with_ref), 422, "ref")
 
 

@@ -34,6 +34,8 @@ class Server:
             "STEWARD_DATA_DIR": str(self.data_dir),
             "STEWARD_PORT": str(self.port),
             "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
+            # local repositories: directories beside the data directory (the test's tmp_path)
+            "STEWARD_LOCAL_REPOSITORY_ROOTS": str(self.data_dir.parent),
             **{f"STEWARD_{k.upper()}": v for k, v in self.settings.items()},
         }
 

@@ -4,7 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import ActorDep, CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import (
+    ActorDep,
+    CipherDep,
+    ResourceView,
+    ResourceWrite,
+    RuntimeDep,
+    SessionDep,
+)
 from steward.api.schemas import Page, PageParams
 from steward.inventories import service
 from steward.inventories.models import Inventory
@@ -61,13 +68,14 @@ def read_inventory(inventory: ViewedInventory) -> InventoryRead:
 
 @router.get("/{inventory_id}/hosts")
 def inventory_hosts(
-    inventory: ViewedInventory, session: SessionDep, cipher: CipherDep
+    inventory: ViewedInventory, session: SessionDep, cipher: CipherDep, runtime: RuntimeDep
 ) -> ResolvedRead:
     """Hosts and groups as Ansible resolves them; variables that look secret are masked.
 
     File and plugin inventories check out their repository first.
     """
-    return ResolvedRead.of(service.hosts(session, cipher, inventory))
+    roots = runtime.settings.repository_roots
+    return ResolvedRead.of(service.hosts(session, cipher, inventory, roots))
 
 
 @router.patch("/{inventory_id}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -139,14 +140,17 @@ def preview(body: InventoryPreview) -> ResolvedInventory:
     return _parse_static(body.format, body.content)
 
 
-def hosts(session: Session, cipher: KeyCipher, inventory: Inventory) -> ResolvedInventory:
-    """The hosts and groups of a saved inventory; file and plugin kinds check out the repository."""
+def hosts(
+    session: Session, cipher: KeyCipher, inventory: Inventory, roots: Sequence[Path]
+) -> ResolvedInventory:
+    """The hosts and groups of a saved inventory; file and plugin kinds check out the repository
+    (a local one must be inside ``roots``)."""
     if inventory.kind == InventoryKind.STATIC:
         return _parse_static(static_format(inventory), inventory.content)
     repository = session.get_one(Repository, inventory.repository_id)
     with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
         try:
-            tree = checkout(session, cipher, repository, Path(tmp) / "repository")
+            tree = checkout(session, cipher, repository, Path(tmp) / "repository", roots=roots)
         except CheckoutFailed as exc:
             raise InvalidState(
                 f"repository '{repository.name}' could not be checked out: {exc.message}"

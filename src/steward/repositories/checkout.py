@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -14,6 +15,7 @@ from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
 from steward.repositories import git
+from steward.repositories.local import LocalDirectoryRefused, resolve_local
 from steward.repositories.models import Repository, RepositoryKind
 
 
@@ -24,7 +26,8 @@ class Checkout:
 
 
 class CheckoutFailed(DomainError):
-    """git failed (message: its stderr, secrets masked), or a local directory is gone."""
+    """git failed (message: its stderr, secrets masked), or a local directory is gone or is
+    outside the local repository roots."""
 
 
 def key_material(session: Session, cipher: KeyCipher, repo: Repository) -> KeyMaterial | None:
@@ -47,10 +50,11 @@ def local_head(directory: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _copy_local(repo: Repository, dest: Path) -> Checkout:
-    source = Path(repo.url)
-    if not source.is_dir():
-        raise CheckoutFailed(f"directory {source} of repository '{repo.name}' does not exist")
+def _copy_local(repo: Repository, dest: Path, roots: Sequence[Path]) -> Checkout:
+    try:
+        source = resolve_local(repo.url, roots)  # again: settings and symlinks may have changed
+    except LocalDirectoryRefused as exc:
+        raise CheckoutFailed(f"local repository '{repo.name}': {exc.message}") from exc
     shutil.copytree(source, dest, symlinks=True, dirs_exist_ok=True)
     return Checkout(path=dest, commit=local_head(source))
 
@@ -68,9 +72,17 @@ def _clone(url: str, ref: str, dest: Path, access: git.GitAccess) -> None:
 
 
 def checkout(
-    session: Session, cipher: KeyCipher, repo: Repository, dest: Path, *, ref: str | None = None
+    session: Session,
+    cipher: KeyCipher,
+    repo: Repository,
+    dest: Path,
+    *,
+    roots: Sequence[Path],
+    ref: str | None = None,
 ) -> Checkout:
     """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref).
+
+    A local repository must be inside one of ``roots`` (``Settings.repository_roots``).
 
     Key files live in a scratch directory beside ``dest`` and are gone when this returns.
     """
@@ -78,7 +90,7 @@ def checkout(
     if any(dest.iterdir()):
         raise ValueError(f"checkout destination {dest} is not empty")
     if repo.kind == RepositoryKind.LOCAL:
-        return _copy_local(repo, dest)
+        return _copy_local(repo, dest, roots)
     wanted = repo.ref if ref is None else ref
     with git.access(key_material(session, cipher, repo), dest.parent) as access:
         try:

@@ -35,9 +35,15 @@ def list_repositories(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_repository(
-    body: RepositoryCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
+    body: RepositoryCreate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
+    runtime: RuntimeDep,
 ) -> RepositoryRead:
-    return RepositoryRead.model_validate(service.create(session, project, body, actor=actor))
+    roots = runtime.settings.repository_roots
+    created = service.create(session, project, body, actor=actor, roots=roots)
+    return RepositoryRead.model_validate(created)
 
 
 @router.get("/{repository_id}")
@@ -54,8 +60,10 @@ def update_repository(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
+    runtime: RuntimeDep,
 ) -> RepositoryRead:
-    updated = service.update(session, project, repository_id, body, actor=actor)
+    roots = runtime.settings.repository_roots
+    updated = service.update(session, project, repository_id, body, actor=actor, roots=roots)
     return RepositoryRead.model_validate(updated)
 
 
@@ -78,4 +86,5 @@ def test_repository(
     """Reach the repository with its key (``git ls-remote``) and resolve its ref; 422 with
     git's message when it cannot."""
     scratch = runtime.settings.data_dir
-    return service.test_access(session, cipher, project, repository_id, scratch)
+    roots = runtime.settings.repository_roots
+    return service.test_access(session, cipher, project, repository_id, scratch, roots)

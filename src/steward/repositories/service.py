@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from steward.keys.models import Key, KeyKind
 from steward.projects.models import Project
 from steward.repositories import git
 from steward.repositories.checkout import key_material, local_head
+from steward.repositories.local import LocalDirectoryRefused, resolve_local
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
 from steward.templates.models import Template
@@ -29,10 +31,15 @@ AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id")
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
-def _check_local(repo: Repository) -> None:
-    path = Path(repo.url)
-    if not path.is_absolute() or not path.is_dir():
-        raise InvalidInput("url", f"{repo.url} is not an existing absolute directory on the server")
+def _local_directory(repo: Repository, roots: Sequence[Path]) -> Path:
+    try:
+        return resolve_local(repo.url, roots)
+    except LocalDirectoryRefused as exc:
+        raise InvalidInput("url", exc.message) from exc
+
+
+def _check_local(repo: Repository, roots: Sequence[Path]) -> None:
+    _local_directory(repo, roots)
     if repo.key_id is not None:
         raise InvalidInput("key_id", "a local repository takes no key")
     if repo.ref:
@@ -61,9 +68,9 @@ def _check_key(session: Session, project: Project, key_id: int, scheme: str) -> 
         )
 
 
-def _check(session: Session, project: Project, repo: Repository) -> None:
+def _check(session: Session, project: Project, repo: Repository, roots: Sequence[Path]) -> None:
     if repo.kind == RepositoryKind.LOCAL:
-        _check_local(repo)
+        _check_local(repo, roots)
         return
     scheme = _check_git_url(repo.url)
     if repo.key_id is not None:
@@ -107,11 +114,17 @@ def _fields(repo: Repository) -> dict[str, Any]:
 
 
 def create(
-    session: Session, project: Project, body: RepositoryCreate, *, actor: Actor
+    session: Session,
+    project: Project,
+    body: RepositoryCreate,
+    *,
+    actor: Actor,
+    roots: Sequence[Path],
 ) -> Repository:
+    """``roots``: the directories a local repository must be inside (``repository_roots``)."""
     _check_name_free(session, project, body.name)
     repo = Repository(project_id=project.id, **body.model_dump())
-    _check(session, project, repo)
+    _check(session, project, repo, roots)
     session.add(repo)
     session.flush()
     audit.record_change(session, actor, "repository:create", repo, audit.diff({}, _fields(repo)))
@@ -120,7 +133,13 @@ def create(
 
 
 def update(
-    session: Session, project: Project, repository_id: int, body: RepositoryUpdate, *, actor: Actor
+    session: Session,
+    project: Project,
+    repository_id: int,
+    body: RepositoryUpdate,
+    *,
+    actor: Actor,
+    roots: Sequence[Path],
 ) -> Repository:
     repo = get(session, project, repository_id)
     before = _fields(repo)
@@ -132,7 +151,7 @@ def update(
         _check_name_free(session, project, changes["name"], repo_id=repo.id)
     for field, value in changes.items():
         setattr(repo, field, value)
-    _check(session, project, repo)
+    _check(session, project, repo, roots)
     diff = audit.diff(before, _fields(repo))
     audit.record_change(session, actor, "repository:update", repo, diff)
     session.commit()
@@ -160,14 +179,18 @@ def delete(session: Session, project: Project, repository_id: int, *, actor: Act
 
 
 def test_access(
-    session: Session, cipher: KeyCipher, project: Project, repository_id: int, scratch: Path
+    session: Session,
+    cipher: KeyCipher,
+    project: Project,
+    repository_id: int,
+    scratch: Path,
+    roots: Sequence[Path],
 ) -> RepositoryTestResult:
-    """Reach the repository with its key and resolve its ref, without cloning."""
+    """Reach the repository with its key and resolve its ref, without cloning; a local one must
+    still be inside ``roots``."""
     repo = get(session, project, repository_id)
     if repo.kind == RepositoryKind.LOCAL:
-        if not Path(repo.url).is_dir():
-            raise InvalidInput("url", f"{repo.url} is not an existing directory on the server")
-        return RepositoryTestResult(ref="", commit=local_head(Path(repo.url)))
+        return RepositoryTestResult(ref="", commit=local_head(_local_directory(repo, roots)))
     with git.access(key_material(session, cipher, repo), scratch) as access:
         try:
             refs = git.ls_remote(repo.url, access)

@@ -64,7 +64,8 @@ def prepare(
     secret_params: dict[str, Any] = cipher.decrypt(run.secret_params) if run.secret_params else {}
 
     repo = _load(session, Repository, params["repository_id"], run, "repository")
-    source = checkout(session, cipher, repo, workdir / "project")
+    roots = settings.repository_roots
+    source = checkout(session, cipher, repo, workdir / "project", roots=roots)
 
     inventory = _load(session, Inventory, params["inventory_id"], run, "inventory")
     if inventory.kind == InventoryKind.STATIC:
