@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_inventory, make_project, make_template
+from factories import assert_problem, make_git_repo, make_inventory, make_project, make_template
 from fastapi.testclient import TestClient
 from support.admin import ADMIN_TOKEN
 
@@ -124,6 +124,38 @@ def test_missing_or_relative_directory_inside_a_root_is_refused(
     )
     assert "does not exist" in missing
     assert_problem(client.post(repos_url(project_id), json=local("root/x")), 422, "url")
+
+
+def test_file_git_url_follows_the_same_roots(client: TestClient, root: Path, outside: Path) -> None:
+    """A git ``file://`` URL also reads a server directory: same rule as a local repository,
+    on save, on test and at checkout."""
+    project_id = make_project(client)
+    make_git_repo(outside / "origin")
+    commits = make_git_repo(root / "origin")
+
+    def git(url: str) -> dict[str, Any]:
+        return {"name": "g", "kind": "git", "url": url, "ref": "main"}
+
+    for refused in (f"file://{outside / 'origin'}", f"file://{root}/../outside/origin"):
+        detail = assert_problem(client.post(repos_url(project_id), json=git(refused)), 422, "url")
+        assert "is not inside a local repository root" in detail
+    created = client.post(repos_url(project_id), json=git(f"file://{root / 'origin'}"))
+    assert created.status_code == 201, created.text
+    url = f"{repos_url(project_id)}/{created.json()['id']}"
+    assert client.post(f"{url}/test").json()["commit"] == commits["main"]
+
+    (root / "origin").rename(root / "moved")
+    (root / "origin").symlink_to(outside / "origin")  # repointed outside after saving
+    assert "is not inside" in assert_problem(client.post(f"{url}/test"), 422, "url")
+    inventory = make_inventory(client, project_id, name="local")
+    template = make_template(
+        client, project_id, repository_id=created.json()["id"], inventory_id=inventory["id"]
+    )
+    run = client.post(f"/api/v1/projects/{project_id}/runs", json={"template_id": template["id"]})
+    assert run.status_code == 201, run.text
+    finished = wait_finished(client, project_id, run.json()["id"])
+    assert finished["status"] == "error", finished
+    assert "is not inside a local repository root" in finished["status_reason"]
 
 
 def test_update_to_a_directory_outside_the_roots_is_refused_and_keeps_the_old(

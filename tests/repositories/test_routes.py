@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,6 @@ def test_crud_roundtrip(client: TestClient, project_id: int, tmp_path: Path) -> 
         "http://git.internal/a.git",
         "ssh://git@git.example.com:2222/a.git",
         "git@github.com:org/repo.git",
-        "file:///srv/git/repo.git",
     ],
 )
 def test_accepted_git_urls(client: TestClient, project_id: int, url: str) -> None:
@@ -58,6 +58,7 @@ def test_accepted_git_urls(client: TestClient, project_id: int, url: str) -> Non
         "ext::sh -c touch% /tmp/pwned",
         "-oProxyCommand=x:repo",
         "file://relative/path",
+        "file:///srv/a%2F..%2F..%2Fetc",
         "https://user:hunter2@git.example.com/a.git",
         "/srv/plain/path",
     ],
@@ -73,7 +74,7 @@ def test_rejected_git_urls(client: TestClient, project_id: int, url: str) -> Non
     [
         ("git@host:org/repo.git", "login_password", {"password": "pw"}),
         ("https://host/repo.git", "secret", {"value": "v"}),
-        ("file:///srv/repo.git", "login_password", {"password": "pw"}),
+        ("file:///srv/repo.git", "login_password", {"password": "pw"}),  # key checked first
     ],
 )
 def test_key_of_the_wrong_kind_is_rejected(
@@ -140,6 +141,9 @@ def test_access_check_resolves_the_ref(client: TestClient, project_id: int, tmp_
     assert checked.json() == {"ref": "v1", "commit": commits["first"]}
     client.patch(url, json={"ref": "nope"})
     assert_problem(client.post(f"{url}/test"), 422, "ref")
-    client.patch(url, json={"url": f"file://{tmp_path / 'nowhere'}", "ref": ""})
+    client.patch(url, json={"ref": "v1"})
+    shutil.rmtree(tmp_path / "origin")
     detail = assert_problem(client.post(f"{url}/test"), 422, "url")
-    assert "nowhere" in detail
+    assert "origin" in detail
+    moved = client.patch(url, json={"url": f"file://{tmp_path / 'nowhere'}"})
+    assert "does not exist" in assert_problem(moved, 422, "url")

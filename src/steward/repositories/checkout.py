@@ -82,7 +82,8 @@ def checkout(
 ) -> Checkout:
     """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref).
 
-    A local repository must be inside one of ``roots`` (``Settings.repository_roots``).
+    A local repository or a ``file://`` URL must be inside one of ``roots``
+    (``Settings.repository_roots``): checked again here, as settings and symlinks may change.
 
     Key files live in a scratch directory beside ``dest`` and are gone when this returns.
     """
@@ -91,6 +92,11 @@ def checkout(
         raise ValueError(f"checkout destination {dest} is not empty")
     if repo.kind == RepositoryKind.LOCAL:
         return _copy_local(repo, dest, roots)
+    if (path := git.file_path(repo.url)) is not None:
+        try:
+            resolve_local(path, roots)
+        except LocalDirectoryRefused as exc:
+            raise CheckoutFailed(f"repository '{repo.name}': {exc.message}") from exc
     wanted = repo.ref if ref is None else ref
     with git.access(key_material(session, cipher, repo), dest.parent) as access:
         try:

@@ -61,8 +61,16 @@ def transport(url: str) -> str | None:
     if parts.scheme in {"https", "http", "ssh"}:
         return parts.scheme if re.fullmatch(_HOST, parts.hostname or "") else None
     if parts.scheme == "file" and parts.netloc in {"", "localhost"}:
-        return "file" if parts.path.startswith("/") else None
+        # no %-escapes: the path checked against the roots must be the one git opens
+        return "file" if parts.path.startswith("/") and "%" not in parts.path else None
     return None
+
+
+def file_path(url: str) -> str | None:
+    """The server directory a ``file://`` URL names; None for other URLs."""
+    if transport(url) != "file":
+        return None
+    return urlsplit(url).path
 
 
 def has_password_in_url(url: str) -> bool:

@@ -31,15 +31,17 @@ AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id")
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
-def _local_directory(repo: Repository, roots: Sequence[Path]) -> Path:
+def _server_directory(path: str, roots: Sequence[Path]) -> Path:
+    """A directory of the server that a ``local`` repository or a ``file://`` URL names: it
+    must be inside the roots, or anyone who may edit repositories could read any directory."""
     try:
-        return resolve_local(repo.url, roots)
+        return resolve_local(path, roots)
     except LocalDirectoryRefused as exc:
         raise InvalidInput("url", exc.message) from exc
 
 
 def _check_local(repo: Repository, roots: Sequence[Path]) -> None:
-    _local_directory(repo, roots)
+    _server_directory(repo.url, roots)
     if repo.key_id is not None:
         raise InvalidInput("key_id", "a local repository takes no key")
     if repo.ref:
@@ -75,6 +77,8 @@ def _check(session: Session, project: Project, repo: Repository, roots: Sequence
     scheme = _check_git_url(repo.url)
     if repo.key_id is not None:
         _check_key(session, project, repo.key_id, scheme)
+    if (path := git.file_path(repo.url)) is not None:
+        _server_directory(path, roots)
 
 
 def _check_name_free(session: Session, project: Project, name: str, *, repo_id: int = 0) -> None:
@@ -186,11 +190,13 @@ def test_access(
     scratch: Path,
     roots: Sequence[Path],
 ) -> RepositoryTestResult:
-    """Reach the repository with its key and resolve its ref, without cloning; a local one must
-    still be inside ``roots``."""
+    """Reach the repository with its key and resolve its ref, without cloning; a local one or a
+    ``file://`` URL must still be inside ``roots``."""
     repo = get(session, project, repository_id)
     if repo.kind == RepositoryKind.LOCAL:
-        return RepositoryTestResult(ref="", commit=local_head(_local_directory(repo, roots)))
+        return RepositoryTestResult(ref="", commit=local_head(_server_directory(repo.url, roots)))
+    if (path := git.file_path(repo.url)) is not None:
+        _server_directory(path, roots)
     with git.access(key_material(session, cipher, repo), scratch) as access:
         try:
             refs = git.ls_remote(repo.url, access)
