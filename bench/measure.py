@@ -20,9 +20,6 @@ from harness import FINISHED, Api, Project
 from scenarios import Scenario
 
 ANSIBLE_PLAYBOOK = Path(sys.executable).parent / "ansible-playbook"
-FIRST_LINE_POLL_SECONDS = 0.01
-STATUS_POLL_SECONDS = 0.2
-CALIBRATION_REQUESTS = 100
 PAGE = 10_000  # the API's largest /lines page
 RUN_TIMEOUT_SECONDS = 1800.0
 
@@ -41,12 +38,12 @@ class BareSample:
 class StewardSample:
     run_id: int
     wall: float  # POST sent → finished_at recorded by the server (same clock)
-    observed: float  # POST sent → a GET showed the final status (polled every 200 ms)
+    observed: float  # POST sent → the live stream announced the final status
     post: float  # the POST's round trip
-    first_line: float | None  # POST sent → line 0 visible through GET /lines
+    first_line: float | None  # POST sent → line 0 received through the live stream
     first_line_lag: float | None  # line 0 visible minus its event's emission
     status: str
-    line_count_at_final: int  # the run's line_count in the first GET that showed final status
+    line_count_at_final: int  # the run's line_count in a GET right after the final status
     lines_paged_at_final: int  # lines fetched through /lines right after that GET
     line_count: int  # line_count read again at the very end
     paged_fetch: float  # seconds to fetch every line through /lines, 10,000 per page
@@ -54,8 +51,7 @@ class StewardSample:
     output_lines: int
     phases: dict[str, float]
     cpu_ansible: float  # user + system seconds of the run's processes (the server's children)
-    cpu_server: float  # the server's own, during the run (includes answering our polling)
-    polls: dict[str, int]  # requests made while the run ran: "lines" (line 0), "run" (status)
+    cpu_server: float  # the server's own during the run, serving the live stream included
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,29 +129,29 @@ class _Clock:
 FirstLine = tuple[float, float, dict[str, Any]]  # seconds since POST, wall time, the line
 
 
-def _first_line(api: Api, url: str, clock: _Clock, polls: dict[str, int]) -> FirstLine | None:
-    """Poll line 0 until it is visible (None: the run ended without output)."""
-    deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        page = api.get(f"{url}/lines", after=-1, limit=1)
-        polls["lines"] += 1
-        if page["items"]:
-            return clock.since(), time.time(), page["items"][0]
-        if page["status"] in FINISHED:
-            return None
-        time.sleep(FIRST_LINE_POLL_SECONDS)
-    raise TimeoutError(f"{url}: no output after {RUN_TIMEOUT_SECONDS}s")
+def _follow(api: Api, url: str, clock: _Clock) -> tuple[FirstLine | None, float]:
+    """Watch the run as the console does, through its live stream (Server-Sent Events): the
+    first ``lines`` message is the first line visible; returns it (None: the run ended without
+    output) and the moment the stream announced the final status (seconds since POST).
 
-
-def _final(api: Api, url: str, polls: dict[str, int]) -> dict[str, Any]:
-    deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        run = api.get(url)
-        polls["run"] += 1
-        if run["status"] in FINISHED:
-            return run
-        time.sleep(STATUS_POLL_SECONDS)
-    raise TimeoutError(f"{url}: not finished after {RUN_TIMEOUT_SECONDS}s")
+    One open stream rather than polling: a poll costs the server ~10 ms of CPU (authentication,
+    a session), and at the rate a latency measurement needs, polls would compete with ansible
+    for the 2 cores and slow the run they measure."""
+    first: FirstLine | None = None
+    kind = ""
+    params = {"after": -1}
+    with api.http.stream("GET", f"{url}/stream", params=params) as response:
+        response.raise_for_status()
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                data = json.loads(line.removeprefix("data: "))
+                if kind == "lines" and first is None:
+                    first = clock.since(), time.time(), {"counter": data["lines"][0]["c"]}
+                elif kind in {"status", "end"} and data["status"] in FINISHED:
+                    return first, clock.since()
+    raise RuntimeError(f"{url}: the live stream ended before the run did")
 
 
 def fetch_paged(api: Api, url: str) -> tuple[int, float]:
@@ -217,10 +213,8 @@ def run_steward(
     run_id = api.post(project.url("runs"), {"template_id": project.templates[scenario.name]})["id"]
     post = clock.since()
     url = project.url(f"runs/{run_id}")
-    polls = {"lines": 0, "run": 0}
-    first = _first_line(api, url, clock, polls)
-    run = _final(api, url, polls)
-    observed = clock.since()
+    first, observed = _follow(api, url, clock)
+    run = api.get(url)
     cpu_ansible, cpu_server = (a - b for a, b in zip(_cpu(server), cpu_before, strict=True))
     paged, paged_seconds = fetch_paged(api, url)
     output_lines, output_seconds = fetch_output(api, url)
@@ -246,21 +240,7 @@ def run_steward(
         phases=_phases(api, url, again, clock),
         cpu_ansible=cpu_ansible,
         cpu_server=cpu_server,
-        polls=polls,
     )
-
-
-def poll_cost(api: Api, project: Project, run_id: int, server: psutil.Process) -> dict[str, float]:
-    """The server's CPU seconds per poll of each kind, measured while no run runs."""
-    url = project.url(f"runs/{run_id}")
-    requests = {"lines": (f"{url}/lines", {"after": -1, "limit": 1}), "run": (url, {})}
-    cost = {}
-    for kind, (path, params) in requests.items():
-        before = _cpu(server)[1]
-        for _ in range(CALIBRATION_REQUESTS):
-            api.get(path, **params)
-        cost[kind] = (_cpu(server)[1] - before) / CALIBRATION_REQUESTS
-    return cost
 
 
 class RssSampler:

@@ -33,9 +33,7 @@ CPU_HEAD = (
     "bare",
     "Steward: ansible",
     "Steward: server",
-    "server excl. polls",
-    "Steward total excl. polls",
-    "polls",
+    "Steward total",
     "ratio",
 )
 FETCH_HEAD = (
@@ -157,26 +155,19 @@ def _line_rows(results: Sequence[ScenarioResult]) -> list[list[str]]:
     return rows
 
 
-def _without_polls(cost: dict[str, float]) -> Callable[[StewardSample], float]:
-    """The server's CPU during a run minus what answering our polls costs (estimate)."""
-    return lambda s: s.cpu_server - sum(n * cost.get(kind, 0.0) for kind, n in s.polls.items())
-
-
 def _ratio(value: float | None, base: float | None) -> str:
     return f"{value / base:.3f}x" if value is not None and base else "-"
 
 
-def _cpu_rows(results: Sequence[ScenarioResult], cost: dict[str, float]) -> list[list[str]]:
+def _cpu_rows(results: Sequence[ScenarioResult]) -> list[list[str]]:
     rows = []
     for r in results:
         bare = r.bare_median(lambda s: s.cpu)
         ansible = r.steward_median(lambda s: s.cpu_ansible)
         server = r.steward_median(lambda s: s.cpu_server)
-        polls = r.steward_median(lambda s: sum(s.polls.values()))
-        own = r.steward_median(_without_polls(cost))
-        total = r.steward_median(lambda s: s.cpu_ansible + _without_polls(cost)(s))
-        values = (bare, ansible, server, own, total)
-        rows.append([r.scenario.name, *map(_s, values), f"{polls:.0f}", _ratio(total, bare)])
+        total = r.steward_median(lambda s: s.cpu_ansible + s.cpu_server)
+        values = (bare, ansible, server, total)
+        rows.append([r.scenario.name, *map(_s, values), _ratio(total, bare)])
     return rows
 
 
@@ -261,9 +252,9 @@ def markdown(info: dict[str, Any], results: Sequence[ScenarioResult], quick: boo
         "",
         "## First output line (medians, s)",
         "",
-        "Bare: process start → first stdout bytes. Steward: POST sent → line 0 visible via"
-        " `GET /lines`; lag: visible → the moment ansible emitted that line's event"
-        f" (target ≤ {FIRST_LINE_TARGET_SECONDS} s).",
+        "Bare: process start → first stdout bytes. Steward: POST sent → line 0 received"
+        " through the live stream (`/stream`); lag: received → the moment ansible emitted"
+        f" that line's event (target ≤ {FIRST_LINE_TARGET_SECONDS} s).",
         "",
         *_table(
             ["scenario", "bare", "Steward", "Δ", "lag after ansible", "met"],
@@ -272,15 +263,12 @@ def markdown(info: dict[str, Any], results: Sequence[ScenarioResult], quick: boo
         "",
         "## CPU seconds, user + system (medians)",
         "",
-        "Load-independent: what each run costs the machine. The server's CPU includes answering"
-        " this benchmark's polls (every 10 ms until line 0 is visible, then every 200 ms);"
-        " measured idle, one poll costs"
-        + ",".join(f" {k} {v * 1000:.1f} ms" for k, v in info["poll_cpu_seconds"].items())
-        + ", which the 'excl. polls' columns subtract.",
+        "What each run costs the machine, less dependent on load than wall time. The server's"
+        " CPU includes serving the live stream this benchmark follows, as a console would.",
         "",
         *_table(
             CPU_HEAD,
-            _cpu_rows(results, info["poll_cpu_seconds"]),
+            _cpu_rows(results),
         ),
         "",
         "## Lines (last run)",

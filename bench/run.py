@@ -21,7 +21,7 @@ from typing import Any
 import psutil
 import report
 from harness import Api, Project, Server, create_project
-from measure import RssSampler, bare_command, poll_cost, run_bare, run_steward
+from measure import RssSampler, bare_command, run_bare, run_steward
 from report import ScenarioResult
 from scenarios import SCENARIOS, WARMUP, Scenario
 
@@ -71,12 +71,11 @@ def _measure(bench: Bench, scenario: Scenario) -> ScenarioResult:
     return result
 
 
-def _warm_up(bench: Bench) -> dict[str, float]:
-    """One untimed run of each kind (imports, page cache, .pyc files); then the polls' cost."""
+def _warm_up(bench: Bench) -> None:
+    """One untimed run of each kind (imports, page cache, .pyc files)."""
     command = bare_command(WARMUP, bench.repo_dir, bench.workdir, bench.quick)
     run_bare(command, bench.workdir / "warmup.out")
-    run_id = run_steward(bench.api, bench.project, WARMUP, bench.server).run_id
-    return poll_cost(bench.api, bench.project, run_id, bench.server)
+    run_steward(bench.api, bench.project, WARMUP, bench.server)
 
 
 def _run_all(
@@ -90,7 +89,7 @@ def _run_all(
             templates = tuple(dict.fromkeys((*scenarios, WARMUP)))
             project = create_project(api, repo_dir, templates, quick)
             bench = Bench(api, project, psutil.Process(server.pid), repo_dir, workdir, quick)
-            info["poll_cpu_seconds"] = _warm_up(bench)
+            _warm_up(bench)
             return [_measure(bench, scenario) for scenario in scenarios]
         finally:
             api.close()
