@@ -1,23 +1,22 @@
 import { Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useState } from "react";
 import { FormError } from "@/components/form-error";
 import { type LoginInput, useLogin } from "@/features/auth/api/login";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const login = useLogin();
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<LoginInput>({
     mode: "uncontrolled",
     initialValues: { username: "", password: "" },
   });
+  const serverErrors = useServerErrors(form);
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     login.mutate(values, {
       onSuccess: onSignedIn,
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
@@ -39,7 +38,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
           key={form.key("password")}
           {...form.getInputProps("password")}
         />
-        <FormError message={formError} />
+        <FormError message={serverErrors.message} />
         <Button type="submit" loading={login.isPending} fullWidth>
           Sign in
         </Button>

@@ -2,7 +2,6 @@ import { Button, Divider, Group, Stack, Text, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { FormError } from "@/components/form-error";
@@ -13,7 +12,7 @@ import {
   type ProjectFormValues,
   toProjectBody,
 } from "@/features/projects/components/project-fields";
-import { applyServerErrors } from "@/lib/form-errors";
+import { useServerErrors } from "@/lib/form-errors";
 
 interface ProjectSettingsProps {
   project: Schemas["ProjectRead"];
@@ -24,7 +23,6 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
   const update = useUpdateProject(project.id);
   const remove = useDeleteProject(project.id);
   const [confirming, confirm] = useDisclosure(false);
-  const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<ProjectFormValues>({
     mode: "uncontrolled",
     initialValues: {
@@ -33,15 +31,16 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
       max_parallel_runs: project.max_parallel_runs ?? "",
     },
   });
+  const serverErrors = useServerErrors(form);
 
   const submit = form.onSubmit((values) => {
-    setFormError(null);
+    serverErrors.clear();
     update.mutate(toProjectBody(values), {
       onSuccess: (saved) => {
         form.resetDirty();
         notifications.show({ color: "green", message: `Saved “${saved.name}”` });
       },
-      onError: (error) => setFormError(applyServerErrors(form, error)),
+      onError: (error) => serverErrors.show(error),
     });
   });
 
@@ -50,7 +49,7 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
       <form onSubmit={submit} noValidate>
         <Stack>
           <ProjectFields form={form} />
-          <FormError message={formError} />
+          <FormError message={serverErrors.message} />
           <Group>
             <Button type="submit" loading={update.isPending}>
               Save
