@@ -85,10 +85,9 @@ class Settings(BaseSettings):
 
     @property
     def repository_roots(self) -> tuple[Path, ...]:
-        """The directories `local` repositories must be inside (see ``local.resolve_local``)."""
-        if self.local_repository_roots is None:
-            return (self.data_dir / "repositories",)
-        return tuple(self.local_repository_roots)
+        """The directories `local` repositories must be inside (see ``local.resolve_local``);
+        filled in at validation, so never None here."""
+        return tuple(self.local_repository_roots or ())
 
     @property
     def runs_dir(self) -> Path:

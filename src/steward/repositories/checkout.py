@@ -15,7 +15,7 @@ from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
 from steward.repositories import git
-from steward.repositories.local import LocalDirectoryRefused, resolve_local
+from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 
 
@@ -50,15 +50,6 @@ def local_head(directory: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _copy_local(repo: Repository, dest: Path, roots: Sequence[Path]) -> Checkout:
-    try:
-        source = resolve_local(repo.url, roots)  # again: settings and symlinks may have changed
-    except LocalDirectoryRefused as exc:
-        raise CheckoutFailed(f"local repository '{repo.name}': {exc.message}") from exc
-    shutil.copytree(source, dest, symlinks=True, dirs_exist_ok=True)
-    return Checkout(path=dest, commit=local_head(source))
-
-
 def _clone(url: str, ref: str, dest: Path, access: git.GitAccess) -> None:
     if git.COMMIT.match(ref):  # a commit needs the history: full clone, then check it out
         git.run(["clone", "--no-checkout", "--", url, str(dest)], access)
@@ -90,13 +81,13 @@ def checkout(
     dest.mkdir(mode=0o700, parents=True, exist_ok=True)
     if any(dest.iterdir()):
         raise ValueError(f"checkout destination {dest} is not empty")
-    if repo.kind == RepositoryKind.LOCAL:
-        return _copy_local(repo, dest, roots)
-    if (path := git.file_path(repo.url)) is not None:
-        try:
-            resolve_local(path, roots)
-        except LocalDirectoryRefused as exc:
-            raise CheckoutFailed(f"repository '{repo.name}': {exc.message}") from exc
+    try:
+        directory = allowed_directory(repo, roots)  # again: settings and symlinks may change
+    except LocalDirectoryRefused as exc:
+        raise CheckoutFailed(f"{repo.kind} repository '{repo.name}': {exc.message}") from exc
+    if repo.kind == RepositoryKind.LOCAL and directory is not None:
+        shutil.copytree(directory, dest, symlinks=True, dirs_exist_ok=True)
+        return Checkout(path=dest, commit=local_head(directory))
     wanted = repo.ref if ref is None else ref
     with git.access(key_material(session, cipher, repo), dest.parent) as access:
         try:

@@ -1,4 +1,5 @@
-"""Where a ``local`` repository may point: a directory strictly inside one of the roots.
+"""Where a repository may read the server's disk: a ``local`` repository's directory, or the
+directory of a git ``file://`` URL, must be strictly inside one of the roots.
 
 The roots are ``Settings.repository_roots`` (``STEWARD_LOCAL_REPOSITORY_ROOTS``). A root itself is
 refused: it is shared by every project. Checked when a repository is saved and again before every
@@ -11,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from steward.errors import DomainError
+from steward.repositories import git
+from steward.repositories.models import Repository, RepositoryKind
 
 
 class LocalDirectoryRefused(DomainError):
@@ -54,3 +57,10 @@ def resolve_local(url: str, roots: Sequence[Path]) -> Path:
     if not real.is_dir():
         raise LocalDirectoryRefused(f"directory {url} does not exist on the server")
     return real
+
+
+def allowed_directory(repo: Repository, roots: Sequence[Path]) -> Path | None:
+    """The real directory of the server ``repo`` reads, checked to be inside ``roots``; None for
+    a git repository on another machine."""
+    path = repo.url if repo.kind == RepositoryKind.LOCAL else git.file_path(repo.url)
+    return None if path is None else resolve_local(path, roots)

@@ -16,7 +16,7 @@ from steward.keys.models import Key, KeyKind
 from steward.projects.models import Project
 from steward.repositories import git
 from steward.repositories.checkout import key_material, local_head
-from steward.repositories.local import LocalDirectoryRefused, resolve_local
+from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
 from steward.templates.models import Template
@@ -31,17 +31,16 @@ AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id")
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
-def _server_directory(path: str, roots: Sequence[Path]) -> Path:
-    """A directory of the server that a ``local`` repository or a ``file://`` URL names: it
-    must be inside the roots, or anyone who may edit repositories could read any directory."""
+def _server_directory(repo: Repository, roots: Sequence[Path]) -> Path | None:
+    """The server directory a ``local`` repository or a ``file://`` URL reads: it must be
+    inside the roots, or anyone who may edit repositories could read any directory."""
     try:
-        return resolve_local(path, roots)
+        return allowed_directory(repo, roots)
     except LocalDirectoryRefused as exc:
         raise InvalidInput("url", exc.message) from exc
 
 
-def _check_local(repo: Repository, roots: Sequence[Path]) -> None:
-    _server_directory(repo.url, roots)
+def _check_local(repo: Repository) -> None:
     if repo.key_id is not None:
         raise InvalidInput("key_id", "a local repository takes no key")
     if repo.ref:
@@ -72,13 +71,12 @@ def _check_key(session: Session, project: Project, key_id: int, scheme: str) -> 
 
 def _check(session: Session, project: Project, repo: Repository, roots: Sequence[Path]) -> None:
     if repo.kind == RepositoryKind.LOCAL:
-        _check_local(repo, roots)
-        return
-    scheme = _check_git_url(repo.url)
-    if repo.key_id is not None:
-        _check_key(session, project, repo.key_id, scheme)
-    if (path := git.file_path(repo.url)) is not None:
-        _server_directory(path, roots)
+        _check_local(repo)
+    else:
+        scheme = _check_git_url(repo.url)
+        if repo.key_id is not None:
+            _check_key(session, project, repo.key_id, scheme)
+    _server_directory(repo, roots)
 
 
 def _check_name_free(session: Session, project: Project, name: str, *, repo_id: int = 0) -> None:
@@ -193,10 +191,9 @@ def test_access(
     """Reach the repository with its key and resolve its ref, without cloning; a local one or a
     ``file://`` URL must still be inside ``roots``."""
     repo = get(session, project, repository_id)
-    if repo.kind == RepositoryKind.LOCAL:
-        return RepositoryTestResult(ref="", commit=local_head(_server_directory(repo.url, roots)))
-    if (path := git.file_path(repo.url)) is not None:
-        _server_directory(path, roots)
+    directory = _server_directory(repo, roots)
+    if repo.kind == RepositoryKind.LOCAL and directory is not None:
+        return RepositoryTestResult(ref="", commit=local_head(directory))
     with git.access(key_material(session, cipher, repo), scratch) as access:
         try:
             refs = git.ls_remote(repo.url, access)
