@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
+import { applyServerErrors } from "@/lib/form-errors";
 
 /** Who holds a project role or a template grant: a user or a team (the API's HolderRef). */
 export type Holder =
@@ -15,3 +16,42 @@ export interface HolderPickerProps {
  * others, so src/app hands the picker to them as this function.
  */
 export type RenderHolderPicker = (props: HolderPickerProps) => ReactNode;
+
+interface SendCallbacks {
+  onSuccess: () => void;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * A form that adds a user or a team (a member, a grant): the picker's state and errors, and the
+ * error of the rest. `submit(send)` asks for a holder when none is picked, else calls `send`
+ * with it (a mutation); on success the picker is cleared, a failure's user_id/team_id errors
+ * show at the picker and the rest as `formError`, which `showError` also sets (for the form's
+ * other actions).
+ */
+export function useHolderForm() {
+  const [holder, setHolder] = useState<Holder | null>(null);
+  const [holderError, setHolderError] = useState<ReactNode>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const submit = (send: (holder: Holder, callbacks: SendCallbacks) => void) => {
+    setFormError(null);
+    setHolderError(null);
+    if (holder === null) {
+      setHolderError("Pick a user or a team");
+      return;
+    }
+    send(holder, {
+      onSuccess: () => setHolder(null),
+      onError: (error) => {
+        // one picker stands for user_id and team_id
+        const picker = {
+          getValues: () => ({ user_id: null, team_id: null }),
+          setFieldError: (_path: string, message: ReactNode) => setHolderError(message),
+        };
+        setFormError(applyServerErrors(picker, error));
+      },
+    });
+  };
+  const picker: HolderPickerProps = { value: holder, onChange: setHolder, error: holderError };
+  return { picker, formError, showError: setFormError, submit };
+}

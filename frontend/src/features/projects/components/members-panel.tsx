@@ -10,15 +10,14 @@ import {
   Text,
   VisuallyHidden,
 } from "@mantine/core";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { FormError } from "@/components/form-error";
 import { useMembers } from "@/features/projects/api/get-members";
 import { useRemoveMember } from "@/features/projects/api/remove-member";
 import { PROJECT_ROLES, type ProjectRole, useSetMember } from "@/features/projects/api/set-member";
-import { applyServerErrors } from "@/lib/form-errors";
-import type { Holder, RenderHolderPicker } from "@/lib/holders";
+import { type Holder, type RenderHolderPicker, useHolderForm } from "@/lib/holders";
 
 type Member = Schemas["MemberRead"];
 
@@ -28,39 +27,14 @@ const nameOf = (member: Member) => member.username ?? `team ${member.team_name ?
 
 function AddMemberForm(props: { projectId: number; renderHolderPicker: RenderHolderPicker }) {
   const setMember = useSetMember(props.projectId);
-  const [holder, setHolder] = useState<Holder | null>(null);
   const [role, setRole] = useState<ProjectRole>("viewer");
-  const [holderError, setHolderError] = useState<ReactNode>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const holderForm = useHolderForm();
 
-  const submit = () => {
-    setFormError(null);
-    setHolderError(null);
-    if (holder === null) {
-      setHolderError("Pick a user or a team");
-      return;
-    }
-    setMember.mutate(
-      { ...holder, role },
-      {
-        onSuccess: () => setHolder(null),
-        onError: (error) =>
-          setFormError(
-            applyServerErrors(
-              {
-                // one picker stands for user_id and team_id
-                getValues: () => ({ user_id: null, team_id: null, role }),
-                setFieldError: (_path, message) => setHolderError(message),
-              },
-              error,
-            ),
-          ),
-      },
-    );
-  };
+  const submit = () =>
+    holderForm.submit((holder, callbacks) => setMember.mutate({ ...holder, role }, callbacks));
   return (
     <Stack gap="xs">
-      {props.renderHolderPicker({ value: holder, onChange: setHolder, error: holderError })}
+      {props.renderHolderPicker(holderForm.picker)}
       <Group align="flex-end">
         <Select
           label="Role"
@@ -74,7 +48,7 @@ function AddMemberForm(props: { projectId: number; renderHolderPicker: RenderHol
           Add or change
         </Button>
       </Group>
-      <FormError message={formError} />
+      <FormError message={holderForm.formError} />
     </Stack>
   );
 }

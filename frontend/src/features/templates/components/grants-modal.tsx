@@ -11,7 +11,7 @@ import {
   Text,
   VisuallyHidden,
 } from "@mantine/core";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { FormError } from "@/components/form-error";
 import {
@@ -19,8 +19,7 @@ import {
   useGrantMutations,
   useGrants,
 } from "@/features/templates/api/grants";
-import { applyServerErrors } from "@/lib/form-errors";
-import type { Holder, RenderHolderPicker } from "@/lib/holders";
+import { type RenderHolderPicker, useHolderForm } from "@/lib/holders";
 
 type Template = Schemas["TemplateRead"];
 
@@ -43,33 +42,11 @@ export function GrantsModal(props: GrantsModalProps) {
   const { projectId, template, canManage, renderHolderPicker, onClose } = props;
   const grants = useGrants(projectId, template.id);
   const { create, update, remove } = useGrantMutations(projectId, template.id);
-  const [holder, setHolder] = useState<Holder | null>(null);
   const [permission, setPermission] = useState<GrantPermission>("run");
-  const [holderError, setHolderError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const holderForm = useHolderForm();
 
-  const add = () => {
-    setFormError(null);
-    setHolderError(null);
-    if (holder === null) {
-      setHolderError("Pick a user or a team");
-      return;
-    }
-    create.mutate(
-      { ...holder, permission },
-      {
-        onSuccess: () => setHolder(null),
-        onError: (error) => {
-          // the picker is one input for user_id / team_id
-          const target = {
-            getValues: () => ({ user_id: null, team_id: null, permission }),
-            setFieldError: (_path: string, message: ReactNode) => setHolderError(String(message)),
-          };
-          setFormError(applyServerErrors(target, error));
-        },
-      },
-    );
-  };
+  const add = () =>
+    holderForm.submit((holder, callbacks) => create.mutate({ ...holder, permission }, callbacks));
 
   return (
     <Modal opened onClose={onClose} title={`Access to “${template.name}”`} size="lg">
@@ -111,7 +88,7 @@ export function GrantsModal(props: GrantsModalProps) {
                           onChange={(value) =>
                             update.mutate(
                               { grantId: grant.id, permission: value as GrantPermission },
-                              { onError: (error) => setFormError(error.message) },
+                              { onError: (error) => holderForm.showError(error.message) },
                             )
                           }
                         />
@@ -127,7 +104,7 @@ export function GrantsModal(props: GrantsModalProps) {
                           aria-label={`Remove the grant of ${who}`}
                           onClick={() =>
                             remove.mutate(grant.id, {
-                              onError: (error) => setFormError(error.message),
+                              onError: (error) => holderForm.showError(error.message),
                             })
                           }
                         >
@@ -146,7 +123,7 @@ export function GrantsModal(props: GrantsModalProps) {
             <Text fw={500} size="sm">
               Add a grant
             </Text>
-            {renderHolderPicker({ value: holder, onChange: setHolder, error: holderError })}
+            {renderHolderPicker(holderForm.picker)}
             <Group align="flex-end">
               <Select
                 label="Permission"
@@ -162,7 +139,7 @@ export function GrantsModal(props: GrantsModalProps) {
             </Group>
           </Stack>
         )}
-        <FormError message={formError} />
+        <FormError message={holderForm.formError} />
       </Stack>
     </Modal>
   );
