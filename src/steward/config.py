@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -40,6 +40,13 @@ class Settings(BaseSettings):
     # `local` repositories may only be directories strictly inside one of these (symlinks
     # followed); unset: <data_dir>/repositories; an empty list allows no local repository
     local_repository_roots: Annotated[list[Path] | None, NoDecode] = None
+
+    # the largest request body accepted (413 above it); JSON fields have their own limits
+    max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024)
+    # runs (and inventory scripts) execute inside bubblewrap, which hides the data dir, the
+    # master key and the database: "required" fails runs when bwrap is missing, "optional" runs
+    # them unsandboxed with a warning at start, "off" never sandboxes (see docs/security.md)
+    sandbox: Literal["required", "optional", "off"] = "required"
 
     # for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
