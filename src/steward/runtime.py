@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from steward.config import Settings
 from steward.db import make_engine, make_session_factory
 from steward.keys.crypto import KeyCipher
+from steward.runner.sandbox import Sandbox
 
 
 @dataclasses.dataclass
@@ -18,6 +19,7 @@ class Runtime:
     engine: Engine
     sessions: sessionmaker[Session]
     cipher: KeyCipher
+    sandbox: Sandbox  # what runs and inventory scripts execute in
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
@@ -28,4 +30,5 @@ class Runtime:
             engine=engine,
             sessions=make_session_factory(engine),
             cipher=KeyCipher.load_or_create(settings.key_file),
+            sandbox=Sandbox.from_settings(settings),
         )

@@ -52,7 +52,7 @@ def test_successful_run_streams_events_in_order(tmp_path: Path) -> None:
 def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:
     secret_file = tmp_path / "extravars.json"
     secret_file.write_text('{"who": "s3cr3t-in-file"}')
-    spec = _spec(tmp_path, "ok.yml", extravars_file=secret_file)
+    spec = _spec(tmp_path, "ok.yml", extravars_files=(secret_file,))
     (spec.project_dir / "greet_then_sleep.yml").write_text(
         "- hosts: all\n  gather_facts: false\n  tasks:\n"
         "    - ansible.builtin.debug: {msg: 'hello {{ who }}'}\n"

@@ -1,6 +1,6 @@
 """The one typed wrapper over ansible-runner; the only module that imports it.
 
-Secrets never reach argv: extra vars go through a 0600 file (``-e @file``), vault passwords
+Secrets never reach argv: extra vars go through 0600 files (``-e @file``), vault passwords
 through 0600 files (``--vault-id label@file``), SSH/become passwords through pexpect prompts, the
 SSH key through runner's ssh-agent FIFO, secret environment values through the child's env.
 """
@@ -35,7 +35,8 @@ class RunnerSpec:
     project_dir: Path  # the checkout
     playbook: str  # relative to project_dir
     inventory: Path  # absolute (trap 3: a relative path would be taken as inline content)
-    extravars_file: Path | None = None
+    extravars_files: tuple[Path, ...] = ()  # in order: a later file's variable wins
+    sandbox: tuple[str, ...] = ()  # the bwrap command (ending in "--") ansible-playbook runs in
     limit: str = ""
     tags: str = ""
     skip_tags: str = ""
@@ -52,8 +53,8 @@ class RunnerSpec:
 
     def cmdline(self) -> list[str]:
         args: list[str] = []
-        if self.extravars_file is not None:
-            args += ["-e", f"@{self.extravars_file}"]
+        for path in self.extravars_files:
+            args += ["-e", f"@{path}"]
         if self.check:
             args.append("--check")
         if self.diff:
@@ -66,7 +67,25 @@ class RunnerSpec:
             args.append("--ask-become-pass")
         for label, path in self.vault_ids:
             args += ["--vault-id", f"{label}@{path}" if label else str(path)]
+        if self.sandbox:
+            args.append(self.playbook)  # runner adds it only when it starts ansible-playbook itself
         return args
+
+    def launcher(self) -> Path | None:
+        """A script that starts ansible-playbook inside the sandbox, or None for no sandbox.
+
+        ansible-runner takes one executable (``binary``), not a command prefix; ssh-agent, when
+        runner adds it, wraps this script, so its socket stays outside the sandbox but in the
+        run's own TMPDIR (bound inside).
+        """
+        if not self.sandbox:
+            return None
+        script = self.private_data_dir / "sandboxed-playbook"
+        command = shlex.join([*self.sandbox, str(BIN_DIR / "ansible-playbook")])
+        fd = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+        with os.fdopen(fd, "w") as out:
+            out.write(f'#!/bin/sh\nexec {command} "$@"\n')
+        return script
 
     def passwords(self) -> dict[str, str]:
         prompts = {}
@@ -108,6 +127,7 @@ def execute(
         private_data_dir=str(spec.private_data_dir),
         project_dir=str(spec.project_dir),
         playbook=spec.playbook,
+        binary=str(launcher) if (launcher := spec.launcher()) else None,
         inventory=str(spec.inventory),
         cmdline=shlex.join(spec.cmdline()),
         limit=spec.limit or None,

@@ -137,7 +137,9 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             workdir.mkdir(mode=0o700, parents=True)
             os.chmod(workdir, 0o700)
             watch = CancelWatch(runtime, run, signals)
-            prepared = prepare(session, runtime.cipher, runtime.settings, run, workdir)
+            prepared = prepare(
+                session, runtime.cipher, runtime.settings, runtime.sandbox, run, workdir
+            )
             control_dir = prepared.control_dir
             if prepared.timeout_seconds:
                 watch.deadline = time.monotonic() + prepared.timeout_seconds

@@ -7,7 +7,6 @@ and vault passwords. The executor deletes it when the run ends, whatever happens
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -27,8 +26,10 @@ from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
+from steward.runner import extravars
 from steward.runner.execute import RunnerSpec
 from steward.runner.masking import Masker
+from steward.runner.sandbox import Sandbox, control_root
 from steward.runs.models import Run
 
 
@@ -57,8 +58,15 @@ def _load[T](session: Session, model: type[T], object_id: int | None, run: Run, 
 
 
 def prepare(
-    session: Session, cipher: KeyCipher, settings: Settings, run: Run, workdir: Path
+    session: Session,
+    cipher: KeyCipher,
+    settings: Settings,
+    sandbox: Sandbox,
+    run: Run,
+    workdir: Path,
 ) -> Prepared:
+    if sandbox.refusal:
+        raise InvalidState(sandbox.refusal)
     params: dict[str, Any] = run.params
     secrets: list[str] = []
     secret_params: dict[str, Any] = cipher.decrypt(run.secret_params) if run.secret_params else {}
@@ -88,7 +96,7 @@ def prepare(
         secrets += resolved.secret_values
     extra_vars.update(params.get("extra_vars") or {})
     survey_secrets: dict[str, Any] = secret_params.get("extra_vars", {})
-    extra_vars.update(survey_secrets)
+    launch_vars = {**(params.get("launch_vars") or {}), **survey_secrets}
     secrets += [str(v) for v in survey_secrets.values()]
 
     remote_user, ssh_key, ssh_password, become_password = "", None, None, None
@@ -112,13 +120,21 @@ def prepare(
         path = _write_secret(workdir / "secrets" / f"vault-{n}", material.password or "")
         vault_ids.append((material.vault_id, path))
 
-    extravars_file = _write_secret(workdir / "secrets" / "extravars.json", json.dumps(extra_vars))
-    control_dir = Path(tempfile.mkdtemp(prefix="stw-cp-"))  # unix socket paths must stay short
+    extravars_files = (
+        _write_secret(workdir / "secrets" / "extravars.json", extravars.trusted(extra_vars)),
+        _write_secret(workdir / "secrets" / "launchvars.yml", extravars.untrusted(launch_vars)),
+    )
+    # short, so that SSH control sockets fit a unix socket path; in a root hidden from runs
+    control_root().mkdir(mode=0o700, exist_ok=True)
+    control_dir = Path(tempfile.mkdtemp(prefix="", dir=control_root()))
     known_hosts = settings.data_dir / "known_hosts" / f"project-{run.project_id}"
     known_hosts.parent.mkdir(parents=True, exist_ok=True)
+    known_hosts.touch(mode=0o600)
     (workdir / "tmp").mkdir(mode=0o700)
     env.update(
         {
+            # ssh-agent puts its socket under TMPDIR: the run's own, hidden from other runs
+            "TMPDIR": str(control_dir),
             # one run can never borrow another run's authenticated SSH connection
             "ANSIBLE_SSH_CONTROL_PATH_DIR": str(control_dir),
             "ANSIBLE_SSH_COMMON_ARGS": (
@@ -136,7 +152,8 @@ def prepare(
         project_dir=source.path,
         playbook=params["playbook"],
         inventory=inventory_path,
-        extravars_file=extravars_file,
+        extravars_files=extravars_files,
+        sandbox=tuple(sandbox.wrap([], visible=[workdir, control_dir, known_hosts])),
         limit=params.get("limit") or "",
         tags=params.get("tags") or "",
         skip_tags=params.get("skip_tags") or "",
