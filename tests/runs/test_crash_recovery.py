@@ -51,7 +51,11 @@ def test_killed_server_marks_the_run_interrupted_and_runs_the_queue(
     api.close()
 
     server.kill()
-    assert processes.run_processes(run_uuid), "ansible outlives a SIGKILLed server"
+    # the run's private directory, with its decrypted secrets, outlives a SIGKILLed server …
+    private_dir = server.data_dir / "runs" / f"run-{running['id']}"
+    assert (private_dir / "secrets" / "extravars.json").is_file()
+    stale = server.data_dir / "runs" / "run-987654"  # … as may one of a run that is gone
+    (stale / "secrets").mkdir(parents=True)
     server.start()
     with server.api() as api:
         interrupted = api.get(f"{base}/runs/{running['id']}").json()
@@ -59,4 +63,6 @@ def test_killed_server_marks_the_run_interrupted_and_runs_the_queue(
     assert interrupted["status"] == "error"
     assert interrupted["status_reason"] == "interrupted: server stopped during the run"
     assert processes.run_processes(run_uuid) == []
+    assert not private_dir.exists()  # removed by the recovery at start
+    assert not stale.exists()
     assert after["status"] == "successful"

@@ -104,3 +104,23 @@ def test_bubblewrap_missing_refuses_runs_with_the_reason(
     assert run["status"] == "error"
     assert "bubblewrap (bwrap) is not installed" in run["status_reason"]
     assert "STEWARD_SANDBOX=optional" in run["status_reason"]
+
+
+def test_private_directories_left_behind_are_swept(
+    workbench: Workbench, settings: Settings
+) -> None:
+    """A directory of a run that ended or no longer exists is removed on the dispatcher's next
+    pass (here: woken by a launch); the one of a run still executing is kept."""
+    finished = workbench.wait(workbench.launch(workbench.template("ok.yml"))["id"])
+    leftovers = [settings.runs_dir / f"run-{finished['id']}", settings.runs_dir / "run-99999"]
+    for leftover in leftovers:
+        (leftover / "secrets").mkdir(parents=True)
+        (leftover / "secrets" / "extravars.json").write_text("{}")
+    slow = workbench.launch(workbench.template("slow.yml"))
+    workbench.wait(slow["id"], until=lambda r: r["status"] == "running")
+    own = settings.runs_dir / f"run-{slow['id']}"
+    workbench.wait(slow["id"], until=lambda _r: not any(p.exists() for p in leftovers))
+    assert own.is_dir()
+    workbench.client.post(workbench.url(f"runs/{slow['id']}/cancel"))
+    workbench.wait(slow["id"])
+    assert not own.exists()

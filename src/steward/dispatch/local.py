@@ -12,7 +12,7 @@ import logging
 import threading
 
 from steward.runner import processes
-from steward.runs import lifecycle
+from steward.runs import lifecycle, workdirs
 from steward.runs.executor import RunSignals, execute_run
 from steward.runs.lifecycle import WorkerId
 from steward.runs.status import RunStatus
@@ -71,6 +71,7 @@ class LocalDispatcher:
                 lifecycle.transition(run, RunStatus.ERROR, reason=lifecycle.INTERRUPTED)
                 log.warning("run %s was interrupted by a server stop", run.id)
             session.commit()
+            workdirs.sweep(session, self.runtime.settings, executing=())
 
     def _reap_expired(self) -> None:
         lease = dt.timedelta(seconds=self.runtime.settings.lease_seconds)
@@ -83,6 +84,13 @@ class LocalDispatcher:
                 log.warning("run %s lost its worker", run.id)
             session.commit()
 
+    def _sweep(self) -> None:
+        """Private directories (decrypted secrets) of runs that ended without removing theirs."""
+        with self._lock:
+            executing = set(self._active)
+        with self.runtime.sessions() as session:
+            workdirs.sweep(session, self.runtime.settings, executing=executing)
+
     def _loop(self) -> None:
         while not self._stopping.is_set():
             self._wake.wait(timeout=self.runtime.settings.lease_seconds / 2)
@@ -91,6 +99,7 @@ class LocalDispatcher:
                 break
             try:
                 self._reap_expired()
+                self._sweep()
                 self._dispatch()
             except Exception:
                 log.exception("dispatching queued runs failed; retrying")

@@ -11,14 +11,13 @@ import os
 import shutil
 import threading
 import time
-from pathlib import Path
 
 from sqlalchemy import select
 
 from steward.errors import DomainError
 from steward.runner import processes
 from steward.runner.execute import Outcome, execute
-from steward.runs import lifecycle
+from steward.runs import lifecycle, workdirs
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.preparation import prepare
@@ -125,8 +124,7 @@ def _finish(
 
 def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSignals) -> None:
     """Run a run this worker has claimed. Never raises: every failure ends in a final status."""
-    workdir = runtime.settings.runs_dir / f"run-{run_id}"
-    control_dir: Path | None = None
+    workdir = workdirs.private_dir(runtime.settings, run_id)
     try:
         with runtime.sessions() as session:
             run = session.get(Run, run_id)
@@ -140,7 +138,6 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             prepared = prepare(
                 session, runtime.cipher, runtime.settings, runtime.sandbox, run, workdir
             )
-            control_dir = prepared.control_dir
             if prepared.timeout_seconds:
                 watch.deadline = time.monotonic() + prepared.timeout_seconds
             run.commit_hash = prepared.commit
@@ -165,6 +162,4 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         log.exception("run %s failed inside Steward", run_id)
         _finish(runtime, run_id, RunStatus.ERROR, f"internal error: {type(exc).__name__}")
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)  # it holds decrypted keys
-        if control_dir is not None:
-            shutil.rmtree(control_dir, ignore_errors=True)
+        workdirs.remove(runtime.settings, run_id)  # it holds decrypted keys

@@ -30,6 +30,7 @@ from steward.runner import extravars
 from steward.runner.execute import RunnerSpec
 from steward.runner.masking import Masker
 from steward.runner.sandbox import Sandbox, control_root
+from steward.runs import workdirs
 from steward.runs.models import Run
 
 
@@ -38,7 +39,6 @@ class Prepared:
     spec: RunnerSpec
     masker: Masker
     commit: str
-    control_dir: Path  # short-path directory for SSH ControlPersist sockets; removed afterwards
     timeout_seconds: int | None
 
 
@@ -126,7 +126,7 @@ def prepare(
     )
     # short, so that SSH control sockets fit a unix socket path; in a root hidden from runs
     control_root().mkdir(mode=0o700, exist_ok=True)
-    control_dir = Path(tempfile.mkdtemp(prefix="", dir=control_root()))
+    control_dir = Path(tempfile.mkdtemp(prefix=workdirs.control_prefix(run.id), dir=control_root()))
     known_hosts = settings.data_dir / "known_hosts" / f"project-{run.project_id}"
     known_hosts.parent.mkdir(parents=True, exist_ok=True)
     known_hosts.touch(mode=0o600)
@@ -172,6 +172,5 @@ def prepare(
         spec=spec,
         masker=Masker(secrets),
         commit=source.commit,
-        control_dir=control_dir,
         timeout_seconds=params.get("timeout_seconds"),
     )
