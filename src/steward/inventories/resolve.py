@@ -24,6 +24,7 @@ from typing import Any
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.redaction import mask_vars
+from steward.runner.sandbox import Sandbox
 
 STATIC_FILE_PLUGINS = ("yaml", "ini", "toml")
 PLUGIN_SOURCE_PLUGINS = ("auto", "script")
@@ -99,15 +100,22 @@ def resolve(
     cwd: Path | None = None,
     plugins: Sequence[str] = STATIC_FILE_PLUGINS + PLUGIN_SOURCE_PLUGINS,
     timeout: float = TIMEOUT_SECONDS,
+    sandbox: Sandbox | None = None,
 ) -> ResolvedInventory:
     """Hosts and groups of the inventory source at ``path`` (relative paths are under ``cwd``).
 
-    Raises ``InventoryUnparsable`` with Ansible's message when the source is broken.
+    A repository's inventory may be a script or a plugin: code from the repository, run inside
+    ``sandbox`` like a playbook. Raises ``InventoryUnparsable`` with Ansible's message when the
+    source is broken.
     """
     workdir = (cwd or path.parent).resolve()
     source = workdir / path
     with tempfile.TemporaryDirectory(prefix="steward-inventory-") as home:
-        stdout, stderr, rc = _run_ansible_inventory(source, workdir, Path(home), plugins, timeout)
+        argv = [str(Path(sys.executable).parent / "ansible-inventory")]
+        argv += ["-i", str(source), "--list", "--export"]
+        if sandbox is not None:
+            argv = sandbox.wrap(argv, visible=[workdir, Path(home)])
+        stdout, stderr, rc = _run_ansible_inventory(argv, workdir, Path(home), plugins, timeout)
         if rc != 0:
             shown = {str(source): _shown(source, workdir), str(workdir): ".", home: "~"}
             raise InventoryUnparsable(_message(stderr, rc, shown))
@@ -146,10 +154,8 @@ def _environment(home: Path, plugins: Sequence[str]) -> dict[str, str]:
 
 
 def _run_ansible_inventory(
-    source: Path, cwd: Path, home: Path, plugins: Sequence[str], timeout: float
+    argv: list[str], cwd: Path, home: Path, plugins: Sequence[str], timeout: float
 ) -> tuple[str, str, int]:
-    executable = Path(sys.executable).parent / "ansible-inventory"
-    argv = [str(executable), "-i", str(source), "--list", "--export"]
     # a session of its own, so that a hanging inventory script is killed with its children
     with subprocess.Popen(
         argv,
