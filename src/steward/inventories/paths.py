@@ -29,8 +29,16 @@ def normalize(value: str) -> str:
 RepositoryPath = Annotated[str, AfterValidator(normalize)]
 
 
-def inside(root: Path, relative: str) -> Path | None:
-    """The file ``relative`` under ``root``, or None if it (or a symlink on the way) leaves root."""
-    base = root.resolve()
-    target = (base / relative).resolve()
+def inside(root: Path, relative: str | Path) -> Path | None:
+    """The file ``relative`` under ``root`` with every symlink followed, or None if it (or a
+    symlink on the way, a chain, a dangling link's target) leaves ``root``.
+
+    A symlink loop is None too: where it would lead cannot be known. An absolute ``relative``
+    is judged where it points.
+    """
+    try:
+        base = root.resolve()
+        target = (base / relative).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+        return None
     return target if target.is_relative_to(base) else None

@@ -14,7 +14,7 @@ from steward.errors import DomainError
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
-from steward.repositories import git
+from steward.repositories import containment, git
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 
@@ -28,6 +28,20 @@ class Checkout:
 class CheckoutFailed(DomainError):
     """git failed (message: its stderr, secrets masked), or a local directory is gone or is
     outside the local repository roots."""
+
+
+class CheckoutNotContained(CheckoutFailed):
+    """The tree is in place but something in it leads outside it (a symlink, a path in
+    ``ansible.cfg``): the repository's content is refused, not its reachability.
+
+    ``links``: the symlinks leading outside, relative to the repository; ``where``: the
+    repository and commit, as the message begins.
+    """
+
+    def __init__(self, message: str, *, where: str, links: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.where = where
+        self.links = links
 
 
 def key_material(session: Session, cipher: KeyCipher, repo: Repository) -> KeyMaterial | None:
@@ -51,6 +65,8 @@ def local_head(directory: Path) -> str:
 
 
 def _clone(url: str, ref: str, dest: Path, access: git.GitAccess) -> None:
+    if ref.startswith("-") or url.startswith("-"):  # refused on save too; never an option to git
+        raise git.GitFailed("a URL or ref beginning with '-' is refused")
     if git.COMMIT.match(ref):  # a commit needs the history: full clone, then check it out
         git.run(["clone", "--no-checkout", "--", url, str(dest)], access)
         try:
@@ -75,6 +91,7 @@ def checkout(
 
     A local repository or a ``file://`` URL must be inside one of ``roots``
     (``Settings.repository_roots``): checked again here, as settings and symlinks may change.
+    The tree must not lead outside itself (``containment``): CheckoutNotContained otherwise.
 
     Key files live in a scratch directory beside ``dest`` and are gone when this returns.
     """
@@ -87,12 +104,26 @@ def checkout(
         raise CheckoutFailed(f"{repo.kind} repository '{repo.name}': {exc.message}") from exc
     if repo.kind == RepositoryKind.LOCAL and directory is not None:
         shutil.copytree(directory, dest, symlinks=True, dirs_exist_ok=True)
-        return Checkout(path=dest, commit=local_head(directory))
-    wanted = repo.ref if ref is None else ref
-    with git.access(key_material(session, cipher, repo), dest.parent) as access:
-        try:
-            _clone(repo.url, wanted, dest, access)
-            commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
-        except git.GitFailed as exc:
-            raise CheckoutFailed(f"checkout of {repo.url} failed: {exc.message}") from exc
-    return Checkout(path=dest, commit=commit)
+        tree = Checkout(path=dest, commit=local_head(directory))
+    else:
+        wanted = repo.ref if ref is None else ref
+        with git.access(key_material(session, cipher, repo), dest.parent) as access:
+            try:
+                _clone(repo.url, wanted, dest, access)
+                commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
+            except git.GitFailed as exc:
+                raise CheckoutFailed(f"checkout of {repo.url} failed: {exc.message}") from exc
+        tree = Checkout(path=dest, commit=commit)
+    _check_contained(repo, tree)
+    return tree
+
+
+def _check_contained(repo: Repository, tree: Checkout) -> None:
+    """Checked on the copy, after it is in place: the copy is what Ansible reads, and nobody
+    else can change it between this check and the run."""
+    try:
+        containment.check(tree.path)
+    except containment.NotContained as exc:
+        at = f" at commit {tree.commit[:12]}" if tree.commit else ""
+        where = f"repository '{repo.name}'{at}"
+        raise CheckoutNotContained(f"{where}: {exc.message}", where=where, links=exc.links) from exc
