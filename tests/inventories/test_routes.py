@@ -58,6 +58,7 @@ def repo_dir(tmp_path: Path) -> Path:
     (directory / "inventories" / "prod.ini").write_text("[app]\napp1\napp2\n")
     (directory / "inventories" / "host_vars" / "app1.yml").write_text("db_password: x\nrole: a\n")
     (directory / "inventories" / "broken.ini").write_text("[app]\napp1 role\n")
+    (directory / "ok.yml").write_text("- hosts: all\n  tasks: []\n")  # what make_template runs
     (directory / "generator.yml").write_text(
         "plugin: ansible.builtin.generator\n"
         "hosts:\n  name: '{{ app }}-{{ env }}'\n  parents:\n    - name: '{{ env }}'\n"
@@ -180,11 +181,13 @@ def test_plugin_inventories_run_plugin_configs_and_scripts(
 
 
 def test_hosts_of_a_broken_or_missing_repository_file_name_the_path(
-    client: TestClient, project_id: int, repository_id: int
+    client: TestClient, project_id: int, repository_id: int, repo_dir: Path
 ) -> None:
     source = {"kind": "file", "repository_id": repository_id}
     broken = make_inventory(client, project_id, name="b", path="inventories/broken.ini", **source)
+    (repo_dir / "nope.ini").write_text("app1\n")
     missing = make_inventory(client, project_id, name="m", path="nope.ini", **source)
+    (repo_dir / "nope.ini").unlink()  # gone after saving (saving a missing path is refused)
     detail = assert_problem(client.get(url(project_id, f"/{broken['id']}/hosts")), 422, "path")
     assert "Expected key=value host variable assignment" in detail
     assert "/tmp" not in detail

@@ -49,10 +49,18 @@ def list_inventories(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_inventory(
-    body: InventoryCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
+    body: InventoryCreate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
 ) -> InventoryRead:
-    """Static inventories are parsed by Ansible before they are saved."""
-    return InventoryRead.model_validate(service.create(session, project, body, actor=actor))
+    """Static inventories are parsed by Ansible before they are saved; the path of a file or
+    plugin inventory must be in its repository, which is checked out for that."""
+    roots = runtime.settings.repository_roots
+    created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
+    return InventoryRead.model_validate(created)
 
 
 @router.post("/preview")
@@ -85,8 +93,14 @@ def update_inventory(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
 ) -> InventoryRead:
-    updated = service.update(session, project, inventory, body, actor=actor)
+    """A new source is checked as on create."""
+    roots = runtime.settings.repository_roots
+    updated = service.update(
+        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots
+    )
     return InventoryRead.model_validate(updated)
 
 

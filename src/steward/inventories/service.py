@@ -26,7 +26,8 @@ from steward.inventories.resolve import (
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
 from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
-from steward.repositories.checkout import CheckoutFailed, checkout
+from steward.repositories import containment
+from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
 from steward.repositories.models import Repository
 from steward.templates.models import Template
 
@@ -75,7 +76,17 @@ def get(session: Session, project: Project, inventory_id: int) -> Inventory:
     return inventory
 
 
-def create(session: Session, project: Project, body: InventoryCreate, *, actor: Actor) -> Inventory:
+def create(
+    session: Session,
+    project: Project,
+    body: InventoryCreate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    roots: Sequence[Path],
+) -> Inventory:
+    """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository of a
+    file or plugin inventory and find its path in it."""
     _check_name_free(session, project, body.name)
     source = Source(
         kind=body.kind,
@@ -85,6 +96,7 @@ def create(session: Session, project: Project, body: InventoryCreate, *, actor: 
         path=body.path or "",
     )
     _check_source(session, project, source)
+    _check_in_checkout(session, cipher, source, roots)
     inventory = Inventory(
         project_id=project.id,
         name=body.name,
@@ -100,8 +112,16 @@ def create(session: Session, project: Project, body: InventoryCreate, *, actor: 
 
 
 def update(
-    session: Session, project: Project, inventory: Inventory, body: InventoryUpdate, *, actor: Actor
+    session: Session,
+    project: Project,
+    inventory: Inventory,
+    body: InventoryUpdate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    roots: Sequence[Path],
 ) -> Inventory:
+    """The path is looked for again in the repository only when the source changes."""
     before = _fields(inventory)
     changes = body.model_dump(exclude_unset=True)
     nulls = sorted(NOT_NULL & {field for field, value in changes.items() if value is None})
@@ -111,6 +131,12 @@ def update(
         _check_name_free(session, project, changes["name"], except_id=inventory.id)
     source = _merged_source(inventory, changes)
     _check_source(session, project, source)
+    if (source.kind, source.repository_id, source.path) != (
+        inventory.kind,
+        inventory.repository_id,
+        inventory.path,
+    ):
+        _check_in_checkout(session, cipher, source, roots)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
     diff = audit.diff(before, _fields(inventory))
@@ -151,6 +177,8 @@ def hosts(
     with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
         try:
             tree = checkout(session, cipher, repository, Path(tmp) / "repository", roots=roots)
+        except CheckoutNotContained as exc:  # its message names the repository and the cause
+            raise InvalidState(exc.message) from exc
         except CheckoutFailed as exc:
             raise InvalidState(
                 f"repository '{repository.name}' could not be checked out: {exc.message}"
@@ -236,3 +264,39 @@ def _check_from_repository(session: Session, project: Project, source: Source) -
         )
     if not source.path:
         raise InvalidInput("path", f"a {source.kind} inventory needs a path in the repository")
+
+
+def _check_in_checkout(
+    session: Session, cipher: KeyCipher, source: Source, roots: Sequence[Path]
+) -> None:
+    """A file or plugin inventory's path must exist in a checkout of its repository that stays
+    inside itself (a directory's files included: ``containment`` checks every symlink):
+    422 on ``path`` or ``repository_id`` otherwise.
+
+    When the repository cannot be checked out now for another reason (a git server unreachable),
+    the inventory is saved anyway: every use (runs, ``/hosts``) checks out again and refuses the
+    same things, so that check is the authoritative one; this one tells the editor early.
+    """
+    if source.kind == InventoryKind.STATIC:
+        return
+    repository = session.get_one(Repository, source.repository_id)
+    with tempfile.TemporaryDirectory(prefix="steward-inventory-check-") as tmp:
+        dest = Path(tmp) / "repository"
+        try:
+            tree = checkout(session, cipher, repository, dest, roots=roots)
+        except CheckoutNotContained as exc:
+            link = containment.link_on_path(exc.links, source.path)
+            if link is None:
+                raise InvalidInput("repository_id", exc.message) from exc
+            reason = containment.symlink_message(dest, link)
+            raise InvalidInput("path", f"{exc.where}: {reason}") from exc
+        except CheckoutFailed:
+            return
+        found = inside(tree.path, source.path)
+        if found is None:
+            raise InvalidInput("path", f"'{source.path}' points outside the repository")
+        if not found.exists():
+            at = f" at commit {tree.commit[:12]}" if tree.commit else ""
+            raise InvalidInput(
+                "path", f"'{source.path}' is not in repository '{repository.name}'{at}"
+            )

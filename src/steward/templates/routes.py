@@ -4,7 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import AccessDep, ActorDep, SessionDep, TemplateWrite
+from steward.api.deps import (
+    AccessDep,
+    ActorDep,
+    CipherDep,
+    RuntimeDep,
+    SessionDep,
+    TemplateWrite,
+)
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action, ProjectAccess
 from steward.templates import service
@@ -61,9 +68,14 @@ def create_template(
     session: SessionDep,
     rights: AccessDep,
     actor: ActorDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
 ) -> TemplateRead:
-    """Every referenced object must be in this project and of the right kind."""
-    return _read(service.create(session, project, body, actor=actor), rights)
+    """Every referenced object must be in this project and of the right kind; the playbook must
+    be a file of the repository, which is checked out for that."""
+    roots = runtime.settings.repository_roots
+    created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
+    return _read(created, rights)
 
 
 @router.get("/{template_id}")
@@ -78,8 +90,15 @@ def update_template(
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
 ) -> TemplateRead:
-    return _read(service.update(session, rights.project, template, body, actor=actor), rights)
+    """A new playbook or repository is checked as on create."""
+    roots = runtime.settings.repository_roots
+    updated = service.update(
+        session, rights.project, template, body, actor=actor, cipher=cipher, roots=roots
+    )
+    return _read(updated, rights)
 
 
 @router.delete("/{template_id}", status_code=status.HTTP_204_NO_CONTENT)

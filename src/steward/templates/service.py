@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from collections.abc import Collection
+import tempfile
+from collections.abc import Collection, Sequence
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
@@ -11,8 +13,12 @@ from steward.auth.actor import Actor
 from steward.environments.models import Environment
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory
+from steward.inventories.paths import inside
+from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects.models import Project
+from steward.repositories import containment
+from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
 from steward.repositories.models import Repository
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
@@ -91,10 +97,21 @@ def get(
     return template
 
 
-def create(session: Session, project: Project, body: TemplateCreate, *, actor: Actor) -> Template:
+def create(
+    session: Session,
+    project: Project,
+    body: TemplateCreate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    roots: Sequence[Path],
+) -> Template:
+    """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository and
+    find the playbook in it."""
     _check_name_free(session, project, body.name)
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
+    _check_playbook(session, cipher, template, roots)
     session.add(template)
     session.flush()
     audit.record_change(
@@ -105,8 +122,16 @@ def create(session: Session, project: Project, body: TemplateCreate, *, actor: A
 
 
 def update(
-    session: Session, project: Project, template: Template, body: TemplateUpdate, *, actor: Actor
+    session: Session,
+    project: Project,
+    template: Template,
+    body: TemplateUpdate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    roots: Sequence[Path],
 ) -> Template:
+    """The playbook is looked for again only when it or the repository changes."""
     before = _fields(template)
     changes = body.model_dump(mode="json", exclude_unset=True)
     nulls = sorted(f for f, value in changes.items() if value is None and f not in NULLABLE)
@@ -115,6 +140,8 @@ def update(
     if "name" in changes:
         _check_name_free(session, project, changes["name"], except_id=template.id)
     _apply(session, project, template, changes)
+    if {"playbook", "repository_id"} & changes.keys():
+        _check_playbook(session, cipher, template, roots)
     diff = audit.diff(before, _fields(template))
     audit.record_change(session, actor, "template:update", template, diff)
     session.commit()
@@ -147,6 +174,42 @@ def _check_name_free(
     )
     if found is not None and found != except_id:
         raise Conflict(f"name: a template named '{name}' already exists in this project")
+
+
+def _check_playbook(
+    session: Session, cipher: KeyCipher, template: Template, roots: Sequence[Path]
+) -> None:
+    """The playbook must be a regular file in a checkout of the repository that stays inside
+    itself (no symlink or ``ansible.cfg`` path leading out): 422 on ``playbook`` or
+    ``repository_id`` otherwise.
+
+    When the repository cannot be checked out now for another reason (a git server unreachable,
+    a key refused), the template is saved anyway: the repository may well come back, and every
+    run checks out again and refuses the same things, so the run-time check is the authoritative
+    one; this one tells the editor early.
+    """
+    repository = template.repository
+    with tempfile.TemporaryDirectory(prefix="steward-template-check-") as tmp:
+        dest = Path(tmp) / "repository"
+        try:
+            tree = checkout(session, cipher, repository, dest, roots=roots)
+        except CheckoutNotContained as exc:
+            link = containment.link_on_path(exc.links, template.playbook)
+            if link is None:
+                raise InvalidInput("repository_id", exc.message) from exc
+            reason = containment.symlink_message(dest, link)
+            raise InvalidInput("playbook", f"{exc.where}: {reason}") from exc
+        except CheckoutFailed:
+            return
+        found = inside(tree.path, template.playbook)
+        if found is None:
+            raise InvalidInput("playbook", f"'{template.playbook}' points outside the repository")
+        if not found.is_file():
+            at = f" at commit {tree.commit[:12]}" if tree.commit else ""
+            raise InvalidInput(
+                "playbook",
+                f"'{template.playbook}' is not in repository '{repository.name}'{at}",
+            )
 
 
 def _apply(session: Session, project: Project, template: Template, changes: dict[str, Any]) -> None:
