@@ -15,7 +15,7 @@ from steward.runner import processes
 from steward.runs import lifecycle, workdirs
 from steward.runs.executor import RunSignals, execute_run
 from steward.runs.lifecycle import WorkerId
-from steward.runs.status import RunStatus
+from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class LocalDispatcher:
         with self.runtime.sessions() as session:
             for run in lifecycle.interrupted_runs(session, self.worker):
                 processes.kill_all(run.uuid)
-                lifecycle.transition(run, RunStatus.ERROR, reason=lifecycle.INTERRUPTED)
+                lifecycle.transition(session, run.id, RunStatus.ERROR, reason=Reason.INTERRUPTED)
                 log.warning("run %s was interrupted by a server stop", run.id)
             session.commit()
             workdirs.sweep(session, self.runtime.settings, executing=())
@@ -80,7 +80,7 @@ class LocalDispatcher:
                 with self._lock:
                     if run.id in self._active:
                         continue  # ours and alive: the heartbeat is just late
-                lifecycle.transition(run, RunStatus.ERROR, reason=lifecycle.WORKER_LOST)
+                lifecycle.transition(session, run.id, RunStatus.ERROR, reason=Reason.WORKER_LOST)
                 log.warning("run %s lost its worker", run.id)
             session.commit()
 

@@ -22,7 +22,7 @@ from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.preparation import prepare
 from steward.runs.recorder import Recorder
-from steward.runs.status import RunStatus
+from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -95,15 +95,15 @@ class CancelWatch:
 
 def _final_status(outcome: Outcome, watch: CancelWatch) -> tuple[RunStatus, str]:
     if watch.shutdown:
-        return RunStatus.ERROR, lifecycle.INTERRUPTED
+        return RunStatus.ERROR, Reason.INTERRUPTED
     if watch.requested:
-        return RunStatus.CANCELED, "canceled on request"
+        return RunStatus.CANCELED, Reason.CANCELED
     if watch.timed_out:
-        return RunStatus.TIMED_OUT, "the run exceeded its timeout"
+        return RunStatus.TIMED_OUT, Reason.TIMED_OUT
     status = OUTCOME_STATUS.get(outcome.status, RunStatus.ERROR)
     reasons = {
         RunStatus.FAILED: f"ansible-playbook exited with code {outcome.rc}",
-        RunStatus.TIMED_OUT: "the run exceeded its timeout",
+        RunStatus.TIMED_OUT: Reason.TIMED_OUT,
         RunStatus.ERROR: f"ansible-runner ended with status '{outcome.status}'",
     }
     if outcome.rc == 127 and status is RunStatus.FAILED:
@@ -115,10 +115,7 @@ def _finish(
     runtime: Runtime, run_id: int, status: RunStatus, reason: str, rc: int | None = None
 ) -> None:
     with runtime.sessions() as session:
-        run = session.get(Run, run_id)
-        if run is None or RunStatus(run.status).is_finished:
-            return
-        lifecycle.transition(run, status, reason=reason, rc=rc)
+        lifecycle.transition(session, run_id, status, reason=reason, rc=rc)
         session.commit()
 
 

@@ -15,10 +15,7 @@ from sqlalchemy.orm import Session
 from steward.db import utcnow
 from steward.projects.models import Project
 from steward.runs.models import Run
-from steward.runs.status import RunStatus, check_transition
-
-INTERRUPTED = "interrupted: server stopped during the run"
-WORKER_LOST = "worker lost: no heartbeat within the lease"
+from steward.runs.status import RunStatus, check_transition, sources
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,33 +39,50 @@ class WorkerId:
         return f"{self.host}:{self.pid}:{self.boot}"
 
 
-def transition(run: Run, new: RunStatus, *, reason: str = "", rc: int | None = None) -> None:
-    """The one place a run's status changes (the caller commits)."""
-    check_transition(RunStatus(run.status), new)
+def transition(
+    session: Session,
+    run_id: int,
+    new: RunStatus,
+    *,
+    reason: str = "",
+    rc: int | None = None,
+    worker: WorkerId | None = None,
+    current: RunStatus | None = None,
+) -> bool:
+    """The one writer of a run's status: a compare-and-set (``UPDATE … WHERE status IN`` the
+    statuses ``new`` may follow, or only ``current``, the status the caller saw). False when
+    the run was not in one of them: someone else (a claim, a cancel, the reaper) changed it
+    first. The caller commits."""
+    allowed = sources(new)
+    if current is not None:
+        check_transition(current, new)
+        allowed = frozenset({current})
     now = utcnow()
-    run.status = new
+    values: dict[str, object] = {"status": new}
     if reason:
-        run.status_reason = reason
+        values["status_reason"] = reason
     if new is RunStatus.RUNNING:
-        run.started_at = now
-        run.heartbeat_at = now
+        values.update(started_at=now, heartbeat_at=now, worker_id=str(worker or ""))
     if new.is_finished:
-        run.finished_at = now
+        values["finished_at"] = now
         if rc is not None:
-            run.rc = rc
+            values["rc"] = rc
+    result = session.execute(
+        update(Run)
+        .where(Run.id == run_id, Run.status.in_(list(allowed)))
+        .values(values)
+        .execution_options(synchronize_session="fetch")
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
 
 
 def claim(session: Session, run_id: int, worker: WorkerId) -> bool:
     """Atomically take a queued run (queued -> running). False if someone else did, or it ended."""
-    now = utcnow()
-    result = session.execute(
-        update(Run)
-        .where(Run.id == run_id, Run.status == RunStatus.QUEUED)
-        .values(status=RunStatus.RUNNING, worker_id=str(worker), started_at=now, heartbeat_at=now)
-        .execution_options(synchronize_session=False)
+    claimed = transition(
+        session, run_id, RunStatus.RUNNING, worker=worker, current=RunStatus.QUEUED
     )
     session.commit()
-    return bool(getattr(result, "rowcount", 0) == 1)
+    return claimed
 
 
 def next_claimable(session: Session, *, slots: int, default_project_limit: int) -> list[int]:

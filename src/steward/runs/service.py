@@ -19,7 +19,7 @@ from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.schemas import RunCreate, RunFilters
-from steward.runs.status import RunStatus
+from steward.runs.status import Reason, RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 
@@ -131,8 +131,10 @@ def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, ru
     status = RunStatus(run.status)
     if status.is_finished:
         raise InvalidState(f"run {run_id} already ended ({status}); there is nothing to cancel")
-    if status is RunStatus.QUEUED:
-        lifecycle.transition(run, RunStatus.CANCELED, reason="canceled before it started")
+    if status is RunStatus.QUEUED:  # else (or if a worker claimed it meanwhile) it is signalled
+        lifecycle.transition(
+            session, run.id, RunStatus.CANCELED, reason=Reason.CANCELED_QUEUED, current=status
+        )
     run.cancel_requested_at = run.cancel_requested_at or utcnow()
     _audit(session, actor, "run:cancel", run, str(run.template_snapshot.get("name", "")))
     session.commit()

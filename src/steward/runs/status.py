@@ -1,10 +1,11 @@
-"""The run state machine: every status change goes through ``transition``."""
+"""The run state machine: which status may follow which, and the reasons Steward gives.
+
+Every status change goes through ``lifecycle.transition``, a compare-and-set on these rules.
+"""
 
 from __future__ import annotations
 
 import enum
-
-from steward.errors import InvalidState
 
 
 class RunStatus(enum.StrEnum):
@@ -39,5 +40,21 @@ ALLOWED: dict[RunStatus, frozenset[RunStatus]] = {
 
 
 def check_transition(current: RunStatus, new: RunStatus) -> None:
+    """A programming error, not a race: asking for a change the state machine never allows."""
     if new not in ALLOWED.get(current, frozenset()):
-        raise InvalidState(f"a run cannot go from {current} to {new}")
+        raise ValueError(f"a run cannot go from {current} to {new}")
+
+
+def sources(new: RunStatus) -> frozenset[RunStatus]:
+    """The statuses a run may be in for ``new`` to follow."""
+    return frozenset(current for current, nexts in ALLOWED.items() if new in nexts)
+
+
+class Reason:
+    """Why a run reached its status, when Steward (not ansible-playbook) decided it."""
+
+    INTERRUPTED = "interrupted: server stopped during the run"
+    WORKER_LOST = "worker lost: no heartbeat within the lease"
+    CANCELED_QUEUED = "canceled before it started"
+    CANCELED = "canceled on request"
+    TIMED_OUT = "the run exceeded its timeout"

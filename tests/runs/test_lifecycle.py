@@ -1,0 +1,41 @@
+"""``lifecycle.transition`` is a compare-and-set: of two racing writers exactly one wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from runs.workbench import Workbench
+from steward.runs import lifecycle
+from steward.runs.lifecycle import WorkerId
+from steward.runs.models import Run
+from steward.runs.status import Reason, RunStatus
+
+
+def test_claims_cancels_and_finishes_race_safely(workbench: Workbench) -> None:
+    limited = workbench.client.patch(
+        f"/api/v1/projects/{workbench.project_id}", json={"max_parallel_runs": 1}
+    )
+    assert limited.status_code == 200
+    blocker = workbench.launch(workbench.template("slow.yml"))
+    queued = workbench.launch(workbench.template("ok.yml"))["id"]
+    workbench.wait(blocker["id"], until=lambda r: r["status"] == "running", timeout=30)
+    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
+    one, other = WorkerId("host-a", 1, "x"), WorkerId("host-b", 2, "y")
+    with runtime.sessions() as session:
+        assert lifecycle.claim(session, queued, one)
+        assert not lifecycle.claim(session, queued, other)  # a duplicate delivery: a no-op
+        # a cancel that lost the race to the claim changes nothing
+        queued_status = RunStatus.QUEUED
+        assert not lifecycle.transition(session, queued, RunStatus.CANCELED, current=queued_status)
+        assert lifecycle.transition(session, queued, RunStatus.FAILED, reason="first", rc=2)
+        assert not lifecycle.transition(session, queued, RunStatus.ERROR, reason=Reason.INTERRUPTED)
+        session.commit()
+        run = session.get_one(Run, queued)
+        assert (run.status, run.status_reason, run.rc) == ("failed", "first", 2)
+        assert run.worker_id == str(one)
+        with pytest.raises(ValueError, match="cannot go from successful to running"):
+            lifecycle.transition(session, queued, RunStatus.RUNNING, current=RunStatus.SUCCESSFUL)
+        assert run.started_at is not None
+        assert run.finished_at is not None
+    workbench.client.post(workbench.url(f"runs/{blocker['id']}/cancel"))
+    assert workbench.wait(blocker["id"])["status"] == "canceled"
