@@ -131,8 +131,10 @@ def saved_template(client: TestClient, repo_dir: Path) -> tuple[int, int]:
     repository_id = make_local_repository(client, project_id, repo_dir)
     body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST}
     inventory = post(client, url(project_id, "inventories"), body)
-    body = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
-    template = post(client, url(project_id, "templates"), body | {"inventory_id": inventory["id"]})
+    fields: dict[str, Any] = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
+    template = post(
+        client, url(project_id, "templates"), fields | {"inventory_id": inventory["id"]}
+    )
     return project_id, template["id"]
 
 
@@ -176,9 +178,9 @@ def test_saving_a_template_of_such_a_repository_is_refused(
     repository_id = make_local_repository(client, project_id, repo_dir)
     body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST}
     inventory = post(client, url(project_id, "inventories"), body)
-    body = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
+    fields: dict[str, Any] = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
     refused = client.post(
-        url(project_id, "templates"), json=body | {"inventory_id": inventory["id"]}
+        url(project_id, "templates"), json=fields | {"inventory_id": inventory["id"]}
     )
     assert "ansible.cfg [defaults] callback_plugins" in assert_problem(
         refused, 422, "repository_id"

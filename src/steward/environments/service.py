@@ -13,17 +13,30 @@ from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
 from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
-from steward.errors import Conflict, InvalidInput, NotFound
+from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects.models import Project
+from steward.runner import ansible_config
 from steward.templates.models import Template
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
 SECRET_KINDS = frozenset({KeyKind.SECRET, KeyKind.LOGIN_PASSWORD, KeyKind.VAULT_PASSWORD})
 AUDITED_FIELDS = ("name", "description", "extra_vars", "env_vars")
+# set by runs/preparation.py for every run (TMPDIR: the run's private one, for ssh-agent):
+# an environment may not override them
+SET_BY_STEWARD = frozenset(
+    {"ANSIBLE_SSH_CONTROL_PATH_DIR", "ANSIBLE_SSH_CONTROL_PATH", "ANSIBLE_SSH_COMMON_ARGS"}
+    | {"ANSIBLE_LOCAL_TEMP", "ANSIBLE_RETRY_FILES_ENABLED", "ANSIBLE_INVENTORY_ENABLED"}
+    | {"TMPDIR"}
+)
+# make the dynamic loader, Python or a shell load code of someone's choosing
+CODE_INJECTING = frozenset(
+    {"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "GCONV_PATH"}
+    | {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PATH", "BASH_ENV", "ENV"}
+)
 
 
 def _fields(env: Environment) -> dict[str, Any]:
@@ -82,10 +95,42 @@ def _extra_vars(extra_vars: dict[str, Any] | None, yaml_text: str | None) -> dic
     return value
 
 
+def env_var_problem(name: str, value: str | None, *, secret: bool = False) -> str | None:
+    """Why a run may not get the environment variable ``name`` (``value``: None for a secret
+    being saved, whose value is only known at run time), or None. The reason quotes the value
+    unless it is a ``secret``.
+
+    Refused: what Steward sets or controls itself, what makes a program load other code, and a
+    path setting of Ansible (ansible-core's own definitions) that is not a relative path staying
+    inside the repository: Ansible would read server files with it (``ANSIBLE_VAULT_PASSWORD_FILE
+    =/srv/steward/data/secret.key``). Relative paths start at the run's working directory, the
+    checkout.
+    """
+    upper = name.upper()
+    if upper == "ANSIBLE_CONFIG":
+        return "Steward runs Ansible with the repository's own ansible.cfg; it may not be replaced"
+    if upper.startswith("STEWARD_"):
+        return "STEWARD_* variables are reserved for Steward"
+    if upper in SET_BY_STEWARD:
+        return "Steward sets this variable for every run; it may not be overridden"
+    if upper in CODE_INJECTING:
+        return "it makes programs of the run load other code; it may not be set"
+    setting = ansible_config.env_path_vars().get(name)
+    if setting is None or value is None:
+        return None
+    for path in ansible_config.split(value, setting.type):
+        if problem := ansible_config.escapes(path):
+            shown = "the secret's value" if secret else f"'{path}'"
+            return f"Ansible reads it as a path ({setting.name}): {shown} {problem}"
+    return None
+
+
 def _check_env_names(env_vars: dict[str, str]) -> None:
-    for name in env_vars:
+    for name, value in env_vars.items():
         if not VAR_NAME.match(name):
             raise InvalidInput(f"env_vars.{name}", f"an environment variable name {VAR_NAME_RULE}")
+        if problem := env_var_problem(name, str(value)):
+            raise InvalidInput(f"env_vars.{name}", problem)
 
 
 def _check_secret_names(draft: _Draft) -> None:
@@ -100,6 +145,8 @@ def _check_secret_names(draft: _Draft) -> None:
         if ref.name in plain[ref.target]:
             where = "env_vars" if ref.target == SecretTarget.ENV else "extra_vars"
             raise InvalidInput(field, f"'{ref.name}' is also set in {where}")
+        if ref.target == SecretTarget.ENV and (problem := env_var_problem(ref.name, None)):
+            raise InvalidInput(field, f"'{ref.name}': {problem}")
         seen.add((ref.target, ref.name))
 
 
@@ -243,17 +290,32 @@ def delete(session: Session, project: Project, environment_id: int, *, actor: Ac
 
 
 def resolve(session: Session, cipher: KeyCipher, env: Environment) -> ResolvedEnvironment:
-    """The environment's variables with every secret decrypted, ready for a run."""
+    """The environment's variables with every secret decrypted, ready for a run.
+
+    The environment variables are checked again (``env_var_problem``): a row saved before a rule
+    existed fails the run with the reason instead of running with it.
+    """
     targets: dict[SecretTarget, dict[str, str]] = {t: {} for t in SecretTarget}
     masks: list[str] = []
     for ref in env.secrets:
         material = keys.reveal(session, cipher, ref.key_id, env.project_id)
         targets[SecretTarget(ref.target)][ref.name] = material.secret
         masks += material.secret_values()
+    env_vars = {k: str(v) for k, v in env.env_vars.items()}
+    _refuse_env(env, "env_vars", env_vars)
+    _refuse_env(env, "secrets", targets[SecretTarget.ENV], secret=True)
     return ResolvedEnvironment(
         extra_vars=dict(env.extra_vars),
-        env_vars={k: str(v) for k, v in env.env_vars.items()},
+        env_vars=env_vars,
         secret_env=targets[SecretTarget.ENV],
         secret_extra_vars=targets[SecretTarget.EXTRA_VAR],
         secret_values=list(dict.fromkeys(masks)),
     )
+
+
+def _refuse_env(
+    env: Environment, where: str, variables: dict[str, str], *, secret: bool = False
+) -> None:
+    for name, value in variables.items():
+        if problem := env_var_problem(name, value, secret=secret):
+            raise InvalidState(f"environment '{env.name}': {where}.{name}: {problem}")
