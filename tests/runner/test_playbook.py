@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from steward.runner import processes
-from steward.runner.execute import Event, RunnerSpec, execute
+from steward.runner.playbook import Event, RunnerSpec, run_playbook
 
 PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 
@@ -38,7 +38,7 @@ def _spec(tmp_path: Path, playbook: str, **extra: object) -> RunnerSpec:
 
 def test_successful_run_streams_events_in_order(tmp_path: Path) -> None:
     events: list[Event] = []
-    outcome = execute(
+    outcome = run_playbook(
         _spec(tmp_path, "ok.yml"), on_event=events.append, should_cancel=lambda: False
     )
     assert outcome.status == "successful"
@@ -67,7 +67,7 @@ def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:
         seen_cmdlines.extend(processes.cmdlines(spec.run_uuid))
         return "sleep" in processes.names(spec.run_uuid)
 
-    outcome = execute(spec, on_event=events.append, should_cancel=watch)
+    outcome = run_playbook(spec, on_event=events.append, should_cancel=watch)
     processes.kill_all(spec.run_uuid)
     assert outcome.status == "canceled"
     assert any("ansible-playbook" in c for c in seen_cmdlines)
@@ -96,7 +96,7 @@ def test_terminate_then_kill_leaves_no_process_of_the_run(tmp_path: Path) -> Non
         return False
 
     t0 = time.monotonic()
-    outcome = execute(spec, on_event=lambda e: None, should_cancel=cancel)
+    outcome = run_playbook(spec, on_event=lambda e: None, should_cancel=cancel)
     processes.kill_all(spec.run_uuid)
     assert outcome.status in {"canceled", "failed"}
     assert time.monotonic() - t0 < 30

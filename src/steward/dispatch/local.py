@@ -11,9 +11,10 @@ import datetime as dt
 import logging
 import threading
 
+from steward.dispatch.queue import RunSignals
 from steward.runner import processes
 from steward.runs import lifecycle, workdirs
-from steward.runs.executor import RunSignals, execute_run
+from steward.runs.executor import execute_run
 from steward.runs.lifecycle import WorkerId
 from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from typing import Protocol
 
 
@@ -11,3 +13,11 @@ class RunQueue(Protocol):
 
     def cancel(self, run_id: int) -> None:
         """Called after a cancel request is committed, to wake the executor early."""
+
+
+@dataclasses.dataclass
+class RunSignals:
+    """How a queue reaches a run it is executing: wake it to re-check cancel, or stop it."""
+
+    wake: threading.Event = dataclasses.field(default_factory=threading.Event)
+    shutdown: bool = False

@@ -111,7 +111,7 @@ class Outcome:
     rc: int | None
 
 
-def execute(
+def run_playbook(
     # timeouts are enforced by the caller's should_cancel: runner's own kills the process group
     # only, and then waits for setsid() workers that still hold the terminal (trap 6)
     spec: RunnerSpec,

@@ -5,18 +5,17 @@ Called by the embedded dispatcher (a thread of ``steward serve``) and, later, by
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import shutil
-import threading
 import time
 
 from sqlalchemy import select
 
+from steward.dispatch.queue import RunSignals
 from steward.errors import DomainError
 from steward.runner import processes
-from steward.runner.execute import Outcome, execute
+from steward.runner.playbook import Outcome, run_playbook
 from steward.runs import lifecycle, workdirs
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
@@ -34,14 +33,6 @@ OUTCOME_STATUS = {
     "timeout": RunStatus.TIMED_OUT,
 }
 CANCEL_POLL_SECONDS = 0.5
-
-
-@dataclasses.dataclass
-class RunSignals:
-    """How the dispatcher reaches a running run: wake it to re-check cancel, or stop it."""
-
-    wake: threading.Event = dataclasses.field(default_factory=threading.Event)
-    shutdown: bool = False
 
 
 class CancelWatch:
@@ -147,7 +138,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             heartbeat_seconds=runtime.settings.heartbeat_seconds,
         )
         try:
-            outcome = execute(prepared.spec, on_event=recorder.add, should_cancel=watch)
+            outcome = run_playbook(prepared.spec, on_event=recorder.add, should_cancel=watch)
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
             recorder.close()

@@ -27,8 +27,8 @@ from steward.keys.models import KeyKind
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
 from steward.runner import extravars
-from steward.runner.execute import RunnerSpec
 from steward.runner.masking import Masker
+from steward.runner.playbook import RunnerSpec
 from steward.runner.sandbox import Sandbox, control_root
 from steward.runs import workdirs
 from steward.runs.models import Run
