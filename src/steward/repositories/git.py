@@ -30,7 +30,11 @@ PASSED_ENV = frozenset(
     | {"http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"}
 )
 _HOST = r"[A-Za-z0-9][A-Za-z0-9.-]*"
-_SCP_LIKE = re.compile(rf"^(?:[A-Za-z0-9._-]+@)?{_HOST}:(?!:)\S+$")
+_SCP_LIKE = re.compile(rf"^(?:[A-Za-z0-9_][A-Za-z0-9._-]*@)?{_HOST}:(?!:)\S+$")
+# transports git may use, for the URL itself and anything it leads to (submodules, redirects);
+# never ext:: (runs a command) or fd::
+ALLOWED_PROTOCOLS = "file:http:https:ssh"
+PROTOCOL_CONFIG = ("-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never")
 _ASKPASS = """#!/bin/sh
 case "$1" in
   [Uu]sername*) printf '%s\\n' "$STEWARD_GIT_USERNAME" ;;
@@ -54,7 +58,13 @@ class GitAccess:
 
 
 def transport(url: str) -> str | None:
-    """``https``, ``http``, ``ssh`` or ``file`` for a URL git may use here; None otherwise."""
+    """``https``, ``http``, ``ssh`` or ``file`` for a URL git may use here; None otherwise.
+
+    Never ``ext::``/``fd::`` (git's command-running transports), nor anything beginning with
+    ``-`` that git or ssh could read as an option (``--upload-pack=…``).
+    """
+    if url.startswith("-") or "::" in url.split("://", 1)[0]:
+        return None
     if "://" not in url:
         return "ssh" if _SCP_LIKE.match(url) else None
     parts = urlsplit(url)
@@ -110,7 +120,7 @@ def access(material: KeyMaterial | None, scratch_parent: Path) -> Iterator[GitAc
         env |= {
             "LC_ALL": "C",
             "GIT_TERMINAL_PROMPT": "0",
-            "GIT_ALLOW_PROTOCOL": "file:http:https:ssh",
+            "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
         }
         env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material)
         if material is not None and material.kind == KeyKind.LOGIN_PASSWORD:
@@ -128,8 +138,9 @@ def mask(text: str, secrets: list[str]) -> str:
 
 def run(args: list[str], git: GitAccess, *, cwd: Path | None = None) -> str:
     """Run ``git <args>``; its stdout, or GitFailed with the masked tail of its stderr."""
-    # no credential helper: a configured "store" helper would write the password to disk
-    command = ["git", "-c", "credential.helper=", *args]
+    # no credential helper: a configured "store" helper would write the password to disk;
+    # the protocols again as config, beside GIT_ALLOW_PROTOCOL, for every git that reads either
+    command = ["git", "-c", "credential.helper=", *PROTOCOL_CONFIG, *args]
     try:
         done = subprocess.run(
             command,

@@ -70,6 +70,8 @@ def _check_key(session: Session, project: Project, key_id: int, scheme: str) -> 
 
 
 def _check(session: Session, project: Project, repo: Repository, roots: Sequence[Path]) -> None:
+    if repo.ref.startswith("-"):  # the schema refuses it too: git would read it as an option
+        raise InvalidInput("ref", "must not begin with '-'")
     if repo.kind == RepositoryKind.LOCAL:
         _check_local(repo)
     else:
