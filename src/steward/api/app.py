@@ -1,14 +1,21 @@
-"""The ASGI application: routers under /api/v1, problem+json errors, the run queue's lifecycle."""
+"""The ASGI application: routers under /api/v1, problem+json errors, the body limit, the offline
+API reference and the run queue's lifecycle."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
 from typing import Protocol
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
 
 from steward.api import problems
+from steward.api.limits import BodyLimit
 from steward.api.spa import DEFAULT_DIST, mount_spa
 from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
@@ -26,6 +33,11 @@ from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
 
 API_PREFIX = "/api/v1"
+DOCS_URL = f"{API_PREFIX}/docs"
+DOCS_STATIC_URL = f"{DOCS_URL}/static"
+# Swagger UI's JS and CSS as the pinned fastapi-offline package ships them: the reference works
+# on a server without Internet access and loads nothing from a third party
+DOCS_STATIC_DIR = Path(str(resources.files("fastapi_offline") / "static"))
 
 
 class Lifecycle(Protocol):
@@ -60,13 +72,15 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
         version="0.1.0",
         summary="Run Ansible playbooks as a team: projects, keys, templates, recorded runs.",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # served by _mount_docs, without a CDN
         redoc_url=None,
         lifespan=lifespan,
     )
     app.state.runtime = runtime
     app.state.queue = queue
     problems.install(app)
+    app.add_middleware(BodyLimit, max_bytes=runtime.settings.max_body_bytes)
+    _mount_docs(app)
 
     api = APIRouter(prefix=API_PREFIX, responses=problems.OPENAPI_RESPONSES)
 
@@ -93,3 +107,21 @@ def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = 
     app.include_router(api)
     mount_spa(app, runtime.settings.ui_dir or DEFAULT_DIST)
     return app
+
+
+def _mount_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/api/v1/docs``, its assets served by this process."""
+    app.mount(DOCS_STATIC_URL, StaticFiles(directory=DOCS_STATIC_DIR), name="docs-static")
+
+    @app.get(DOCS_URL, include_in_schema=False)
+    def docs(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} API",
+            swagger_js_url=f"{root}{DOCS_STATIC_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{DOCS_STATIC_URL}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{DOCS_STATIC_URL}/favicon.png",
+            # Swagger UI would otherwise show a badge fetched from validator.swagger.io
+            swagger_ui_parameters={"validatorUrl": None},
+        )

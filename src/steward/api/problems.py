@@ -48,6 +48,7 @@ OPENAPI_RESPONSES: dict[int | str, dict[str, Any]] = {
     403: {"description": "Forbidden: the missing permission is named", **_PROBLEM},
     404: {"description": "Not found (or not visible to the caller)", **_PROBLEM},
     409: {"description": "Conflict or invalid state", **_PROBLEM},
+    413: {"description": "Content too large: the body is over the server's limit", **_PROBLEM},
     422: {"description": "Invalid input: each error names its field", **_PROBLEM},
 }
 
@@ -81,17 +82,49 @@ def _field(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(parts) or "body"
 
 
+def _invalid(errors: list[dict[str, str]]) -> JSONResponse:
+    detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+    return problem(422, "Invalid Input", detail, errors=errors)
+
+
 def _validation(_request: Request, exc: Exception) -> JSONResponse:
     exc = cast(RequestValidationError, exc)  # registered for this class only
     errors = []
     for err in exc.errors():
+        if err.get("type") == "json_invalid":
+            errors.append({"field": "body", "message": _json_error(err, exc.body)})
+            continue
         field = _field(err.get("loc", ()))
         message = err.get("msg", "invalid")
         if err.get("type") == "extra_forbidden":
             message = "unknown field"
         errors.append({"field": field, "message": message})
-    detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
-    return problem(422, "Invalid Input", detail, errors=errors)
+    return _invalid(errors)
+
+
+def _json_error(err: Mapping[str, Any], document: Any) -> str:
+    """FastAPI gives the offset into the body; people look for a line and a column."""
+    cause = err.get("ctx", {}).get("error", "syntax error")
+    loc = err.get("loc", ())
+    offset = loc[-1] if loc and isinstance(loc[-1], int) else None
+    if offset is None or not isinstance(document, str):
+        return f"is not valid JSON: {cause}"
+    line = document.count("\n", 0, offset) + 1
+    column = offset - document.rfind("\n", 0, offset)
+    return f"is not valid JSON: {cause} (line {line}, column {column})"
+
+
+def _unreadable_body(cause: BaseException | None) -> str | None:
+    """Why FastAPI could not read a JSON body, for the causes its generic 400 hides."""
+    if isinstance(cause, UnicodeDecodeError):
+        byte = cause.object[cause.start]
+        encoding = cause.encoding.upper()
+        return f"is not valid {encoding} (byte 0x{byte:02x} at position {cause.start})"
+    if isinstance(cause, RecursionError):
+        return "is not valid JSON: nested too deeply to parse"
+    if isinstance(cause, ValueError):  # a number too long to convert, …
+        return f"is not valid JSON: {str(cause).partition(';')[0]}"
+    return None
 
 
 def _domain(_request: Request, exc: Exception) -> JSONResponse:
@@ -122,6 +155,9 @@ def _integrity(_request: Request, exc: Exception) -> JSONResponse:
 
 def _http(_request: Request, exc: Exception) -> JSONResponse:
     exc = cast(HTTPException, exc)
+    unreadable = _unreadable_body(exc.__cause__) if exc.status_code == 400 else None
+    if unreadable is not None:  # the same status as a JSON syntax error: the body is invalid
+        return _invalid([{"field": "body", "message": unreadable}])
     return problem(exc.status_code, str(exc.detail), str(exc.detail), headers=exc.headers)
 
 

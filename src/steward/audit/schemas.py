@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from steward.api.bounds import Id
 from steward.api.schemas import ResponseModel
 
 
@@ -36,8 +37,8 @@ class AuditFilters(BaseModel):
         default=None, max_length=64, description="'run:launch', or a prefix like 'run'"
     )
     object_type: str | None = Field(default=None, max_length=32)
-    object_id: int | None = None
-    project_id: int | None = None
+    object_id: Id | None = None
+    project_id: Id | None = None
     since: dt.datetime | None = None
     until: dt.datetime | None = None
     q: str | None = Field(default=None, min_length=1, max_length=200, description="full text")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
@@ -14,6 +16,9 @@ from steward.auth.actor import Actor
 from steward.db import utcnow
 
 REDACTED = "********"
+# a changed value whose JSON is larger is recorded as its size and SHA-256, never in full: the
+# trail stays small to page through and export however large the objects it describes
+VALUE_MAX_BYTES = 1024
 
 
 def snapshot(obj: object, fields: Iterable[str]) -> dict[str, Any]:
@@ -31,6 +36,38 @@ def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list[
     return {f: [before.get(f), after.get(f)] for f in fields if before.get(f) != after.get(f)}
 
 
+def digest(value: Any) -> dict[str, Any]:
+    """``{"size": bytes, "sha256": hex}`` of ``value`` as compact JSON with sorted keys."""
+    data = _json(value)
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _json(value: Any) -> bytes:
+    text = json.dumps(value, default=str, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode()
+
+
+def _bounded(value: Any) -> Any:
+    """``value`` itself when its JSON is small, else its ``digest``."""
+    return value if len(_json(value)) <= VALUE_MAX_BYTES else digest(value)
+
+
+def _bounded_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        field: [_bounded(v) for v in values] if isinstance(values, list) else _bounded(values)
+        for field, values in changes.items()
+    }
+
+
+def _bounded_detail(detail: str) -> str:
+    """A long detail keeps its start and says how long it was and what it hashed to."""
+    data = detail.encode()
+    if len(data) <= VALUE_MAX_BYTES:
+        return detail
+    head = data[:200].decode(errors="ignore")
+    return f"{head}… ({len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()})"
+
+
 def record(
     session: Session,
     actor: Actor | None,
@@ -45,7 +82,9 @@ def record(
     source_ip: str = "",
     user_agent: str = "",
 ) -> AuditRecord:
-    """Add an audit record to the session; the caller's commit makes it durable with the change."""
+    """Add an audit record to the session; the caller's commit makes it durable with the change.
+
+    Every value of ``changes`` and the ``detail`` are bounded here, for every caller."""
     entry = AuditRecord(
         actor_type=(actor.via if actor and actor.via == "token" else "user") if actor else "system",
         actor_user_id=actor.user.id if actor else None,
@@ -57,8 +96,8 @@ def record(
         project_id=project_id,
         source_ip=actor.source_ip if actor else source_ip,
         user_agent=(actor.user_agent if actor else user_agent)[:400],
-        changes=dict(changes or {}),
-        detail=detail,
+        changes=_bounded_changes(changes or {}),
+        detail=_bounded_detail(detail),
     )
     session.add(entry)
     return entry

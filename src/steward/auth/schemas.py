@@ -5,22 +5,23 @@ from typing import Annotated
 
 from pydantic import Field
 
+from steward.api.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.auth.models import TokenScope
 
 Username = str
-Password = Annotated[str, Field(min_length=8, max_length=1000)]
+Password = Annotated[str, Field(min_length=8, max_length=PASSPHRASE_MAX)]
 
 
 class LoginRequest(RequestModel):
     username: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=1000)
+    password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
 
 
 class UserCreate(RequestModel):
     username: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
     password: Password
-    display_name: str = Field(default="", max_length=200)
+    display_name: str = Field(default="", max_length=LABEL_MAX)
     email: str = Field(default="", max_length=320)
     is_admin: bool = False
 
@@ -29,7 +30,7 @@ class UserUpdate(RequestModel):
     """Every field optional. ``is_active: false`` disables the user: their sessions end and
     their tokens are revoked at once."""
 
-    display_name: str | None = Field(default=None, max_length=200)
+    display_name: str | None = Field(default=None, max_length=LABEL_MAX)
     email: str | None = Field(default=None, max_length=320)
     is_admin: bool | None = None
     is_active: bool | None = None
@@ -40,7 +41,7 @@ class PasswordReset(RequestModel):
 
 
 class PasswordChange(RequestModel):
-    current_password: str = Field(min_length=1, max_length=1000)
+    current_password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
     new_password: Password
 
 
@@ -63,7 +64,7 @@ class LoginResponse(ResponseModel):
 
 
 class TokenCreate(RequestModel):
-    name: str = Field(min_length=1, max_length=100)
+    name: str = Field(min_length=1, max_length=NAME_MAX)
     scope: TokenScope = TokenScope.READ
     expires_at: dt.datetime | None = None
 

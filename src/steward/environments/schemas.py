@@ -5,19 +5,27 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from steward.api.bounds import (
+    JSON_MAX_BYTES,
+    LIST_MAX,
+    VARIABLE_NAME_MAX,
+    Description,
+    EnvVars,
+    Id,
+    JsonObject,
+    Name,
+)
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.environments.models import SecretTarget
 
-NAME_PATTERN = r"^[^/\x00-\x1f]+$"
-Name = Annotated[str, Field(min_length=1, max_length=100, pattern=NAME_PATTERN)]
-Description = Annotated[str, Field(max_length=10000)]
-ExtraVarsYaml = Annotated[str, Field(max_length=1_000_000)]
+# YAML text is at least as long as the JSON it stands for, give or take indentation
+ExtraVarsYaml = Annotated[str, Field(max_length=2 * JSON_MAX_BYTES)]
 
 
 class SecretRef(RequestModel):
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=VARIABLE_NAME_MAX)
     target: SecretTarget
-    key_id: int
+    key_id: Id
 
 
 class EnvironmentCreate(RequestModel):
@@ -25,10 +33,10 @@ class EnvironmentCreate(RequestModel):
 
     name: Name
     description: Description = ""
-    extra_vars: dict[str, Any] | None = None
+    extra_vars: JsonObject | None = None
     extra_vars_yaml: ExtraVarsYaml | None = None
-    env_vars: dict[str, str] = Field(default_factory=dict)
-    secrets: list[SecretRef] = Field(default_factory=list)
+    env_vars: EnvVars = Field(default_factory=dict)
+    secrets: list[SecretRef] = Field(default_factory=list, max_length=LIST_MAX)
 
 
 class EnvironmentUpdate(RequestModel):
@@ -36,10 +44,10 @@ class EnvironmentUpdate(RequestModel):
 
     name: Name | None = None
     description: Description | None = None
-    extra_vars: dict[str, Any] | None = None
+    extra_vars: JsonObject | None = None
     extra_vars_yaml: ExtraVarsYaml | None = None
-    env_vars: dict[str, str] | None = None
-    secrets: list[SecretRef] | None = None
+    env_vars: EnvVars | None = None
+    secrets: list[SecretRef] | None = Field(default=None, max_length=LIST_MAX)
 
 
 class SecretRefRead(ResponseModel):

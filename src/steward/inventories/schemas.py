@@ -2,44 +2,44 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import AfterValidator
 
+from steward.api.bounds import Description, Id, InventoryContent, Name, PathText
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.inventories.models import InventoryFormat, InventoryKind
-from steward.inventories.paths import RepositoryPath
+from steward.inventories.paths import normalize
 from steward.inventories.resolve import ResolvedInventory
-from steward.projects.schemas import NAME_PATTERN
 
-MAX_CONTENT = 1_000_000
+InventoryPath = Annotated[PathText, AfterValidator(normalize)]
 
 
 class InventoryCreate(RequestModel):
-    name: str = Field(min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str = Field(default="", max_length=10000)
+    name: Name
+    description: Description = ""
     kind: InventoryKind
     format: InventoryFormat | None = None  # static only
-    content: str = Field(default="", max_length=MAX_CONTENT)  # static only
-    repository_id: int | None = None  # file and plugin only
-    path: RepositoryPath | None = None  # file and plugin only
+    content: InventoryContent = ""  # static only
+    repository_id: Id | None = None  # file and plugin only
+    path: InventoryPath | None = None  # file and plugin only
 
 
 class InventoryUpdate(RequestModel):
-    name: str | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str | None = Field(default=None, max_length=10000)
+    name: Name | None = None
+    description: Description | None = None
     kind: InventoryKind | None = None
     format: InventoryFormat | None = None
-    content: str | None = Field(default=None, max_length=MAX_CONTENT)
-    repository_id: int | None = None
-    path: RepositoryPath | None = None
+    content: InventoryContent | None = None
+    repository_id: Id | None = None
+    path: InventoryPath | None = None
 
 
 class InventoryPreview(RequestModel):
     """Unsaved static inventory text, resolved to show its hosts before saving."""
 
     format: InventoryFormat
-    content: str = Field(max_length=MAX_CONTENT)
+    content: InventoryContent
 
 
 class InventoryRead(ResponseModel):

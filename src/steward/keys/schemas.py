@@ -5,17 +5,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from steward.api.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.keys.models import KeyKind
 
-NAME_PATTERN = r"^[^/\x00-\x1f]+$"
-Name = Annotated[str, Field(min_length=1, max_length=100, pattern=NAME_PATTERN)]
-Description = Annotated[str, Field(max_length=10000)]
-Username = Annotated[str, Field(max_length=200)]
-VaultId = Annotated[str, Field(max_length=100, pattern=r"^[A-Za-z0-9_.-]*$")]
-Secret = Annotated[str, Field(min_length=1, max_length=100_000)]
-PrivateKey = Annotated[str, Field(min_length=1, max_length=100_000)]
-Passphrase = Annotated[str, Field(max_length=1000)]
+Username = Label
+VaultId = Annotated[str, Field(max_length=NAME_MAX, pattern=r"^[A-Za-z0-9_.-]*$")]
+PrivateKey = Secret
 
 
 class _KeyCreateBase(RequestModel):

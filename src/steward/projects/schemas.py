@@ -4,21 +4,20 @@ import datetime as dt
 
 from pydantic import Field, model_validator
 
+from steward.api.bounds import Description, Id, Name
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.projects.models import ProjectRole
 
-NAME_PATTERN = r"^[^/\x00-\x1f]+$"
-
 
 class ProjectCreate(RequestModel):
-    name: str = Field(min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str = Field(default="", max_length=10000)
+    name: Name
+    description: Description = ""
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
 
 
 class ProjectUpdate(RequestModel):
-    name: str | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str | None = Field(default=None, max_length=10000)
+    name: Name | None = None
+    description: Description | None = None
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
 
 
@@ -38,8 +37,8 @@ class ProjectRead(ResponseModel):
 class HolderRef(RequestModel):
     """Who holds a role or a grant: exactly one of a user and a team."""
 
-    user_id: int | None = None
-    team_id: int | None = None
+    user_id: Id | None = None
+    team_id: Id | None = None
 
     @model_validator(mode="after")
     def _one_holder(self) -> HolderRef:

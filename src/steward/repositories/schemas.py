@@ -5,15 +5,12 @@ from typing import Annotated
 
 from pydantic import Field
 
+from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.repositories.models import RepositoryKind
 
-NAME_PATTERN = r"^[^/\x00-\x1f]+$"
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
-Name = Annotated[str, Field(min_length=1, max_length=100, pattern=NAME_PATTERN)]
-Description = Annotated[str, Field(max_length=10000)]
-Url = Annotated[str, Field(min_length=1, max_length=2000)]
-Ref = Annotated[str, Field(max_length=200, pattern=REF_PATTERN)]
+Ref = Annotated[str, Field(max_length=LABEL_MAX, pattern=REF_PATTERN)]
 
 
 class RepositoryCreate(RequestModel):
@@ -26,7 +23,7 @@ class RepositoryCreate(RequestModel):
     kind: RepositoryKind
     url: Url
     ref: Ref = ""
-    key_id: int | None = None
+    key_id: Id | None = None
 
 
 class RepositoryUpdate(RequestModel):
@@ -37,7 +34,7 @@ class RepositoryUpdate(RequestModel):
     kind: RepositoryKind | None = None
     url: Url | None = None
     ref: Ref | None = None
-    key_id: int | None = None
+    key_id: Id | None = None
 
 
 class RepositoryRead(ResponseModel):

@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from steward.api.bounds import Id
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
@@ -12,7 +13,7 @@ from steward.templates.launch import LaunchOverrides
 
 
 class RunCreate(LaunchOverrides):
-    template_id: int
+    template_id: Id
     launch_type: Literal["api", "ui", "cli"] = "api"
 
 
@@ -53,13 +54,13 @@ class RunPage(BaseModel):
 
 
 class RunFilters(BaseModel):
-    template_id: int | None = None
-    status: list[RunStatus] | None = None
-    launched_by_id: int | None = None
+    template_id: Id | None = None
+    status: list[RunStatus] | None = Field(default=None, max_length=len(RunStatus))
+    launched_by_id: Id | None = None
     host: str | None = Field(default=None, max_length=255)
     since: dt.datetime | None = None
     until: dt.datetime | None = None
-    before_id: int | None = None
+    before_id: Id | None = None
     limit: int = Field(default=50, ge=1, le=500)
 
 

@@ -2,20 +2,18 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import Field
-
+from steward.api.bounds import Description, Id, Name
 from steward.api.schemas import RequestModel, ResponseModel
-from steward.projects.schemas import NAME_PATTERN
 
 
 class TeamCreate(RequestModel):
-    name: str = Field(min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str = Field(default="", max_length=10000)
+    name: Name
+    description: Description = ""
 
 
 class TeamUpdate(RequestModel):
-    name: str | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str | None = Field(default=None, max_length=10000)
+    name: Name | None = None
+    description: Description | None = None
 
 
 class TeamRead(ResponseModel):
@@ -26,7 +24,7 @@ class TeamRead(ResponseModel):
 
 
 class TeamMemberAdd(RequestModel):
-    user_id: int
+    user_id: Id
 
 
 class TeamMemberRead(ResponseModel):

@@ -12,6 +12,7 @@ from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, Line, TimeoutSeconds
 from steward.api.schemas import RequestModel
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
@@ -24,17 +25,19 @@ from steward.templates.variables import ExtraVars
 class LaunchOverrides(RequestModel):
     """The body of a launch besides ``template_id``; each field needs the template's permission."""
 
-    limit: str | None = Field(default=None, max_length=1000)
-    tags: str | None = Field(default=None, max_length=1000)
-    skip_tags: str | None = Field(default=None, max_length=1000)
+    limit: Line | None = None
+    tags: Line | None = None
+    skip_tags: Line | None = None
     check_mode: bool | None = None
     diff_mode: bool | None = None
     verbosity: int | None = Field(default=None, ge=0, le=4)
     forks: int | None = Field(default=None, ge=1, le=200)
-    timeout_seconds: int | None = Field(default=None, ge=1)
+    timeout_seconds: TimeoutSeconds | None = None
     extra_vars: ExtraVars | None = None
-    inventory_id: int | None = None
-    survey: dict[str, Any] = Field(default_factory=dict)  # answers, by variable
+    inventory_id: Id | None = None
+    survey: JsonObject = Field(  # answers, by variable
+        default_factory=dict, max_length=SURVEY_QUESTIONS_MAX
+    )
 
 
 @dataclasses.dataclass(frozen=True)

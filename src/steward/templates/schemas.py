@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
+from steward.api.bounds import Description, Id, Line, Name, PathText, TimeoutSeconds
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.inventories.paths import normalize
-from steward.projects.schemas import NAME_PATTERN
 from steward.templates.survey import Question, Survey
 from steward.templates.variables import ExtraVars
 
@@ -41,21 +41,22 @@ def _distinct[T](values: list[T]) -> list[T]:
     return values
 
 
-PlaybookPath = Annotated[str, AfterValidator(normalize), AfterValidator(_playbook)]
-Overridable = Annotated[list[OverridableField], AfterValidator(_distinct)]
-VaultKeyIds = Annotated[list[int], AfterValidator(_distinct), Field(max_length=20)]
-Line = Annotated[str, Field(max_length=1000)]
+PlaybookPath = Annotated[PathText, AfterValidator(normalize), AfterValidator(_playbook)]
+Overridable = Annotated[
+    list[OverridableField], Field(max_length=len(OverridableField)), AfterValidator(_distinct)
+]
+VaultKeyIds = Annotated[list[Id], Field(max_length=20), AfterValidator(_distinct)]
 
 
 class TemplateCreate(RequestModel):
-    name: str = Field(min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str = Field(default="", max_length=10000)
+    name: Name
+    description: Description = ""
     playbook: PlaybookPath
-    repository_id: int
-    inventory_id: int
-    environment_id: int | None = None
-    ssh_key_id: int | None = None  # an ssh or login_password key
-    become_key_id: int | None = None  # a login_password key
+    repository_id: Id
+    inventory_id: Id
+    environment_id: Id | None = None
+    ssh_key_id: Id | None = None  # an ssh or login_password key
+    become_key_id: Id | None = None  # a login_password key
     vault_key_ids: VaultKeyIds = Field(
         default_factory=list
     )  # vault_password keys, with distinct vault ids
@@ -67,7 +68,7 @@ class TemplateCreate(RequestModel):
     diff_mode: bool = False
     verbosity: int = Field(default=0, ge=0, le=4)
     forks: int | None = Field(default=None, ge=1, le=200)
-    timeout_seconds: int | None = Field(default=None, ge=1)
+    timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable = Field(default_factory=list)
     survey: Survey = Field(default_factory=list)
 
@@ -75,14 +76,14 @@ class TemplateCreate(RequestModel):
 class TemplateUpdate(RequestModel):
     """Only the fields sent change; ``null`` clears the optional ones."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=100, pattern=NAME_PATTERN)
-    description: str | None = Field(default=None, max_length=10000)
+    name: Name | None = None
+    description: Description | None = None
     playbook: PlaybookPath | None = None
-    repository_id: int | None = None
-    inventory_id: int | None = None
-    environment_id: int | None = None
-    ssh_key_id: int | None = None
-    become_key_id: int | None = None
+    repository_id: Id | None = None
+    inventory_id: Id | None = None
+    environment_id: Id | None = None
+    ssh_key_id: Id | None = None
+    become_key_id: Id | None = None
     vault_key_ids: VaultKeyIds | None = None
     extra_vars: ExtraVars | None = None
     limit: Line | None = None
@@ -92,7 +93,7 @@ class TemplateUpdate(RequestModel):
     diff_mode: bool | None = None
     verbosity: int | None = Field(default=None, ge=0, le=4)
     forks: int | None = Field(default=None, ge=1, le=200)
-    timeout_seconds: int | None = Field(default=None, ge=1)
+    timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None
 

@@ -16,6 +16,13 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from steward.api.bounds import (
+    LABEL_MAX,
+    SURVEY_ANSWER_MAX,
+    SURVEY_CHOICES_MAX,
+    SURVEY_QUESTIONS_MAX,
+    Description,
+)
 from steward.errors import InvalidInput
 from steward.templates.variables import VariableName
 
@@ -40,18 +47,23 @@ class AnswerInvalid(Exception):
     """An answer (or a default) does not fit its question; the message says why."""
 
 
+Choice = Annotated[str, Field(max_length=LABEL_MAX)]
+
+
 class Question(BaseModel):
     # Field order matters: each validator below reads the fields declared before it.
     model_config = ConfigDict(extra="forbid")
 
     variable: VariableName
-    label: str = Field(min_length=1, max_length=200)
-    description: str = Field(default="", max_length=2000)
+    label: str = Field(min_length=1, max_length=LABEL_MAX)
+    description: Description = ""
     type: QuestionType
     required: bool = False
     min: int | float | None = None  # length for text types, value for numbers
     max: int | float | None = None
-    choices: list[str] = Field(default_factory=list, validate_default=True, max_length=500)
+    choices: list[Choice] = Field(
+        default_factory=list, validate_default=True, max_length=SURVEY_CHOICES_MAX
+    )
     default: Any = Field(default=None, validate_default=True)
 
     @field_validator("min", "max")
@@ -129,7 +141,9 @@ def _unique_variables(questions: list[Question]) -> list[Question]:
     return questions
 
 
-Survey = Annotated[list[Question], AfterValidator(_unique_variables), Field(max_length=100)]
+Survey = Annotated[
+    list[Question], Field(max_length=SURVEY_QUESTIONS_MAX), AfterValidator(_unique_variables)
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,6 +212,8 @@ def _checked(
 def _text(value: Any, low: float | None, high: float | None) -> str:
     if not isinstance(value, str):
         raise AnswerInvalid("must be a string")
+    if len(value) > SURVEY_ANSWER_MAX:  # whatever the question allows: it ends up in a run
+        raise AnswerInvalid(f"must be at most {SURVEY_ANSWER_MAX} characters long")
     if low is not None and len(value) < low:
         raise AnswerInvalid(f"must be at least {low:g} characters long")
     if high is not None and len(value) > high:

@@ -1,4 +1,4 @@
-"""Ansible variable names, as used by extra vars and survey questions."""
+"""Ansible variable names (extra vars, survey questions); extra vars are bounded JSON."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import keyword
 import re
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
+
+from steward.api.bounds import VARIABLE_NAME_MAX, JsonObject
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RESERVED = frozenset({"True", "False", "None"})
@@ -36,5 +38,5 @@ def _variable_names(variables: dict[str, Any]) -> dict[str, Any]:
     return variables
 
 
-VariableName = Annotated[str, AfterValidator(_variable_name)]
-ExtraVars = Annotated[dict[str, Any], AfterValidator(_variable_names)]
+VariableName = Annotated[str, Field(max_length=VARIABLE_NAME_MAX), AfterValidator(_variable_name)]
+ExtraVars = Annotated[JsonObject, AfterValidator(_variable_names)]

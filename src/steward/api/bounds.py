@@ -1,0 +1,105 @@
+"""Every size limit of a request field, defined once and reused by each domain's schemas.
+
+The body as a whole is capped by ``settings.max_body_bytes`` (``api.limits``); these caps keep
+each field far below it, so no single name, text, JSON value or list can fill the database, the
+audit trail or a run's private directory. A violation is a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
+
+KIB = 1024
+MIB = 1024 * KIB
+
+NAME_PATTERN = r"^[^/\x00-\x1f]+$"  # one path segment of a URL, no control characters
+NAME_MAX = 100
+DESCRIPTION_MAX = 10_000
+LABEL_MAX = 200  # short human text: a display name, a survey label, a choice
+LINE_MAX = 1000  # one line of host patterns or tags (limit, tags, skip_tags)
+URL_MAX = 2000
+PATH_MAX = 1024  # a file path inside a repository
+INVENTORY_CONTENT_MAX = MIB  # characters of a static inventory
+JSON_MAX_BYTES = 256 * KIB  # extra vars and other free JSON objects, as compact JSON
+JSON_MAX_DEPTH = 32
+TIMEOUT_MAX_SECONDS = 7 * 24 * 3600  # a run's timeout: a week at most
+ID_MAX = 2**31 - 1  # the largest id a PostgreSQL integer column holds: larger cannot exist
+ENV_VARS_MAX = 200
+VARIABLE_NAME_MAX = 200  # an Ansible or environment variable name
+ENV_VALUE_MAX = 32 * KIB
+SECRET_MAX = 64 * KIB  # an SSH private key, a password, a secret value
+PASSPHRASE_MAX = 1000
+LIST_MAX = 100  # references to other objects (vault keys, environment secrets)
+SURVEY_QUESTIONS_MAX = 100
+SURVEY_CHOICES_MAX = 500
+SURVEY_ANSWER_MAX = 64 * KIB  # characters of a text answer or default
+
+
+def describe_size(n: int) -> str:
+    """``262144`` -> ``256 KiB (262144 bytes)``: the limit as people read it and exactly."""
+    for unit, factor in (("MiB", MIB), ("KiB", KIB)):
+        if n >= factor and n % factor == 0:
+            return f"{n // factor} {unit} ({n} bytes)"
+    return f"{n} bytes"
+
+
+def json_size_error(value: Any) -> str | None:
+    """Why ``value`` is too big or too deep as JSON, or None when it fits.
+
+    Walks the value without recursion and stops as soon as a limit is passed, so the cost is
+    bounded by the limits, not by the value (a YAML alias bomb or a deep list costs no more).
+    """
+    size = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > JSON_MAX_DEPTH:
+                return f"must not be nested more than {JSON_MAX_DEPTH} levels deep"
+            size += 2 + max(len(item) - 1, 0)  # brackets and commas
+            if isinstance(item, dict):
+                size += sum(_scalar_size(key) + 1 for key in item)  # "key":
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+        else:
+            size += _scalar_size(item)
+        if size > JSON_MAX_BYTES:
+            return f"must be at most {describe_size(JSON_MAX_BYTES)} as JSON"
+    return None
+
+
+def _scalar_size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, default=str).encode())
+
+
+def _bounded_json(value: dict[str, Any]) -> dict[str, Any]:
+    error = json_size_error(value)
+    if error is not None:
+        raise PydanticCustomError("json_too_large", error)
+    return value
+
+
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN)]
+Description = Annotated[str, Field(max_length=DESCRIPTION_MAX)]
+Label = Annotated[str, Field(max_length=LABEL_MAX)]
+Line = Annotated[str, Field(max_length=LINE_MAX)]
+Url = Annotated[str, Field(min_length=1, max_length=URL_MAX)]
+PathText = Annotated[str, Field(max_length=PATH_MAX)]
+InventoryContent = Annotated[str, Field(max_length=INVENTORY_CONTENT_MAX)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(_bounded_json)]
+EnvVars = Annotated[
+    dict[
+        Annotated[str, Field(max_length=VARIABLE_NAME_MAX)],
+        Annotated[str, Field(max_length=ENV_VALUE_MAX)],
+    ],
+    Field(max_length=ENV_VARS_MAX),
+]
+Id = Annotated[int, Field(le=ID_MAX)]
+TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
+Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
+Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]
