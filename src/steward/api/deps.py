@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
 from steward.auth import service as auth_service
@@ -20,7 +21,7 @@ from steward.auth.policy import (
     require_directory,
 )
 from steward.dispatch.queue import RunQueue
-from steward.errors import NotAuthenticated, NotFound, PermissionDenied
+from steward.errors import InvalidInput, NotAuthenticated, NotFound, PermissionDenied
 from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
 from steward.runtime import Runtime
@@ -28,6 +29,10 @@ from steward.runtime import Runtime
 SESSION_COOKIE = "steward_session"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# what both databases bind and compare (SQLite's integers, PostgreSQL's bigint): a number
+# outside names no row, and SQLite cannot even bind it (an OverflowError, a 500)
+DB_INTEGERS = range(-(2**63), 2**63)
+_INT = TypeAdapter(int)
 
 
 def get_runtime(request: Request) -> Runtime:
@@ -96,9 +101,50 @@ AdminActor = Annotated[Actor, Depends(_admin)]  # global admin, with a write-sco
 DirectoryReader = Annotated[Actor, Depends(_directory_reader)]  # may list users and teams
 
 
-def get_access(project_id: int, session: SessionDep, actor: ActorDep) -> ProjectAccess:
+def _check_path_ids(request: Request) -> None:
+    """Every ``{..._id}`` of the path that parses as an integer (as the route will parse it) is
+    in ``DB_INTEGERS``, else it names nothing: a 404 before any query. Values that do not parse
+    are left to the route's validation (422)."""
+    for name, raw in request.path_params.items():
+        if not name.endswith("_id"):
+            continue
+        try:
+            value = _INT.validate_python(raw)
+        except ValidationError:
+            continue
+        if value not in DB_INTEGERS:
+            raise NotFound(f"{name}: no {name.removesuffix('_id')} has this id (out of range)")
+
+
+def check_stored_int(field: str, value: int | None) -> None:
+    """A query value compared with a database integer (an id, a line number) is in
+    ``DB_INTEGERS``, else 422 naming ``field``."""
+    if value is not None and value not in DB_INTEGERS:
+        raise InvalidInput(field, f"must be between {DB_INTEGERS[0]} and {DB_INTEGERS[-1]}")
+
+
+def check_stored_ints(params: BaseModel) -> None:
+    """``check_stored_int`` on every integer field of a query model (filters, page positions)."""
+    for field, value in params:
+        if isinstance(value, int) and not isinstance(value, bool):
+            check_stored_int(field, value)
+
+
+def _stored_path_ids(request: Request, _actor: ActorDep) -> None:
+    _check_path_ids(request)
+
+
+# the check for routes outside a project (users, tokens, teams), once the caller is known
+StoredPathIds = Depends(_stored_path_ids)
+
+
+def get_access(
+    project_id: int, request: Request, session: SessionDep, actor: ActorDep
+) -> ProjectAccess:
     """``{project_id}`` and the actor's rights in it, computed once per request; a project the
-    actor may not see is a 404."""
+    actor may not see is a 404. Every id of the path (the project's and those of the objects in
+    it, looked up by the dependencies built on this one) is checked first: ``_check_path_ids``."""
+    _check_path_ids(request)
     project = session.get(Project, project_id)
     rights = access(session, actor, project) if project is not None else None
     if rights is None or not rights.visible:

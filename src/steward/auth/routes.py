@@ -10,6 +10,8 @@ from steward.api.deps import (
     DirectoryReader,
     RuntimeDep,
     SessionDep,
+    StoredPathIds,
+    check_stored_ints,
     client_ip,
 )
 from steward.api.schemas import Page, PageParams
@@ -117,7 +119,11 @@ def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> Tok
     )
 
 
-@router.delete("/users/me/tokens/{token_id}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/users/me/tokens/{token_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[StoredPathIds],
+)
 def revoke_token(token_id: int, session: SessionDep, actor: ActorDep) -> None:
     service.revoke_token(session, actor, token_id)
 
@@ -146,6 +152,7 @@ def list_users(
     """Users by username, for admins and for project owners picking members.
 
     Owners see names only: e-mail addresses are blank unless the caller is an admin."""
+    check_stored_ints(page)
     rows, total = service.list_users(session, q=q, limit=page.limit, offset=page.offset)
     items = [UserRead.model_validate(u) for u in rows]
     if not actor.user.is_admin:
@@ -159,7 +166,7 @@ def create_user(body: UserCreate, session: SessionDep, actor: ActorDep) -> UserR
     return UserRead.model_validate(service.create_user(session, body, actor))
 
 
-@router.patch("/users/{user_id}")
+@router.patch("/users/{user_id}", dependencies=[StoredPathIds])
 def update_user(user_id: int, body: UserUpdate, session: SessionDep, actor: ActorDep) -> UserRead:
     """Change a user (admins only). ``is_active: false`` ends their sessions and tokens at once;
     the last active admin cannot be disabled or demoted (409)."""
@@ -167,7 +174,11 @@ def update_user(user_id: int, body: UserUpdate, session: SessionDep, actor: Acto
     return UserRead.model_validate(service.update_user(session, actor, user_id, body))
 
 
-@router.post("/users/{user_id}/password", status_code=status.HTTP_204_NO_CONTENT)
+@router.post(
+    "/users/{user_id}/password",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[StoredPathIds],
+)
 def reset_password(user_id: int, body: PasswordReset, session: SessionDep, actor: ActorDep) -> None:
     """Set a user's password (admins only); their browser sessions end."""
     require_admin(actor)

@@ -4,7 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from steward.api.deps import ActorDep, CipherDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import (
+    ActorDep,
+    CipherDep,
+    ResourceView,
+    ResourceWrite,
+    SessionDep,
+    check_stored_ints,
+)
 from steward.api.schemas import Page, PageParams
 from steward.keys import service
 from steward.keys.models import KeyKind
@@ -21,6 +28,7 @@ def list_keys(
     kind: KeyKind | None = None,
 ) -> Page[KeyRead]:
     """Keys of the project, by name: metadata only, never a secret."""
+    check_stored_ints(page)
     rows, total = service.list_for_project(
         session, project, kind=kind, limit=page.limit, offset=page.offset
     )

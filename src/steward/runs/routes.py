@@ -14,6 +14,8 @@ from steward.api.deps import (
     QueueDep,
     RuntimeDep,
     SessionDep,
+    check_stored_int,
+    check_stored_ints,
 )
 from steward.auth.policy import Action
 from steward.runs import output, service
@@ -79,6 +81,7 @@ def list_all_runs(
     session: SessionDep, actor: ActorDep, filters: Annotated[RunFilters, Query()]
 ) -> RunPage:
     """Runs of every project the caller may see, newest first (the dashboard)."""
+    check_stored_ints(filters)
     rows, next_before = service.list_runs(session, actor, filters)
     return RunPage(items=[_read(*row) for row in rows], next_before_id=next_before)
 
@@ -91,6 +94,7 @@ def list_runs(
     filters: Annotated[RunFilters, Query()],
 ) -> RunPage:
     """The runs of the project the caller may see (of every template, or of those granted)."""
+    check_stored_ints(filters)
     rows, next_before = service.list_runs(session, actor, filters, rights.project)
     return RunPage(items=[_read(*row) for row in rows], next_before_id=next_before)
 
@@ -143,6 +147,7 @@ def read_lines(
     run: ViewedRun, session: SessionDep, filters: Annotated[LineFilters, Query()]
 ) -> Response:
     """Output lines in order, paged by line number, optionally filtered."""
+    check_stored_ints(filters)
     rows = output.lines(session, run, filters)
     # serialized directly: validating 10,000 line objects twice would cost 5x the query
     page = {
@@ -158,6 +163,7 @@ def read_lines(
 def read_events(
     run: ViewedRun, session: SessionDep, filters: Annotated[EventFilters, Query()]
 ) -> EventPage:
+    check_stored_ints(filters)
     rows = output.events(session, run, filters)
     return EventPage(
         items=[EventRead.model_validate(e) for e in rows],
@@ -203,6 +209,8 @@ def stream_output(
     last_event_id: Annotated[int | None, Header()] = None,
 ) -> StreamingResponse:
     """Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect)."""
+    check_stored_int("after", after)
+    check_stored_int("last-event-id", last_event_id)
     start = last_event_id if last_event_id is not None else after
     return StreamingResponse(
         output.stream(rt.sessions, run.id, start),

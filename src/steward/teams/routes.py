@@ -4,13 +4,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import AdminActor, DirectoryReader, SessionDep
+from steward.api.deps import (
+    AdminActor,
+    DirectoryReader,
+    SessionDep,
+    StoredPathIds,
+    check_stored_ints,
+)
 from steward.api.schemas import Page, PageParams
 from steward.teams import service
 from steward.teams.models import Team
 from steward.teams.schemas import TeamCreate, TeamMemberAdd, TeamMemberRead, TeamRead, TeamUpdate
 
-router = APIRouter(prefix="/teams", tags=["teams"])
+router = APIRouter(prefix="/teams", tags=["teams"], dependencies=[StoredPathIds])
 
 
 def _viewed(team_id: int, _reader: DirectoryReader, session: SessionDep) -> Team:
@@ -30,6 +36,7 @@ def list_teams(
     _reader: DirectoryReader, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[TeamRead]:
     """Admins, and project owners choosing a team to give a role to."""
+    check_stored_ints(page)
     rows, total = service.list_all(session, limit=page.limit, offset=page.offset)
     items = [TeamRead.model_validate(t) for t in rows]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)
