@@ -8,9 +8,11 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import yaml
 from pydantic import ValidationError
 
 from steward import migrations
@@ -25,7 +27,16 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
     from steward.server import build_app
 
     app = build_app(settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower())
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        # the client address of the audit trail and login throttling comes from X-Forwarded-For
+        # only when it is sent by a proxy the administrator named
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=",".join(settings.trusted_proxies) or None,
+    )
     return 0
 
 
@@ -142,6 +153,20 @@ class ApiClient:
                     yield event, json.loads(line[6:])
 
 
+def _extra_vars(text: str) -> dict[str, Any]:
+    """``--extra-vars``: a YAML or JSON mapping, or ``@FILE`` holding one (like ansible's -e).
+    The server treats every value as data, never as a template."""
+    if text.startswith("@"):
+        text = Path(text[1:]).read_text(encoding="utf-8")
+    try:
+        values = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SystemExit(f"error: --extra-vars is not valid YAML or JSON: {exc}") from None
+    if not isinstance(values, dict):
+        raise SystemExit("error: --extra-vars must be a mapping of variable names to values")
+    return values
+
+
 def _run(settings: Settings, args: argparse.Namespace) -> int:
     project_name, _, template_name = args.target.partition("/")
     if not template_name:
@@ -156,7 +181,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
     if args.check:
         body["check_mode"] = True
     if args.extra_vars:
-        body["extra_vars"] = json.loads(args.extra_vars)
+        body["extra_vars"] = _extra_vars(args.extra_vars)
     run = client.post(f"/projects/{project['id']}/runs", body)
     print(f"run {run['id']} queued", file=sys.stderr)  # noqa: T201
     if not args.follow:
@@ -217,7 +242,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--tags")
     run.add_argument("--skip-tags", dest="skip_tags")
     run.add_argument("--check", action="store_true")
-    run.add_argument("--extra-vars", help="a JSON object")
+    run.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
     run.add_argument("--follow", "-f", action="store_true", help="print the output live")
     run.set_defaults(fn=_run)
     return top

@@ -48,9 +48,21 @@ class Settings(BaseSettings):
     # them unsandboxed with a warning at start, "off" never sandboxes (see docs/security.md)
     sandbox: Literal["required", "optional", "off"] = "required"
 
+    # addresses of reverse proxies whose X-Forwarded-For is believed; none by default, so no
+    # client can write the address the audit trail and login throttling see
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
     # for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        """From the environment: addresses or networks separated by ','."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("local_repository_roots", mode="before")
     @classmethod

@@ -400,7 +400,8 @@ def test_a_garbage_session_cookie_is_a_401_problem(client: TestClient) -> None:
         assert problem_failure(refused, {401}) is None, refused.text
 
 
-SPOOFED = {"X-Forwarded-For": "203.0.113.7", "X-Real-IP": "203.0.113.8", "Forwarded": "for=x"}
+SPOOFED_ADDRESS = "203.0.113.7"
+SPOOFED = {"X-Forwarded-For": SPOOFED_ADDRESS, "X-Real-IP": "203.0.113.8", "Forwarded": "for=x"}
 
 
 def recorded_addresses(api: httpx2.Client, prefix: str = API) -> dict[str, set[str]]:
@@ -426,13 +427,7 @@ def test_x_forwarded_for_does_not_change_the_recorded_address(client: TestClient
     assert addresses == {"project:create": {"testclient"}, "auth:login_failed": {"testclient"}}
 
 
-@pytest.mark.xfail(
-    reason="`steward serve` runs uvicorn with its default proxy_headers=True, which trusts "
-    "X-Forwarded-For from 127.0.0.1 (FORWARDED_ALLOW_IPS' default; STEWARD_HOST defaults to "
-    "127.0.0.1): a local client records the address it likes in the audit trail, and spreads "
-    "failed logins over as many addresses as it likes to dodge the per-address throttle",
-    strict=True,
-)
+@pytest.mark.sqlite_only  # a real server on its embedded default
 def test_a_real_server_does_not_trust_x_forwarded_for_by_default(tmp_path: Path) -> None:
     server = Server(tmp_path / "data")
     server.start()
@@ -440,6 +435,22 @@ def test_a_real_server_does_not_trust_x_forwarded_for_by_default(tmp_path: Path)
         with server.api() as api:
             addresses = recorded_addresses(api, prefix="")
         assert addresses == {"project:create": {"127.0.0.1"}, "auth:login_failed": {"127.0.0.1"}}
+    finally:
+        server.stop()
+
+
+@pytest.mark.sqlite_only
+def test_a_real_server_trusts_x_forwarded_for_from_a_named_proxy_only(tmp_path: Path) -> None:
+    """STEWARD_TRUSTED_PROXIES names the reverse proxy: its X-Forwarded-For is the client."""
+    server = Server(tmp_path / "data", trusted_proxies="127.0.0.1")
+    server.start()
+    try:
+        with server.api() as api:
+            addresses = recorded_addresses(api, prefix="")
+        assert addresses == {
+            "project:create": {SPOOFED_ADDRESS},
+            "auth:login_failed": {SPOOFED_ADDRESS},
+        }
     finally:
         server.stop()
 
