@@ -65,7 +65,8 @@ def test_without_overrides_the_template_defaults_apply(
     assert (params.limit, params.tags, params.skip_tags) == ("web", "deploy", "")
     assert (params.check_mode, params.diff_mode, params.verbosity) == (False, False, 1)
     assert (params.forks, params.timeout_seconds) == (5, None)
-    assert params.extra_vars == {"app": "shop", "db_password": "from-template", "release": "1.4"}
+    assert params.extra_vars == {"app": "shop", "db_password": "from-template"}
+    assert params.launch_vars == {"release": "1.4"}
     assert params.secret_extra_vars == {}
 
 
@@ -85,7 +86,8 @@ def test_allowed_overrides_and_survey_answers_are_applied(
     )
     assert (params.limit, params.check_mode, params.forks) == ("db", True, 20)
     assert params.inventory_id == other_inventory
-    assert params.extra_vars == {"app": "api", "debug": True, "release": "2.0"}
+    assert params.extra_vars == {"app": "shop", "db_password": "from-template"}
+    assert params.launch_vars == {"app": "api", "debug": True, "release": "2.0"}
     assert params.secret_extra_vars == {"db_password": "hunter2"}
     redacted = params.redacted()
     assert redacted["secret_extra_vars"] == {"db_password": "********"}

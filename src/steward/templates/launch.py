@@ -12,12 +12,13 @@ from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, Line, TimeoutSeconds
+from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeconds
 from steward.api.schemas import RequestModel
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.inventories.redaction import MASK
 from steward.templates.models import Template
+from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, SurveyResult, validate_answers
 from steward.templates.variables import ExtraVars
 
@@ -25,9 +26,9 @@ from steward.templates.variables import ExtraVars
 class LaunchOverrides(RequestModel):
     """The body of a launch besides ``template_id``; each field needs the template's permission."""
 
-    limit: Line | None = None
-    tags: Line | None = None
-    skip_tags: Line | None = None
+    limit: HostPattern | None = None
+    tags: TagList | None = None
+    skip_tags: TagList | None = None
     check_mode: bool | None = None
     diff_mode: bool | None = None
     verbosity: int | None = Field(default=None, ge=0, le=4)
@@ -53,8 +54,9 @@ class LaunchParams:
     forks: int | None
     timeout_seconds: int | None
     inventory_id: int
-    extra_vars: dict[str, Any]  # template extra_vars + override + non-secret survey values
-    secret_extra_vars: dict[str, Any]  # survey password answers
+    extra_vars: dict[str, Any]  # the template's own: trusted, Jinja in them is evaluated
+    launch_vars: dict[str, Any]  # extra vars override + non-secret survey answers: untrusted
+    secret_extra_vars: dict[str, Any]  # survey password answers: untrusted
 
     def redacted(self) -> dict[str, Any]:
         """JSON-able, with every secret answer shown as ``********``."""
@@ -77,7 +79,8 @@ def resolve_launch(session: Session, template: Template, body: LaunchOverrides) 
         forks=_pick(body.forks, template.forks),
         timeout_seconds=_pick(body.timeout_seconds, template.timeout_seconds),
         inventory_id=_inventory_id(session, template, body.inventory_id),
-        extra_vars=_extra_vars(template, body.extra_vars or {}, questions, answers),
+        extra_vars=dict(template.extra_vars),
+        launch_vars=_launch_vars(body.extra_vars or {}, questions, answers),
         secret_extra_vars=answers.secret_values,
     )
 
@@ -108,19 +111,18 @@ def _inventory_id(session: Session, template: Template, override: int | None) ->
     return found
 
 
-def _extra_vars(
-    template: Template,
-    override: dict[str, Any],
-    questions: list[Question],
-    answers: SurveyResult,
+def _launch_vars(
+    override: dict[str, Any], questions: list[Question], answers: SurveyResult
 ) -> dict[str, Any]:
+    """What the launcher typed: reaches Ansible marked unsafe (``runner.extravars``), so it
+    overrides the template's variables as data, never as a template."""
     # a survey question constrains its variable: extra vars may not go around it
     asked = sorted(set(override) & {q.variable for q in questions})
     if asked:
         raise InvalidInput(
             f"extra_vars.{asked[0]}", "is a survey question; give its answer under survey"
         )
-    merged = {**template.extra_vars, **override, **answers.values}
+    merged = {**override, **answers.values}
     for secret in answers.secret_values:
         merged.pop(secret, None)
     return merged

@@ -7,9 +7,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import Description, Id, Line, Name, PathText, TimeoutSeconds
+from steward.api.bounds import Description, Id, Name, PathText, TimeoutSeconds
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.inventories.paths import normalize
+from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, Survey
 from steward.templates.variables import ExtraVars
 
@@ -61,9 +62,9 @@ class TemplateCreate(RequestModel):
         default_factory=list
     )  # vault_password keys, with distinct vault ids
     extra_vars: ExtraVars = Field(default_factory=dict)
-    limit: Line = ""
-    tags: Line = ""
-    skip_tags: Line = ""
+    limit: HostPattern = ""
+    tags: TagList = ""
+    skip_tags: TagList = ""
     check_mode: bool = False
     diff_mode: bool = False
     verbosity: int = Field(default=0, ge=0, le=4)
@@ -86,9 +87,9 @@ class TemplateUpdate(RequestModel):
     become_key_id: Id | None = None
     vault_key_ids: VaultKeyIds | None = None
     extra_vars: ExtraVars | None = None
-    limit: Line | None = None
-    tags: Line | None = None
-    skip_tags: Line | None = None
+    limit: HostPattern | None = None
+    tags: TagList | None = None
+    skip_tags: TagList | None = None
     check_mode: bool | None = None
     diff_mode: bool | None = None
     verbosity: int | None = Field(default=None, ge=0, le=4)
