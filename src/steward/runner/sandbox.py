@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import logging
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -54,10 +56,12 @@ def _real(path: Path) -> Path:
     return path.expanduser().resolve()
 
 
-def control_root() -> Path:
-    """The parent of every run's SSH control directory: hidden from runs, short enough for
-    unix socket paths (108 bytes)."""
-    return Path("/tmp/steward-ssh")  # noqa: S108 - 0700, hidden from every run
+def control_root(settings: Settings) -> Path:
+    """The parent of the SSH control directories of this data dir's runs: hidden from runs,
+    short enough for unix socket paths (108 bytes), one per data dir (two Steward instances on
+    one machine, or two test sessions, never sweep each other's)."""
+    digest = hashlib.sha256(str(settings.data_dir).encode()).hexdigest()[:10]
+    return Path(tempfile.gettempdir()) / f"steward-ssh-{digest}"
 
 
 def _hideable(path: Path) -> bool:
@@ -95,8 +99,8 @@ class Sandbox:
                 return cls(enabled=False, refusal=refusal)
             log.warning("runs are NOT sandboxed: %s (STEWARD_SANDBOX=optional)", problem)
             return cls(enabled=False)
-        control_root().mkdir(mode=0o700, exist_ok=True)
-        dirs = [settings.data_dir, control_root(), *settings.repository_roots]
+        control_root(settings).mkdir(mode=0o700, exist_ok=True)
+        dirs = [settings.data_dir, control_root(settings), *settings.repository_roots]
         files = [settings.key_file]
         url = make_url(settings.database_url)
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from steward.repositories.models import Repository
 from steward.runner import extravars
 from steward.runner.masking import Masker
 from steward.runner.playbook import RunnerSpec
-from steward.runner.sandbox import Sandbox, control_root
+from steward.runner.sandbox import Sandbox
 from steward.runs import workdirs
 from steward.runs.models import Run
 
@@ -124,9 +123,7 @@ def prepare(
         _write_secret(workdir / "secrets" / "extravars.json", extravars.trusted(extra_vars)),
         _write_secret(workdir / "secrets" / "launchvars.yml", extravars.untrusted(launch_vars)),
     )
-    # short, so that SSH control sockets fit a unix socket path; in a root hidden from runs
-    control_root().mkdir(mode=0o700, exist_ok=True)
-    control_dir = Path(tempfile.mkdtemp(prefix=workdirs.control_prefix(run.id), dir=control_root()))
+    control_dir = workdirs.new_control_dir(settings, run.id)
     known_hosts = settings.data_dir / "known_hosts" / f"project-{run.project_id}"
     known_hosts.parent.mkdir(parents=True, exist_ok=True)
     known_hosts.touch(mode=0o600)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import tempfile
 from collections.abc import Collection
 from pathlib import Path
 
@@ -32,14 +33,22 @@ def private_dir(settings: Settings, run_id: int) -> Path:
 
 
 def control_prefix(run_id: int) -> str:
-    """The name prefix of the run's SSH control directory under ``control_root()``."""
+    """The name prefix of the run's SSH control directory under ``control_root(settings)``."""
     return f"r{run_id}-"
+
+
+def new_control_dir(settings: Settings, run_id: int) -> Path:
+    """A fresh directory for the run's SSH control and agent sockets: short (unix socket paths),
+    under a root hidden from every run."""
+    root = control_root(settings)
+    root.mkdir(mode=0o700, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=control_prefix(run_id), dir=root))
 
 
 def remove(settings: Settings, run_id: int) -> None:
     """Remove the run's private and SSH control directories, if any."""
     shutil.rmtree(private_dir(settings, run_id), ignore_errors=True)
-    root = control_root()
+    root = control_root(settings)
     if root.is_dir():
         for path in root.glob(f"{control_prefix(run_id)}*"):
             shutil.rmtree(path, ignore_errors=True)
@@ -48,7 +57,7 @@ def remove(settings: Settings, run_id: int) -> None:
 def sweep(session: Session, settings: Settings, *, executing: Collection[int]) -> list[int]:
     """Remove the directories of every run that is not executing here and not unfinished
     (a run that ended, or that no longer exists); the ids removed."""
-    found = _ids(settings.runs_dir, _RUN_DIR) | _ids(control_root(), _CONTROL_DIR)
+    found = _ids(settings.runs_dir, _RUN_DIR) | _ids(control_root(settings), _CONTROL_DIR)
     candidates = found - set(executing)
     if not candidates:
         return []
