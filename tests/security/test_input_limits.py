@@ -384,3 +384,21 @@ def test_audit_keeps_small_values_in_full(client: TestClient, project: dict[str,
     client.patch(f"{_templates_url(project)}/{template['id']}", json={"extra_vars": {"v": 1}})
     [entry] = client.get("/api/v1/audit", params={"action": "template:update"}).json()["items"]
     assert entry["changes"]["extra_vars"] == [{}, {"v": 1}]
+
+
+def test_a_yaml_alias_bomb_in_environment_extra_vars_is_a_422(client: TestClient) -> None:
+    """A few hundred bytes of YAML whose aliases expand to billions of values."""
+    project = client.post("/api/v1/projects", json={"name": "bomb"}).json()["id"]
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    levels += [
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+    created = client.post(
+        f"/api/v1/projects/{project}/environments",
+        json={"name": "bomb", "extra_vars_yaml": "\n".join(levels) + "\n"},
+    )
+    assert created.status_code == 422, created.text
+    assert created.json()["errors"][0]["field"] == "extra_vars_yaml"
+    assert "256 KiB" in created.json()["errors"][0]["message"]
+    assert client.get(f"/api/v1/projects/{project}/environments").json()["items"] == []

@@ -28,6 +28,7 @@ JSON_MAX_BYTES = 256 * KIB  # extra vars and other free JSON objects, as compact
 JSON_MAX_DEPTH = 32
 TIMEOUT_MAX_SECONDS = 7 * 24 * 3600  # a run's timeout: a week at most
 ID_MAX = 2**31 - 1  # the largest id a PostgreSQL integer column holds: larger cannot exist
+POSITION_MAX = 2**63 - 1  # a line number, event counter or offset: the databases' 64-bit max
 ENV_VARS_MAX = 200
 VARIABLE_NAME_MAX = 200  # an Ansible or environment variable name
 ENV_VALUE_MAX = 32 * KIB
@@ -99,7 +100,8 @@ EnvVars = Annotated[
     ],
     Field(max_length=ENV_VARS_MAX),
 ]
-Id = Annotated[int, Field(le=ID_MAX)]
+Id = Annotated[int, Field(ge=1, le=ID_MAX)]
+Position = Annotated[int, Field(ge=-POSITION_MAX - 1, le=POSITION_MAX)]
 TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
 Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
 Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
 from steward.auth import service as auth_service
@@ -21,7 +21,7 @@ from steward.auth.policy import (
     require_directory,
 )
 from steward.dispatch.queue import RunQueue
-from steward.errors import InvalidInput, NotAuthenticated, NotFound, PermissionDenied
+from steward.errors import NotAuthenticated, NotFound, PermissionDenied
 from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
 from steward.runtime import Runtime
@@ -114,20 +114,6 @@ def _check_path_ids(request: Request) -> None:
             continue
         if value not in DB_INTEGERS:
             raise NotFound(f"{name}: no {name.removesuffix('_id')} has this id (out of range)")
-
-
-def check_stored_int(field: str, value: int | None) -> None:
-    """A query value compared with a database integer (an id, a line number) is in
-    ``DB_INTEGERS``, else 422 naming ``field``."""
-    if value is not None and value not in DB_INTEGERS:
-        raise InvalidInput(field, f"must be between {DB_INTEGERS[0]} and {DB_INTEGERS[-1]}")
-
-
-def check_stored_ints(params: BaseModel) -> None:
-    """``check_stored_int`` on every integer field of a query model (filters, page positions)."""
-    for field, value in params:
-        if isinstance(value, int) and not isinstance(value, bool):
-            check_stored_int(field, value)
 
 
 def _stored_path_ids(request: Request, _actor: ActorDep) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from steward.api.bounds import Position
+
 
 class RequestModel(BaseModel):
     """Unknown fields are a 422 naming the field, never silently ignored."""
@@ -24,4 +26,4 @@ class Page[T](BaseModel):
 
 class PageParams(BaseModel):
     limit: int = Field(default=50, ge=1, le=500)
-    offset: int = Field(default=0, ge=0)
+    offset: Position = Field(default=0, ge=0)

@@ -10,7 +10,8 @@ from pydantic import Field
 from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session
 
-from steward.api.deps import ActorDep, RuntimeDep, SessionDep, check_stored_int, check_stored_ints
+from steward.api.bounds import Id
+from steward.api.deps import ActorDep, RuntimeDep, SessionDep
 from steward.audit import service
 from steward.audit.schemas import AuditFilters, AuditPage, AuditRead
 from steward.auth.actor import Actor
@@ -20,12 +21,11 @@ router = APIRouter(prefix="/audit", tags=["audit"])
 
 
 class AuditPageParams(AuditFilters):
-    before_id: int | None = None
+    before_id: Id | None = None
     limit: int = Field(default=100, ge=1, le=1000)
 
 
 def _where(session: Session, actor: Actor, filters: AuditFilters) -> list[ColumnElement[bool]]:
-    check_stored_ints(filters)  # ids compared with the database's 64-bit ones: 422 otherwise
     return service.conditions(
         project_ids=projects_allowing(session, actor, Action.AUDIT_VIEW),
         **filters.model_dump(),
@@ -37,7 +37,6 @@ def list_audit(
     session: SessionDep, actor: ActorDep, params: Annotated[AuditPageParams, Query()]
 ) -> AuditPage:
     """Newest first. Admins see everything; project owners see their projects' records."""
-    check_stored_int("before_id", params.before_id)
     filters = AuditFilters.model_validate(params.model_dump(exclude={"before_id", "limit"}))
     rows, next_before = service.page(
         session, _where(session, actor, filters), before_id=params.before_id, limit=params.limit

@@ -11,7 +11,6 @@ from steward.api.deps import (
     RuntimeDep,
     SessionDep,
     StoredPathIds,
-    check_stored_ints,
     client_ip,
 )
 from steward.api.schemas import Page, PageParams
@@ -152,7 +151,6 @@ def list_users(
     """Users by username, for admins and for project owners picking members.
 
     Owners see names only: e-mail addresses are blank unless the caller is an admin."""
-    check_stored_ints(page)
     rows, total = service.list_users(session, q=q, limit=page.limit, offset=page.offset)
     items = [UserRead.model_validate(u) for u in rows]
     if not actor.user.is_admin:

@@ -9,6 +9,7 @@ import yaml
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.api.bounds import json_size_error
 from steward.audit import service as audit
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
@@ -76,6 +77,9 @@ def _parse_yaml(text: str) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise InvalidInput("extra_vars_yaml", "must be a mapping of variable names to values")
+    too_large = json_size_error(value)  # before dumping: aliases can expand a small text a lot
+    if too_large is not None:
+        raise InvalidInput("extra_vars_yaml", too_large)
     try:
         json.dumps(value)
     except (TypeError, ValueError) as exc:

@@ -10,7 +10,6 @@ from steward.api.deps import (
     ResourceView,
     ResourceWrite,
     SessionDep,
-    check_stored_ints,
 )
 from steward.api.schemas import Page, PageParams
 from steward.keys import service
@@ -28,7 +27,6 @@ def list_keys(
     kind: KeyKind | None = None,
 ) -> Page[KeyRead]:
     """Keys of the project, by name: metadata only, never a secret."""
-    check_stored_ints(page)
     rows, total = service.list_for_project(
         session, project, kind=kind, limit=page.limit, offset=page.offset
     )

@@ -11,7 +11,6 @@ from steward.api.deps import (
     MembersView,
     ProjectEdit,
     SessionDep,
-    check_stored_ints,
 )
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action
@@ -47,7 +46,6 @@ def _member(member: service.Member) -> MemberRead:
 def list_projects(
     session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
 ) -> Page[ProjectRead]:
-    check_stored_ints(page)
     rows, total = service.list_visible(session, actor, limit=page.limit, offset=page.offset)
     items = [_read(p, actions) for p, actions in rows]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import Id
+from steward.api.bounds import Id, Position
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
@@ -80,7 +80,7 @@ class LinePage(BaseModel):
 
 
 class LineFilters(BaseModel):
-    after: int = Field(default=-1, ge=-1, description="return lines with line_no > after")
+    after: Position = Field(default=-1, ge=-1, description="return lines with line_no > after")
     limit: int = Field(default=1000, ge=1, le=10000)
     q: str | None = Field(default=None, min_length=1, max_length=500, description="text contained")
     host: str | None = Field(default=None, max_length=255)
@@ -114,7 +114,7 @@ class EventPage(BaseModel):
 
 
 class EventFilters(BaseModel):
-    after: int = Field(default=0, ge=0, description="return events with counter > after")
+    after: Position = Field(default=0, ge=0, description="return events with counter > after")
     limit: int = Field(default=200, ge=1, le=1000)
     host: str | None = Field(default=None, max_length=255)
     event: str | None = Field(default=None, max_length=64)

@@ -9,7 +9,6 @@ from steward.api.deps import (
     DirectoryReader,
     SessionDep,
     StoredPathIds,
-    check_stored_ints,
 )
 from steward.api.schemas import Page, PageParams
 from steward.teams import service
@@ -36,7 +35,6 @@ def list_teams(
     _reader: DirectoryReader, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[TeamRead]:
     """Admins, and project owners choosing a team to give a role to."""
-    check_stored_ints(page)
     rows, total = service.list_all(session, limit=page.limit, offset=page.offset)
     items = [TeamRead.model_validate(t) for t in rows]
     return Page(items=items, total=total, limit=page.limit, offset=page.offset)
