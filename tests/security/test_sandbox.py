@@ -124,3 +124,29 @@ def test_private_directories_left_behind_are_swept(
     workbench.client.post(workbench.url(f"runs/{slow['id']}/cancel"))
     workbench.wait(slow["id"])
     assert not own.exists()
+
+
+def test_an_inventory_script_runs_in_the_sandbox(workbench: Workbench, settings: Settings) -> None:
+    """Viewing a plugin inventory's hosts runs the repository's script: sandboxed like a run."""
+    script = workbench.repo_dir / "spy-inventory.sh"
+    script.write_text(
+        "#!/bin/sh\n"
+        f"if cat {settings.key_file} >/dev/null 2>&1; then name=leaked; else name=hidden; fi\n"
+        f"if ls {settings.runs_dir.parent} >/dev/null 2>&1; then dir=listed; else dir=gone; fi\n"
+        'printf \'{"all": {"hosts": ["%s", "%s"]}, "_meta": {"hostvars": {}}}\' "$name" "$dir"\n'
+    )
+    script.chmod(0o755)
+    assert settings.key_file.is_file()
+    created = workbench.client.post(
+        workbench.url("inventories"),
+        json={
+            "name": "script",
+            "kind": "plugin",
+            "repository_id": workbench.repository_id,
+            "path": "spy-inventory.sh",
+        },
+    )
+    assert created.status_code == 201, created.text
+    shown = workbench.client.get(workbench.url(f"inventories/{created.json()['id']}/hosts"))
+    assert shown.status_code == 200, shown.text
+    assert sorted(host["name"] for host in shown.json()["hosts"]) == ["gone", "hidden"]

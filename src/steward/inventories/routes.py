@@ -83,7 +83,7 @@ def inventory_hosts(
     File and plugin inventories check out their repository first.
     """
     roots = runtime.settings.repository_roots
-    return ResolvedRead.of(service.hosts(session, cipher, inventory, roots))
+    return ResolvedRead.of(service.hosts(session, cipher, inventory, roots, runtime.sandbox))
 
 
 @router.patch("/{inventory_id}")

@@ -29,6 +29,7 @@ from steward.projects.models import Project
 from steward.repositories import containment
 from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
 from steward.repositories.models import Repository
+from steward.runner.sandbox import Sandbox
 from steward.templates.models import Template
 
 NOT_NULL = frozenset({"name", "description", "kind", "content"})
@@ -167,12 +168,19 @@ def preview(body: InventoryPreview) -> ResolvedInventory:
 
 
 def hosts(
-    session: Session, cipher: KeyCipher, inventory: Inventory, roots: Sequence[Path]
+    session: Session,
+    cipher: KeyCipher,
+    inventory: Inventory,
+    roots: Sequence[Path],
+    sandbox: Sandbox,
 ) -> ResolvedInventory:
     """The hosts and groups of a saved inventory; file and plugin kinds check out the repository
-    (a local one must be inside ``roots``)."""
+    (a local one must be inside ``roots``) and run ``ansible-inventory`` on it inside
+    ``sandbox``, since a plugin or script is code from the repository."""
     if inventory.kind == InventoryKind.STATIC:
         return _parse_static(static_format(inventory), inventory.content)
+    if sandbox.refusal:
+        raise InvalidState(sandbox.refusal)
     repository = session.get_one(Repository, inventory.repository_id)
     with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
         try:
@@ -191,7 +199,7 @@ def hosts(
                 f" at commit {tree.commit[:12]}",
             )
         try:
-            return resolve(source, cwd=tree.path, plugins=plugins_for(inventory))
+            return resolve(source, cwd=tree.path, plugins=plugins_for(inventory), sandbox=sandbox)
         except InventoryUnparsable as exc:
             raise InvalidInput("path", exc.reason) from exc
 
