@@ -525,7 +525,8 @@ export interface paths {
     put?: never;
     /**
      * Create Inventory
-     * @description Static inventories are parsed by Ansible before they are saved.
+     * @description Static inventories are parsed by Ansible before they are saved; the path of a file or
+     *     plugin inventory must be in its repository, which is checked out for that.
      */
     post: operations["create_inventory_api_v1_projects__project_id__inventories_post"];
     delete?: never;
@@ -572,7 +573,10 @@ export interface paths {
     delete: operations["delete_inventory_api_v1_projects__project_id__inventories__inventory_id__delete"];
     options?: never;
     head?: never;
-    /** Update Inventory */
+    /**
+     * Update Inventory
+     * @description A new source is checked as on create.
+     */
     patch: operations["update_inventory_api_v1_projects__project_id__inventories__inventory_id__patch"];
     trace?: never;
   };
@@ -659,7 +663,8 @@ export interface paths {
     put?: never;
     /**
      * Create Template
-     * @description Every referenced object must be in this project and of the right kind.
+     * @description Every referenced object must be in this project and of the right kind; the playbook must
+     *     be a file of the repository, which is checked out for that.
      */
     post: operations["create_template_api_v1_projects__project_id__templates_post"];
     delete?: never;
@@ -686,7 +691,10 @@ export interface paths {
     delete: operations["delete_template_api_v1_projects__project_id__templates__template_id__delete"];
     options?: never;
     head?: never;
-    /** Update Template */
+    /**
+     * Update Template
+     * @description A new playbook or repository is checked as on create.
+     */
     patch: operations["update_template_api_v1_projects__project_id__templates__template_id__patch"];
     trace?: never;
   };
@@ -2461,6 +2469,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -2527,6 +2545,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2605,6 +2633,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -2665,6 +2703,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2743,6 +2791,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -2805,6 +2863,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2887,6 +2955,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -2949,6 +3027,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3021,6 +3109,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3103,6 +3201,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3169,6 +3277,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3253,6 +3371,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3327,6 +3455,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3392,6 +3530,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3474,6 +3622,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3546,6 +3704,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3608,6 +3776,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3692,6 +3870,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3756,6 +3944,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3840,6 +4038,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -3903,6 +4111,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -3976,6 +4194,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4058,6 +4286,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4130,6 +4368,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4192,6 +4440,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4276,6 +4534,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4340,6 +4608,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4424,6 +4702,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4487,6 +4775,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4566,6 +4864,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4634,6 +4942,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4722,6 +5040,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4795,6 +5123,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -4858,6 +5196,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4943,6 +5291,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5010,6 +5368,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5094,6 +5462,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5167,6 +5545,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5230,6 +5618,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5315,6 +5713,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5380,6 +5788,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5455,6 +5873,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5539,6 +5967,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5607,6 +6045,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5688,6 +6136,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5751,6 +6209,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5836,6 +6304,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -5901,6 +6379,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5976,6 +6464,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6060,6 +6558,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6133,6 +6641,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6196,6 +6714,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6281,6 +6809,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6348,6 +6886,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6432,6 +6980,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6505,6 +7063,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6568,6 +7136,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6653,6 +7231,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6718,6 +7306,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6803,6 +7401,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -6867,6 +7475,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6945,6 +7563,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7034,6 +7662,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7102,6 +7740,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7183,6 +7831,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7248,6 +7906,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7325,6 +7993,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7415,6 +8093,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7497,6 +8185,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7562,6 +8260,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7643,6 +8351,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7710,6 +8428,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7795,6 +8523,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -7866,6 +8604,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7958,6 +8706,16 @@ export interface operations {
           "application/json": components["schemas"]["Problem"];
         };
       };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
       /** @description Invalid input: each error names its field */
       422: {
         headers: {
@@ -8032,6 +8790,16 @@ export interface operations {
       };
       /** @description Conflict or invalid state */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
         headers: {
           [name: string]: unknown;
         };
