@@ -26,8 +26,12 @@ from steward.inventories.resolve import (
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
 from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
-from steward.repositories import containment
-from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
+from steward.repositories.checkout import (
+    CheckoutFailed,
+    CheckoutNotContained,
+    checkout,
+    require_path,
+)
 from steward.repositories.models import Repository
 from steward.runner.sandbox import Sandbox
 from steward.templates.models import Template
@@ -278,33 +282,10 @@ def _check_in_checkout(
     session: Session, cipher: KeyCipher, source: Source, roots: Sequence[Path]
 ) -> None:
     """A file or plugin inventory's path must exist in a checkout of its repository that stays
-    inside itself (a directory's files included: ``containment`` checks every symlink):
-    422 on ``path`` or ``repository_id`` otherwise.
-
-    When the repository cannot be checked out now for another reason (a git server unreachable),
-    the inventory is saved anyway: every use (runs, ``/hosts``) checks out again and refuses the
-    same things, so that check is the authoritative one; this one tells the editor early.
-    """
+    inside itself (a directory's files included: ``containment`` checks every symlink)."""
     if source.kind == InventoryKind.STATIC:
         return
     repository = session.get_one(Repository, source.repository_id)
-    with tempfile.TemporaryDirectory(prefix="steward-inventory-check-") as tmp:
-        dest = Path(tmp) / "repository"
-        try:
-            tree = checkout(session, cipher, repository, dest, roots=roots)
-        except CheckoutNotContained as exc:
-            link = containment.link_on_path(exc.links, source.path)
-            if link is None:
-                raise InvalidInput("repository_id", exc.message) from exc
-            reason = containment.symlink_message(dest, link)
-            raise InvalidInput("path", f"{exc.where}: {reason}") from exc
-        except CheckoutFailed:
-            return
-        found = inside(tree.path, source.path)
-        if found is None:
-            raise InvalidInput("path", f"'{source.path}' points outside the repository")
-        if not found.exists():
-            at = f" at commit {tree.commit[:12]}" if tree.commit else ""
-            raise InvalidInput(
-                "path", f"'{source.path}' is not in repository '{repository.name}'{at}"
-            )
+    require_path(
+        session, cipher, repository, source.path, field="path", roots=roots, regular_file=False
+    )

@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from steward.errors import DomainError
+from steward.errors import DomainError, InvalidInput
+from steward.inventories.paths import inside
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
@@ -127,3 +129,42 @@ def _check_contained(repo: Repository, tree: Checkout) -> None:
         at = f" at commit {tree.commit[:12]}" if tree.commit else ""
         where = f"repository '{repo.name}'{at}"
         raise CheckoutNotContained(f"{where}: {exc.message}", where=where, links=exc.links) from exc
+
+
+def require_path(
+    session: Session,
+    cipher: KeyCipher,
+    repo: Repository,
+    relative: str,
+    *,
+    field: str,
+    roots: Sequence[Path],
+    regular_file: bool,
+) -> None:
+    """At save: ``relative`` (the ``field`` of a template or an inventory) must exist in a
+    checkout of ``repo`` that stays inside itself, as a regular file when ``regular_file``.
+    422 on ``field``, or on ``repository_id`` for a violation elsewhere in the tree.
+
+    When the repository cannot be checked out now for another reason (a git server unreachable,
+    a key refused), the save goes ahead: the repository may come back, and every use checks out
+    again and refuses the same things, so that check is the authoritative one; this one tells
+    the editor early.
+    """
+    with tempfile.TemporaryDirectory(prefix="steward-save-check-") as tmp:
+        dest = Path(tmp) / "repository"
+        try:
+            tree = checkout(session, cipher, repo, dest, roots=roots)
+        except CheckoutNotContained as exc:
+            link = containment.link_on_path(exc.links, relative)
+            if link is None:
+                raise InvalidInput("repository_id", exc.message) from exc
+            reason = containment.symlink_message(dest, link)
+            raise InvalidInput(field, f"{exc.where}: {reason}") from exc
+        except CheckoutFailed:
+            return
+        found = inside(tree.path, relative)
+        if found is None:
+            raise InvalidInput(field, f"'{relative}' points outside the repository")
+        if not (found.is_file() if regular_file else found.exists()):
+            at = f" at commit {tree.commit[:12]}" if tree.commit else ""
+            raise InvalidInput(field, f"'{relative}' is not in repository '{repo.name}'{at}")

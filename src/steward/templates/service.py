@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,10 @@ from steward.auth.actor import Actor
 from steward.environments.models import Environment
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory
-from steward.inventories.paths import inside
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects.models import Project
-from steward.repositories import containment
-from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
+from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
@@ -180,36 +177,16 @@ def _check_playbook(
     session: Session, cipher: KeyCipher, template: Template, roots: Sequence[Path]
 ) -> None:
     """The playbook must be a regular file in a checkout of the repository that stays inside
-    itself (no symlink or ``ansible.cfg`` path leading out): 422 on ``playbook`` or
-    ``repository_id`` otherwise.
-
-    When the repository cannot be checked out now for another reason (a git server unreachable,
-    a key refused), the template is saved anyway: the repository may well come back, and every
-    run checks out again and refuses the same things, so the run-time check is the authoritative
-    one; this one tells the editor early.
-    """
-    repository = template.repository
-    with tempfile.TemporaryDirectory(prefix="steward-template-check-") as tmp:
-        dest = Path(tmp) / "repository"
-        try:
-            tree = checkout(session, cipher, repository, dest, roots=roots)
-        except CheckoutNotContained as exc:
-            link = containment.link_on_path(exc.links, template.playbook)
-            if link is None:
-                raise InvalidInput("repository_id", exc.message) from exc
-            reason = containment.symlink_message(dest, link)
-            raise InvalidInput("playbook", f"{exc.where}: {reason}") from exc
-        except CheckoutFailed:
-            return
-        found = inside(tree.path, template.playbook)
-        if found is None:
-            raise InvalidInput("playbook", f"'{template.playbook}' points outside the repository")
-        if not found.is_file():
-            at = f" at commit {tree.commit[:12]}" if tree.commit else ""
-            raise InvalidInput(
-                "playbook",
-                f"'{template.playbook}' is not in repository '{repository.name}'{at}",
-            )
+    itself (no symlink or ``ansible.cfg`` path leading out)."""
+    require_path(
+        session,
+        cipher,
+        template.repository,
+        template.playbook,
+        field="playbook",
+        roots=roots,
+        regular_file=True,
+    )
 
 
 def _apply(session: Session, project: Project, template: Template, changes: dict[str, Any]) -> None:
