@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, String, cast, delete, or_, select
 from sqlalchemy.orm import Session
 
+from steward.audit.actions import AuditAction
 from steward.audit.models import AuditRecord
 from steward.auth.actor import Actor
 from steward.db import utcnow
@@ -71,7 +72,7 @@ def _bounded_detail(detail: str) -> str:
 def record(
     session: Session,
     actor: Actor | None,
-    action: str,
+    action: AuditAction,
     *,
     object_type: str = "",
     object_id: int | None = None,
@@ -116,7 +117,7 @@ class Named(Protocol):
 def record_change(
     session: Session,
     actor: Actor | None,
-    action: str,
+    action: AuditAction,
     obj: Named,
     changes: Mapping[str, list[Any]] | None = None,
     *,
@@ -130,7 +131,7 @@ def record_change(
         session,
         actor,
         action,
-        object_type=object_type or action.partition(":")[0],
+        object_type=object_type or action.object_type,
         object_id=obj.id,
         object_name=obj.name,
         project_id=project_id if project_id is not None else getattr(obj, "project_id", None),
@@ -232,7 +233,7 @@ def prune(session: Session, *, older_than_days: int) -> int:
     record(
         session,
         None,
-        "audit:prune",
+        AuditAction.AUDIT_PRUNE,
         detail=f"removed {count} records older than {older_than_days} days",
     )
     session.commit()

@@ -6,6 +6,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth import throttle, tokens
 from steward.auth.actor import Actor
 from steward.auth.models import ApiToken, TokenScope, User, WebSession
@@ -26,7 +27,7 @@ USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
 def _audit_user(
     session: Session,
     actor: Actor | None,
-    action: str,
+    action: AuditAction,
     user: User,
     changes: dict[str, list[object]] | None = None,
     detail: str = "",
@@ -58,7 +59,7 @@ def create_user(session: Session, body: UserCreate, actor: Actor | None = None) 
     session.add(user)
     session.flush()
     changes = audit.diff({}, audit.snapshot(user, USER_FIELDS))
-    _audit_user(session, actor, "user:create", user, changes)
+    _audit_user(session, actor, AuditAction.USER_CREATE, user, changes)
     session.commit()
     return user
 
@@ -127,12 +128,12 @@ def _revoke_tokens(session: Session, user: User) -> int:
     return int(getattr(revoked, "rowcount", 0) or 0)
 
 
-def _user_action(was_active: bool, user: User) -> str:
+def _user_action(was_active: bool, user: User) -> AuditAction:
     if was_active and not user.is_active:
-        return "user:disable"
+        return AuditAction.USER_DISABLE
     if user.is_active and not was_active:
-        return "user:enable"
-    return "user:update"
+        return AuditAction.USER_ENABLE
+    return AuditAction.USER_UPDATE
 
 
 def update_user(session: Session, actor: Actor, user_id: int, body: UserUpdate) -> User:
@@ -147,7 +148,7 @@ def update_user(session: Session, actor: Actor, user_id: int, body: UserUpdate) 
     for field, value in changes.items():
         setattr(user, field, value)
     action, detail = _user_action(was_active, user), ""
-    if action == "user:disable":
+    if action == AuditAction.USER_DISABLE:
         sessions, revoked = _end_sessions(session, user), _revoke_tokens(session, user)
         detail = f"ended {sessions} sessions, revoked {revoked} tokens"
     _audit_user(
@@ -165,7 +166,7 @@ def reset_password(session: Session, actor: Actor, user_id: int, password: str) 
     _audit_user(
         session,
         actor,
-        "user:password_reset",
+        AuditAction.USER_PASSWORD_RESET,
         user,
         {"password": [audit.REDACTED, audit.REDACTED]},
         f"ended {ended} sessions",
@@ -209,7 +210,7 @@ def change_own_password(
     _audit_user(
         session,
         actor,
-        "user:password_change",
+        AuditAction.USER_PASSWORD_CHANGE,
         user,
         {"password": [audit.REDACTED, audit.REDACTED]},
         f"ended {ended} other sessions",
@@ -307,7 +308,7 @@ def start_session(
     audit.record(
         session,
         Actor(user, TokenScope.WRITE, "session", "", source_ip, user_agent),
-        "auth:login",
+        AuditAction.AUTH_LOGIN,
         object_type="user",
         object_id=user.id,
         object_name=user.username,
@@ -327,7 +328,7 @@ def resolve_session(session: Session, secret: str) -> WebSession:
 
 def end_session(session: Session, actor: Actor, web: WebSession) -> None:
     web.ended_at = utcnow()
-    audit.record(session, actor, "auth:logout", object_type="user", object_id=web.user_id)
+    audit.record(session, actor, AuditAction.AUTH_LOGOUT, object_type="user", object_id=web.user_id)
     session.commit()
 
 
@@ -368,7 +369,7 @@ def create_token(session: Session, actor: Actor, body: TokenCreate) -> tuple[str
     audit.record(
         session,
         actor,
-        "token:create",
+        AuditAction.TOKEN_CREATE,
         object_type="token",
         object_id=token.id,
         object_name=token.name,
@@ -391,7 +392,7 @@ def revoke_token(session: Session, actor: Actor, token_id: int) -> None:
         audit.record(
             session,
             actor,
-            "token:revoke",
+            AuditAction.TOKEN_REVOKE,
             object_type="token",
             object_id=token.id,
             object_name=token.name,

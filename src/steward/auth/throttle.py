@@ -14,13 +14,14 @@ import math
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
+from steward.audit.actions import AuditAction
 from steward.audit.models import AuditRecord
 from steward.config import Settings
 from steward.db import utcnow
 from steward.errors import TooManyRequests
 
-LOGIN_FAILED = "auth:login_failed"
-LOGIN = "auth:login"
+LOGIN_FAILED = AuditAction.AUTH_LOGIN_FAILED
+LOGIN = AuditAction.AUTH_LOGIN
 
 
 @dataclasses.dataclass(frozen=True)

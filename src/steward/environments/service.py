@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from steward.api.bounds import json_size_error
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
 from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
@@ -243,7 +244,7 @@ def create(
     session.add(env)
     session.flush()
     diff = audit.diff({}, _fields(env))
-    audit.record_change(session, actor, "environment:create", env, diff)
+    audit.record_change(session, actor, AuditAction.ENVIRONMENT_CREATE, env, diff)
     session.commit()
     return env
 
@@ -275,7 +276,7 @@ def update(
     )
     _apply(session, project, env, draft)
     diff = audit.diff(before, _fields(env))
-    audit.record_change(session, actor, "environment:update", env, diff)
+    audit.record_change(session, actor, AuditAction.ENVIRONMENT_UPDATE, env, diff)
     session.commit()
     return env
 
@@ -288,7 +289,9 @@ def delete(session: Session, project: Project, environment_id: int, *, actor: Ac
     users = [f"template '{n}'" for n in templates]
     if users:
         raise Conflict(f"environment '{env.name}' is still used by {', '.join(users)}")
-    audit.record_change(session, actor, "environment:delete", env, audit.diff(_fields(env), {}))
+    audit.record_change(
+        session, actor, AuditAction.ENVIRONMENT_DELETE, env, audit.diff(_fields(env), {})
+    )
     session.delete(env)
     session.commit()
 

@@ -6,6 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.errors import Conflict, NotFound
@@ -21,7 +22,7 @@ Grant = tuple[TemplateGrant, User | None, Team | None]
 def _audit(
     session: Session,
     actor: Actor,
-    action: str,
+    action: AuditAction,
     template: Template,
     holder: str,
     change: list[object],
@@ -86,7 +87,7 @@ def create(session: Session, actor: Actor, template: Template, body: GrantCreate
     )
     session.add(grant)
     session.flush()
-    _audit(session, actor, "grant:create", template, label, [None, body.permission])
+    _audit(session, actor, AuditAction.GRANT_CREATE, template, label, [None, body.permission])
     session.commit()
     return grant, user, team
 
@@ -97,13 +98,22 @@ def update(
     grant, user, team = get(session, template, grant_id)
     before = grant.permission
     grant.permission = permission
-    _audit(session, actor, "grant:update", template, _label(user, team), [before, permission])
+    _audit(
+        session, actor, AuditAction.GRANT_UPDATE, template, _label(user, team), [before, permission]
+    )
     session.commit()
     return grant, user, team
 
 
 def delete(session: Session, actor: Actor, template: Template, grant_id: int) -> None:
     grant, user, team = get(session, template, grant_id)
-    _audit(session, actor, "grant:delete", template, _label(user, team), [grant.permission, None])
+    _audit(
+        session,
+        actor,
+        AuditAction.GRANT_DELETE,
+        template,
+        _label(user, team),
+        [grant.permission, None],
+    )
     session.delete(grant)
     session.commit()

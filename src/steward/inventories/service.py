@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
@@ -111,7 +112,7 @@ def create(
     session.add(inventory)
     session.flush()
     diff = audit.diff({}, _fields(inventory))
-    audit.record_change(session, actor, "inventory:create", inventory, diff)
+    audit.record_change(session, actor, AuditAction.INVENTORY_CREATE, inventory, diff)
     session.commit()
     return inventory
 
@@ -145,7 +146,7 @@ def update(
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
     diff = audit.diff(before, _fields(inventory))
-    audit.record_change(session, actor, "inventory:update", inventory, diff)
+    audit.record_change(session, actor, AuditAction.INVENTORY_UPDATE, inventory, diff)
     session.commit()
     return inventory
 
@@ -162,7 +163,7 @@ def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
         names = ", ".join(f"'{name}'" for name in users)
         raise Conflict(f"inventory '{inventory.name}' is used by templates {names}")
     diff = audit.diff(_fields(inventory), {})
-    audit.record_change(session, actor, "inventory:delete", inventory, diff)
+    audit.record_change(session, actor, AuditAction.INVENTORY_DELETE, inventory, diff)
     session.delete(inventory)
     session.commit()
 

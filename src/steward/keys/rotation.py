@@ -24,6 +24,7 @@ from sqlalchemy import Column, Table, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.keys.crypto import KeyCipher, MasterKeyError, read_key_file, write_key_file
 from steward.keys.models import Key
 from steward.runs.models import Run
@@ -131,7 +132,7 @@ def rotate(
         report.dropped = True
     with sessions() as session:
         audit.record(
-            session, None, "keys:rotate", object_type="master_key", detail=report.summary()
+            session, None, AuditAction.KEY_ROTATE, object_type="master_key", detail=report.summary()
         )
         session.commit()
     return report

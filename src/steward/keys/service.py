@@ -7,6 +7,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.errors import Conflict, InvalidInput, NotFound
@@ -119,7 +120,11 @@ def create(
     given = {f for f in secret_fields if getattr(body, f, "")}
     changes = audit.diff({}, audit.snapshot(key, AUDITED_FIELDS))
     audit.record_change(
-        session, actor, "key:create", key, {**changes, **_secret_markers(given, False, True)}
+        session,
+        actor,
+        AuditAction.KEY_CREATE,
+        key,
+        {**changes, **_secret_markers(given, False, True)},
     )
     session.commit()
     return key
@@ -164,7 +169,11 @@ def update(
             setattr(key, field, value)
     diff = audit.diff(before, audit.snapshot(key, AUDITED_FIELDS))
     audit.record_change(
-        session, actor, "key:update", key, {**diff, **_secret_markers(set(secrets), True, True)}
+        session,
+        actor,
+        AuditAction.KEY_UPDATE,
+        key,
+        {**diff, **_secret_markers(set(secrets), True, True)},
     )
     session.commit()
     return key
@@ -209,7 +218,11 @@ def delete(session: Session, project: Project, key_id: int, *, actor: Actor) -> 
     if users:
         raise Conflict(f"key '{key.name}' is still used by {', '.join(users)}")
     audit.record_change(
-        session, actor, "key:delete", key, audit.diff(audit.snapshot(key, AUDITED_FIELDS), {})
+        session,
+        actor,
+        AuditAction.KEY_DELETE,
+        key,
+        audit.diff(audit.snapshot(key, AUDITED_FIELDS), {}),
     )
     session.delete(key)
     session.commit()

@@ -4,6 +4,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.auth.policy import Action, project_actions, require_admin, visible_projects
@@ -31,7 +32,7 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     audit.record_change(
         session,
         actor,
-        "project:create",
+        AuditAction.PROJECT_CREATE,
         project,
         audit.diff({}, _fields(project)),
         project_id=project.id,
@@ -74,7 +75,7 @@ def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate
     audit.record_change(
         session,
         actor,
-        "project:update",
+        AuditAction.PROJECT_UPDATE,
         project,
         audit.diff(before, _fields(project)),
         project_id=project.id,
@@ -94,7 +95,7 @@ def delete(session: Session, actor: Actor, project: Project) -> None:
     audit.record_change(
         session,
         actor,
-        "project:delete",
+        AuditAction.PROJECT_DELETE,
         project,
         audit.diff(_fields(project), {}),
         project_id=project.id,
@@ -178,7 +179,7 @@ def set_member(session: Session, actor: Actor, project: Project, body: MemberSet
     audit.record_change(
         session,
         actor,
-        "member:set",
+        AuditAction.MEMBER_SET,
         project,
         {label: [before, body.role]},
         object_type="project",
@@ -206,7 +207,7 @@ def remove_member(
     audit.record_change(
         session,
         actor,
-        "member:remove",
+        AuditAction.MEMBER_REMOVE,
         project,
         {holder: [member.role, None]},
         object_type="project",

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.errors import Conflict, InvalidInput, NotFound
 from steward.inventories.models import Inventory
@@ -131,7 +132,9 @@ def create(
     _check(session, project, repo, roots)
     session.add(repo)
     session.flush()
-    audit.record_change(session, actor, "repository:create", repo, audit.diff({}, _fields(repo)))
+    audit.record_change(
+        session, actor, AuditAction.REPOSITORY_CREATE, repo, audit.diff({}, _fields(repo))
+    )
     session.commit()
     return repo
 
@@ -157,7 +160,7 @@ def update(
         setattr(repo, field, value)
     _check(session, project, repo, roots)
     diff = audit.diff(before, _fields(repo))
-    audit.record_change(session, actor, "repository:update", repo, diff)
+    audit.record_change(session, actor, AuditAction.REPOSITORY_UPDATE, repo, diff)
     session.commit()
     return repo
 
@@ -177,7 +180,9 @@ def delete(session: Session, project: Project, repository_id: int, *, actor: Act
     users = users_of(session, repo)
     if users:
         raise Conflict(f"repository '{repo.name}' is still used by {', '.join(users)}")
-    audit.record_change(session, actor, "repository:delete", repo, audit.diff(_fields(repo), {}))
+    audit.record_change(
+        session, actor, AuditAction.REPOSITORY_DELETE, repo, audit.diff(_fields(repo), {})
+    )
     session.delete(repo)
     session.commit()
 

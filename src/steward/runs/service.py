@@ -7,6 +7,7 @@ from sqlalchemy import ColumnElement, Select, exists, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.auth.policy import visible_runs
@@ -90,13 +91,15 @@ def launch(
     )
     session.add(run)
     session.flush()
-    _audit(session, actor, "run:launch", run, template.name)
+    _audit(session, actor, AuditAction.RUN_LAUNCH, run, template.name)
     session.commit()
     queue.submit(run.id)
     return run
 
 
-def _audit(session: Session, actor: Actor, action: str, run: Run, template_name: str) -> None:
+def _audit(
+    session: Session, actor: Actor, action: AuditAction, run: Run, template_name: str
+) -> None:
     """Who ran what, where and with which parameters (secrets already redacted)."""
     params = run.params
     audit.record(
@@ -136,7 +139,7 @@ def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, ru
             session, run.id, RunStatus.CANCELED, reason=Reason.CANCELED_QUEUED, current=status
         )
     run.cancel_requested_at = run.cancel_requested_at or utcnow()
-    _audit(session, actor, "run:cancel", run, str(run.template_snapshot.get("name", "")))
+    _audit(session, actor, AuditAction.RUN_CANCEL, run, str(run.template_snapshot.get("name", "")))
     session.commit()
     queue.cancel(run.id)
     return run
@@ -177,7 +180,9 @@ def relaunch(
     )
     session.add(run)
     session.flush()
-    _audit(session, actor, "run:relaunch", run, str(run.template_snapshot.get("name", "")))
+    _audit(
+        session, actor, AuditAction.RUN_RELAUNCH, run, str(run.template_snapshot.get("name", ""))
+    )
     session.commit()
     queue.submit(run.id)
     return run

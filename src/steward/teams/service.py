@@ -6,6 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.errors import Conflict, InvalidInput, NotFound
@@ -40,7 +41,7 @@ def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
     session.add(team)
     session.flush()
     audit.record_change(
-        session, actor, "team:create", team, audit.diff({}, audit.snapshot(team, FIELDS))
+        session, actor, AuditAction.TEAM_CREATE, team, audit.diff({}, audit.snapshot(team, FIELDS))
     )
     session.commit()
     return team
@@ -56,7 +57,11 @@ def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team
     for field, value in changes.items():
         setattr(team, field, value)
     audit.record_change(
-        session, actor, "team:update", team, audit.diff(before, audit.snapshot(team, FIELDS))
+        session,
+        actor,
+        AuditAction.TEAM_UPDATE,
+        team,
+        audit.diff(before, audit.snapshot(team, FIELDS)),
     )
     session.commit()
     return team
@@ -65,7 +70,7 @@ def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team
 def delete(session: Session, actor: Actor, team: Team) -> None:
     """Its project roles and template grants go with it (the database cascades)."""
     audit.record_change(
-        session, actor, "team:delete", team, audit.diff(audit.snapshot(team, FIELDS), {})
+        session, actor, AuditAction.TEAM_DELETE, team, audit.diff(audit.snapshot(team, FIELDS), {})
     )
     session.delete(team)
     session.commit()
@@ -89,7 +94,9 @@ def add_member(session: Session, actor: Actor, team: Team, user_id: int) -> User
     if session.get(TeamMember, (team.id, user.id)) is not None:
         raise Conflict(f"user_id: {user.username} is already in team '{team.name}'")
     session.add(TeamMember(team_id=team.id, user_id=user.id))
-    audit.record_change(session, actor, "team:member_add", team, detail=f"{user.username} joined")
+    audit.record_change(
+        session, actor, AuditAction.TEAM_MEMBER_ADD, team, detail=f"{user.username} joined"
+    )
     session.commit()
     return user
 
@@ -99,6 +106,8 @@ def remove_member(session: Session, actor: Actor, team: Team, user_id: int) -> N
     if member is None:
         raise NotFound(f"user {user_id} is not in team '{team.name}'")
     username = session.scalar(select(User.username).where(User.id == user_id)) or str(user_id)
-    audit.record_change(session, actor, "team:member_remove", team, detail=f"{username} left")
+    audit.record_change(
+        session, actor, AuditAction.TEAM_MEMBER_REMOVE, team, detail=f"{username} left"
+    )
     session.delete(member)
     session.commit()

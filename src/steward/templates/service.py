@@ -8,6 +8,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
+from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
@@ -112,7 +113,7 @@ def create(
     session.add(template)
     session.flush()
     audit.record_change(
-        session, actor, "template:create", template, audit.diff({}, _fields(template))
+        session, actor, AuditAction.TEMPLATE_CREATE, template, audit.diff({}, _fields(template))
     )
     session.commit()
     return template
@@ -140,7 +141,7 @@ def update(
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots)
     diff = audit.diff(before, _fields(template))
-    audit.record_change(session, actor, "template:update", template, diff)
+    audit.record_change(session, actor, AuditAction.TEMPLATE_UPDATE, template, diff)
     session.commit()
     return template
 
@@ -157,7 +158,7 @@ def delete(session: Session, template: Template, *, actor: Actor) -> None:
     if active:
         raise InvalidState(f"template '{template.name}' has {active} queued or running runs")
     audit.record_change(
-        session, actor, "template:delete", template, audit.diff(_fields(template), {})
+        session, actor, AuditAction.TEMPLATE_DELETE, template, audit.diff(_fields(template), {})
     )
     session.delete(template)
     session.commit()
