@@ -65,7 +65,7 @@ def fingerprint(key: PrivateKeyTypes) -> str:
 
 
 def unencrypted_openssh(key: PrivateKeyTypes) -> str:
-    """The key as an unencrypted OpenSSH PEM: ssh never asks for a passphrase (runner trap 8)."""
+    """The key as an unencrypted OpenSSH PEM: ssh never asks for a passphrase (trap 8)."""
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.OpenSSH,

@@ -21,7 +21,7 @@ from steward.runner.processes import MARKER
 
 Event = dict[str, Any]
 
-# ansible-playbook and its helpers live next to the interpreter running us (RUNNER_NOTES trap 1)
+# ansible-playbook and its helpers live next to the interpreter running us (runner-notes trap 1)
 BIN_DIR = Path(sys.executable).parent
 
 SSH_PASSWORD_PROMPT = r"SSH password:\s*?$"  # noqa: S105 - a prompt, not a password

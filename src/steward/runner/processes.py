@@ -1,7 +1,7 @@
 """Find and end every process of a run, including Ansible workers that called setsid().
 
 Each run's ansible-playbook gets ``STEWARD_RUN_UUID=<uuid>`` in its environment; every descendant
-inherits it, whatever process group or session it moved to (RUNNER_NOTES trap 6). Scanning
+inherits it, whatever process group or session it moved to (docs/runner-notes.md, trap 6). Scanning
 /proc for that marker finds them all, even after the server that started them died.
 """
 

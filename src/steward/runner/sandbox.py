@@ -14,7 +14,7 @@ and control directory are bound back. It also gives the run:
 - no capability that could undo the mounts or go around them (``CAP_SYS_ADMIN`` for umount,
   ``CAP_DAC_READ_SEARCH`` for open-by-handle, ``CAP_SYS_PTRACE``, ``CAP_MKNOD``, raw I/O, modules).
 
-See docs/security.md for the threat model and RUNNER_NOTES for the checks behind the flags.
+See docs/security.md for the threat model and docs/runner-notes.md for the checks behind the flags.
 """
 
 from __future__ import annotations
