@@ -23,6 +23,7 @@ import dataclasses
 import functools
 import hashlib
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -122,8 +123,9 @@ class Sandbox:
                 args += ["--ro-bind", "/dev/null", str(file)]
         for path in sorted({_real(p) for p in visible}):
             args += ["--bind", str(path), str(path)]
-        for capability in DROPPED_CAPABILITIES:
-            args += ["--cap-drop", capability]
+        if os.geteuid() == 0:  # unprivileged, bwrap keeps no capability in the sandbox anyway
+            for capability in DROPPED_CAPABILITIES:
+                args += ["--cap-drop", capability]
         return [*args, "--", *argv]
 
 
@@ -145,17 +147,12 @@ def _existing(paths: Iterable[Path]) -> tuple[Path, ...]:
 @functools.cache
 def probe() -> str:
     """Why bubblewrap does not work here, or "" when it does (checked once per process)."""
-    executable = shutil.which(BWRAP)
-    if executable is None:
+    if shutil.which(BWRAP) is None:
         return "bubblewrap (bwrap) is not installed"
     try:
-        done = subprocess.run(
-            [executable, "--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
+        with tempfile.TemporaryDirectory(prefix="steward-sandbox-probe-") as hidden:
+            argv = Sandbox(enabled=True, hidden_dirs=(Path(hidden),)).wrap(["true"])
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap does not start: {exc}"
     if done.returncode != 0:
