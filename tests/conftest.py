@@ -1,23 +1,18 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
+from support.builders import PLAYBOOKS, Workbench
 
 from steward.config import Settings
 from steward.server import build_app
 
 # Real services from the system binaries; see tests/support/__init__.py.
 pytest_plugins = ["support.postgres", "support.sshd", "support.redis", "support.databases"]
-
-PLAYBOOKS = Path(__file__).parent / "playbooks"
-LOCALHOST_INVENTORY = (
-    f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
-)
 
 
 @pytest.fixture
@@ -42,3 +37,9 @@ def client(settings: Settings) -> Iterator[TestClient]:
         c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield c
     app.state.runtime.engine.dispose()  # give the connections back before the database is dropped
+
+
+@pytest.fixture
+def workbench(client: TestClient, tmp_path: Path) -> Workbench:
+    """A project that runs the test playbooks on localhost (support.builders.Workbench)."""
+    return Workbench(client, tmp_path)

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.server import STEWARD, Server, localhost_project, post
+from support.builders import PLAYBOOKS, localhost_project, post
+from support.server import STEWARD, Server
 
 pytestmark = pytest.mark.sqlite_only
-PLAYBOOKS = Path(__file__).parent / "playbooks"
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
+from support.builders import assert_problem
 
 from access.world import SECRET, World, ok
 

@@ -2,7 +2,8 @@
 
 Project ``p1`` holds a key, a repository, an inventory, an environment (whose secret is the key),
 templates T1 and T2, a finished run of each and a running one of each (inserted: a running run
-keeps its template and project from being deleted). Project ``p2`` holds a template and a run.
+keeps its template and project from being deleted). Project ``p2`` holds a template and a
+finished run (inserted: nothing reads more than that it exists).
 
 Actors: ``admin``; ``owner``, ``manager``, ``operator``, ``viewer`` (direct roles in p1);
 ``team_operator`` (team ``ops`` is operator in p1); ``runner`` (a ``run`` grant on T1);
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
-from conftest import LOCALHOST_INVENTORY, PLAYBOOKS
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from support.builders import LOCALHOST_INVENTORY, PLAYBOOKS, bearer, browser, make_user, token
+from support.waits import wait_finished
 
 from steward.db import utcnow
 from steward.runs.models import LaunchType, Run
@@ -39,9 +40,7 @@ ACTORS = (
     "anonymous",
     "owner_read",
 )
-PASSWORD = "a-long-enough-password"
 SECRET = "s3cret-value-of-the-key"
-FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
 
 
 def ok(response: Any, status: int = 200) -> Any:
@@ -75,22 +74,10 @@ class World:
     def user(self, name: str, scope: str = "write") -> TestClient:
         """A client holding an API token of ``name`` (created on first use)."""
         if name not in self.users:
-            self.users[name] = self.post("/users", {"username": name, "password": PASSWORD})["id"]
-        browser = TestClient(self.app)
-        login = ok(
-            browser.post("/api/v1/auth/login", json={"username": name, "password": PASSWORD})
-        )
-        token = ok(
-            browser.post(
-                "/api/v1/users/me/tokens",
-                json={"name": f"{name}-{scope}", "scope": scope},
-                headers={"X-CSRF-Token": login["csrf_token"]},
-            ),
-            201,
-        )
-        browser.cookies.clear()
-        browser.headers["Authorization"] = f"Bearer {token['token']}"
-        return browser
+            self.users[name] = make_user(self.admin, name)["id"]
+        client = browser(self.admin)
+        client.headers.update(bearer(token(self.admin, name, scope)))
+        return client
 
     def url(self, project: str, path: str = "") -> str:
         return f"/api/v1/projects/{self.ids[project]}{path}"
@@ -142,7 +129,7 @@ class World:
     def _people(self) -> None:
         p1 = f"/projects/{self.ids['p1']}"
         self.clients["admin"] = self.admin
-        self.clients["anonymous"] = TestClient(self.app)
+        self.clients["anonymous"] = browser(self.admin)
         for name in ("owner", "manager", "operator", "viewer", "runner", "outsider"):
             self.clients[name] = self.user(name)
         for role in ("owner", "manager", "operator", "viewer"):
@@ -165,14 +152,24 @@ class World:
         )["id"]
 
     def _runs(self) -> None:
-        for name, project in (("r1", "p1"), ("r2", "p1"), ("r3", "p2")):
+        for name, project in (("r1", "p1"), ("r2", "p1")):  # their output and params are read
             template = self.ids[name.replace("r", "t")]
             run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})
             self.keep(name, "runs", run)
-        for name, project in (("r1", "p1"), ("r2", "p1"), ("r3", "p2")):
-            self.wait(project, self.ids[name])
         runtime = self.app.state.runtime
         with runtime.sessions() as session:
+            done = Run(
+                project_id=self.ids["p2"],
+                template_id=self.ids["t3"],
+                status=RunStatus.SUCCESSFUL,
+                launch_type=LaunchType.API,
+                started_at=utcnow(),
+                finished_at=utcnow(),
+                rc=0,
+            )
+            session.add(done)
+            session.flush()
+            self.keep("r3", "runs", {"id": done.id})
             for name in ("t1", "t2"):
                 busy = Run(
                     project_id=self.ids["p1"],
@@ -187,12 +184,8 @@ class World:
                 session.flush()
                 self.keep(f"busy_{name}", "runs", {"id": busy.id})
             session.commit()
+        for name in ("r1", "r2"):
+            self.wait("p1", self.ids[name])
 
     def wait(self, project: str, run_id: int, timeout: float = 60) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            run: dict[str, Any] = ok(self.admin.get(self.url(project, f"/runs/{run_id}")))
-            if run["status"] in FINISHED:
-                return run
-            time.sleep(0.1)
-        raise AssertionError(f"run {run_id} did not finish in {timeout}s")
+        return wait_finished(self.admin, self.ids[project], run_id, timeout)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from fastapi.testclient import TestClient
-from runs.workbench import Workbench
 from support.admin import ADMIN_PASSWORD
+from support.builders import Workbench
 
 
 def test_login_failure_and_success_are_recorded(client: TestClient) -> None:

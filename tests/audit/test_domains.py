@@ -5,8 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from factories import make_inventory, make_key, make_local_repository, make_project, ssh_keygen
 from fastapi.testclient import TestClient
+from support.builders import (
+    make_inventory,
+    make_key,
+    make_local_repository,
+    make_project,
+    ssh_keygen,
+)
 
 ACTOR = "admin (token tests)"
 

@@ -6,8 +6,8 @@ import datetime as dt
 
 from fastapi.testclient import TestClient
 from sqlalchemy import update
+from support.builders import bearer, browser, login, make_user, token
 
-from auth.helpers import bearer, browser, login, make_user, token
 from steward.auth.models import WebSession
 from steward.config import Settings
 from steward.server import build_app

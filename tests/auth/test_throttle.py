@@ -6,8 +6,8 @@ import datetime as dt
 
 from fastapi.testclient import TestClient
 from sqlalchemy import update
+from support.builders import PASSWORD, browser, make_user
 
-from auth.helpers import PASSWORD, browser, make_user
 from steward.audit.models import AuditRecord
 from steward.config import Settings
 from steward.db import utcnow

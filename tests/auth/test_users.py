@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 
-from factories import assert_problem
 from fastapi.testclient import TestClient
-
-from auth.helpers import PASSWORD, bearer, browser, login, make_user, token
+from support.builders import PASSWORD, assert_problem, bearer, browser, login, make_user, token
 
 
 def test_admins_list_users_and_others_may_not(client: TestClient) -> None:

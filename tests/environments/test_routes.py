@@ -3,8 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_key, make_project, ssh_keygen
 from fastapi.testclient import TestClient
+from support.builders import assert_problem, make_key, make_project, ssh_keygen
 
 from steward.environments import service
 from steward.environments.models import Environment

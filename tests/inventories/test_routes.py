@@ -4,14 +4,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import (
+from fastapi.testclient import TestClient
+from support.builders import (
     assert_problem,
     make_inventory,
     make_local_repository,
     make_project,
     make_template,
 )
-from fastapi.testclient import TestClient
 
 INI = """\
 [web]

@@ -5,9 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_key, make_project, make_repository, ssh_keygen
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from support.builders import assert_problem, make_key, make_project, make_repository, ssh_keygen
 
 
 def keys_url(project_id: int) -> str:

@@ -4,8 +4,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from factories import make_key, make_project, ssh_keygen
 from fastapi.testclient import TestClient
+from support.builders import make_key, make_project, ssh_keygen
 
 from steward.errors import NotFound
 from steward.keys import service

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from factories import assert_problem
 from fastapi.testclient import TestClient
+from support.builders import assert_problem
 
 
 def test_the_last_owner_can_be_neither_removed_nor_demoted(client: TestClient) -> None:

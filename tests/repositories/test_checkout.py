@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import git, make_git_repo, make_key, make_project, make_repository, ssh_keygen
 from fastapi.testclient import TestClient
+from support.builders import git, make_git_repo, make_key, make_project, make_repository, ssh_keygen
 
 from steward.repositories.checkout import Checkout, CheckoutFailed, checkout
 from steward.repositories.models import Repository

@@ -4,21 +4,25 @@ file read from it), since the settings and the symlinks on the way can change af
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_git_repo, make_inventory, make_project, make_template
 from fastapi.testclient import TestClient
 from support.admin import ADMIN_TOKEN
+from support.builders import (
+    assert_problem,
+    make_git_repo,
+    make_inventory,
+    make_project,
+    make_template,
+)
+from support.waits import wait_finished
 
 from steward.config import Settings
 from steward.server import build_app
-
-FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
 
 
 @pytest.fixture
@@ -184,16 +188,6 @@ def serve(settings: Settings) -> Iterator[TestClient]:
         client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield client
     app.state.runtime.engine.dispose()
-
-
-def wait_finished(client: TestClient, project_id: int, run_id: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = client.get(f"/api/v1/projects/{project_id}/runs/{run_id}").json()
-        if run["status"] in FINISHED:
-            return run
-        time.sleep(0.1)
-    raise AssertionError(f"run {run_id} did not finish")
 
 
 def test_repository_whose_root_was_removed_from_the_settings_fails_its_runs(

@@ -5,8 +5,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_git_repo, make_key, make_project, make_repository
 from fastapi.testclient import TestClient
+from support.builders import assert_problem, make_git_repo, make_key, make_project, make_repository
 
 
 def repos_url(project_id: int) -> str:

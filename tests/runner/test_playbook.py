@@ -10,11 +10,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from support.builders import PLAYBOOKS
 
 from steward.runner import processes
 from steward.runner.playbook import Event, RunnerSpec, run_playbook
-
-PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 
 
 def _spec(tmp_path: Path, playbook: str, **extra: object) -> RunnerSpec:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.server import Server, localhost_project, post, wait_for
+from support.builders import PLAYBOOKS, localhost_project, post
+from support.server import Server
+from support.waits import wait_for_run, wait_until
 
 from steward.runner import processes
 
 pytestmark = pytest.mark.sqlite_only  # the server runs on its embedded default
-PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 
 
 @pytest.fixture
@@ -41,12 +41,9 @@ def test_killed_server_marks_the_run_interrupted_and_runs_the_queue(
 
     running = post(api, f"{base}/runs", {"template_id": slow["id"]})
     queued = post(api, f"{base}/runs", {"template_id": quick["id"]})
-    wait_for(api, f"{base}/runs/{running['id']}", {"running"})
+    wait_for_run(api, f"{base}/runs/{running['id']}", statuses={"running"})
     run_uuid = server.run_uuid(running["id"])
-    deadline = time.monotonic() + 60
-    while "sleep" not in processes.names(run_uuid):
-        assert time.monotonic() < deadline, "the playbook never reached its sleep"
-        time.sleep(0.1)
+    wait_until(lambda: "sleep" in processes.names(run_uuid), what="the playbook's sleep")
     assert api.get(f"{base}/runs/{queued['id']}").json()["status"] == "queued"
     api.close()
 
@@ -59,7 +56,9 @@ def test_killed_server_marks_the_run_interrupted_and_runs_the_queue(
     server.start()
     with server.api() as api:
         interrupted = api.get(f"{base}/runs/{running['id']}").json()
-        after = wait_for(api, f"{base}/runs/{queued['id']}", {"successful", "failed", "error"})
+        after = wait_for_run(
+            api, f"{base}/runs/{queued['id']}", statuses={"successful", "failed", "error"}
+        )
     assert interrupted["status"] == "error"
     assert interrupted["status_reason"] == "interrupted: server stopped during the run"
     assert processes.run_processes(run_uuid) == []

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from support.builders import Workbench
 
-from runs.workbench import Workbench
 from steward.runs import lifecycle
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run

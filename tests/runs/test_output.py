@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from support.builders import Workbench
 
-from runs.workbench import Workbench
 from steward.runs.output import ANSI
 
 

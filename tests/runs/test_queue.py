@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from runs.workbench import Workbench
+from support.builders import Workbench
 
 pytestmark = pytest.mark.sqlite_only  # dispatching, not the database
 

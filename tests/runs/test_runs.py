@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.builders import Workbench
 
-from runs.workbench import Workbench
 from steward.runner import processes
 
 # these exercise Ansible and the runner; the database paths they touch run on both backends above

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import ssh_keygen
-from support.server import Server, localhost_project, post, wait_for
+from support.builders import Workbench, localhost_project, post, ssh_keygen
+from support.server import Server
+from support.waits import wait_for_run
 
-from runs.workbench import Workbench
 from steward.runner import processes
 
 JSON = {"Content-Type": "application/json"}
@@ -201,7 +201,9 @@ def test_no_secret_in_the_server_log_at_debug(tmp_path: Path) -> None:
                 f"{base}/runs",
                 {"template_id": template["id"], "survey": {"survey_pw": SURVEY_PW}},
             )
-            done = wait_for(api, f"{base}/runs/{run['id']}", {"successful", "failed", "error"})
+            done = wait_for_run(
+                api, f"{base}/runs/{run['id']}", statuses={"successful", "failed", "error"}
+            )
             assert done["status"] == "successful"
             api.post(f"{base}/keys", json={"name": "k", "kind": "ssh", "private_key": SECRET_ENV})
     finally:

@@ -6,10 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import ssh_keygen
+from support.builders import Workbench, ssh_keygen
 from support.sshd import SshServer
-
-from runs.workbench import Workbench
 
 pytestmark = pytest.mark.sqlite_only  # about SSH and the runner, not the database
 

@@ -7,21 +7,24 @@ otherwise the checkout is refused, and so the run (``error``), ``/hosts`` and sa
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_local_repository, make_project
 from fastapi.testclient import TestClient
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    assert_problem,
+    make_local_repository,
+    make_project,
+    post,
+)
+from support.waits import wait_finished
 
 from steward.repositories import containment
 from steward.runner import ansible_config
 
 PLAY = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
-FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
-LOCALHOST = f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
 
 
 def test_path_settings_come_from_ansible_core_definitions() -> None:
@@ -109,13 +112,6 @@ def url(project_id: int, path: str) -> str:
     return f"/api/v1/projects/{project_id}/{path}"
 
 
-def post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    created = client.post(path, json=body)
-    assert created.status_code == 201, created.text
-    read: dict[str, Any] = created.json()
-    return read
-
-
 @pytest.fixture
 def repo_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "repo"
@@ -129,23 +125,13 @@ def saved_template(client: TestClient, repo_dir: Path) -> tuple[int, int]:
     """(project id, template id) of a template of ``repo_dir`` running ok.yml on localhost."""
     project_id = make_project(client)
     repository_id = make_local_repository(client, project_id, repo_dir)
-    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST}
+    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST_INVENTORY}
     inventory = post(client, url(project_id, "inventories"), body)
     fields: dict[str, Any] = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
     template = post(
         client, url(project_id, "templates"), fields | {"inventory_id": inventory["id"]}
     )
     return project_id, template["id"]
-
-
-def wait_finished(client: TestClient, project_id: int, run_id: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = client.get(url(project_id, f"runs/{run_id}")).json()
-        if run["status"] in FINISHED:
-            return run
-        time.sleep(0.1)
-    raise AssertionError(f"run {run_id} did not finish")
 
 
 @pytest.mark.sqlite_only
@@ -176,7 +162,7 @@ def test_saving_a_template_of_such_a_repository_is_refused(
     (repo_dir / "ansible.cfg").write_text("[defaults]\ncallback_plugins = /tmp/evil\n")
     project_id = make_project(client)
     repository_id = make_local_repository(client, project_id, repo_dir)
-    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST}
+    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST_INVENTORY}
     inventory = post(client, url(project_id, "inventories"), body)
     fields: dict[str, Any] = {"name": "t", "playbook": "ok.yml", "repository_id": repository_id}
     refused = client.post(

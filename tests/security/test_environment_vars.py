@@ -3,21 +3,25 @@ other things: 422 on ``env_vars.NAME`` at save, and a run ``error`` for a row sa
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, make_key, make_local_repository, make_project
 from fastapi.testclient import TestClient
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    assert_problem,
+    make_key,
+    make_local_repository,
+    make_project,
+    post,
+)
+from support.waits import wait_finished
 
 from steward.environments.models import Environment
 from steward.environments.service import env_var_problem
 
 PLAY = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
-FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
-LOCALHOST = f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
 
 
 def envs_url(project_id: int) -> str:
@@ -90,13 +94,6 @@ def test_env_var_problem_never_quotes_a_secret_value() -> None:
 # --- rows saved before the rules: the run fails with the reason --------------------------------
 
 
-def post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    created = client.post(path, json=body)
-    assert created.status_code == 201, created.text
-    read: dict[str, Any] = created.json()
-    return read
-
-
 def launch_with(
     client: TestClient,
     tmp_path: Path,
@@ -111,7 +108,7 @@ def launch_with(
     (repo_dir / "ok.yml").write_text(PLAY)
     base = f"/api/v1/projects/{project_id}"
     repository_id = make_local_repository(client, project_id, repo_dir)
-    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST}
+    body = {"name": "local", "kind": "static", "format": "ini", "content": LOCALHOST_INVENTORY}
     inventory = post(client, f"{base}/inventories", body)
     env = post(client, f"{base}/environments", {"name": "prod", **saved})
     if env_vars is not None:
@@ -123,13 +120,7 @@ def launch_with(
     fields |= {"inventory_id": inventory["id"], "environment_id": env["id"]}
     template = post(client, f"{base}/templates", fields)
     run = post(client, f"{base}/runs", {"template_id": template["id"]})
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        found: dict[str, Any] = client.get(f"{base}/runs/{run['id']}").json()
-        if found["status"] in FINISHED:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("the run did not finish")
+    return wait_finished(client, project_id, run["id"])
 
 
 @pytest.mark.sqlite_only

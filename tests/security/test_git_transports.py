@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from factories import assert_problem, make_git_repo, make_project
 from fastapi.testclient import TestClient
+from support.builders import assert_problem, make_git_repo, make_project
 
 from steward.repositories import git
 from steward.repositories.checkout import CheckoutFailed, checkout

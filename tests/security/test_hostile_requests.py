@@ -19,16 +19,17 @@ from typing import Any
 
 import httpx2
 import pytest
-from factories import (
+from fastapi import FastAPI
+from fastapi.routing import iter_route_contexts
+from fastapi.testclient import TestClient
+from support.builders import (
+    PLAYBOOKS,
     assert_problem,
     make_key,
     make_local_repository,
     make_project,
     make_template,
 )
-from fastapi import FastAPI
-from fastapi.routing import iter_route_contexts
-from fastapi.testclient import TestClient
 from support.server import Server
 
 from steward.db import utcnow
@@ -37,7 +38,6 @@ from steward.runs.models import LaunchType, Run
 from steward.runs.status import RunStatus
 
 API = "/api/v1"
-PLAYBOOKS = Path(__file__).parents[1] / "playbooks"
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}  # sent with an empty JSON object
 NOT_THE_API = {f"{API}/openapi.json", f"{API}/docs"}  # served under the prefix, not API routes
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
-from factories import (
+from fastapi.testclient import TestClient
+from support.builders import (
+    PLAYBOOKS,
     assert_problem,
     make_inventory,
     make_local_repository,
     make_project,
     make_template,
 )
-from fastapi.testclient import TestClient
 
 from steward.api.bounds import (
     ENV_VALUE_MAX,
@@ -35,7 +35,6 @@ from steward.api.bounds import (
 from steward.audit.service import VALUE_MAX_BYTES
 from steward.config import Settings
 
-PLAYBOOKS = Path(__file__).parents[1] / "playbooks"
 BODY_MAX = 2 * 1024 * 1024  # above every field limit (inventory content is 1 MiB), below default
 BODY_MAX_TEXT = "2 MiB (2097152 bytes)"
 

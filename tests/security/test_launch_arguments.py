@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from runs.workbench import Workbench
+from support.builders import Workbench
 
 
 @pytest.mark.parametrize(

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import assert_problem, git, make_local_repository, make_project
 from fastapi.testclient import TestClient
+from support.builders import assert_problem, git, make_local_repository, make_project
+from support.waits import wait_finished
 
 from steward.inventories.paths import inside
 from steward.repositories import containment
 
 PASSWD_LINE = "root:x:0:0"
 PYTHON = sys.executable
-FINISHED = {"successful", "failed", "error", "canceled", "timed_out"}
 PLAY = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
 
 
@@ -127,16 +126,6 @@ def template_body(repository_id: int, inventory_id: int, playbook: str) -> dict[
         "repository_id": repository_id,
         "inventory_id": inventory_id,
     }
-
-
-def wait_finished(client: TestClient, project_id: int, run_id: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = client.get(url(project_id, f"runs/{run_id}")).json()
-        if run["status"] in FINISHED:
-            return run
-        time.sleep(0.1)
-    raise AssertionError(f"run {run_id} did not finish")
 
 
 def make_git_repository(client: TestClient, project_id: int, directory: Path) -> int:

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from runs.workbench import Workbench
 from sqlalchemy.engine import make_url
+from support.builders import Workbench
 
 from steward.config import Settings
 from steward.runner.sandbox import Sandbox

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runs.workbench import PLAYBOOKS, Workbench
-from support.server import STEWARD, Server, localhost_project, post
+from support.builders import PLAYBOOKS, Workbench, localhost_project, post
+from support.server import STEWARD, Server
 
 pytestmark = pytest.mark.sqlite_only  # what reaches Ansible does not depend on the database
 

@@ -1,13 +1,39 @@
-"""Small typed helpers that create data through the real API. Each domain has its own section."""
+"""The one set of builders: typed helpers that create data through the real API.
+
+They take the in-process ``TestClient`` (the ``client`` fixture) unless said otherwise; the
+ones that take an ``httpx2.Client`` also work with a real server's ``Server.api()``. Waiting is
+in ``support.waits``. Each domain has its own section.
+"""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx2
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from steward.runs.models import Run
+from support.waits import api_path, read_run, wait_for_run
+
+PLAYBOOKS = Path(__file__).parents[1] / "playbooks"
+LOCALHOST_INVENTORY = (
+    f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
+)
+
+
+def post(api: httpx2.Client, url: str, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
+    """POST ``body`` as JSON, expect ``status``; returns the answer's body."""
+    response = api.post(url, json=body)
+    assert response.status_code == status, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
 
 # --- keys, repositories, environments ------------------------------------------------------
 
@@ -132,3 +158,149 @@ def make_git_repo(path: Path) -> dict[str, str]:
     feature = git(path, "rev-parse", "HEAD")
     git(path, "checkout", "--quiet", "main")
     return {"first": first, "main": main, "feature": feature}
+
+
+# --- users and logins ----------------------------------------------------------------------
+
+PASSWORD = "correct horse battery"
+
+
+def make_user(client: TestClient, username: str, **body: Any) -> dict[str, Any]:
+    created = client.post(
+        "/api/v1/users", json={"username": username, "password": PASSWORD, **body}
+    )
+    assert created.status_code == 201, created.text
+    user: dict[str, Any] = created.json()
+    return user
+
+
+def browser(client: TestClient, *, base_url: str = "http://testserver") -> TestClient:
+    """A second client on the same app with no credentials (no lifespan: the app already runs)."""
+    return TestClient(client.app, base_url=base_url)
+
+
+def login(client: TestClient, username: str, password: str = PASSWORD) -> tuple[TestClient, str]:
+    """A browser logged in as ``username``; returns it and the session's CSRF token."""
+    web = browser(client)
+    response = web.post("/api/v1/auth/login", json={"username": username, "password": password})
+    assert response.status_code == 200, response.text
+    return web, str(response.json()["csrf_token"])
+
+
+def token(client: TestClient, username: str, scope: str = "write", password: str = PASSWORD) -> str:
+    web, csrf = login(client, username, password)
+    created = web.post(
+        "/api/v1/users/me/tokens",
+        json={"name": f"{username}-{scope}", "scope": scope},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert created.status_code == 201, created.text
+    return str(created.json()["token"])
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+# --- runs: a project that runs the test playbooks on localhost ------------------------------
+
+
+def localhost_project(
+    api: httpx2.Client,
+    repo: Path,
+    name: str = "demo",
+    *,
+    repository: str = "r",
+    inventory: str = "local",
+) -> dict[str, int]:
+    """A project with a local repository at ``repo`` and a localhost inventory; their ids."""
+    project = post(api, api_path(api, "/projects"), {"name": name})["id"]
+    base = api_path(api, f"/projects/{project}")
+    body = {"name": repository, "kind": "local", "url": str(repo)}
+    repository_id = post(api, f"{base}/repositories", body)["id"]
+    body = {"name": inventory, "kind": "static", "format": "ini", "content": LOCALHOST_INVENTORY}
+    inventory_id = post(api, f"{base}/inventories", body)["id"]
+    return {"project": project, "repository": repository_id, "inventory": inventory_id}
+
+
+class Workbench:
+    """A project with a local repository of the test playbooks and a localhost inventory."""
+
+    def __init__(self, client: TestClient, tmp_path: Path) -> None:
+        self.client = client
+        self.repo_dir = tmp_path / "playbooks"
+        shutil.copytree(PLAYBOOKS, self.repo_dir)
+        ids = localhost_project(
+            client, self.repo_dir, "bench", repository="local", inventory="localhost"
+        )
+        self.project_id = ids["project"]
+        self.repository_id = ids["repository"]
+        self.inventory_id = ids["inventory"]
+
+    def url(self, path: str) -> str:
+        return f"/api/v1/projects/{self.project_id}/{path}"
+
+    def _post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.post(url, json=body)
+        assert response.status_code in (200, 201), response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def inventory(self, name: str, content: str) -> int:
+        body = {"name": name, "kind": "static", "format": "ini", "content": content}
+        inventory_id: int = self._post(self.url("inventories"), body)["id"]
+        return inventory_id
+
+    def key(self, **body: Any) -> int:
+        key_id: int = self._post(self.url("keys"), body)["id"]
+        return key_id
+
+    def template(self, playbook: str, **fields: Any) -> int:
+        body = {
+            "name": fields.pop("name", playbook.removesuffix(".yml")),
+            "playbook": playbook,
+            "repository_id": self.repository_id,
+            "inventory_id": self.inventory_id,
+            **fields,
+        }
+        template_id: int = self._post(self.url("templates"), body)["id"]
+        return template_id
+
+    def launch(self, template_id: int, **overrides: Any) -> dict[str, Any]:
+        return self._post(self.url("runs"), {"template_id": template_id, **overrides})
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        return read_run(self.client, self.url(f"runs/{run_id}"))
+
+    def wait(
+        self,
+        run_id: int,
+        until: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 90,
+    ) -> dict[str, Any]:
+        """Poll until the run is finished (or ``until`` holds); fail the test on timeout."""
+        return wait_for_run(self.client, self.url(f"runs/{run_id}"), until, timeout=timeout)
+
+    def lines(self, run_id: int, **params: Any) -> list[str]:
+        texts: list[str] = []
+        after = -1
+        while True:
+            page = self.client.get(
+                self.url(f"runs/{run_id}/lines"), params={"after": after, "limit": 10000, **params}
+            ).json()
+            texts += [line["text"] for line in page["items"]]
+            if page["next_after"] is None:
+                return texts
+            after = page["next_after"]
+
+    def uuid(self, run_id: int) -> str:
+        """The run's process marker (not exposed by the API)."""
+        runtime = self.client.app.state.runtime  # type: ignore[attr-defined]
+        with runtime.sessions() as session:
+            value: str = session.scalar(select(Run.uuid).where(Run.id == run_id))
+        return value
+
+    def text(self, run_id: int) -> str:
+        response = self.client.get(self.url(f"runs/{run_id}/output"))
+        assert response.status_code == 200
+        return response.text

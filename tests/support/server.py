@@ -7,9 +7,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import httpx2
 
@@ -81,41 +79,3 @@ class Server:
             base_url=f"http://127.0.0.1:{self.port}/api/v1",
             headers={"Authorization": f"Bearer {self.token()}"},
         )
-
-
-def post(api: httpx2.Client, url: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = api.post(url, json=body)
-    assert response.status_code == 201, response.text
-    result: dict[str, Any] = response.json()
-    return result
-
-
-def wait_for(
-    api: httpx2.Client, url: str, statuses: set[str], timeout: float = 60
-) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = api.get(url).json()
-        if run["status"] in statuses:
-            return run
-        time.sleep(0.2)
-    raise AssertionError(f"{url} never reached {statuses}")
-
-
-def localhost_project(api: httpx2.Client, repo: Path, name: str = "demo") -> dict[str, int]:
-    """A project with a local repository at ``repo`` and a localhost inventory."""
-    project = post(api, "/projects", {"name": name})["id"]
-    base = f"/projects/{project}"
-    repository = post(api, f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo)})
-    inventory = post(
-        api,
-        f"{base}/inventories",
-        {
-            "name": "local",
-            "kind": "static",
-            "format": "ini",
-            "content": "localhost ansible_connection=local "
-            f"ansible_python_interpreter={sys.executable}\n",
-        },
-    )
-    return {"project": project, "repository": repository["id"], "inventory": inventory["id"]}

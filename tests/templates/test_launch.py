@@ -1,18 +1,22 @@
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import make_inventory, make_local_repository, make_project, make_template
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
+from support.builders import (
+    PLAYBOOKS,
+    make_inventory,
+    make_local_repository,
+    make_project,
+    make_template,
+)
 
 from steward.errors import InvalidInput
 from steward.templates.launch import LaunchOverrides, LaunchParams, resolve_launch
 from steward.templates.models import Template
 
-PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 SURVEY = [
     {"variable": "release", "label": "Release", "type": "text", "required": True},
     {"variable": "db_password", "label": "DB password", "type": "password"},

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import (
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, event
+from support.builders import (
+    PLAYBOOKS,
     assert_problem,
     make_inventory,
     make_key,
@@ -13,10 +15,6 @@ from factories import (
     make_project,
     make_template,
 )
-from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event
-
-PLAYBOOKS = Path(__file__).parent.parent / "playbooks"
 
 
 def url(project_id: int, suffix: str = "") -> str:

@@ -1,0 +1,358 @@
+"""The recorder's pure part: ansible-runner events in, the rows to store out (no database)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from steward.runner.masking import MASK, Masker
+from steward.runs.recorder import (
+    CHUNK_LINES,
+    MAX_DATA_BYTES,
+    BatchRows,
+    Lease,
+    Numbering,
+    Recorder,
+    batch_rows,
+    commit_parts,
+    event_row,
+    output_chunks,
+    recap_rows,
+)
+
+RUN = 7
+NO_SECRETS = Masker([])
+START = Numbering()
+
+
+def _event(
+    counter: int, stdout: str = "", kind: str = "runner_on_ok", **data: Any
+) -> dict[str, Any]:
+    return {
+        "counter": counter,
+        "event": kind,
+        "uuid": f"uuid-{counter}",
+        "parent_uuid": "parent",
+        "stdout": stdout,
+        "created": "2026-11-23T10:00:00.000001",
+        "event_data": data,
+    }
+
+
+def _lines(n: int, prefix: str = "line") -> str:
+    return "\n".join(f"{prefix} {i}" for i in range(n))
+
+
+def _batch(
+    events: list[dict[str, Any]],
+    numbering: Numbering = START,
+    known: frozenset[str] = frozenset(),
+    masker: Masker = NO_SECRETS,
+) -> BatchRows:
+    return batch_rows(RUN, events, masker, numbering, known)
+
+
+# ---- output chunks -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [
+        (1, [1]),
+        (499, [499]),
+        (500, [500]),
+        (501, [500, 1]),
+        (1000, [500, 500]),
+        (1001, [500, 500, 1]),
+    ],
+)
+def test_an_events_lines_are_split_into_chunks_of_at_most_500(count: int, sizes: list[int]) -> None:
+    text = _lines(count)
+    chunks = output_chunks(RUN, 3, 10, text)
+    assert [c["last_line"] - c["first_line"] + 1 for c in chunks] == sizes
+    assert [len(c["text"].split("\n")) for c in chunks] == sizes
+    assert chunks[0]["first_line"] == 10
+    assert chunks[-1]["last_line"] == 10 + count - 1
+    for before, after in itertools.pairwise(chunks):
+        assert after["first_line"] == before["last_line"] + 1
+    assert "\n".join(c["text"] for c in chunks) == text
+    assert {(c["run_id"], c["counter"]) for c in chunks} == {(RUN, 3)}
+    assert CHUNK_LINES == 500
+
+
+def test_empty_lines_count_and_an_empty_stdout_has_no_chunk() -> None:
+    assert output_chunks(RUN, 1, 0, "") == []
+    blank = output_chunks(RUN, 1, 4, "\n")  # one empty line, then the empty rest: two lines
+    assert [(c["first_line"], c["last_line"], c["text"]) for c in blank] == [(4, 5, "\n")]
+
+
+# ---- one event -----------------------------------------------------------------------------
+
+
+def test_event_row_takes_the_fields_of_the_event_and_its_data() -> None:
+    raw = _event(
+        4,
+        "ok: [web1]\r\n",
+        host="web1",
+        play="site",
+        task="install",
+        task_action="apt",
+        role="base",
+        res={"changed": True},
+        start="2026-11-23T10:00:01+00:00",
+        end="2026-11-23T10:00:03",
+        duration=2.5,
+    )
+    row, text = event_row(RUN, raw, NO_SECRETS, default_counter=99)
+    assert text == "ok: [web1]\n"  # the pseudo-terminal's \r\n back to \n
+    assert row["counter"] == 4
+    assert (row["run_id"], row["event"], row["uuid"], row["parent_uuid"]) == (
+        RUN,
+        "runner_on_ok",
+        "uuid-4",
+        "parent",
+    )
+    assert (row["host"], row["play"], row["task"], row["task_action"], row["role"]) == (
+        "web1",
+        "site",
+        "install",
+        "apt",
+        "base",
+    )
+    assert row["changed"] is True
+    assert row["failed"] is False
+    assert row["created_at"] == dt.datetime(2026, 11, 23, 10, 0, 0, 1, tzinfo=dt.UTC)
+    assert row["started_at"] == dt.datetime(2026, 11, 23, 10, 0, 1, tzinfo=dt.UTC)
+    assert row["ended_at"] == dt.datetime(2026, 11, 23, 10, 0, 3, tzinfo=dt.UTC)  # naive: UTC
+    assert row["duration"] == 2.5
+    assert row["data"]["res"] == {"changed": True}
+    assert "start_line" not in row  # numbering is the batch's business
+
+
+def test_event_row_without_stdout_counter_or_dates() -> None:
+    raw = {
+        "event": "playbook_on_start",
+        "stdout": None,
+        "created": "not a date",
+        "event_data": None,
+    }
+    row, text = event_row(RUN, raw, NO_SECRETS, default_counter=12)
+    assert text == ""
+    assert row["counter"] == 12
+    assert row["host"] == row["task"] == ""
+    assert row["started_at"] is row["ended_at"] is row["duration"] is None
+    assert row["created_at"].tzinfo is not None  # received now
+    assert row["data"] == {}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "failed", "changed"),
+    [
+        ("runner_on_failed", {}, True, False),
+        ("runner_on_failed", {"ignore_errors": True}, False, False),
+        ("runner_on_unreachable", {}, True, False),
+        ("runner_item_on_failed", {}, True, False),
+        ("runner_on_ok", {"res": {"changed": True}}, False, True),
+        ("runner_item_on_ok", {"res": {"changed": True}}, False, False),
+        ("playbook_on_task_start", {"res": {"changed": True}}, False, False),
+        ("runner_on_ok", {"res": "not a dict"}, False, False),
+    ],
+)
+def test_failed_and_changed(kind: str, data: dict[str, Any], failed: bool, changed: bool) -> None:
+    row, _ = event_row(RUN, _event(1, kind=kind, **data), NO_SECRETS, default_counter=1)
+    assert (row["failed"], row["changed"]) == (failed, changed)
+
+
+def test_long_fields_are_cut_to_their_columns() -> None:
+    raw = _event(1, kind="e" * 100, host="h" * 300, task="t" * 600, role="r" * 300)
+    raw["uuid"] = "u" * 50
+    row, _ = event_row(RUN, raw, NO_SECRETS, default_counter=1)
+    assert (len(row["event"]), len(row["uuid"]), len(row["host"])) == (64, 36, 255)
+    assert (len(row["task"]), len(row["role"])) == (500, 200)
+
+
+def test_oversized_event_data_keeps_the_small_results_only() -> None:
+    raw = _event(1, res={"stdout": "x" * MAX_DATA_BYTES, "rc": 0}, host="web1")
+    row, _ = event_row(RUN, raw, NO_SECRETS, default_counter=1)
+    assert row["data"]["res"] == {"rc": 0, "_truncated": True}
+    assert row["data"]["host"] == "web1"
+
+
+def test_secrets_are_masked_in_stdout_and_everywhere_in_the_data() -> None:
+    masker = Masker(["s3cret-Pa55"])
+    raw = _event(
+        1,
+        "password is s3cret-Pa55\r\nand again s3cret-Pa55",
+        host="web1",
+        task="use s3cret-Pa55",
+        res={
+            "cmd": ["login", "--password", "s3cret-Pa55"],
+            "s3cret-Pa55": {"nested": "s3cret-Pa55"},
+        },
+    )
+    rows = _batch([raw], masker=masker)
+    event, chunks = rows.events[0], rows.chunks
+    assert chunks[0]["text"] == f"password is {MASK}\nand again {MASK}"
+    assert event["task"] == f"use {MASK}"
+    assert event["data"]["res"] == {
+        "cmd": ["login", "--password", MASK],
+        MASK: {"nested": MASK},
+    }
+    assert "s3cret-Pa55" not in repr(rows)
+
+
+# ---- the per-host recap --------------------------------------------------------------------
+
+
+def test_recap_counts_every_status_per_host() -> None:
+    stats = {
+        "ok": {"web1": 5, "web2": 3},
+        "changed": {"web1": 2},
+        "failures": {"web2": 1},
+        "dark": {"db1": 1},
+        "skipped": {"web1": 4},
+        "rescued": {"web2": 1},
+        "ignored": {"web1": 1},
+        "processed": {"web1": 1, "web2": 1, "db1": 1},
+    }
+    zero = dict.fromkeys(["ok", "changed", "failed", "unreachable", "skipped", "rescued"], 0)
+    assert recap_rows(stats) == [
+        {"host": "db1", **zero, "unreachable": 1, "ignored": 0},
+        {"host": "web1", **zero, "ok": 5, "changed": 2, "skipped": 4, "ignored": 1},
+        {"host": "web2", **zero, "ok": 3, "failed": 1, "rescued": 1, "ignored": 0},
+    ]
+    assert recap_rows({}) == recap_rows({"ok": None}) == []
+
+
+def test_the_recap_comes_from_the_stats_event_and_adds_the_hosts_it_names() -> None:
+    rows = _batch(
+        [
+            _event(1, "ok: [web1]", host="web1"),
+            _event(2, "", kind="playbook_on_stats", ok={"web1": 1, "web2": 1}, failures={}),
+        ],
+        known=frozenset({"web2"}),
+    )
+    assert [h["host"] for h in rows.new_hosts] == ["web1"]  # web2 was stored before
+    assert [(r["host"], r["ok"]) for r in rows.recap] == [("web1", 1), ("web2", 1)]
+    only_recap = _batch([_event(3, kind="playbook_on_stats", dark={"db9": 1})])
+    assert only_recap.new_hosts == [{"run_id": RUN, "host": "db9"}]
+    assert _batch([_event(1, host="web1")]).recap == []
+
+
+# ---- a batch, and batch after batch --------------------------------------------------------
+
+
+def test_line_numbers_and_event_counts_continue_across_events_and_batches() -> None:
+    first = _batch([_event(1, _lines(3)), _event(2, ""), _event(3, _lines(501))])
+    assert [(e["counter"], e["start_line"], e["end_line"]) for e in first.events] == [
+        (1, 0, 3),
+        (2, 3, 3),  # no stdout: an empty range where it would have been
+        (3, 3, 504),
+    ]
+    assert [(c["counter"], c["first_line"], c["last_line"]) for c in first.chunks] == [
+        (1, 0, 2),
+        (3, 3, 502),
+        (3, 503, 503),
+    ]
+    assert first.numbering == Numbering(next_line=504, events=3)
+
+    second = _batch([_event(4, "one"), _event(5, _lines(2))], first.numbering)
+    assert [(e["start_line"], e["end_line"]) for e in second.events] == [(504, 505), (505, 507)]
+    assert [c["first_line"] for c in second.chunks] == [504, 505]
+    assert second.numbering == Numbering(next_line=507, events=5)
+
+
+def test_an_event_without_a_counter_is_numbered_after_the_events_so_far() -> None:
+    events = [_event(0), _event(0)]
+    for raw in events:
+        del raw["counter"]
+    rows = _batch(events, Numbering(next_line=0, events=10))
+    assert [e["counter"] for e in rows.events] == [11, 12]
+
+
+def test_each_new_host_is_added_once_and_the_known_hosts_are_left_alone() -> None:
+    known = {"web1"}
+    rows = batch_rows(
+        RUN,
+        [_event(1, host="web1"), _event(2, host="web2"), _event(3, host="web2"), _event(4)],
+        NO_SECRETS,
+        Numbering(),
+        known,
+    )
+    assert rows.new_hosts == [{"run_id": RUN, "host": "web2"}]
+    assert known == {"web1"}
+    assert _batch([]) == BatchRows([], [], [], [], Numbering())
+
+
+# ---- commits of a huge output --------------------------------------------------------------
+
+
+def test_a_huge_output_is_committed_in_parts_of_at_least_the_given_lines() -> None:
+    chunks = _batch([_event(1, _lines(2600)), _event(2, _lines(10))]).chunks
+    parts = commit_parts(chunks, 1000)
+    assert [len(p) for p in parts] == [2, 2, 3]  # 500-line chunks: 2 make 1,000
+    assert [(p[0]["first_line"], p[-1]["last_line"]) for p in parts] == [
+        (0, 999),
+        (1000, 1999),
+        (2000, 2609),
+    ]
+    assert [c for p in parts for c in p] == chunks
+    assert commit_parts(chunks, 100_000) == [chunks]
+    assert commit_parts([], 1000) == []
+
+
+# ---- the lease -----------------------------------------------------------------------------
+
+
+def test_the_lease_is_due_every_period() -> None:
+    lease = Lease(10.0, renewed_at=100.0)
+    assert not lease.due(109.9)
+    assert lease.wait(104.0) == 6.0
+    assert lease.due(110.0)
+    assert lease.wait(120.0) == 0.0
+    lease.renewed(110.0)
+    assert not lease.due(115.0)
+
+
+class _FakeSession:
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def commit(self) -> None:
+        self.log.append("commit")
+
+
+def test_the_recorder_renews_the_lease_only_when_due() -> None:
+    log: list[str] = []
+
+    @contextmanager
+    def sessions() -> Iterator[_FakeSession]:
+        yield _FakeSession(log)
+
+    def heartbeat(session: Session) -> None:
+        log.append("heartbeat")
+
+    recorder = Recorder(
+        cast(sessionmaker[Session], sessions),
+        RUN,
+        NO_SECRETS,
+        heartbeat=heartbeat,
+        heartbeat_seconds=3600.0,
+    )
+    try:
+        assert recorder.renew_lease_if_due(0.0) is False
+        assert log == []
+        due = recorder._lease.renewed_at + 3600.0
+        assert recorder.renew_lease_if_due(due) is True
+        assert log == ["heartbeat", "commit"]
+        assert recorder.renew_lease_if_due(due + 1.0) is False
+    finally:
+        recorder.close()
+    assert log == ["heartbeat", "commit"]
+    assert recorder.line_count == 0
