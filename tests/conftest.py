@@ -11,8 +11,15 @@ from support.builders import PLAYBOOKS, Workbench
 from steward.config import Settings
 from steward.server import build_app
 
-# Real services from the system binaries; see tests/support/__init__.py.
-pytest_plugins = ["support.postgres", "support.sshd", "support.redis", "support.databases"]
+# Real services from the system binaries (see tests/support/__init__.py); cheap password hashes
+# and no network beyond this machine (support.isolation).
+pytest_plugins = [
+    "support.isolation",
+    "support.postgres",
+    "support.sshd",
+    "support.redis",
+    "support.databases",
+]
 
 
 @pytest.fixture
