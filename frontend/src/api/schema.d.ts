@@ -864,7 +864,10 @@ export interface paths {
     };
     /**
      * Read Hosts
-     * @description Per-host recap (ok/changed/failed/unreachable/…), failed hosts first.
+     * @description Per-host recap (ok/changed/failed/unreachable/…), failed hosts first, then by name.
+     *
+     *     Paged by ``limit`` (default and maximum 10,000 hosts) and ``offset``: a page shorter than
+     *     ``limit`` is the last one.
      */
     get: operations["read_hosts_api_v1_projects__project_id__runs__run_id__hosts_get"];
     put?: never;
@@ -884,7 +887,11 @@ export interface paths {
     };
     /**
      * Read Timeline
-     * @description Every task result per host with start, end and duration.
+     * @description Every task result per host with start, end and duration, in event order.
+     *
+     *     Paged by ``limit`` (default and maximum 10,000 results) and ``after``: pass the last
+     *     entry's ``counter`` as ``after`` for the next page; a page shorter than ``limit`` is the
+     *     last one.
      */
     get: operations["read_timeline_api_v1_projects__project_id__runs__run_id__timeline_get"];
     put?: never;
@@ -8209,7 +8216,12 @@ export interface operations {
   };
   read_hosts_api_v1_projects__project_id__runs__run_id__hosts_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description hosts per page */
+        limit?: number;
+        /** @description hosts to skip, in the recap's order */
+        offset?: number;
+      };
       header?: never;
       path: {
         run_id: number;
@@ -8292,7 +8304,12 @@ export interface operations {
   };
   read_timeline_api_v1_projects__project_id__runs__run_id__timeline_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description return results with counter > after */
+        after?: number;
+        /** @description results per page */
+        limit?: number;
+      };
       header?: never;
       path: {
         run_id: number;

@@ -8,10 +8,17 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 
 import anyio
 from sqlalchemy import ColumnElement, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
-from steward.runs.schemas import EventFilters, LineFilters, TimelineEntry
+from steward.runs.schemas import (
+    EventFilters,
+    HostParams,
+    HostRecap,
+    LineFilters,
+    TimelineEntry,
+    TimelineParams,
+)
 from steward.runs.status import RunStatus
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
@@ -103,19 +110,64 @@ def events(session: Session, run: Run, filters: EventFilters) -> list[RunEvent]:
     return list(session.scalars(query))
 
 
-def hosts(session: Session, run: Run) -> list[RunHost]:
-    """Per-host recap, hosts with failures first."""
-    query = select(RunHost).where(RunHost.run_id == run.id)
-    rows = list(session.scalars(query))
-    return sorted(rows, key=lambda h: (-(h.failed + h.unreachable), h.host))
+HOST_COLUMNS = (
+    RunHost.host,
+    RunHost.ok,
+    RunHost.changed,
+    RunHost.failed,
+    RunHost.unreachable,
+    RunHost.skipped,
+    RunHost.rescued,
+    RunHost.ignored,
+)
+TIMELINE_COLUMNS = (
+    RunEvent.counter,
+    RunEvent.event,
+    RunEvent.changed,
+    RunEvent.host,
+    RunEvent.task,
+    RunEvent.play,
+    RunEvent.task_action,
+    RunEvent.started_at,
+    RunEvent.ended_at,
+    RunEvent.duration,
+)
 
 
-def timeline(session: Session, run: Run) -> list[TimelineEntry]:
-    """One entry per host and task result, in order: where the time went."""
+def _bytewise(session: Session, column: QueryableAttribute[str]) -> ColumnElement[str]:
+    """``column`` ordered by code point on every database, as SQLite's default collation does
+    (PostgreSQL's database collation would order "web-10"/"Web1" differently)."""
+    expression = column.expression
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    return expression.collate("C") if postgresql else expression
+
+
+def hosts(session: Session, run: Run, page: HostParams) -> list[HostRecap]:
+    """A page of the per-host recap, hosts with failures first, then by name (reading the
+    recap's columns only)."""
+    failures = RunHost.failed + RunHost.unreachable
     query = (
-        select(RunEvent)
-        .where(RunEvent.run_id == run.id, RunEvent.event.in_(list(RESULT_STATUS)))
+        select(*HOST_COLUMNS)
+        .where(RunHost.run_id == run.id)
+        .order_by(failures.desc(), _bytewise(session, RunHost.host))
+        .limit(page.limit)
+        .offset(page.offset)
+    )
+    return [HostRecap.model_validate(row) for row in session.execute(query)]
+
+
+def timeline(session: Session, run: Run, page: TimelineParams) -> list[TimelineEntry]:
+    """Up to ``page.limit`` host and task results after event ``page.after``, in order: where
+    the time went. Reads the few columns it shows, never the events' data."""
+    query = (
+        select(*TIMELINE_COLUMNS)
+        .where(
+            RunEvent.run_id == run.id,
+            RunEvent.event.in_(list(RESULT_STATUS)),
+            RunEvent.counter > page.after,
+        )
         .order_by(RunEvent.counter)
+        .limit(page.limit)
     )
     return [
         TimelineEntry(
@@ -129,7 +181,7 @@ def timeline(session: Session, run: Run) -> list[TimelineEntry]:
             duration=e.duration,
             counter=e.counter,
         )
-        for e in session.scalars(query)
+        for e in session.execute(query)
     ]
 
 

@@ -1,23 +1,31 @@
 """Turn ansible-runner events into stored rows: events, output lines, per-host recap.
 
-ansible-runner calls ``add`` from its pexpect loop; a writer thread masks, converts and inserts
-in batches (one transaction every few tens of milliseconds), so a slow database never slows the
-playbook, and output shows up in the API within a fraction of a second. ``close`` drains
-everything before the run's final status is written.
+Two layers:
+
+- pure functions (``event_row``, ``output_chunks``, ``recap_rows``, ``batch_rows``,
+  ``commit_parts``, ``Lease``): an event (or a batch of them) and the numbering so far in, the
+  row dicts to insert out. No database, no thread, no clock: unit-tested on their own.
+- ``Recorder``, a thin shell over them: ansible-runner calls ``add`` from its pexpect loop; a
+  writer thread collects events for a few tens of milliseconds, turns the batch into rows and
+  inserts them with Core ``executemany`` in one transaction, so a slow database never slows the
+  playbook and output shows up in the API within a fraction of a second. Renewing the run's
+  lease is a step of its own (``renew_lease_if_due``). ``close`` drains everything before the
+  run's final status is written.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence, Set
 from typing import Any, cast
 
-from sqlalchemy import Table, update
+from sqlalchemy import Table, bindparam
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
@@ -44,7 +52,13 @@ RECAP_FIELDS = {
     "ignored": "ignored",
 }
 FAILED_EVENTS = {"runner_on_failed", "runner_on_unreachable", "runner_item_on_failed"}
+STATS_EVENT = "playbook_on_stats"
 _STOP = object()
+
+Row = dict[str, Any]
+
+
+# ---- pure: events in, rows out ---------------------------------------------------------------
 
 
 def _timestamp(value: Any) -> dt.datetime | None:
@@ -69,6 +83,176 @@ def _trim(data: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def event_row(
+    run_id: int, raw: dict[str, Any], masker: Masker, *, default_counter: int
+) -> tuple[Row, str]:
+    """The ``run_events`` row of one ansible-runner event (without its line range) and its
+    stdout, both masked; "\\r\\n" (the pseudo-terminal's) back to "\\n"."""
+    data = masker.data(raw.get("event_data") or {})
+    kind = str(raw.get("event", ""))
+    text = masker.text(str(raw.get("stdout") or "").replace("\r\n", "\n"))
+    res = data.get("res") if isinstance(data.get("res"), dict) else {}
+    duration = data.get("duration")
+    row = {
+        "run_id": run_id,
+        "counter": int(raw.get("counter", default_counter)),
+        "event": kind[:64],
+        "uuid": str(raw.get("uuid", ""))[:36],
+        "parent_uuid": str(raw.get("parent_uuid", ""))[:36],
+        "host": str(data.get("host") or "")[:255],
+        "play": str(data.get("play") or "")[:500],
+        "task": str(data.get("task") or "")[:500],
+        "task_action": str(data.get("task_action") or "")[:200],
+        "role": str(data.get("role") or "")[:200],
+        "changed": bool(res.get("changed")) if kind.startswith("runner_on") else False,
+        "failed": kind in FAILED_EVENTS and not data.get("ignore_errors"),
+        "created_at": _timestamp(raw.get("created")) or utcnow(),
+        "started_at": _timestamp(data.get("start")),
+        "ended_at": _timestamp(data.get("end")),
+        "duration": duration if isinstance(duration, int | float) else None,
+        "data": _trim(data),
+    }
+    return row, text
+
+
+def output_chunks(run_id: int, counter: int, first_line: int, text: str) -> list[Row]:
+    """The ``run_output`` rows of one event's stdout, its lines numbered from ``first_line``,
+    ``CHUNK_LINES`` per row; none for an empty stdout."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    chunks = []
+    for offset in range(0, len(lines), CHUNK_LINES):
+        part = lines[offset : offset + CHUNK_LINES]
+        first = first_line + offset
+        chunks.append(
+            {
+                "run_id": run_id,
+                "first_line": first,
+                "last_line": first + len(part) - 1,
+                "counter": counter,
+                "text": "\n".join(part),
+            }
+        )
+    return chunks
+
+
+def recap_rows(stats: dict[str, Any]) -> list[Row]:
+    """Per-host counts of a ``playbook_on_stats`` event's data, one row per host (sorted), every
+    count present: a host missing from a category of Ansible's stats has 0 of it."""
+    per_host: dict[str, Row] = {}
+    for source, column in RECAP_FIELDS.items():
+        for host, count in (stats.get(source) or {}).items():
+            name = str(host)
+            row = per_host.get(name)
+            if row is None:
+                row = per_host[name] = {"host": name, **dict.fromkeys(RECAP_FIELDS.values(), 0)}
+            row[column] = int(count)
+    return [per_host[host] for host in sorted(per_host)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Numbering:
+    """How far a run's recording has got: the next line number and the events so far."""
+
+    next_line: int = 0
+    events: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BatchRows:
+    """Everything one batch of events stores, and the numbering after it."""
+
+    events: list[Row]
+    chunks: list[Row]
+    new_hosts: list[Row]  # run_hosts rows of hosts not known before this batch
+    recap: list[Row]  # counts to set per host, from the batch's last playbook_on_stats
+    numbering: Numbering
+
+
+def batch_rows(
+    run_id: int,
+    batch: Sequence[dict[str, Any]],
+    masker: Masker,
+    numbering: Numbering,
+    known_hosts: Set[str],
+) -> BatchRows:
+    """The rows of a batch of events, numbered on from ``numbering``. Each event's lines follow
+    the previous event's; ``known_hosts`` (not changed) are the hosts already stored."""
+    events: list[Row] = []
+    chunks: list[Row] = []
+    new_hosts: list[Row] = []
+    seen: set[str] = set()
+    recap: list[Row] = []
+    next_line, count = numbering.next_line, numbering.events
+    for raw in batch:
+        count += 1
+        row, text = event_row(run_id, raw, masker, default_counter=count)
+        stored = output_chunks(run_id, row["counter"], next_line, text)
+        chunks += stored
+        row["start_line"] = next_line
+        next_line = stored[-1]["last_line"] + 1 if stored else next_line
+        row["end_line"] = next_line
+        events.append(row)
+        host = row["host"]
+        if host and host not in known_hosts and host not in seen:
+            seen.add(host)
+            new_hosts.append({"run_id": run_id, "host": host})
+        if raw.get("event") == STATS_EVENT:
+            recap = recap_rows(raw.get("event_data") or {})
+    for counts in recap:
+        host = counts["host"]
+        if host not in known_hosts and host not in seen:
+            seen.add(host)
+            new_hosts.append({"run_id": run_id, "host": host})
+    return BatchRows(events, chunks, new_hosts, recap, Numbering(next_line, count))
+
+
+def commit_parts(chunks: Sequence[Row], max_lines: int) -> list[list[Row]]:
+    """``chunks`` in consecutive parts of at least ``max_lines`` lines (the last may be shorter),
+    each committed on its own so readers see a huge output arrive."""
+    parts: list[list[Row]] = []
+    start = 0
+    for i, chunk in enumerate(chunks):
+        lines = chunk["last_line"] + 1 - chunks[start]["first_line"]
+        if lines >= max_lines or i == len(chunks) - 1:
+            parts.append(list(chunks[start : i + 1]))
+            start = i + 1
+    return parts
+
+
+class Lease:
+    """When a running run's lease (``heartbeat_at``) is due for renewal; times are monotonic
+    seconds given by the caller."""
+
+    def __init__(self, every: float, renewed_at: float) -> None:
+        self.every = every
+        self.renewed_at = renewed_at
+
+    def due(self, now: float) -> bool:
+        return now - self.renewed_at >= self.every
+
+    def wait(self, now: float) -> float:
+        """Seconds until the next renewal is due (0 if it is)."""
+        return max(0.0, self.renewed_at + self.every - now)
+
+    def renewed(self, now: float) -> None:
+        self.renewed_at = now
+
+
+# ---- the shell: a thread, batches, the database ----------------------------------------------
+
+# Core executemany, not ORM bulk operations: 2-3x less CPU on big outputs, and this is the hot
+# path. The counts of each parameter set are what this update sets.
+_SET_RECAP = HOSTS.update().where(
+    HOSTS.c.run_id == bindparam("b_run_id"), HOSTS.c.host == bindparam("b_host")
+)
+
+
+def _counts(recap: Row) -> Row:
+    return {column: recap[column] for column in RECAP_FIELDS.values()}
+
+
 class Recorder:
     def __init__(
         self,
@@ -83,10 +267,9 @@ class Recorder:
         self._run_id = run_id
         self._masker = masker
         self._heartbeat = heartbeat
-        self._heartbeat_seconds = heartbeat_seconds
+        self._lease = Lease(heartbeat_seconds, time.monotonic())
         self._queue: queue.Queue[object] = queue.Queue()
-        self._next_line = 0
-        self._events = 0
+        self._numbering = Numbering()
         self._hosts: set[str] = set()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._loop, name=f"recorder-{run_id}", daemon=True)
@@ -94,7 +277,7 @@ class Recorder:
 
     @property
     def line_count(self) -> int:
-        return self._next_line
+        return self._numbering.next_line
 
     def add(self, event: dict[str, Any]) -> None:
         if self._error is not None:
@@ -108,139 +291,80 @@ class Recorder:
         if self._error is not None:
             raise RuntimeError("the run's output could not be stored") from self._error
 
+    def renew_lease_if_due(self, now: float) -> bool:
+        """Renew the run's lease (its own small transaction) if ``heartbeat_seconds`` have passed
+        since the last renewal; whether it did."""
+        if not self._lease.due(now):
+            return False
+        with self._sessions() as session:
+            self._heartbeat(session)
+            session.commit()
+        self._lease.renewed(now)
+        return True
+
     def _loop(self) -> None:
-        last_beat = time.monotonic()
         stop = False
         while not stop:
-            batch: list[dict[str, Any]] = []
+            batch, stop = self._collect(first_wait=self._lease.wait(time.monotonic()))
             try:
-                item = self._queue.get(timeout=self._heartbeat_seconds)
+                if batch:
+                    self._store(batch)
+                self.renew_lease_if_due(time.monotonic())
+            except Exception as exc:
+                log.exception("storing events of run %s failed", self._run_id)
+                self._error = exc
+                return
+
+    def _collect(self, first_wait: float) -> tuple[list[dict[str, Any]], bool]:
+        """The events received within ``BATCH_SECONDS`` of the first one (waited for up to
+        ``first_wait``), and whether ``close`` was called."""
+        batch: list[dict[str, Any]] = []
+        try:
+            item = self._queue.get(timeout=first_wait)
+        except queue.Empty:
+            return batch, False
+        deadline = time.monotonic() + BATCH_SECONDS
+        while True:
+            if item is _STOP:
+                return batch, True
+            if isinstance(item, dict):
+                batch.append(item)
+            try:
+                item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                item = None
-            deadline = time.monotonic() + BATCH_SECONDS
-            while item is not None:
-                if item is _STOP:
-                    stop = True
-                    break
-                if isinstance(item, dict):
-                    batch.append(item)
-                try:
-                    item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
-                except queue.Empty:
-                    item = None
-            beat = time.monotonic() - last_beat >= self._heartbeat_seconds
-            if batch or beat:
-                try:
-                    self._store(batch, beat=beat)
-                except Exception as exc:
-                    log.exception("storing events of run %s failed", self._run_id)
-                    self._error = exc
-                    return
-                if beat:
-                    last_beat = time.monotonic()
+                return batch, False
 
-    def _store(self, batch: list[dict[str, Any]], *, beat: bool) -> None:
-        events: list[dict[str, Any]] = []
-        chunks: list[dict[str, Any]] = []
-        new_hosts: list[dict[str, Any]] = []
-        recap: dict[str, dict[str, int]] = {}
-        for raw in batch:
-            row, text = self._convert(raw)
-            start = self._next_line
-            if text:
-                lines = text.split("\n")
-                for first in range(0, len(lines), CHUNK_LINES):
-                    part = lines[first : first + CHUNK_LINES]
-                    chunks.append(
-                        {
-                            "run_id": self._run_id,
-                            "first_line": start + first,
-                            "last_line": start + first + len(part) - 1,
-                            "counter": row["counter"],
-                            "text": "\n".join(part),
-                        }
-                    )
-                self._next_line = start + len(lines)
-            row["start_line"], row["end_line"] = start, self._next_line
-            events.append(row)
-            host = row["host"]
-            if host and host not in self._hosts:
-                self._hosts.add(host)
-                new_hosts.append({"run_id": self._run_id, "host": host})
-            if raw.get("event") == "playbook_on_stats":
-                recap = self._recap(raw.get("event_data", {}))
-        self._events += len(events)
-        # Core inserts (executemany), not ORM bulk inserts: 2-3x less CPU on big outputs.
+    def _store(self, batch: list[dict[str, Any]]) -> None:
+        rows = batch_rows(self._run_id, batch, self._masker, self._numbering, self._hosts)
+        numbering = rows.numbering
         with self._sessions() as session:
-            if events:
-                session.execute(EVENTS.insert(), events)
-            part_start = 0
-            for i, chunk in enumerate(chunks):
-                stored = chunk["last_line"] + 1
-                part_lines = stored - chunks[part_start]["first_line"]
-                if part_lines >= COMMIT_LINES or i == len(chunks) - 1:
-                    session.execute(OUTPUT.insert(), chunks[part_start : i + 1])
-                    part_start = i + 1
-                    if stored < self._next_line:
-                        self._progress(session, stored)
-                        session.commit()
-            if new_hosts:
-                session.execute(HOSTS.insert(), new_hosts)
-            for host, counts in recap.items():
-                if host not in self._hosts:
-                    self._hosts.add(host)
-                    session.execute(HOSTS.insert(), [{"run_id": self._run_id, "host": host}])
+            if rows.events:
+                session.execute(EVENTS.insert(), rows.events)
+            parts = commit_parts(rows.chunks, COMMIT_LINES)
+            for i, part in enumerate(parts):
+                session.execute(OUTPUT.insert(), part)
+                if i < len(parts) - 1:  # more to come: let readers see this much already
+                    self._progress(session, Numbering(part[-1]["last_line"] + 1, numbering.events))
+                    session.commit()
+            if rows.new_hosts:
+                session.execute(HOSTS.insert(), rows.new_hosts)
+            if rows.recap:
                 session.execute(
-                    update(RunHost)
-                    .where(RunHost.run_id == self._run_id, RunHost.host == host)
-                    .values(**counts)
+                    _SET_RECAP,
+                    [
+                        {"b_run_id": self._run_id, "b_host": r["host"], **_counts(r)}
+                        for r in rows.recap
+                    ],
                 )
-            self._progress(session, self._next_line)
-            if beat:
-                self._heartbeat(session)
+            self._progress(session, numbering)
             session.commit()
+        self._numbering = numbering
+        self._hosts.update(h["host"] for h in rows.new_hosts)
 
-    def _progress(self, session: Session, lines: int) -> None:
+    def _progress(self, session: Session, numbering: Numbering) -> None:
         # a Core update: the ORM's costs 3x more CPU, and this runs on every batch
         session.execute(
             RUNS.update()
             .where(RUNS.c.id == self._run_id)
-            .values(line_count=lines, event_count=self._events)
+            .values(line_count=numbering.next_line, event_count=numbering.events)
         )
-
-    def _convert(self, raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        data = self._masker.data(raw.get("event_data") or {})
-        kind = str(raw.get("event", ""))
-        # the pseudo-terminal ansible-runner reads through turns every "\n" into "\r\n"
-        text = self._masker.text(str(raw.get("stdout") or "").replace("\r\n", "\n"))
-        res = data.get("res") if isinstance(data.get("res"), dict) else {}
-        row = {
-            "run_id": self._run_id,
-            "counter": int(raw.get("counter", self._events + 1)),
-            "event": kind[:64],
-            "uuid": str(raw.get("uuid", ""))[:36],
-            "parent_uuid": str(raw.get("parent_uuid", ""))[:36],
-            "host": str(data.get("host") or "")[:255],
-            "play": str(data.get("play") or "")[:500],
-            "task": str(data.get("task") or "")[:500],
-            "task_action": str(data.get("task_action") or "")[:200],
-            "role": str(data.get("role") or "")[:200],
-            "changed": bool(res.get("changed")) if kind.startswith("runner_on") else False,
-            "failed": kind in FAILED_EVENTS and not data.get("ignore_errors"),
-            "created_at": _timestamp(raw.get("created")) or utcnow(),
-            "started_at": _timestamp(data.get("start")),
-            "ended_at": _timestamp(data.get("end")),
-            "duration": data.get("duration")
-            if isinstance(data.get("duration"), int | float)
-            else None,
-            "data": _trim(data),
-        }
-        return row, text
-
-    @staticmethod
-    def _recap(data: dict[str, Any]) -> dict[str, dict[str, int]]:
-        per_host: dict[str, dict[str, int]] = {}
-        for source, column in RECAP_FIELDS.items():
-            for host, count in (data.get(source) or {}).items():
-                per_host.setdefault(str(host), {})[column] = int(count)
-        return per_host

@@ -23,6 +23,7 @@ from steward.runs.schemas import (
     EventFilters,
     EventPage,
     EventRead,
+    HostParams,
     HostRecap,
     LineFilters,
     LinePage,
@@ -32,6 +33,7 @@ from steward.runs.schemas import (
     RunPage,
     RunRead,
     TimelineEntry,
+    TimelineParams,
 )
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
@@ -167,15 +169,26 @@ def read_events(
 
 
 @router.get("/{run_id}/hosts")
-def read_hosts(run: ViewedRun, session: SessionDep) -> list[HostRecap]:
-    """Per-host recap (ok/changed/failed/unreachable/…), failed hosts first."""
-    return [HostRecap.model_validate(h) for h in output.hosts(session, run)]
+def read_hosts(
+    run: ViewedRun, session: SessionDep, page: Annotated[HostParams, Query()]
+) -> list[HostRecap]:
+    """Per-host recap (ok/changed/failed/unreachable/…), failed hosts first, then by name.
+
+    Paged by ``limit`` (default and maximum 10,000 hosts) and ``offset``: a page shorter than
+    ``limit`` is the last one."""
+    return output.hosts(session, run, page)
 
 
 @router.get("/{run_id}/timeline")
-def read_timeline(run: ViewedRun, session: SessionDep) -> list[TimelineEntry]:
-    """Every task result per host with start, end and duration."""
-    return output.timeline(session, run)
+def read_timeline(
+    run: ViewedRun, session: SessionDep, page: Annotated[TimelineParams, Query()]
+) -> list[TimelineEntry]:
+    """Every task result per host with start, end and duration, in event order.
+
+    Paged by ``limit`` (default and maximum 10,000 results) and ``after``: pass the last
+    entry's ``counter`` as ``after`` for the next page; a page shorter than ``limit`` is the
+    last one."""
+    return output.timeline(session, run, page)
 
 
 @router.get(

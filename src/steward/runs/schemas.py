@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import Id, Position
+from steward.api.bounds import POSITION_MAX, Id, Position
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
@@ -123,6 +123,14 @@ class EventFilters(BaseModel):
     q: str | None = Field(default=None, min_length=1, max_length=500)
 
 
+class HostParams(BaseModel):
+    limit: int = Field(default=10000, ge=1, le=10000, description="hosts per page")
+    # a plain int: Position's own bounds would win over ge=0 (and OFFSET -1 fails on PostgreSQL)
+    offset: int = Field(
+        default=0, ge=0, le=POSITION_MAX, description="hosts to skip, in the recap's order"
+    )
+
+
 class HostRecap(ResponseModel):
     host: str
     ok: int
@@ -132,6 +140,13 @@ class HostRecap(ResponseModel):
     skipped: int
     rescued: int
     ignored: int
+
+
+class TimelineParams(BaseModel):
+    after: int = Field(
+        default=0, ge=0, le=POSITION_MAX, description="return results with counter > after"
+    )
+    limit: int = Field(default=10000, ge=1, le=10000, description="results per page")
 
 
 class TimelineEntry(BaseModel):
