@@ -46,6 +46,8 @@ def test_successful_run_streams_events_in_order(tmp_path: Path) -> None:
     assert counters == sorted(counters)
     assert any("hello world" in e.get("stdout", "") for e in events)
     assert events[-1]["event"] == "playbook_on_stats"
+    # no second, unmasked copy of the output on disk
+    assert not (tmp_path / "pd" / "artifacts" / "run" / "stdout").exists()
 
 
 def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ SSH key through runner's ssh-agent FIFO, secret environment values through the c
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shlex
 import sys
@@ -111,6 +112,21 @@ class Outcome:
     rc: int | None
 
 
+# runner takes its settings from <private_data_dir>/env/settings only: a `settings=` argument is
+# dropped when that file is missing (trap 9), and so is `suppress_output_file=`
+SETTINGS = {
+    "pexpect_timeout": 0.25,  # trap 5: cancel is polled this often
+    "suppress_ansible_output": True,
+    "suppress_output_file": True,  # no artifacts/run/stdout copy of the whole, unmasked output
+}
+
+
+def _write_settings(private_data_dir: Path) -> None:
+    env_dir = private_data_dir / "env"
+    env_dir.mkdir(mode=0o700, exist_ok=True)
+    (env_dir / "settings").write_text(json.dumps(SETTINGS))
+
+
 def run_playbook(
     # timeouts are enforced by the caller's should_cancel: runner's own kills the process group
     # only, and then waits for setsid() workers that still hold the terminal (trap 6)
@@ -123,6 +139,7 @@ def run_playbook(
         on_event(event)
         return False  # we store events ourselves; don't duplicate them under artifacts/
 
+    _write_settings(spec.private_data_dir)
     result = ansible_runner.run(
         private_data_dir=str(spec.private_data_dir),
         project_dir=str(spec.project_dir),
@@ -138,9 +155,7 @@ def run_playbook(
         envvars=spec.environment(),
         passwords=spec.passwords(),
         ssh_key=spec.ssh_key,
-        settings={"pexpect_timeout": 0.25, "suppress_ansible_output": True},
         suppress_env_files=True,  # trap 2: never write secrets under env/
-        suppress_output_file=True,
         quiet=True,
         ident="run",
         event_handler=keep,
