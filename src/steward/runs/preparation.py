@@ -31,6 +31,7 @@ from steward.runner.playbook import RunnerSpec
 from steward.runner.sandbox import Sandbox
 from steward.runs import workdirs
 from steward.runs.models import Run
+from steward.runs.params import RunParams
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +57,22 @@ def _load[T](session: Session, model: type[T], object_id: int | None, run: Run, 
     return obj
 
 
+@dataclasses.dataclass
+class _Secrets:
+    """Every secret value the run's output must never show, gathered while preparing."""
+
+    values: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Credentials:
+    remote_user: str = ""
+    ssh_key: str | None = None
+    ssh_password: str | None = None
+    become_password: str | None = None
+    vault_ids: tuple[tuple[str, Path], ...] = ()
+
+
 def prepare(
     session: Session,
     cipher: KeyCipher,
@@ -64,80 +81,23 @@ def prepare(
     run: Run,
     workdir: Path,
 ) -> Prepared:
+    """The checkout, inventory, variables, credentials and SSH isolation of one run, written
+    into its private directory ``workdir``; raises ``InvalidState`` (the run fails with the
+    reason) when something it needs is gone or refused."""
     if sandbox.refusal:
         raise InvalidState(sandbox.refusal)
-    params: dict[str, Any] = run.params
-    secrets: list[str] = []
-    secret_params: dict[str, Any] = cipher.decrypt(run.secret_params) if run.secret_params else {}
-
-    repo = _load(session, Repository, params["repository_id"], run, "repository")
-    roots = settings.repository_roots
-    source = checkout(session, cipher, repo, workdir / "project", roots=roots)
-
-    inventory = _load(session, Inventory, params["inventory_id"], run, "inventory")
-    if inventory.kind == InventoryKind.STATIC:
-        inventory_path = write_static(inventory, workdir / "inventory")
-    else:
-        found = inside(source.path, inventory.path)
-        if found is None or not found.exists():
-            raise InvalidState(f"inventory file '{inventory.path}' is not in the repository")
-        inventory_path = found
-
-    extra_vars: dict[str, Any] = {}
-    env: dict[str, str] = {}
-    if params.get("environment_id") is not None:
-        environment = _load(session, Environment, params["environment_id"], run, "environment")
-        resolved = environments.resolve(session, cipher, environment)
-        extra_vars.update(resolved.extra_vars)
-        extra_vars.update(resolved.secret_extra_vars)
-        env.update(resolved.env_vars)
-        env.update(resolved.secret_env)
-        secrets += resolved.secret_values
-    extra_vars.update(params.get("extra_vars") or {})
-    survey_secrets: dict[str, Any] = secret_params.get("extra_vars", {})
-    launch_vars = {**(params.get("launch_vars") or {}), **survey_secrets}
-    secrets += [str(v) for v in survey_secrets.values()]
-
-    remote_user, ssh_key, ssh_password, become_password = "", None, None, None
-    if params.get("ssh_key_id") is not None:
-        material = keys.reveal(session, cipher, params["ssh_key_id"], run.project_id)
-        secrets += material.secret_values()
-        remote_user = material.username
-        if material.kind == KeyKind.SSH:
-            ssh_key = material.private_key
-        else:
-            ssh_password = material.password
-    if params.get("become_key_id") is not None:
-        material = keys.reveal(session, cipher, params["become_key_id"], run.project_id)
-        secrets += material.secret_values()
-        become_password = material.password
-
-    vault_ids: list[tuple[str, Path]] = []
-    for n, key_id in enumerate(params.get("vault_key_ids") or []):
-        material = keys.reveal(session, cipher, key_id, run.project_id)
-        secrets += material.secret_values()
-        path = _write_secret(workdir / "secrets" / f"vault-{n}", material.password or "")
-        vault_ids.append((material.vault_id, path))
-
-    extravars_files = (
-        _write_secret(workdir / "secrets" / "extravars.json", extravars.trusted(extra_vars)),
-        _write_secret(workdir / "secrets" / "launchvars.yml", extravars.untrusted(launch_vars)),
-    )
-    control_dir = workdirs.new_control_dir(settings, run.id)
-    known_hosts = settings.data_dir / "known_hosts" / f"project-{run.project_id}"
-    known_hosts.parent.mkdir(parents=True, exist_ok=True)
-    known_hosts.touch(mode=0o600)
-    (workdir / "tmp").mkdir(mode=0o700)
+    params = RunParams.of(run.params, run.id)
+    secrets = _Secrets()
+    repo = _load(session, Repository, params.repository_id, run, "repository")
+    source = checkout(session, cipher, repo, workdir / "project", roots=settings.repository_roots)
+    inventory = _load(session, Inventory, params.inventory_id, run, "inventory")
+    inventory_path = _inventory_path(inventory, source.path, workdir)
+    env, extravars_files = _variables(session, cipher, run, params, workdir, secrets)
+    credentials = _credentials(session, cipher, run, params, workdir, secrets)
+    control_dir, known_hosts = _ssh_isolation(settings, run, env)
     env.update(
         {
-            # ssh-agent puts its socket under TMPDIR: the run's own, hidden from other runs
-            "TMPDIR": str(control_dir),
-            # one run can never borrow another run's authenticated SSH connection
-            "ANSIBLE_SSH_CONTROL_PATH_DIR": str(control_dir),
-            "ANSIBLE_SSH_COMMON_ARGS": (
-                f"-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile={known_hosts}"
-            ),
-            "ANSIBLE_LOCAL_TEMP": str(workdir / "tmp"),
+            "ANSIBLE_LOCAL_TEMP": str(_private_tmp(workdir)),
             "ANSIBLE_RETRY_FILES_ENABLED": "False",
             # parse the inventory the way it was validated when saved
             "ANSIBLE_INVENTORY_ENABLED": ",".join(plugins_for(inventory)),
@@ -147,27 +107,123 @@ def prepare(
         run_uuid=run.uuid,
         private_data_dir=workdir,
         project_dir=source.path,
-        playbook=params["playbook"],
+        playbook=params.playbook,
         inventory=inventory_path,
         extravars_files=extravars_files,
         sandbox=tuple(sandbox.wrap([], visible=[workdir, control_dir, known_hosts])),
-        limit=params.get("limit") or "",
-        tags=params.get("tags") or "",
-        skip_tags=params.get("skip_tags") or "",
-        verbosity=int(params.get("verbosity") or 0),
-        forks=params.get("forks"),
-        check=bool(params.get("check_mode")),
-        diff=bool(params.get("diff_mode")),
-        remote_user=remote_user,
-        ssh_key=ssh_key,
-        ssh_password=ssh_password,
-        become_password=become_password,
-        vault_ids=tuple(vault_ids),
+        limit=params.limit,
+        tags=params.tags,
+        skip_tags=params.skip_tags,
+        verbosity=params.verbosity,
+        forks=params.forks,
+        check=params.check_mode,
+        diff=params.diff_mode,
         env=env,
+        **dataclasses.asdict(credentials),
     )
     return Prepared(
         spec=spec,
-        masker=Masker(secrets),
+        masker=Masker(secrets.values),
         commit=source.commit,
-        timeout_seconds=params.get("timeout_seconds"),
+        timeout_seconds=params.timeout_seconds,
     )
+
+
+def _inventory_path(inventory: Inventory, checkout_dir: Path, workdir: Path) -> Path:
+    if inventory.kind == InventoryKind.STATIC:
+        return write_static(inventory, workdir / "inventory")
+    found = inside(checkout_dir, inventory.path)
+    if found is None or not found.exists():
+        raise InvalidState(f"inventory file '{inventory.path}' is not in the repository")
+    return found
+
+
+def _variables(
+    session: Session,
+    cipher: KeyCipher,
+    run: Run,
+    params: RunParams,
+    workdir: Path,
+    secrets: _Secrets,
+) -> tuple[dict[str, str], tuple[Path, ...]]:
+    """The environment variables, and the extra vars files in the order they apply: the
+    environment's and the template's (trusted) first, then the launch values (untrusted)."""
+    trusted: dict[str, Any] = {}
+    env: dict[str, str] = {}
+    if params.environment_id is not None:
+        environment = _load(session, Environment, params.environment_id, run, "environment")
+        resolved = environments.resolve(session, cipher, environment)
+        trusted.update(resolved.extra_vars)
+        trusted.update(resolved.secret_extra_vars)
+        env.update(resolved.env_vars)
+        env.update(resolved.secret_env)
+        secrets.values += resolved.secret_values
+    trusted.update(params.extra_vars)
+    sealed: dict[str, Any] = cipher.decrypt(run.secret_params) if run.secret_params else {}
+    survey_secrets: dict[str, Any] = sealed.get("extra_vars", {})
+    secrets.values += [str(v) for v in survey_secrets.values()]
+    untrusted = {**params.launch_vars, **survey_secrets}
+    files = (
+        _write_secret(workdir / "secrets" / "extravars.json", extravars.trusted(trusted)),
+        _write_secret(workdir / "secrets" / "launchvars.yml", extravars.untrusted(untrusted)),
+    )
+    return env, files
+
+
+def _credentials(
+    session: Session,
+    cipher: KeyCipher,
+    run: Run,
+    params: RunParams,
+    workdir: Path,
+    secrets: _Secrets,
+) -> _Credentials:
+    """The keys of the template, decrypted: SSH key or password, become password, vault
+    passwords (written to 0600 files)."""
+    remote_user, ssh_key, ssh_password, become_password = "", None, None, None
+    if params.ssh_key_id is not None:
+        material = keys.reveal(session, cipher, params.ssh_key_id, run.project_id)
+        secrets.values += material.secret_values()
+        remote_user = material.username
+        if material.kind == KeyKind.SSH:
+            ssh_key = material.private_key
+        else:
+            ssh_password = material.password
+    if params.become_key_id is not None:
+        material = keys.reveal(session, cipher, params.become_key_id, run.project_id)
+        secrets.values += material.secret_values()
+        become_password = material.password
+    vault_ids: list[tuple[str, Path]] = []
+    for n, key_id in enumerate(params.vault_key_ids):
+        material = keys.reveal(session, cipher, key_id, run.project_id)
+        secrets.values += material.secret_values()
+        path = _write_secret(workdir / "secrets" / f"vault-{n}", material.password or "")
+        vault_ids.append((material.vault_id, path))
+    return _Credentials(remote_user, ssh_key, ssh_password, become_password, tuple(vault_ids))
+
+
+def _ssh_isolation(settings: Settings, run: Run, env: dict[str, str]) -> tuple[Path, Path]:
+    """A control directory of the run's own (ControlPersist and ssh-agent sockets) and the
+    project's known hosts, set in ``env``; both returned, to be bound into the sandbox."""
+    control_dir = workdirs.new_control_dir(settings, run.id)
+    known_hosts = settings.data_dir / "known_hosts" / f"project-{run.project_id}"
+    known_hosts.parent.mkdir(parents=True, exist_ok=True)
+    known_hosts.touch(mode=0o600)
+    env.update(
+        {
+            # ssh-agent puts its socket under TMPDIR: the run's own, hidden from other runs
+            "TMPDIR": str(control_dir),
+            # one run can never borrow another run's authenticated SSH connection
+            "ANSIBLE_SSH_CONTROL_PATH_DIR": str(control_dir),
+            "ANSIBLE_SSH_COMMON_ARGS": (
+                f"-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile={known_hosts}"
+            ),
+        }
+    )
+    return control_dir, known_hosts
+
+
+def _private_tmp(workdir: Path) -> Path:
+    tmp = workdir / "tmp"
+    tmp.mkdir(mode=0o700)
+    return tmp

@@ -19,9 +19,10 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs.models import LaunchType, Run, RunHost
+from steward.runs.params import RunParams
 from steward.runs.schemas import RunCreate, RunFilters
 from steward.runs.status import Reason, RunStatus
-from steward.templates.launch import LaunchOverrides, resolve_launch
+from steward.templates.launch import resolve_launch
 from steward.templates.models import Template
 
 
@@ -61,10 +62,7 @@ def launch(
     body: RunCreate,
 ) -> Run:
     template = _template(session, project, body.template_id)
-    overrides = LaunchOverrides.model_validate(
-        body.model_dump(exclude={"template_id", "launch_type"}, exclude_unset=True)
-    )
-    params = resolve_launch(session, template, overrides)
+    params = resolve_launch(session, template, body)
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -73,15 +71,15 @@ def launch(
         launch_type=LaunchType(body.launch_type),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
-        params={
+        params=RunParams(
             **params.redacted(),
-            "playbook": template.playbook,
-            "repository_id": template.repository_id,
-            "environment_id": template.environment_id,
-            "ssh_key_id": template.ssh_key_id,
-            "become_key_id": template.become_key_id,
-            "vault_key_ids": [k.id for k in template.vault_keys],
-        },
+            playbook=template.playbook,
+            repository_id=template.repository_id,
+            environment_id=template.environment_id,
+            ssh_key_id=template.ssh_key_id,
+            become_key_id=template.become_key_id,
+            vault_key_ids=[k.id for k in template.vault_keys],
+        ).model_dump(mode="json"),
         template_snapshot=_snapshot(session, template),
         secret_params=(
             cipher.encrypt({"extra_vars": params.secret_extra_vars})
@@ -101,7 +99,7 @@ def _audit(
     session: Session, actor: Actor, action: AuditAction, run: Run, template_name: str
 ) -> None:
     """Who ran what, where and with which parameters (secrets already redacted)."""
-    params = run.params
+    params = RunParams.of(run.params, run.id)
     audit.record(
         session,
         actor,
@@ -111,7 +109,7 @@ def _audit(
         object_name=template_name,
         project_id=run.project_id,
         detail=(
-            f"{template_name} ({params.get('playbook', '')}) limit={params.get('limit') or 'all'}"
+            f"{template_name} ({params.playbook}) limit={params.limit or 'all'}"
             f" via {run.launch_type}"
         ),
     )
@@ -155,7 +153,7 @@ def relaunch(
     failed_only: bool,
 ) -> Run:
     previous = get(session, project, run_id)
-    params = dict(previous.params)
+    params = RunParams.of(previous.params, previous.id)
     if failed_only:
         hosts = session.scalars(
             select(RunHost.host)
@@ -164,7 +162,7 @@ def relaunch(
         ).all()
         if not hosts:
             raise InvalidState(f"run {run_id} has no failed or unreachable hosts to relaunch")
-        params["limit"] = ",".join(hosts)
+        params = params.model_copy(update={"limit": ",".join(hosts)})
     run = Run(
         project_id=project.id,
         template_id=previous.template_id,
@@ -174,7 +172,7 @@ def relaunch(
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
         relaunch_of_id=previous.id,
-        params=params,
+        params=params.model_dump(mode="json"),
         template_snapshot=previous.template_snapshot,
         secret_params=previous.secret_params,
     )

@@ -1,0 +1,54 @@
+"""What a run needs to execute, as a worker reads it: typed, versioned, stored on the run as JSON.
+
+Written once at launch (template values, allowed overrides, survey answers) and never changed;
+a relaunch copies it. Secret survey answers are not in it: only their names, shown as
+``********``, while the values are sealed in ``Run.secret_params``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from steward.errors import InvalidState
+
+
+class RunParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: Literal[1] = 1  # bumped when a field changes meaning; old rows stay readable
+    playbook: str
+    repository_id: int
+    inventory_id: int
+    environment_id: int | None = None
+    ssh_key_id: int | None = None
+    become_key_id: int | None = None
+    vault_key_ids: list[int] = Field(default_factory=list)
+    limit: str = ""
+    tags: str = ""
+    skip_tags: str = ""
+    check_mode: bool = False
+    diff_mode: bool = False
+    verbosity: int = 0
+    forks: int | None = None
+    timeout_seconds: int | None = None
+    extra_vars: dict[str, Any] = Field(
+        default_factory=dict, description="the template's own: trusted, Jinja is evaluated"
+    )
+    launch_vars: dict[str, Any] = Field(
+        default_factory=dict,
+        description="given at launch (extra vars override, survey answers): data, never Jinja",
+    )
+    secret_extra_vars: dict[str, str] = Field(
+        default_factory=dict, description="names of secret survey answers (values sealed)"
+    )
+
+    @classmethod
+    def of(cls, stored: dict[str, Any], run_id: int) -> RunParams:
+        """The parameters stored on run ``run_id``; a row that does not hold them is an
+        ``InvalidState`` (the run fails with the reason), never a KeyError deep in a worker."""
+        try:
+            return cls.model_validate(stored)
+        except ValueError as exc:
+            raise InvalidState(f"run {run_id} has no valid parameters: {exc}") from exc
