@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
@@ -24,6 +24,7 @@ from steward.dispatch.queue import RunQueue
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
 from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
+from steward.projects.scoped import ProjectScoped, get_in_project
 from steward.runtime import Runtime
 
 SESSION_COOKIE = "steward_session"
@@ -147,6 +148,19 @@ def project_access(action: Action) -> Callable[..., Project]:
     def load(rights: AccessDep) -> Project:
         rights.require(action)
         return rights.project
+
+    return load
+
+
+def project_object[M: ProjectScoped](model: type[M], what: str, action: Action) -> Callable[..., M]:
+    """A dependency that loads the ``{<what>_id}`` object of ``{project_id}`` (404 when it is not
+    in the project) once the project-wide ``action`` is checked; routes hand it to the service."""
+
+    def load(
+        rights: AccessDep, session: SessionDep, object_id: int = Path(alias=f"{what}_id")
+    ) -> M:
+        rights.require(action)
+        return get_in_project(session, model, rights.project, object_id, what)
 
     return load
 

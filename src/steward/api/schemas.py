@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from steward.api.bounds import Position
+from steward.errors import InvalidInput
 
 
 class RequestModel(BaseModel):
     """Unknown fields are a 422 naming the field, never silently ignored."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class UpdateModel(RequestModel):
+    """A PATCH body: every field optional, only the fields sent change.
+
+    An explicit ``null`` clears a field listed in ``NULLABLE``; on any other field it is a 422
+    naming the field (``changes``), checked here once instead of in every service.
+    """
+
+    NULLABLE: ClassVar[frozenset[str]] = frozenset()
+
+    def changes(self, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
+        """The fields sent, by name; ``null`` only where ``NULLABLE`` allows it."""
+        changes = self.model_dump(mode=mode, exclude_unset=True)
+        nulls = sorted(
+            f for f, value in changes.items() if value is None and f not in self.NULLABLE
+        )
+        if nulls:
+            raise InvalidInput(nulls[0], "may not be null")
+        return changes
 
 
 class ResponseModel(BaseModel):
@@ -22,6 +46,11 @@ class Page[T](BaseModel):
     total: int
     limit: int
     offset: int
+
+    @classmethod
+    def of(cls, items: Sequence[T], total: int, page: PageParams) -> Page[T]:
+        """``items`` of a list of ``total``, as asked for by ``page``."""
+        return cls(items=list(items), total=total, limit=page.limit, offset=page.offset)
 
 
 class PageParams(BaseModel):

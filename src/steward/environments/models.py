@@ -1,14 +1,14 @@
 from __future__ import annotations
 
-import datetime as dt
 import enum
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from steward.db import Base, utcnow
+from steward.db import Base
 from steward.keys.models import Key
+from steward.projects.scoped import ProjectScoped
 
 
 class SecretTarget(enum.StrEnum):
@@ -16,20 +16,11 @@ class SecretTarget(enum.StrEnum):
     EXTRA_VAR = "extra_var"  # written to the run's private extra-vars file (mode 0600)
 
 
-class Environment(Base):
+class Environment(ProjectScoped):
     __tablename__ = "environments"
-    __table_args__ = (UniqueConstraint("project_id", "name"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    project_id: Mapped[int] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
-    name: Mapped[str] = mapped_column(String(100))
-    description: Mapped[str] = mapped_column(Text, default="")
     extra_vars: Mapped[dict[str, Any]] = mapped_column(default=dict)
     env_vars: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     secrets: Mapped[list[EnvironmentSecret]] = relationship(
         cascade="all, delete-orphan", order_by="EnvironmentSecret.name", lazy="selectin"

@@ -2,14 +2,24 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep
+from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep, project_object
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
 from steward.environments import service
+from steward.environments.models import Environment
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
 
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
+
+
+ViewedEnvironment = Annotated[
+    Environment, Depends(project_object(Environment, "environment", Action.RESOURCE_VIEW))
+]
+EditedEnvironment = Annotated[
+    Environment, Depends(project_object(Environment, "environment", Action.RESOURCE_WRITE))
+]
 
 
 @router.get("")
@@ -18,8 +28,7 @@ def list_environments(
 ) -> Page[EnvironmentRead]:
     """Environments of the project, by name; secrets appear as references, never values."""
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    items = [EnvironmentRead.model_validate(e) for e in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of([EnvironmentRead.model_validate(e) for e in rows], total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -30,28 +39,26 @@ def create_environment(
 
 
 @router.get("/{environment_id}")
-def read_environment(
-    environment_id: int, project: ResourceView, session: SessionDep
-) -> EnvironmentRead:
-    return EnvironmentRead.model_validate(service.get(session, project, environment_id))
+def read_environment(environment: ViewedEnvironment) -> EnvironmentRead:
+    return EnvironmentRead.model_validate(environment)
 
 
 @router.patch("/{environment_id}")
 def update_environment(
-    environment_id: int,
+    environment: EditedEnvironment,
     body: EnvironmentUpdate,
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
 ) -> EnvironmentRead:
     """Change fields; ``extra_vars``, ``env_vars`` and ``secrets`` replace the whole set."""
-    updated = service.update(session, project, environment_id, body, actor=actor)
+    updated = service.update(session, project, environment, body, actor=actor)
     return EnvironmentRead.model_validate(updated)
 
 
 @router.delete("/{environment_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_environment(
-    environment_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep
+    environment: EditedEnvironment, session: SessionDep, actor: ActorDep
 ) -> None:
     """Delete an environment no template uses (409 names the templates)."""
-    service.delete(session, project, environment_id, actor=actor)
+    service.delete(session, environment, actor=actor)

@@ -15,7 +15,7 @@ from steward.api.bounds import (
     JsonObject,
     Name,
 )
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.environments.models import SecretTarget
 
 # YAML text is at least as long as the JSON it stands for, give or take indentation
@@ -39,7 +39,7 @@ class EnvironmentCreate(RequestModel):
     secrets: list[SecretRef] = Field(default_factory=list, max_length=LIST_MAX)
 
 
-class EnvironmentUpdate(RequestModel):
+class EnvironmentUpdate(UpdateModel):
     """Every field optional; ``env_vars``, ``extra_vars`` and ``secrets`` replace the whole set."""
 
     name: Name | None = None
@@ -48,6 +48,9 @@ class EnvironmentUpdate(RequestModel):
     extra_vars_yaml: ExtraVarsYaml | None = None
     env_vars: EnvVars | None = None
     secrets: list[SecretRef] | None = Field(default=None, max_length=LIST_MAX)
+
+    # null: left as it is (these are replaced whole when given)
+    NULLABLE = frozenset({"extra_vars", "extra_vars_yaml", "env_vars", "secrets"})
 
 
 class SecretRefRead(ResponseModel):

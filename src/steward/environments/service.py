@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import yaml
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.api.bounds import json_size_error
@@ -15,10 +15,11 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
 from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
-from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.errors import InvalidInput, InvalidState
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runner import ansible_config
 from steward.templates.models import Template
@@ -193,16 +194,6 @@ def _sync_secrets(env: Environment, refs: list[SecretRef], keys_in_order: list[K
     env.secrets = rows
 
 
-def _check_name_free(session: Session, project: Project, name: str, *, env_id: int = 0) -> None:
-    found = session.scalar(
-        select(Environment.id).where(Environment.project_id == project.id, Environment.name == name)
-    )
-    if found is not None and found != env_id:
-        raise Conflict(
-            f"name: an environment named '{name}' already exists in project '{project.name}'"
-        )
-
-
 def _apply(session: Session, project: Project, env: Environment, draft: _Draft) -> None:
     _check_env_names(draft.env_vars)
     _check_secret_names(draft)
@@ -212,32 +203,16 @@ def _apply(session: Session, project: Project, env: Environment, draft: _Draft) 
     _sync_secrets(env, draft.secrets, keys_in_order)
 
 
-def get(session: Session, project: Project, environment_id: int) -> Environment:
-    env = session.scalar(
-        select(Environment).where(
-            Environment.id == environment_id, Environment.project_id == project.id
-        )
-    )
-    if env is None:
-        raise NotFound(f"environment {environment_id} not found in project '{project.name}'")
-    return env
-
-
 def list_for_project(
     session: Session, project: Project, *, limit: int, offset: int
 ) -> tuple[list[Environment], int]:
-    where = Environment.project_id == project.id
-    total = session.scalar(select(func.count()).select_from(Environment).where(where)) or 0
-    rows = session.scalars(
-        select(Environment).where(where).order_by(Environment.name).limit(limit).offset(offset)
-    )
-    return list(rows), total
+    return scoped.list_in_project(session, Environment, project, limit=limit, offset=offset)
 
 
 def create(
     session: Session, project: Project, body: EnvironmentCreate, *, actor: Actor
 ) -> Environment:
-    _check_name_free(session, project, body.name)
+    scoped.check_name_free(session, Environment, project, body.name, "environment")
     extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml) or {}
     env = Environment(project_id=project.id, name=body.name, description=body.description)
     _apply(session, project, env, _Draft(extra_vars, body.env_vars, body.secrets))
@@ -250,23 +225,16 @@ def create(
 
 
 def update(
-    session: Session,
-    project: Project,
-    environment_id: int,
-    body: EnvironmentUpdate,
-    *,
-    actor: Actor,
+    session: Session, project: Project, env: Environment, body: EnvironmentUpdate, *, actor: Actor
 ) -> Environment:
-    env = get(session, project, environment_id)
     before = _fields(env)
-    for field in ("name", "description"):
-        if field in body.model_fields_set and getattr(body, field) is None:
-            raise InvalidInput(field, "may not be null")
-    if body.name is not None:
-        _check_name_free(session, project, body.name, env_id=env.id)
-        env.name = body.name
-    if body.description is not None:
-        env.description = body.description
+    changes = body.changes()
+    if "name" in changes:
+        name = changes["name"]
+        scoped.check_name_free(session, Environment, project, name, "environment", except_id=env.id)
+        env.name = name
+    if "description" in changes:
+        env.description = changes["description"]
     current = [SecretRef(name=s.name, target=s.target, key_id=s.key_id) for s in env.secrets]
     extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml)
     draft = _Draft(
@@ -281,14 +249,9 @@ def update(
     return env
 
 
-def delete(session: Session, project: Project, environment_id: int, *, actor: Actor) -> None:
-    env = get(session, project, environment_id)
-    templates = session.scalars(
-        select(Template.name).where(Template.environment_id == env.id).order_by(Template.name)
-    )
-    users = [f"template '{n}'" for n in templates]
-    if users:
-        raise Conflict(f"environment '{env.name}' is still used by {', '.join(users)}")
+def delete(session: Session, env: Environment, *, actor: Actor) -> None:
+    templates = scoped.names_of(session, Template.name, Template.environment_id == env.id)
+    scoped.refuse_if_used("environment", env.name, {"template": templates})
     audit.record_change(
         session, actor, AuditAction.ENVIRONMENT_DELETE, env, audit.diff(_fields(env), {})
     )

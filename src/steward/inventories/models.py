@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-import datetime as dt
 import enum
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from steward.db import Base, utcnow
+from steward.projects.scoped import ProjectScoped
 
 
 class InventoryKind(enum.StrEnum):
@@ -20,16 +19,9 @@ class InventoryFormat(enum.StrEnum):
     YAML = "yaml"
 
 
-class Inventory(Base):
+class Inventory(ProjectScoped):
     __tablename__ = "inventories"
-    __table_args__ = (UniqueConstraint("project_id", "name"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    project_id: Mapped[int] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
-    name: Mapped[str] = mapped_column(String(100))
-    description: Mapped[str] = mapped_column(Text, default="")
     kind: Mapped[InventoryKind] = mapped_column(String(10))
     format: Mapped[InventoryFormat | None] = mapped_column(String(10))
     content: Mapped[str] = mapped_column(Text, default="")
@@ -37,5 +29,3 @@ class Inventory(Base):
         ForeignKey("repositories.id", ondelete="RESTRICT")
     )
     path: Mapped[str] = mapped_column(String(1000), default="")
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)

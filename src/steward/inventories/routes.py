@@ -11,8 +11,10 @@ from steward.api.deps import (
     ResourceWrite,
     RuntimeDep,
     SessionDep,
+    project_object,
 )
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
 from steward.inventories import service
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import (
@@ -26,16 +28,12 @@ from steward.inventories.schemas import (
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
 
 
-def _viewed(inventory_id: int, project: ResourceView, session: SessionDep) -> Inventory:
-    return service.get(session, project, inventory_id)
-
-
-def _edited(inventory_id: int, project: ResourceWrite, session: SessionDep) -> Inventory:
-    return service.get(session, project, inventory_id)
-
-
-ViewedInventory = Annotated[Inventory, Depends(_viewed)]
-EditedInventory = Annotated[Inventory, Depends(_edited)]
+ViewedInventory = Annotated[
+    Inventory, Depends(project_object(Inventory, "inventory", Action.RESOURCE_VIEW))
+]
+EditedInventory = Annotated[
+    Inventory, Depends(project_object(Inventory, "inventory", Action.RESOURCE_WRITE))
+]
 
 
 @router.get("")
@@ -43,8 +41,7 @@ def list_inventories(
     project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[InventoryRead]:
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    items = [InventoryRead.model_validate(i) for i in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of([InventoryRead.model_validate(i) for i in rows], total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)

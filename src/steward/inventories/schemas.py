@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator
 
 from steward.api.bounds import Description, Id, InventoryContent, Name, PathText
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.inventories.models import InventoryFormat, InventoryKind
 from steward.inventories.paths import normalize
 from steward.inventories.resolve import ResolvedInventory
@@ -25,7 +25,7 @@ class InventoryCreate(RequestModel):
     path: InventoryPath | None = None  # file and plugin only
 
 
-class InventoryUpdate(RequestModel):
+class InventoryUpdate(UpdateModel):
     name: Name | None = None
     description: Description | None = None
     kind: InventoryKind | None = None
@@ -33,6 +33,8 @@ class InventoryUpdate(RequestModel):
     content: InventoryContent | None = None
     repository_id: Id | None = None
     path: InventoryPath | None = None
+
+    NULLABLE = frozenset({"format", "repository_id", "path"})
 
 
 class InventoryPreview(RequestModel):

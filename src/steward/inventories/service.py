@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
-from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.errors import InvalidInput, InvalidState
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import (
@@ -26,6 +26,7 @@ from steward.inventories.resolve import (
 )
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
 from steward.keys.crypto import KeyCipher
+from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import (
     CheckoutFailed,
@@ -37,7 +38,6 @@ from steward.repositories.models import Repository
 from steward.runner.sandbox import Sandbox
 from steward.templates.models import Template
 
-NOT_NULL = frozenset({"name", "description", "kind", "content"})
 AUDITED_FIELDS = ("name", "description", "kind", "format", "repository_id", "path")
 
 
@@ -65,21 +65,7 @@ class Source:
 def list_for_project(
     session: Session, project: Project, *, limit: int, offset: int
 ) -> tuple[list[Inventory], int]:
-    where = Inventory.project_id == project.id
-    total = session.scalar(select(func.count()).select_from(Inventory).where(where)) or 0
-    rows = session.scalars(
-        select(Inventory).where(where).order_by(Inventory.name).limit(limit).offset(offset)
-    )
-    return list(rows), total
-
-
-def get(session: Session, project: Project, inventory_id: int) -> Inventory:
-    inventory = session.scalar(
-        select(Inventory).where(Inventory.id == inventory_id, Inventory.project_id == project.id)
-    )
-    if inventory is None:
-        raise NotFound(f"inventory {inventory_id} not found in project '{project.name}'")
-    return inventory
+    return scoped.list_in_project(session, Inventory, project, limit=limit, offset=offset)
 
 
 def create(
@@ -93,7 +79,7 @@ def create(
 ) -> Inventory:
     """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository of a
     file or plugin inventory and find its path in it."""
-    _check_name_free(session, project, body.name)
+    scoped.check_name_free(session, Inventory, project, body.name, "inventory")
     source = Source(
         kind=body.kind,
         format=body.format,
@@ -129,12 +115,12 @@ def update(
 ) -> Inventory:
     """The path is looked for again in the repository only when the source changes."""
     before = _fields(inventory)
-    changes = body.model_dump(exclude_unset=True)
-    nulls = sorted(NOT_NULL & {field for field, value in changes.items() if value is None})
-    if nulls:
-        raise InvalidInput(nulls[0], "may not be null")
+    changes = body.changes()
     if "name" in changes:
-        _check_name_free(session, project, changes["name"], except_id=inventory.id)
+        name = changes["name"]
+        scoped.check_name_free(
+            session, Inventory, project, name, "inventory", except_id=inventory.id
+        )
     source = _merged_source(inventory, changes)
     _check_source(session, project, source)
     if (source.kind, source.repository_id, source.path) != (
@@ -152,16 +138,8 @@ def update(
 
 
 def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
-    users = list(
-        session.scalars(
-            select(Template.name)
-            .where(Template.inventory_id == inventory.id)
-            .order_by(Template.name)
-        )
-    )
-    if users:
-        names = ", ".join(f"'{name}'" for name in users)
-        raise Conflict(f"inventory '{inventory.name}' is used by templates {names}")
+    templates = scoped.names_of(session, Template.name, Template.inventory_id == inventory.id)
+    scoped.refuse_if_used("inventory", inventory.name, {"template": templates})
     diff = audit.diff(_fields(inventory), {})
     audit.record_change(session, actor, AuditAction.INVENTORY_DELETE, inventory, diff)
     session.delete(inventory)
@@ -214,16 +192,6 @@ def _parse_static(fmt: InventoryFormat, content: str) -> ResolvedInventory:
         return parse_content(fmt, content)
     except InventoryUnparsable as exc:
         raise InvalidInput("content", exc.reason) from exc
-
-
-def _check_name_free(
-    session: Session, project: Project, name: str, *, except_id: int | None = None
-) -> None:
-    found = session.scalar(
-        select(Inventory.id).where(Inventory.project_id == project.id, Inventory.name == name)
-    )
-    if found is not None and found != except_id:
-        raise Conflict(f"name: an inventory named '{name}' already exists in this project")
 
 
 def _merged_source(inventory: Inventory, changes: dict[str, Any]) -> Source:

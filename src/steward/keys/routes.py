@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Depends, Query, status
 
 from steward.api.deps import (
     ActorDep,
@@ -10,13 +10,19 @@ from steward.api.deps import (
     ResourceView,
     ResourceWrite,
     SessionDep,
+    project_object,
 )
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
 from steward.keys import service
-from steward.keys.models import KeyKind
+from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyRead, KeyUpdate
 
 router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])
+
+
+ViewedKey = Annotated[Key, Depends(project_object(Key, "key", Action.RESOURCE_VIEW))]
+EditedKey = Annotated[Key, Depends(project_object(Key, "key", Action.RESOURCE_WRITE))]
 
 
 @router.get("")
@@ -30,8 +36,7 @@ def list_keys(
     rows, total = service.list_for_project(
         session, project, kind=kind, limit=page.limit, offset=page.offset
     )
-    items = [KeyRead.model_validate(k) for k in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of([KeyRead.model_validate(k) for k in rows], total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -43,13 +48,13 @@ def create_key(
 
 
 @router.get("/{key_id}")
-def read_key(key_id: int, project: ResourceView, session: SessionDep) -> KeyRead:
-    return KeyRead.model_validate(service.get(session, project, key_id))
+def read_key(key: ViewedKey) -> KeyRead:
+    return KeyRead.model_validate(key)
 
 
 @router.patch("/{key_id}")
 def update_key(
-    key_id: int,
+    key: EditedKey,
     body: KeyUpdate,
     project: ResourceWrite,
     session: SessionDep,
@@ -57,12 +62,10 @@ def update_key(
     actor: ActorDep,
 ) -> KeyRead:
     """Change metadata, or replace the secret; the kind cannot change."""
-    return KeyRead.model_validate(
-        service.update(session, cipher, project, key_id, body, actor=actor)
-    )
+    return KeyRead.model_validate(service.update(session, cipher, project, key, body, actor=actor))
 
 
 @router.delete("/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_key(key_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep) -> None:
+def delete_key(key: EditedKey, session: SessionDep, actor: ActorDep) -> None:
     """Delete a key no repository, environment or template uses (409 names the users)."""
-    service.delete(session, project, key_id, actor=actor)
+    service.delete(session, key, actor=actor)

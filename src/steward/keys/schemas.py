@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from steward.api.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.keys.models import KeyKind
 
 Username = Label
@@ -49,7 +49,7 @@ KeyCreate = Annotated[
 ]
 
 
-class KeyUpdate(RequestModel):
+class KeyUpdate(UpdateModel):
     """Every field optional. Secret fields replace the stored value; they must fit the kind."""
 
     name: Name | None = None

@@ -3,21 +3,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret
-from steward.errors import Conflict, InvalidInput, NotFound
+from steward.errors import InvalidInput, NotFound
 from steward.keys import sshkeys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyUpdate
+from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.models import Repository
-from steward.templates.models import Template, template_vault_keys
+from steward.runner.masking import MASK
+from steward.templates.models import Template
 
 SECRET_FIELDS: dict[KeyKind, frozenset[str]] = {
     KeyKind.SSH: frozenset({"private_key", "passphrase"}),
@@ -65,12 +67,6 @@ class KeyMaterial:
         return list(dict.fromkeys(v for v in values if v))
 
 
-def _check_name_free(session: Session, project: Project, name: str, *, key_id: int = 0) -> None:
-    found = session.scalar(select(Key.id).where(Key.project_id == project.id, Key.name == name))
-    if found is not None and found != key_id:
-        raise Conflict(f"name: a key named '{name}' already exists in project '{project.name}'")
-
-
 AUDITED_FIELDS = ("name", "description", "kind", "username", "vault_id", "fingerprint")
 
 
@@ -78,7 +74,7 @@ def _secret_markers(
     fields: set[str] | frozenset[str], before: bool, after: bool
 ) -> dict[str, list[Any]]:
     """A changed secret shows as ``********`` markers only: never its value, nor a hash of it."""
-    mark = audit.REDACTED
+    mark = MASK
     return {f: [mark if before else None, mark if after else None] for f in sorted(fields)}
 
 
@@ -90,28 +86,17 @@ def _seal(key: Key, cipher: KeyCipher, payload: dict[str, Any]) -> None:
     key.ciphertext = cipher.encrypt(payload)
 
 
-def get(session: Session, project: Project, key_id: int) -> Key:
-    key = session.scalar(select(Key).where(Key.id == key_id, Key.project_id == project.id))
-    if key is None:
-        raise NotFound(f"key {key_id} not found in project '{project.name}'")
-    return key
-
-
 def list_for_project(
     session: Session, project: Project, *, kind: KeyKind | None, limit: int, offset: int
 ) -> tuple[list[Key], int]:
-    where = [Key.project_id == project.id]
-    if kind is not None:
-        where.append(Key.kind == kind)
-    total = session.scalar(select(func.count()).select_from(Key).where(*where)) or 0
-    rows = session.scalars(select(Key).where(*where).order_by(Key.name).limit(limit).offset(offset))
-    return list(rows), total
+    where = [] if kind is None else [Key.kind == kind]
+    return scoped.list_in_project(session, Key, project, *where, limit=limit, offset=offset)
 
 
 def create(
     session: Session, cipher: KeyCipher, project: Project, body: KeyCreate, *, actor: Actor
 ) -> Key:
-    _check_name_free(session, project, body.name)
+    scoped.check_name_free(session, Key, project, body.name, "key")
     secret_fields = SECRET_FIELDS[body.kind]
     key = Key(project_id=project.id, **body.model_dump(exclude=set(secret_fields)))
     _seal(key, cipher, body.model_dump(include=set(secret_fields)))
@@ -132,11 +117,9 @@ def create(
 
 def _check_fields_fit(key: Key, changes: dict[str, Any]) -> None:
     allowed = PLAIN_FIELDS[key.kind] | SECRET_FIELDS[key.kind]
-    for field, value in changes.items():
+    for field in changes:
         if field not in allowed:
             raise InvalidInput(field, f"a key of kind '{key.kind}' has no {field}")
-        if value is None:
-            raise InvalidInput(field, "may not be null")
 
 
 def _new_payload(key: Key, cipher: KeyCipher, secrets: dict[str, Any]) -> dict[str, Any]:
@@ -150,16 +133,15 @@ def update(
     session: Session,
     cipher: KeyCipher,
     project: Project,
-    key_id: int,
+    key: Key,
     body: KeyUpdate,
     *,
     actor: Actor,
 ) -> Key:
-    key = get(session, project, key_id)
-    changes = body.model_dump(exclude_unset=True)
+    changes = body.changes()
     _check_fields_fit(key, changes)
     if "name" in changes:
-        _check_name_free(session, project, changes["name"], key_id=key.id)
+        scoped.check_name_free(session, Key, project, changes["name"], "key", except_id=key.id)
     before = audit.snapshot(key, AUDITED_FIELDS)
     secrets = {f: v for f, v in changes.items() if f in SECRET_FIELDS[key.kind]}
     if secrets:
@@ -179,44 +161,24 @@ def update(
     return key
 
 
-def users_of(session: Session, key: Key) -> list[str]:
-    """What still uses the key, as "repository 'x'", "environment 'y'", "template 'z'"."""
-    repositories = session.scalars(
-        select(Repository.name).where(Repository.key_id == key.id).order_by(Repository.name)
+def _users(session: Session, key: Key) -> dict[str, list[str]]:
+    """The names of the repositories, environments and templates that use the key."""
+    uses_key = or_(
+        Template.ssh_key_id == key.id,
+        Template.become_key_id == key.id,
+        Template.vault_keys.any(Key.id == key.id),
     )
-    environments = session.scalars(
-        select(Environment.name)
-        .join(EnvironmentSecret, EnvironmentSecret.environment_id == Environment.id)
-        .where(EnvironmentSecret.key_id == key.id)
-        .distinct()
-        .order_by(Environment.name)
-    )
-    vault_users = select(template_vault_keys.c.template_id).where(
-        template_vault_keys.c.key_id == key.id
-    )
-    templates = session.scalars(
-        select(Template.name)
-        .where(
-            or_(
-                Template.ssh_key_id == key.id,
-                Template.become_key_id == key.id,
-                Template.id.in_(vault_users),
-            )
-        )
-        .order_by(Template.name)
-    )
-    return (
-        [f"repository '{n}'" for n in repositories]
-        + [f"environment '{n}'" for n in environments]
-        + [f"template '{n}'" for n in templates]
-    )
+    return {
+        "repository": scoped.names_of(session, Repository.name, Repository.key_id == key.id),
+        "environment": scoped.names_of(
+            session, Environment.name, Environment.secrets.any(EnvironmentSecret.key_id == key.id)
+        ),
+        "template": scoped.names_of(session, Template.name, uses_key),
+    }
 
 
-def delete(session: Session, project: Project, key_id: int, *, actor: Actor) -> None:
-    key = get(session, project, key_id)
-    users = users_of(session, key)
-    if users:
-        raise Conflict(f"key '{key.name}' is still used by {', '.join(users)}")
+def delete(session: Session, key: Key, *, actor: Actor) -> None:
+    scoped.refuse_if_used("key", key.name, _users(session, key))
     audit.record_change(
         session,
         actor,

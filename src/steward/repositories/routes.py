@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Depends, Query, status
 
 from steward.api.deps import (
     ActorDep,
@@ -11,9 +11,12 @@ from steward.api.deps import (
     ResourceWrite,
     RuntimeDep,
     SessionDep,
+    project_object,
 )
 from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
 from steward.repositories import service
+from steward.repositories.models import Repository
 from steward.repositories.schemas import (
     RepositoryCreate,
     RepositoryRead,
@@ -24,13 +27,20 @@ from steward.repositories.schemas import (
 router = APIRouter(prefix="/projects/{project_id}/repositories", tags=["repositories"])
 
 
+ViewedRepository = Annotated[
+    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_VIEW))
+]
+EditedRepository = Annotated[
+    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_WRITE))
+]
+
+
 @router.get("")
 def list_repositories(
     project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[RepositoryRead]:
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    items = [RepositoryRead.model_validate(r) for r in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of([RepositoryRead.model_validate(r) for r in rows], total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -47,15 +57,13 @@ def create_repository(
 
 
 @router.get("/{repository_id}")
-def read_repository(
-    repository_id: int, project: ResourceView, session: SessionDep
-) -> RepositoryRead:
-    return RepositoryRead.model_validate(service.get(session, project, repository_id))
+def read_repository(repository: ViewedRepository) -> RepositoryRead:
+    return RepositoryRead.model_validate(repository)
 
 
 @router.patch("/{repository_id}")
 def update_repository(
-    repository_id: int,
+    repository: EditedRepository,
     body: RepositoryUpdate,
     project: ResourceWrite,
     session: SessionDep,
@@ -63,28 +71,23 @@ def update_repository(
     runtime: RuntimeDep,
 ) -> RepositoryRead:
     roots = runtime.settings.repository_roots
-    updated = service.update(session, project, repository_id, body, actor=actor, roots=roots)
+    updated = service.update(session, project, repository, body, actor=actor, roots=roots)
     return RepositoryRead.model_validate(updated)
 
 
 @router.delete("/{repository_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_repository(
-    repository_id: int, project: ResourceWrite, session: SessionDep, actor: ActorDep
-) -> None:
+def delete_repository(repository: EditedRepository, session: SessionDep, actor: ActorDep) -> None:
     """Delete a repository no template or inventory uses (409 names them)."""
-    service.delete(session, project, repository_id, actor=actor)
+    service.delete(session, repository, actor=actor)
 
 
 @router.post("/{repository_id}/test")
 def test_repository(
-    repository_id: int,
-    project: ResourceWrite,
-    session: SessionDep,
-    cipher: CipherDep,
-    runtime: RuntimeDep,
+    repository: EditedRepository, session: SessionDep, cipher: CipherDep, runtime: RuntimeDep
 ) -> RepositoryTestResult:
     """Reach the repository with its key (``git ls-remote``) and resolve its ref; 422 with
     git's message when it cannot."""
-    scratch = runtime.settings.data_dir
-    roots = runtime.settings.repository_roots
-    return service.test_access(session, cipher, project, repository_id, scratch, roots)
+    settings = runtime.settings
+    return service.test_access(
+        session, cipher, repository, settings.data_dir, settings.repository_roots
+    )

@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import Field
 
 from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.repositories.models import RepositoryKind
 
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
@@ -26,7 +26,7 @@ class RepositoryCreate(RequestModel):
     key_id: Id | None = None
 
 
-class RepositoryUpdate(RequestModel):
+class RepositoryUpdate(UpdateModel):
     """Every field optional; the result is checked as a whole, as on create."""
 
     name: Name | None = None
@@ -35,6 +35,8 @@ class RepositoryUpdate(RequestModel):
     url: Url | None = None
     ref: Ref | None = None
     key_id: Id | None = None
+
+    NULLABLE = frozenset({"key_id"})
 
 
 class RepositoryRead(ResponseModel):

@@ -4,16 +4,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
-from steward.errors import Conflict, InvalidInput, NotFound
+from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories import git
 from steward.repositories.checkout import key_material, local_head
@@ -82,36 +83,10 @@ def _check(session: Session, project: Project, repo: Repository, roots: Sequence
     _server_directory(repo, roots)
 
 
-def _check_name_free(session: Session, project: Project, name: str, *, repo_id: int = 0) -> None:
-    found = session.scalar(
-        select(Repository.id).where(Repository.project_id == project.id, Repository.name == name)
-    )
-    if found is not None and found != repo_id:
-        raise Conflict(
-            f"name: a repository named '{name}' already exists in project '{project.name}'"
-        )
-
-
-def get(session: Session, project: Project, repository_id: int) -> Repository:
-    repo = session.scalar(
-        select(Repository).where(
-            Repository.id == repository_id, Repository.project_id == project.id
-        )
-    )
-    if repo is None:
-        raise NotFound(f"repository {repository_id} not found in project '{project.name}'")
-    return repo
-
-
 def list_for_project(
     session: Session, project: Project, *, limit: int, offset: int
 ) -> tuple[list[Repository], int]:
-    where = Repository.project_id == project.id
-    total = session.scalar(select(func.count()).select_from(Repository).where(where)) or 0
-    rows = session.scalars(
-        select(Repository).where(where).order_by(Repository.name).limit(limit).offset(offset)
-    )
-    return list(rows), total
+    return scoped.list_in_project(session, Repository, project, limit=limit, offset=offset)
 
 
 def _fields(repo: Repository) -> dict[str, Any]:
@@ -127,7 +102,7 @@ def create(
     roots: Sequence[Path],
 ) -> Repository:
     """``roots``: the directories a local repository must be inside (``repository_roots``)."""
-    _check_name_free(session, project, body.name)
+    scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
     _check(session, project, repo, roots)
     session.add(repo)
@@ -142,20 +117,17 @@ def create(
 def update(
     session: Session,
     project: Project,
-    repository_id: int,
+    repo: Repository,
     body: RepositoryUpdate,
     *,
     actor: Actor,
     roots: Sequence[Path],
 ) -> Repository:
-    repo = get(session, project, repository_id)
     before = _fields(repo)
-    changes = body.model_dump(exclude_unset=True)
-    for field in ("name", "description", "kind", "url", "ref"):
-        if field in changes and changes[field] is None:
-            raise InvalidInput(field, "may not be null")
+    changes = body.changes()
     if "name" in changes:
-        _check_name_free(session, project, changes["name"], repo_id=repo.id)
+        name = changes["name"]
+        scoped.check_name_free(session, Repository, project, name, "repository", except_id=repo.id)
     for field, value in changes.items():
         setattr(repo, field, value)
     _check(session, project, repo, roots)
@@ -165,21 +137,12 @@ def update(
     return repo
 
 
-def users_of(session: Session, repo: Repository) -> list[str]:
-    templates = session.scalars(
-        select(Template.name).where(Template.repository_id == repo.id).order_by(Template.name)
-    )
-    inventories = session.scalars(
-        select(Inventory.name).where(Inventory.repository_id == repo.id).order_by(Inventory.name)
-    )
-    return [f"template '{n}'" for n in templates] + [f"inventory '{n}'" for n in inventories]
-
-
-def delete(session: Session, project: Project, repository_id: int, *, actor: Actor) -> None:
-    repo = get(session, project, repository_id)
-    users = users_of(session, repo)
-    if users:
-        raise Conflict(f"repository '{repo.name}' is still used by {', '.join(users)}")
+def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
+    users = {
+        "template": scoped.names_of(session, Template.name, Template.repository_id == repo.id),
+        "inventory": scoped.names_of(session, Inventory.name, Inventory.repository_id == repo.id),
+    }
+    scoped.refuse_if_used("repository", repo.name, users)
     audit.record_change(
         session, actor, AuditAction.REPOSITORY_DELETE, repo, audit.diff(_fields(repo), {})
     )
@@ -188,16 +151,10 @@ def delete(session: Session, project: Project, repository_id: int, *, actor: Act
 
 
 def test_access(
-    session: Session,
-    cipher: KeyCipher,
-    project: Project,
-    repository_id: int,
-    scratch: Path,
-    roots: Sequence[Path],
+    session: Session, cipher: KeyCipher, repo: Repository, scratch: Path, roots: Sequence[Path]
 ) -> RepositoryTestResult:
     """Reach the repository with its key and resolve its ref, without cloning; a local one or a
     ``file://`` URL must still be inside ``roots``."""
-    repo = get(session, project, repository_id)
     directory = _server_directory(repo, roots)
     if repo.kind == RepositoryKind.LOCAL and directory is not None:
         return RepositoryTestResult(ref="", commit=local_head(directory))

@@ -1,15 +1,15 @@
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, String, Table, Text, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, String, Table
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from steward.db import Base, utcnow
+from steward.db import Base
 from steward.environments.models import Environment
 from steward.inventories.models import Inventory
 from steward.keys.models import Key
+from steward.projects.scoped import ProjectScoped
 from steward.repositories.models import Repository
 
 template_vault_keys = Table(
@@ -20,16 +20,9 @@ template_vault_keys = Table(
 )
 
 
-class Template(Base):
+class Template(ProjectScoped):
     __tablename__ = "templates"
-    __table_args__ = (UniqueConstraint("project_id", "name"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    project_id: Mapped[int] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
-    name: Mapped[str] = mapped_column(String(100))
-    description: Mapped[str] = mapped_column(Text, default="")
     playbook: Mapped[str] = mapped_column(String(1000))
     repository_id: Mapped[int] = mapped_column(ForeignKey("repositories.id", ondelete="RESTRICT"))
     inventory_id: Mapped[int] = mapped_column(ForeignKey("inventories.id", ondelete="RESTRICT"))
@@ -53,9 +46,6 @@ class Template(Base):
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question
     survey: Mapped[list[Any]] = mapped_column(default=list)
-
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     # referenced objects, for their names in reads; templates.service loads them with joins
     repository: Mapped[Repository] = relationship()

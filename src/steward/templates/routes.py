@@ -58,7 +58,7 @@ def list_templates(
         only=rights.templates_allowing(Action.TEMPLATE_VIEW),
     )
     items = [_read(t, rights) for t in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from steward.api.bounds import Description, Id, Name, PathText, TimeoutSeconds
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.inventories.paths import normalize
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, Survey
@@ -74,7 +74,7 @@ class TemplateCreate(RequestModel):
     survey: Survey = Field(default_factory=list)
 
 
-class TemplateUpdate(RequestModel):
+class TemplateUpdate(UpdateModel):
     """Only the fields sent change; ``null`` clears the optional ones."""
 
     name: Name | None = None
@@ -98,8 +98,9 @@ class TemplateUpdate(RequestModel):
     overridable: Overridable | None = None
     survey: Survey | None = None
 
-
-NULLABLE = frozenset({"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"})
+    NULLABLE = frozenset(
+        {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
+    )
 
 
 class NamedRef(ResponseModel):

@@ -11,17 +11,18 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment
-from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.templates.models import Template
-from steward.templates.schemas import NULLABLE, TemplateCreate, TemplateUpdate
+from steward.templates.schemas import TemplateCreate, TemplateUpdate
 
 # many-to-one references are joined; vault keys come with one "selectin" query (see the model)
 WITH_REFERENCES = (
@@ -55,9 +56,8 @@ def _fields(template: Template) -> dict[str, Any]:
     return audit.snapshot(template, AUDITED_FIELDS)
 
 
-def _visible(project: Project, only: Collection[int] | None) -> list[ColumnElement[bool]]:
-    where = [Template.project_id == project.id]
-    return where if only is None else [*where, Template.id.in_(list(only))]
+def _visible(only: Collection[int] | None) -> list[ColumnElement[bool]]:
+    return [] if only is None else [Template.id.in_(list(only))]
 
 
 def list_for_project(
@@ -69,17 +69,15 @@ def list_for_project(
     only: Collection[int] | None = None,
 ) -> tuple[list[Template], int]:
     """By name; ``only``: the ids the caller may see (None: all, policy.templates_allowing)."""
-    where = _visible(project, only)
-    total = session.scalar(select(func.count()).select_from(Template).where(*where)) or 0
-    rows = session.scalars(
-        select(Template)
-        .options(*WITH_REFERENCES)
-        .where(*where)
-        .order_by(Template.name)
-        .limit(limit)
-        .offset(offset)
+    return scoped.list_in_project(
+        session,
+        Template,
+        project,
+        *_visible(only),
+        limit=limit,
+        offset=offset,
+        options=WITH_REFERENCES,
     )
-    return list(rows), total
 
 
 def get(
@@ -88,7 +86,7 @@ def get(
     template = session.scalar(
         select(Template)
         .options(*WITH_REFERENCES)
-        .where(Template.id == template_id, *_visible(project, only))
+        .where(Template.id == template_id, Template.project_id == project.id, *_visible(only))
     )
     if template is None:
         raise NotFound(f"template {template_id} not found in project '{project.name}'")
@@ -106,7 +104,7 @@ def create(
 ) -> Template:
     """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository and
     find the playbook in it."""
-    _check_name_free(session, project, body.name)
+    scoped.check_name_free(session, Template, project, body.name, "template")
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
     _check_playbook(session, cipher, template, roots)
@@ -131,12 +129,10 @@ def update(
 ) -> Template:
     """The playbook is looked for again only when it or the repository changes."""
     before = _fields(template)
-    changes = body.model_dump(mode="json", exclude_unset=True)
-    nulls = sorted(f for f, value in changes.items() if value is None and f not in NULLABLE)
-    if nulls:
-        raise InvalidInput(nulls[0], "may not be null")
+    changes = body.changes(mode="json")
     if "name" in changes:
-        _check_name_free(session, project, changes["name"], except_id=template.id)
+        name = changes["name"]
+        scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
     _apply(session, project, template, changes)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots)
@@ -162,16 +158,6 @@ def delete(session: Session, template: Template, *, actor: Actor) -> None:
     )
     session.delete(template)
     session.commit()
-
-
-def _check_name_free(
-    session: Session, project: Project, name: str, *, except_id: int | None = None
-) -> None:
-    found = session.scalar(
-        select(Template.id).where(Template.project_id == project.id, Template.name == name)
-    )
-    if found is not None and found != except_id:
-        raise Conflict(f"name: a template named '{name}' already exists in this project")
 
 
 def _check_playbook(

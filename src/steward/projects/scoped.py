@@ -1,0 +1,131 @@
+"""What every object of a project shares: its columns (``ProjectScoped``), its lookup by id
+within the project, the uniqueness of its name, its list and the "still in use" refusal.
+
+Not a CRUD framework: each domain's service still writes its own create/update/delete and calls
+these for the parts that are the same everywhere, so the messages are the same everywhere too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+from sqlalchemy import ColumnElement, ForeignKey, String, Text, UniqueConstraint, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Mapped, Session, declared_attr, mapped_column
+
+from steward.db import Base, utcnow
+from steward.errors import Conflict, NotFound
+from steward.projects.models import Project
+
+# the shared columns keep the place they had in each table: first id, project_id, name and
+# description, then the domain's own columns (sort order 0), last the timestamps
+_FIRST, _LAST = -1, 1
+
+
+class ProjectScoped(Base):
+    """The columns of an object of a project, its name unique in it (``uq_<table>_project_id``)."""
+
+    __abstract__ = True
+
+    id: Mapped[int] = mapped_column(primary_key=True, sort_order=_FIRST)
+    project_id: Mapped[int] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True, sort_order=_FIRST
+    )
+    name: Mapped[str] = mapped_column(String(100), sort_order=_FIRST)
+    description: Mapped[str] = mapped_column(Text, default="", sort_order=_FIRST)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, sort_order=_LAST)
+    updated_at: Mapped[dt.datetime] = mapped_column(
+        default=utcnow, onupdate=utcnow, sort_order=_LAST
+    )
+
+    @declared_attr.directive
+    @classmethod
+    def __table_args__(cls) -> tuple[Any, ...]:
+        return (UniqueConstraint("project_id", "name"),)
+
+
+class Named(Protocol):
+    """A model with an id and a unique name (a project, a team, or an object of a project)."""
+
+    id: ClassVar[InstrumentedAttribute[int]]
+    name: ClassVar[InstrumentedAttribute[str]]
+
+
+def get_in_project[M: ProjectScoped](
+    session: Session, model: type[M], project: Project, object_id: int, what: str
+) -> M:
+    """The object ``object_id`` of ``project``; one of another project is a 404, like no object."""
+    found = session.scalar(
+        select(model).where(model.id == object_id, model.project_id == project.id)
+    )
+    if found is None:
+        raise NotFound(f"{what} {object_id} not found in project '{project.name}'")
+    return found
+
+
+def check_name_free(
+    session: Session,
+    model: type[Named],
+    project: Project | None,
+    name: str,
+    what: str,
+    *,
+    except_id: int | None = None,
+) -> None:
+    """409 when another ``what`` is named ``name``: in ``project``, or anywhere when None."""
+    where: list[ColumnElement[bool]] = [model.name == name]
+    if project is not None:
+        where.append(getattr(model, "project_id") == project.id)  # noqa: B009 - not on Named
+    found = session.scalar(select(model.id).where(*where))
+    if found is not None and found != except_id:
+        within = f" in project '{project.name}'" if project is not None else ""
+        article = "an" if what[0] in "aeiou" else "a"
+        raise Conflict(f"name: {article} {what} named '{name}' already exists{within}")
+
+
+def list_in_project[M: ProjectScoped](
+    session: Session,
+    model: type[M],
+    project: Project,
+    *where: ColumnElement[bool],
+    limit: int,
+    offset: int,
+    options: Sequence[Any] = (),
+) -> tuple[list[M], int]:
+    """A page of the project's objects (narrowed by ``where``) by name, and how many there are."""
+    clauses = [model.project_id == project.id, *where]
+    total = session.scalar(select(func.count()).select_from(model).where(*clauses)) or 0
+    rows = session.scalars(
+        select(model)
+        .options(*options)
+        .where(*clauses)
+        .order_by(model.name)
+        .limit(limit)
+        .offset(offset)
+    )
+    return list(rows), total
+
+
+def names_of(
+    session: Session, name: InstrumentedAttribute[str], *where: ColumnElement[bool]
+) -> list[str]:
+    """The names (``Template.name``) of the rows matching ``where``, sorted, each once."""
+    return list(session.scalars(select(name).where(*where).distinct().order_by(name)))
+
+
+def refuse_if_used(what: str, name: str, users: Mapping[str, Sequence[str]]) -> None:
+    """409 while anything uses the object: ``users`` maps a noun ("template") to the names of
+    those that use it; the answer names them all, e.g. ``key 'deploy' is used by repository
+    'site'; templates 'backup', 'nightly'``."""
+    parts = [
+        f"{_plural(noun) if len(names) > 1 else noun} {', '.join(f"'{n}'" for n in names)}"
+        for noun, names in users.items()
+        if names
+    ]
+    if parts:
+        raise Conflict(f"{what} '{name}' is used by {'; '.join(parts)}")
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
