@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, status
 from steward.api.deps import (
     AccessDep,
     ActorDep,
+    AdminActor,
     MembersManage,
     MembersView,
     ProjectEdit,
@@ -48,13 +49,13 @@ def list_projects(
 ) -> Page[ProjectRead]:
     rows, total = service.list_visible(session, actor, limit=page.limit, offset=page.offset)
     items = [_read(p, actions) for p, actions in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def create_project(body: ProjectCreate, session: SessionDep, actor: ActorDep) -> ProjectRead:
+def create_project(body: ProjectCreate, session: SessionDep, admin: AdminActor) -> ProjectRead:
     """Admins only; the creator becomes its owner."""
-    return ProjectRead.model_validate(service.create(session, actor, body))
+    return ProjectRead.model_validate(service.create(session, admin, body))
 
 
 @router.get("/{project_id}")

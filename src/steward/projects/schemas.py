@@ -5,7 +5,7 @@ import datetime as dt
 from pydantic import Field, model_validator
 
 from steward.api.bounds import Description, Id, Name
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.projects.models import ProjectRole
 
 
@@ -15,10 +15,12 @@ class ProjectCreate(RequestModel):
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
 
 
-class ProjectUpdate(RequestModel):
+class ProjectUpdate(UpdateModel):
     name: Name | None = None
     description: Description | None = None
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
+
+    NULLABLE = frozenset({"max_parallel_runs"})  # null: the server's default
 
 
 class ProjectRead(ResponseModel):

@@ -7,24 +7,19 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import Action, project_actions, require_admin, visible_projects
-from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
+from steward.auth.policy import Action, project_actions, visible_projects
+from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.projects.schemas import HolderRef, MemberSet, ProjectCreate, ProjectUpdate
+from steward.projects.scoped import check_name_free
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.teams.models import Team
 
 
-def _check_name_free(session: Session, name: str, *, except_id: int | None = None) -> None:
-    found = session.scalar(select(Project.id).where(Project.name == name))
-    if found is not None and found != except_id:
-        raise Conflict(f"name: a project named '{name}' already exists")
-
-
 def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
-    require_admin(actor)
-    _check_name_free(session, body.name)
+    """``actor``: an admin (the route's ``AdminActor``), who becomes the owner."""
+    check_name_free(session, Project, None, body.name, "project")
     project = Project(**body.model_dump())
     session.add(project)
     session.flush()
@@ -65,12 +60,10 @@ def list_visible(
 
 def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
     before = _fields(project)
-    changes = body.model_dump(exclude_unset=True)
-    if changes.get("name") is not None:
-        _check_name_free(session, changes["name"], except_id=project.id)
+    changes = body.changes()
+    if "name" in changes:
+        check_name_free(session, Project, None, changes["name"], "project", except_id=project.id)
     for field, value in changes.items():
-        if value is None and field == "name":
-            raise InvalidInput("name", "may not be null")
         setattr(project, field, value)
     audit.record_change(
         session,

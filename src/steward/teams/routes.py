@@ -37,7 +37,7 @@ def list_teams(
     """Admins, and project owners choosing a team to give a role to."""
     rows, total = service.list_all(session, limit=page.limit, offset=page.offset)
     items = [TeamRead.model_validate(t) for t in rows]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 
 from steward.api.bounds import Description, Id, Name
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 
 
 class TeamCreate(RequestModel):
@@ -11,7 +11,7 @@ class TeamCreate(RequestModel):
     description: Description = ""
 
 
-class TeamUpdate(RequestModel):
+class TeamUpdate(UpdateModel):
     name: Name | None = None
     description: Description | None = None
 

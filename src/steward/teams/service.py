@@ -10,16 +10,11 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.errors import Conflict, InvalidInput, NotFound
+from steward.projects.scoped import check_name_free
 from steward.teams.models import Team, TeamMember
 from steward.teams.schemas import TeamCreate, TeamUpdate
 
 FIELDS = ("name", "description")
-
-
-def _check_name_free(session: Session, name: str, *, except_id: int | None = None) -> None:
-    found = session.scalar(select(Team.id).where(Team.name == name))
-    if found is not None and found != except_id:
-        raise Conflict(f"name: a team named '{name}' already exists")
 
 
 def list_all(session: Session, *, limit: int, offset: int) -> tuple[list[Team], int]:
@@ -36,7 +31,7 @@ def get(session: Session, team_id: int) -> Team:
 
 
 def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
-    _check_name_free(session, body.name)
+    check_name_free(session, Team, None, body.name, "team")
     team = Team(**body.model_dump())
     session.add(team)
     session.flush()
@@ -49,11 +44,9 @@ def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
 
 def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team:
     before = audit.snapshot(team, FIELDS)
-    changes = body.model_dump(exclude_unset=True)
-    if any(value is None for value in changes.values()):
-        raise InvalidInput(next(f for f, v in changes.items() if v is None), "may not be null")
+    changes = body.changes()
     if "name" in changes:
-        _check_name_free(session, changes["name"], except_id=team.id)
+        check_name_free(session, Team, None, changes["name"], "team", except_id=team.id)
     for field, value in changes.items():
         setattr(team, field, value)
     audit.record_change(
