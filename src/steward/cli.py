@@ -48,7 +48,7 @@ def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
 
 
 def _user_create(settings: Settings, args: argparse.Namespace) -> int:
-    from steward.auth import service
+    from steward.auth import users
     from steward.auth.schemas import UserCreate
     from steward.errors import DomainError
     from steward.runtime import Runtime
@@ -63,7 +63,7 @@ def _user_create(settings: Settings, args: argparse.Namespace) -> int:
     migrations.upgrade(settings.database_url)
     with runtime.sessions() as session:
         try:
-            user = service.create_user(session, body)
+            user = users.create_user(session, body)
         except DomainError as exc:
             print(f"error: {exc.message}", file=sys.stderr)  # noqa: T201
             return 1

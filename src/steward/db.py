@@ -7,7 +7,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    DateTime,
+    Engine,
+    MetaData,
+    SQLColumnExpression,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -54,6 +63,13 @@ class Base(DeclarativeBase):
         dict[str, Any]: JSON(),
         list[Any]: JSON(),
     }
+
+
+def icontains(column: SQLColumnExpression[str], text: str) -> ColumnElement[bool]:
+    """``column`` contains ``text``, ignoring case; ``%``, ``_`` and ``\\`` in it match
+    themselves (escaped), never any character."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return column.ilike(f"%{escaped}%", escape="\\")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:

@@ -8,7 +8,7 @@ from fastapi import FastAPI
 
 from steward import migrations
 from steward.api.app import create_app
-from steward.auth import service as auth_service
+from steward.auth.bootstrap import ensure_admin
 from steward.config import Settings
 from steward.dispatch.local import LocalDispatcher
 from steward.runtime import Runtime
@@ -22,7 +22,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
         migrations.upgrade(settings.database_url)
     with runtime.sessions() as session:
         password = settings.admin_password.get_secret_value() if settings.admin_password else None
-        generated = auth_service.ensure_admin(session, settings.admin_user, password)
+        generated = ensure_admin(session, settings.admin_user, password)
     if generated:
         # printed once, to the console of whoever set the server up; never logged to a file
         print(  # noqa: T201

@@ -10,7 +10,7 @@ from fastapi import Depends, Path, Request
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
-from steward.auth import service as auth_service
+from steward.auth import api_tokens, sessions
 from steward.auth.actor import Actor
 from steward.auth.models import TokenScope
 from steward.auth.policy import (
@@ -72,12 +72,12 @@ def get_actor(request: Request, session: SessionDep) -> Actor:
         scheme, _, secret = authorization.partition(" ")
         if scheme.lower() != "bearer" or not secret:
             raise NotAuthenticated("Authorization header must be 'Bearer <token>'")
-        token = auth_service.resolve_token(session, secret.strip())
+        token = api_tokens.resolve_token(session, secret.strip())
         return Actor(token.user, TokenScope(token.scope), "token", token.name, ip, agent)
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
         raise NotAuthenticated("log in, or send an API token as 'Authorization: Bearer <token>'")
-    web = auth_service.resolve_session(session, cookie)
+    web = sessions.resolve_session(session, cookie)
     if request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(sent, web.csrf_token):

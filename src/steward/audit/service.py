@@ -14,9 +14,8 @@ from sqlalchemy.orm import Session
 from steward.audit.actions import AuditAction
 from steward.audit.models import AuditRecord
 from steward.auth.actor import Actor
-from steward.db import utcnow
+from steward.db import icontains, utcnow
 
-REDACTED = "********"
 # a changed value whose JSON is larger is recorded as its size and SHA-256, never in full: the
 # trail stays small to page through and export however large the objects it describes
 VALUE_MAX_BYTES = 1024
@@ -176,11 +175,10 @@ def conditions(
     if until is not None:
         where.append(AuditRecord.created_at < until)
     if q:
-        pattern = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         where.append(
             or_(
                 *(
-                    column.ilike(pattern, escape="\\")
+                    icontains(column, q)
                     for column in (
                         AuditRecord.actor,
                         AuditRecord.action,

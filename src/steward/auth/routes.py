@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Query, Request, Response, status
 
 from steward.api.deps import (
     SESSION_COOKIE,
     ActorDep,
+    AdminActor,
     DirectoryReader,
     RuntimeDep,
     SessionDep,
@@ -14,9 +15,8 @@ from steward.api.deps import (
     client_ip,
 )
 from steward.api.schemas import Page, PageParams
-from steward.auth import service
-from steward.auth.models import WebSession
-from steward.auth.policy import require_admin
+from steward.auth import api_tokens, sessions, users
+from steward.auth.models import User, WebSession
 from steward.auth.schemas import (
     LoginRequest,
     LoginResponse,
@@ -35,6 +35,13 @@ from steward.errors import NotAuthenticated
 router = APIRouter(tags=["auth"])
 
 
+def _managed(user_id: int, _admin: AdminActor, session: SessionDep) -> User:
+    return users.get_user(session, user_id)
+
+
+ManagedUser = Annotated[User, Depends(_managed)]  # a user, for an admin to change
+
+
 @router.post("/auth/login")
 def login(
     body: LoginRequest, request: Request, response: Response, session: SessionDep, rt: RuntimeDep
@@ -43,7 +50,7 @@ def login(
 
     Repeated failures for an account or from an address are refused with 429 and Retry-After."""
     agent = request.headers.get("user-agent", "")
-    user = service.authenticate(
+    user = sessions.authenticate(
         session,
         body.username,
         body.password,
@@ -51,7 +58,7 @@ def login(
         source_ip=client_ip(request),
         user_agent=agent,
     )
-    secret, web = service.start_session(
+    secret, web = sessions.start_session(
         session,
         user,
         hours=rt.settings.session_hours,
@@ -87,7 +94,7 @@ def read_session(request: Request, response: Response, session: SessionDep) -> L
     if not cookie:
         raise NotAuthenticated("no browser session: log in")
     response.headers["Cache-Control"] = "no-store"
-    return _session_read(service.resolve_session(session, cookie))
+    return _session_read(sessions.resolve_session(session, cookie))
 
 
 @router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
@@ -95,7 +102,7 @@ def logout(request: Request, response: Response, session: SessionDep, actor: Act
     """End the browser session server-side (the cookie stops working everywhere)."""
     cookie = request.cookies.get(SESSION_COOKIE)
     if actor.via == "session" and cookie:
-        service.end_session(session, actor, service.resolve_session(session, cookie))
+        sessions.end_session(session, actor, sessions.resolve_session(session, cookie))
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
 
 
@@ -106,13 +113,13 @@ def me(actor: ActorDep) -> UserRead:
 
 @router.get("/users/me/tokens")
 def list_tokens(session: SessionDep, actor: ActorDep) -> list[TokenRead]:
-    return [TokenRead.model_validate(t) for t in service.list_tokens(session, actor.user)]
+    return [TokenRead.model_validate(t) for t in api_tokens.list_tokens(session, actor.user)]
 
 
 @router.post("/users/me/tokens", status_code=status.HTTP_201_CREATED)
 def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> TokenCreated:
     """Create a personal API token; the secret is in this response only."""
-    secret, token = service.create_token(session, actor, body)
+    secret, token = api_tokens.create_token(session, actor, body)
     return TokenCreated.model_validate(
         {**TokenRead.model_validate(token).model_dump(), "token": secret}
     )
@@ -124,7 +131,7 @@ def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> Tok
     dependencies=[StoredPathIds],
 )
 def revoke_token(token_id: int, session: SessionDep, actor: ActorDep) -> None:
-    service.revoke_token(session, actor, token_id)
+    api_tokens.revoke_token(session, actor, token_id)
 
 
 @router.post("/users/me/password", status_code=status.HTTP_204_NO_CONTENT)
@@ -132,7 +139,7 @@ def change_password(
     body: PasswordChange, request: Request, session: SessionDep, actor: ActorDep, rt: RuntimeDep
 ) -> None:
     """Change your own password, given the current one; your other browser sessions end."""
-    service.change_own_password(
+    users.change_own_password(
         session,
         actor,
         body,
@@ -151,25 +158,25 @@ def list_users(
     """Users by username, for admins and for project owners picking members.
 
     Owners see names only: e-mail addresses are blank unless the caller is an admin."""
-    rows, total = service.list_users(session, q=q, limit=page.limit, offset=page.offset)
+    rows, total = users.list_users(session, q=q, limit=page.limit, offset=page.offset)
     items = [UserRead.model_validate(u) for u in rows]
     if not actor.user.is_admin:
         items = [item.model_copy(update={"email": ""}) for item in items]
-    return Page(items=items, total=total, limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)
 
 
 @router.post("/users", status_code=status.HTTP_201_CREATED)
-def create_user(body: UserCreate, session: SessionDep, actor: ActorDep) -> UserRead:
-    require_admin(actor)
-    return UserRead.model_validate(service.create_user(session, body, actor))
+def create_user(body: UserCreate, session: SessionDep, admin: AdminActor) -> UserRead:
+    return UserRead.model_validate(users.create_user(session, body, admin))
 
 
 @router.patch("/users/{user_id}", dependencies=[StoredPathIds])
-def update_user(user_id: int, body: UserUpdate, session: SessionDep, actor: ActorDep) -> UserRead:
+def update_user(
+    user: ManagedUser, body: UserUpdate, session: SessionDep, admin: AdminActor
+) -> UserRead:
     """Change a user (admins only). ``is_active: false`` ends their sessions and tokens at once;
     the last active admin cannot be disabled or demoted (409)."""
-    require_admin(actor)
-    return UserRead.model_validate(service.update_user(session, actor, user_id, body))
+    return UserRead.model_validate(users.update_user(session, admin, user, body))
 
 
 @router.post(
@@ -177,7 +184,8 @@ def update_user(user_id: int, body: UserUpdate, session: SessionDep, actor: Acto
     status_code=status.HTTP_204_NO_CONTENT,
     dependencies=[StoredPathIds],
 )
-def reset_password(user_id: int, body: PasswordReset, session: SessionDep, actor: ActorDep) -> None:
+def reset_password(
+    user: ManagedUser, body: PasswordReset, session: SessionDep, admin: AdminActor
+) -> None:
     """Set a user's password (admins only); their browser sessions end."""
-    require_admin(actor)
-    service.reset_password(session, actor, user_id, body.password)
+    users.reset_password(session, admin, user, body.password)

@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import Field
 
 from steward.api.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.auth.models import TokenScope
 
 Username = str
@@ -26,7 +26,7 @@ class UserCreate(RequestModel):
     is_admin: bool = False
 
 
-class UserUpdate(RequestModel):
+class UserUpdate(UpdateModel):
     """Every field optional. ``is_active: false`` disables the user: their sessions end and
     their tokens are revoked at once."""
 

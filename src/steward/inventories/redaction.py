@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MASK = "********"
+from steward.runner.masking import MASK
+
 SENSITIVE_PARTS = ("pass", "secret", "key", "token")
 
 

@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
+from steward.runner.masking import MASK
 
 TIMEOUT_SECONDS = 300
-MASK = "********"
 COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 # the server's own environment passed to git: what it needs to find itself, a home and proxies
 PASSED_ENV = frozenset(

@@ -16,7 +16,7 @@ from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeco
 from steward.api.schemas import RequestModel
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
-from steward.inventories.redaction import MASK
+from steward.runner.masking import MASK
 from steward.templates.models import Template
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, SurveyResult, validate_answers

@@ -1,0 +1,134 @@
+"""Browser sessions: password logins (throttled, failures recorded), the session behind the
+cookie, logout, and ending a user's sessions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth import throttle, tokens
+from steward.auth.actor import Actor
+from steward.auth.models import TokenScope, User, WebSession
+from steward.auth.passwords import verify_password
+from steward.db import utcnow
+from steward.errors import NotAuthenticated
+
+
+def record_failure(
+    session: Session,
+    username: str,
+    user: User | None,
+    reason: str,
+    *,
+    source_ip: str,
+    user_agent: str,
+) -> None:
+    """An ``auth:login_failed`` record, committed at once: the throttle counts these."""
+    audit.record(
+        session,
+        None,
+        throttle.LOGIN_FAILED,
+        object_type="user",
+        object_id=user.id if user else None,
+        object_name=username[:64],
+        detail=reason,
+        source_ip=source_ip,
+        user_agent=user_agent,
+    )
+    session.commit()
+
+
+def authenticate(
+    session: Session,
+    username: str,
+    password: str,
+    *,
+    limits: throttle.Limits,
+    source_ip: str,
+    user_agent: str,
+) -> User:
+    """Check a password login; failures are recorded in the audit trail before raising.
+
+    A locked account or address is refused (429) before the password is even checked, so
+    guessing stops while the lock lasts; those refusals are not recorded one by one (a flood of
+    them must not grow the audit trail at request speed).
+    """
+    user = session.scalar(select(User).where(User.username == username))
+    throttle.check(
+        session,
+        limits,
+        username=username,
+        user_id=user.id if user else None,
+        source_ip=source_ip,
+    )
+    valid = verify_password(user.password_hash if user else None, password)
+    if user is None or not valid or not user.is_active:
+        reason = "this account is disabled" if user and valid else "invalid username or password"
+        record_failure(session, username, user, reason, source_ip=source_ip, user_agent=user_agent)
+        raise NotAuthenticated(reason)
+    return user
+
+
+def start_session(
+    session: Session, user: User, *, hours: float, source_ip: str, user_agent: str
+) -> tuple[str, WebSession]:
+    secret = tokens.new_secret()
+    web = WebSession(
+        user_id=user.id,
+        token_hash=tokens.digest(secret),
+        csrf_token=tokens.new_secret(),
+        expires_at=utcnow() + dt.timedelta(hours=hours),
+        source_ip=source_ip,
+        user_agent=user_agent[:400],
+    )
+    session.add(web)
+    audit.record(
+        session,
+        Actor(user, TokenScope.WRITE, "session", "", source_ip, user_agent),
+        AuditAction.AUTH_LOGIN,
+        object_type="user",
+        object_id=user.id,
+        object_name=user.username,
+    )
+    session.commit()
+    return secret, web
+
+
+def resolve_session(session: Session, secret: str) -> WebSession:
+    web = session.scalar(select(WebSession).where(WebSession.token_hash == tokens.digest(secret)))
+    if web is None or web.ended_at is not None or web.expires_at <= utcnow():
+        raise NotAuthenticated("the session has ended; log in again")
+    if not web.user.is_active:
+        raise NotAuthenticated("this account is disabled")
+    return web
+
+
+def end_session(session: Session, actor: Actor, web: WebSession) -> None:
+    web.ended_at = utcnow()
+    audit.record(session, actor, AuditAction.AUTH_LOGOUT, object_type="user", object_id=web.user_id)
+    session.commit()
+
+
+def end_all(session: Session, user: User, *, keep_session: int | None = None) -> int:
+    ended = session.execute(
+        update(WebSession)
+        .where(
+            WebSession.user_id == user.id,
+            WebSession.ended_at.is_(None),
+            WebSession.id != (keep_session or 0),
+        )
+        .values(ended_at=utcnow())
+    )
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
+def session_id(session: Session, secret: str | None) -> int | None:
+    if not secret:
+        return None
+    return session.scalar(
+        select(WebSession.id).where(WebSession.token_hash == tokens.digest(secret))
+    )
