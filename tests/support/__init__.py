@@ -1,5 +1,11 @@
-"""Real services for the tests, started from the system binaries: PostgreSQL, sshd, Redis.
+"""What the tests stand on.
 
-Each module defines a session-scoped fixture (``postgres``, ``sshd``, ``redis``) that
-``tests/conftest.py`` loads through ``pytest_plugins``; the server stops at session end.
+- Real services from the system binaries: ``postgres``, ``sshd``, ``redis``: each module defines a
+  session-scoped fixture that ``tests/conftest.py`` loads through ``pytest_plugins``; the server
+  stops at session end. ``databases``: a fresh migrated database per test, on each backend.
+- ``builders``: the one set of helpers that create data (projects, keys, users, ``Workbench``);
+  ``waits``: the one way to wait for a run or a condition; ``server``: a real ``steward serve``.
+- ``isolation``: cheap password hashes and no outbound connections, for the whole session.
+
+Import them as ``support.<module>``, never from ``conftest``.
 """
