@@ -101,7 +101,9 @@ EnvVars = Annotated[
     Field(max_length=ENV_VARS_MAX),
 ]
 Id = Annotated[int, Field(ge=1, le=ID_MAX)]
-Position = Annotated[int, Field(ge=-POSITION_MAX - 1, le=POSITION_MAX)]
+# positions and offsets: a bound given again in Field() would lose to these, so each has its own
+Offset = Annotated[int, Field(ge=0, le=POSITION_MAX)]  # an OFFSET, an event counter to start after
+LineAfter = Annotated[int, Field(ge=-1, le=POSITION_MAX)]  # a line number to start after (-1: all)
 TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
 Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
 Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from steward.api.bounds import Position
+from steward.api.bounds import Offset
 from steward.errors import InvalidInput
 
 
@@ -55,4 +55,4 @@ class Page[T](BaseModel):
 
 class PageParams(BaseModel):
     limit: int = Field(default=50, ge=1, le=500)
-    offset: Position = Field(default=0, ge=0)
+    offset: Offset = 0

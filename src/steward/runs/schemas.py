@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import POSITION_MAX, Id, Position
+from steward.api.bounds import Id, LineAfter, Offset
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
@@ -80,7 +80,7 @@ class LinePage(BaseModel):
 
 
 class LineFilters(BaseModel):
-    after: Position = Field(default=-1, ge=-1, description="return lines with line_no > after")
+    after: LineAfter = Field(default=-1, description="return lines with line_no > after")
     limit: int = Field(default=1000, ge=1, le=10000)
     q: str | None = Field(default=None, min_length=1, max_length=500, description="text contained")
     host: str | None = Field(default=None, max_length=255)
@@ -114,7 +114,7 @@ class EventPage(BaseModel):
 
 
 class EventFilters(BaseModel):
-    after: Position = Field(default=0, ge=0, description="return events with counter > after")
+    after: Offset = Field(default=0, description="return events with counter > after")
     limit: int = Field(default=200, ge=1, le=1000)
     host: str | None = Field(default=None, max_length=255)
     event: str | None = Field(default=None, max_length=64)
@@ -125,10 +125,7 @@ class EventFilters(BaseModel):
 
 class HostParams(BaseModel):
     limit: int = Field(default=10000, ge=1, le=10000, description="hosts per page")
-    # a plain int: Position's own bounds would win over ge=0 (and OFFSET -1 fails on PostgreSQL)
-    offset: int = Field(
-        default=0, ge=0, le=POSITION_MAX, description="hosts to skip, in the recap's order"
-    )
+    offset: Offset = Field(default=0, description="hosts to skip, in the recap's order")
 
 
 class HostRecap(ResponseModel):
@@ -143,9 +140,7 @@ class HostRecap(ResponseModel):
 
 
 class TimelineParams(BaseModel):
-    after: int = Field(
-        default=0, ge=0, le=POSITION_MAX, description="return results with counter > after"
-    )
+    after: Offset = Field(default=0, description="return results with counter > after")
     limit: int = Field(default=10000, ge=1, le=10000, description="results per page")
 
 
