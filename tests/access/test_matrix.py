@@ -71,10 +71,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("DELETE", "/users/me/tokens/{token_id}"): [Probe("signed_in", 404)],
     ("POST", "/users/me/password"): [Probe("signed_in", 422, body=BAD)],
     ("GET", "/users"): [Probe("directory", 200)],  # owners pick members by name
-    # the body is read before the route checks the caller: 422 for anyone signed in
-    ("POST", "/users"): [Probe("signed_in", 422, body=BAD)],
-    ("PATCH", "/users/{user_id}"): [Probe("signed_in", 422, {"user_id": "viewer"}, BAD)],
-    ("POST", "/users/{user_id}/password"): [Probe("signed_in", 422, {"user_id": "viewer"}, BAD)],
+    # admins only (AdminActor): everyone else is refused before the body is read
+    ("POST", "/users"): [Probe("admin", 422, body=BAD)],
+    ("PATCH", "/users/{user_id}"): [Probe("admin", 422, {"user_id": "viewer"}, BAD)],
+    ("POST", "/users/{user_id}/password"): [Probe("admin", 422, {"user_id": "viewer"}, BAD)],
     ("GET", "/teams"): [Probe("directory", 200)],
     ("POST", "/teams"): [Probe("admin", 422, body=BAD)],
     ("GET", "/teams/{team_id}"): [Probe("directory", 200)],
@@ -86,7 +86,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("admin", 404, {"user_id": "outsider"})  # not in the team
     ],
     ("GET", "/projects"): [Probe("signed_in", 200)],
-    ("POST", "/projects"): [Probe("signed_in", 422, body=BAD)],
+    ("POST", "/projects"): [Probe("admin", 422, body=BAD)],
     ("GET", "/projects/{project_id}"): [Probe("project", 200)],
     ("PATCH", "/projects/{project_id}"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}"): [Probe("owner", 409)],  # runs are running
