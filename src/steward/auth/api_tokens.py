@@ -52,7 +52,7 @@ def create_token(session: Session, actor: Actor, body: TokenCreate) -> tuple[str
     session.add(token)
     session.flush()
     detail = f"scope {token.scope}, expires {token.expires_at or 'never'}"
-    _audit(session, actor, AuditAction.TOKEN_CREATE, token, detail)
+    audit.record_change(session, actor, AuditAction.TOKEN_CREATE, token, detail=detail)
     session.commit()
     return secret, token
 
@@ -67,7 +67,7 @@ def revoke_token(session: Session, actor: Actor, token_id: int) -> None:
         raise NotFound(f"token {token_id} not found")
     if token.revoked_at is None:
         token.revoked_at = utcnow()
-        _audit(session, actor, AuditAction.TOKEN_REVOKE, token)
+        audit.record_change(session, actor, AuditAction.TOKEN_REVOKE, token)
         session.commit()
 
 
@@ -78,17 +78,3 @@ def revoke_all(session: Session, user: User) -> int:
         .values(revoked_at=utcnow())
     )
     return int(getattr(revoked, "rowcount", 0) or 0)
-
-
-def _audit(
-    session: Session, actor: Actor, action: AuditAction, token: ApiToken, detail: str = ""
-) -> None:
-    audit.record(
-        session,
-        actor,
-        action,
-        object_type="token",
-        object_id=token.id,
-        object_name=token.name,
-        detail=detail,
-    )
