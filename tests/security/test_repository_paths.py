@@ -8,20 +8,26 @@ repository and answers 422 on the field whose file leads outside (or on ``reposi
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from support.builders import assert_problem, git, make_local_repository, make_project
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    assert_problem,
+    git_commit_all,
+    git_init,
+    make_inventory,
+    make_local_repository,
+    make_project,
+)
 from support.waits import wait_finished
 
 from steward.inventories.paths import inside
 from steward.repositories import containment
 
 PASSWD_LINE = "root:x:0:0"
-PYTHON = sys.executable
 PLAY = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
 
 
@@ -111,11 +117,9 @@ def url(project_id: int, path: str) -> str:
 
 
 def static_inventory(client: TestClient, project_id: int) -> int:
-    body = {"name": "local", "kind": "static", "format": "ini"}
-    body["content"] = f"localhost ansible_connection=local ansible_python_interpreter={PYTHON}\n"
-    created = client.post(url(project_id, "inventories"), json=body)
-    assert created.status_code == 201, created.text
-    inventory_id: int = created.json()["id"]
+    inventory_id: int = make_inventory(
+        client, project_id, name="local", content=LOCALHOST_INVENTORY
+    )["id"]
     return inventory_id
 
 
@@ -134,18 +138,6 @@ def make_git_repository(client: TestClient, project_id: int, directory: Path) ->
     assert created.status_code == 201, created.text
     repository_id: int = created.json()["id"]
     return repository_id
-
-
-def commit_all(directory: Path, message: str) -> None:
-    git(directory, "add", "-A")
-    git(directory, "commit", "--quiet", "-m", message)
-
-
-def init_git(directory: Path) -> None:
-    directory.mkdir(parents=True)
-    git(directory, "init", "--quiet", "--initial-branch", "main")
-    git(directory, "config", "user.email", "tests@example.invalid")
-    git(directory, "config", "user.name", "tests")
 
 
 @pytest.fixture
@@ -172,10 +164,10 @@ def test_playbook_symlink_to_outside_committed_in_git_is_refused_at_save(
     client: TestClient, tmp_path: Path
 ) -> None:
     directory = tmp_path / "git-repo"
-    init_git(directory)
+    git_init(directory)
     (directory / "ok.yml").write_text(PLAY)
     (directory / "evil.yml").symlink_to("../../../../../../../../etc/passwd")
-    commit_all(directory, "a link out")
+    git_commit_all(directory, "a link out")
     project_id = make_project(client)
     repository_id = make_git_repository(client, project_id, directory)
     body = template_body(repository_id, static_inventory(client, project_id), "evil.yml")
@@ -261,9 +253,9 @@ def test_a_git_commit_adding_a_link_out_after_save_fails_the_run(
     client: TestClient, tmp_path: Path
 ) -> None:
     directory = tmp_path / "git-repo"
-    init_git(directory)
+    git_init(directory)
     (directory / "ok.yml").write_text(PLAY)
-    commit_all(directory, "first")
+    git_commit_all(directory, "first")
     project_id = make_project(client)
     repository_id = make_git_repository(client, project_id, directory)
     body = template_body(repository_id, static_inventory(client, project_id), "ok.yml")
@@ -272,7 +264,7 @@ def test_a_git_commit_adding_a_link_out_after_save_fails_the_run(
 
     (directory / "ok.yml").unlink()
     (directory / "ok.yml").symlink_to("/etc/passwd")
-    commit_all(directory, "repointed")
+    git_commit_all(directory, "repointed")
     launched = client.post(url(project_id, "runs"), json={"template_id": created.json()["id"]})
     run = wait_finished(client, project_id, launched.json()["id"])
     assert run["status"] == "error", run

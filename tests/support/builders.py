@@ -120,6 +120,17 @@ def make_template(
     return read
 
 
+def make_file_inventory(
+    client: TestClient, project_id: int, name: str = "hosts", directory: Path = PLAYBOOKS
+) -> int:
+    """A file inventory (``hosts.ini`` of a local repository of ``directory``, made for it):
+    saving it runs no ansible-inventory, which keeps tests quick; returns its id."""
+    repository_id = make_local_repository(client, project_id, directory, f"r-{name}")
+    body = {"kind": "file", "repository_id": repository_id, "path": "hosts.ini"}
+    found: int = make_inventory(client, project_id, name=name, **body)["id"]
+    return found
+
+
 def make_repository(client: TestClient, project_id: int, **body: Any) -> dict[str, Any]:
     body = {"name": "playbooks", "kind": "git", **body}
     created = client.post(f"/api/v1/projects/{project_id}/repositories", json=body)
@@ -133,15 +144,25 @@ def git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def git_init(path: Path) -> None:
+    """A new, empty git repository at ``path`` (created), on branch main."""
+    path.mkdir(parents=True)
+    git(path, "init", "--quiet", "--initial-branch", "main")
+    git(path, "config", "user.email", "tests@example.invalid")
+    git(path, "config", "user.name", "tests")
+
+
+def git_commit_all(path: Path, message: str) -> None:
+    git(path, "add", "-A")
+    git(path, "commit", "--quiet", "-m", message)
+
+
 def make_git_repo(path: Path) -> dict[str, str]:
     """A repository at ``path``: main (2 commits, tag v1 on the first) and branch ``feature``.
 
     Returns the commit of each: ``first`` (= v1), ``main`` and ``feature``.
     """
-    path.mkdir(parents=True)
-    git(path, "init", "--quiet", "--initial-branch", "main")
-    git(path, "config", "user.email", "tests@example.invalid")
-    git(path, "config", "user.name", "tests")
+    git_init(path)
     (path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
     git(path, "add", "site.yml")
     git(path, "commit", "--quiet", "-m", "first")

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from support.builders import (
     PLAYBOOKS,
-    make_inventory,
+    make_file_inventory,
     make_local_repository,
     make_project,
     make_template,
@@ -28,20 +28,13 @@ def project_id(client: TestClient) -> int:
     return make_project(client)
 
 
-def file_inventory(client: TestClient, project_id: int, name: str) -> int:
-    repository_id = make_local_repository(client, project_id, PLAYBOOKS, f"r-{name}")
-    body = {"kind": "file", "repository_id": repository_id, "path": "hosts.ini"}
-    found: int = make_inventory(client, project_id, name=name, **body)["id"]
-    return found
-
-
 @pytest.fixture
 def template_id(client: TestClient, project_id: int) -> int:
     created = make_template(
         client,
         project_id,
         repository_id=make_local_repository(client, project_id, PLAYBOOKS),
-        inventory_id=file_inventory(client, project_id, "hosts"),
+        inventory_id=make_file_inventory(client, project_id, "hosts"),
         extra_vars={"app": "shop", "db_password": "from-template"},
         limit="web",
         tags="deploy",
@@ -77,7 +70,7 @@ def test_without_overrides_the_template_defaults_apply(
 def test_allowed_overrides_and_survey_answers_are_applied(
     client: TestClient, project_id: int, template_id: int
 ) -> None:
-    other_inventory = file_inventory(client, project_id, "other")
+    other_inventory = make_file_inventory(client, project_id, "other")
     params = launch(
         client,
         template_id,
@@ -120,7 +113,7 @@ def test_refused_overrides_and_answers_name_the_field(
 
 
 def test_an_inventory_of_another_project_is_refused(client: TestClient, template_id: int) -> None:
-    foreign = file_inventory(client, make_project(client, "other"), "foreign")
+    foreign = make_file_inventory(client, make_project(client, "other"), "foreign")
     with pytest.raises(InvalidInput) as raised:
         launch(client, template_id, inventory_id=foreign, survey={"release": "1"})
     assert raised.value.field == "inventory_id"

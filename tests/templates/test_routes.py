@@ -9,7 +9,7 @@ from sqlalchemy import Engine, event
 from support.builders import (
     PLAYBOOKS,
     assert_problem,
-    make_inventory,
+    make_file_inventory,
     make_key,
     make_local_repository,
     make_project,
@@ -30,15 +30,7 @@ def project_id(client: TestClient) -> int:
 def refs(client: TestClient, project_id: int) -> dict[str, int]:
     """A repository and an inventory: what every template needs."""
     repository_id = make_local_repository(client, project_id, PLAYBOOKS)
-    return {"repository_id": repository_id, "inventory_id": inventory(client, project_id)}
-
-
-def inventory(client: TestClient, project_id: int, name: str = "hosts") -> int:
-    """A file inventory: saving it runs no ansible-inventory, which keeps these tests quick."""
-    repository_id = make_local_repository(client, project_id, PLAYBOOKS, f"r-{name}")
-    body = {"kind": "file", "repository_id": repository_id, "path": "hosts.ini"}
-    found: int = make_inventory(client, project_id, name=name, **body)["id"]
-    return found
+    return {"repository_id": repository_id, "inventory_id": make_file_inventory(client, project_id)}
 
 
 def key_id(client: TestClient, project_id: int, kind: str, name: str, **body: Any) -> int:
@@ -140,7 +132,7 @@ def foreign(client: TestClient, project_id: int, field: str) -> int:
     if field == "repository_id":
         return make_local_repository(client, project_id, PLAYBOOKS)
     if field == "inventory_id":
-        return inventory(client, project_id)
+        return make_file_inventory(client, project_id)
     if field == "environment_id":
         environments = f"/api/v1/projects/{project_id}/environments"
         found: int = client.post(environments, json={"name": "e"}).json()["id"]
@@ -222,7 +214,7 @@ def test_update_changes_only_what_is_sent_and_null_clears_optional_references(
     ssh = key_id(client, project_id, "login_password", "deployer")
     template = make_template(client, project_id, **refs, ssh_key_id=ssh, forks=5)
     item = url(project_id, f"/{template['id']}")
-    second = inventory(client, project_id, "second")
+    second = make_file_inventory(client, project_id, "second")
     updated = client.patch(item, json={"inventory_id": second, "ssh_key_id": None, "forks": None})
     assert updated.status_code == 200, updated.text
     assert updated.json()["inventory"] == {"id": second, "name": "second"}
@@ -274,7 +266,7 @@ def test_list_sends_the_same_number_of_queries_for_1_and_20_templates(
             project_id,
             name=f"t{i}",
             repository_id=make_local_repository(client, project_id, PLAYBOOKS, f"r{i}"),
-            inventory_id=inventory(client, project_id, f"i{i}"),
+            inventory_id=make_file_inventory(client, project_id, f"i{i}"),
             environment_id=env,
             ssh_key_id=login,
             become_key_id=login,
