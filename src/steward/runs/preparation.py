@@ -23,6 +23,7 @@ from steward.inventories.resolve import plugins_for, write_static
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
+from steward.keys.service import KeyMaterial
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
 from steward.runner import extravars
@@ -57,11 +58,17 @@ def _load[T](session: Session, model: type[T], object_id: int | None, run: Run, 
     return obj
 
 
-@dataclasses.dataclass
-class _Secrets:
-    """Every secret value the run's output must never show, gathered while preparing."""
+@dataclasses.dataclass(frozen=True)
+class _Context:
+    """What every step of the preparation reads; ``secrets`` gathers every secret value the
+    run's output must never show."""
 
-    values: list[str] = dataclasses.field(default_factory=list)
+    session: Session
+    cipher: KeyCipher
+    run: Run
+    params: RunParams
+    workdir: Path
+    secrets: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,13 +94,13 @@ def prepare(
     if sandbox.refusal:
         raise InvalidState(sandbox.refusal)
     params = RunParams.of(run.params, run.id)
-    secrets = _Secrets()
+    ctx = _Context(session, cipher, run, params, workdir)
     repo = _load(session, Repository, params.repository_id, run, "repository")
     source = checkout(session, cipher, repo, workdir / "project", roots=settings.repository_roots)
     inventory = _load(session, Inventory, params.inventory_id, run, "inventory")
     inventory_path = _inventory_path(inventory, source.path, workdir)
-    env, extravars_files = _variables(session, cipher, run, params, workdir, secrets)
-    credentials = _credentials(session, cipher, run, params, workdir, secrets)
+    env, extravars_files = _variables(ctx)
+    credentials = _credentials(ctx)
     control_dir, known_hosts = _ssh_isolation(settings, run, env)
     env.update(
         {
@@ -123,7 +130,7 @@ def prepare(
     )
     return Prepared(
         spec=spec,
-        masker=Masker(secrets.values),
+        masker=Masker(ctx.secrets),
         commit=source.commit,
         timeout_seconds=params.timeout_seconds,
     )
@@ -138,66 +145,58 @@ def _inventory_path(inventory: Inventory, checkout_dir: Path, workdir: Path) -> 
     return found
 
 
-def _variables(
-    session: Session,
-    cipher: KeyCipher,
-    run: Run,
-    params: RunParams,
-    workdir: Path,
-    secrets: _Secrets,
-) -> tuple[dict[str, str], tuple[Path, ...]]:
+def _variables(ctx: _Context) -> tuple[dict[str, str], tuple[Path, ...]]:
     """The environment variables, and the extra vars files in the order they apply: the
     environment's and the template's (trusted) first, then the launch values (untrusted)."""
+    session, params, run = ctx.session, ctx.params, ctx.run
     trusted: dict[str, Any] = {}
     env: dict[str, str] = {}
     if params.environment_id is not None:
         environment = _load(session, Environment, params.environment_id, run, "environment")
-        resolved = environments.resolve(session, cipher, environment)
+        resolved = environments.resolve(session, ctx.cipher, environment)
         trusted.update(resolved.extra_vars)
         trusted.update(resolved.secret_extra_vars)
         env.update(resolved.env_vars)
         env.update(resolved.secret_env)
-        secrets.values += resolved.secret_values
+        ctx.secrets.extend(resolved.secret_values)
     trusted.update(params.extra_vars)
-    sealed: dict[str, Any] = cipher.decrypt(run.secret_params) if run.secret_params else {}
+    sealed: dict[str, Any] = ctx.cipher.decrypt(run.secret_params) if run.secret_params else {}
     survey_secrets: dict[str, Any] = sealed.get("extra_vars", {})
-    secrets.values += [str(v) for v in survey_secrets.values()]
+    ctx.secrets.extend(str(v) for v in survey_secrets.values())
     untrusted = {**params.launch_vars, **survey_secrets}
+    secret_dir = ctx.workdir / "secrets"
     files = (
-        _write_secret(workdir / "secrets" / "extravars.json", extravars.trusted(trusted)),
-        _write_secret(workdir / "secrets" / "launchvars.yml", extravars.untrusted(untrusted)),
+        _write_secret(secret_dir / "extravars.json", extravars.trusted(trusted)),
+        _write_secret(secret_dir / "launchvars.yml", extravars.untrusted(untrusted)),
     )
     return env, files
 
 
-def _credentials(
-    session: Session,
-    cipher: KeyCipher,
-    run: Run,
-    params: RunParams,
-    workdir: Path,
-    secrets: _Secrets,
-) -> _Credentials:
+def _credentials(ctx: _Context) -> _Credentials:
     """The keys of the template, decrypted: SSH key or password, become password, vault
     passwords (written to 0600 files)."""
+
+    def reveal(key_id: int) -> KeyMaterial:
+        material = keys.reveal(ctx.session, ctx.cipher, key_id, ctx.run.project_id)
+        ctx.secrets.extend(material.secret_values())
+        return material
+
+    params = ctx.params
     remote_user, ssh_key, ssh_password, become_password = "", None, None, None
     if params.ssh_key_id is not None:
-        material = keys.reveal(session, cipher, params.ssh_key_id, run.project_id)
-        secrets.values += material.secret_values()
+        material = reveal(params.ssh_key_id)
         remote_user = material.username
         if material.kind == KeyKind.SSH:
             ssh_key = material.private_key
         else:
             ssh_password = material.password
     if params.become_key_id is not None:
-        material = keys.reveal(session, cipher, params.become_key_id, run.project_id)
-        secrets.values += material.secret_values()
+        material = reveal(params.become_key_id)
         become_password = material.password
     vault_ids: list[tuple[str, Path]] = []
     for n, key_id in enumerate(params.vault_key_ids):
-        material = keys.reveal(session, cipher, key_id, run.project_id)
-        secrets.values += material.secret_values()
-        path = _write_secret(workdir / "secrets" / f"vault-{n}", material.password or "")
+        material = reveal(key_id)
+        path = _write_secret(ctx.workdir / "secrets" / f"vault-{n}", material.password or "")
         vault_ids.append((material.vault_id, path))
     return _Credentials(remote_user, ssh_key, ssh_password, become_password, tuple(vault_ids))
 
