@@ -10,6 +10,7 @@ import anyio
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
 
+from steward.db import icontains
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.runs.schemas import (
     EventFilters,
@@ -34,11 +35,6 @@ FETCH_CHUNKS = 200  # stored chunks read per query (each up to 500 lines)
 STREAM_POLL_SECONDS = 0.1
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def _read(
     session: Session,
     run_id: int,
@@ -53,7 +49,7 @@ def _read(
     needle = q.lower() if q else None
     where = [RunOutput.run_id == run_id, *conditions]
     if q:
-        where.append(RunOutput.text.ilike(_like(q), escape="\\"))
+        where.append(icontains(RunOutput.text, q))
     found: list[tuple[int, int, str]] = []
     while len(found) < limit:
         query = select(
@@ -102,10 +98,7 @@ def events(session: Session, run: Run, filters: EventFilters) -> list[RunEvent]:
     if filters.changed is not None:
         conditions.append(RunEvent.changed.is_(filters.changed))
     if filters.q:
-        pattern = _like(filters.q)
-        conditions.append(
-            RunEvent.task.ilike(pattern, escape="\\") | RunEvent.host.ilike(pattern, escape="\\")
-        )
+        conditions.append(icontains(RunEvent.task, filters.q) | icontains(RunEvent.host, filters.q))
     query = select(RunEvent).where(*conditions).order_by(RunEvent.counter).limit(filters.limit)
     return list(session.scalars(query))
 
