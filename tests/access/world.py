@@ -20,11 +20,18 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from support.builders import LOCALHOST_INVENTORY, PLAYBOOKS, bearer, browser, make_user, token
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    PLAYBOOKS,
+    bearer,
+    browser,
+    inserted_run,
+    make_user,
+    token,
+)
 from support.waits import wait_finished
 
 from steward.db import utcnow
-from steward.runs.models import LaunchType, Run
 from steward.runs.status import RunStatus
 
 ACTORS = (
@@ -158,26 +165,16 @@ class World:
             self.keep(name, "runs", run)
         runtime = self.app.state.runtime
         with runtime.sessions() as session:
-            done = Run(
-                project_id=self.ids["p2"],
-                template_id=self.ids["t3"],
-                status=RunStatus.SUCCESSFUL,
-                launch_type=LaunchType.API,
-                started_at=utcnow(),
-                finished_at=utcnow(),
-                rc=0,
-            )
+            done = inserted_run(self.ids["p2"], self.ids["t3"], RunStatus.SUCCESSFUL, rc=0)
             session.add(done)
             session.flush()
             self.keep("r3", "runs", {"id": done.id})
             for name in ("t1", "t2"):
-                busy = Run(
-                    project_id=self.ids["p1"],
-                    template_id=self.ids[name],
-                    status=RunStatus.RUNNING,
-                    launch_type=LaunchType.API,
+                busy = inserted_run(
+                    self.ids["p1"],
+                    self.ids[name],
+                    RunStatus.RUNNING,
                     worker_id="elsewhere:1:1",
-                    started_at=utcnow(),
                     heartbeat_at=utcnow().replace(year=utcnow().year + 1),  # never reaped
                 )
                 session.add(busy)

@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 from support.builders import (
     PLAYBOOKS,
     assert_problem,
+    inserted_run,
     make_key,
     make_local_repository,
     make_project,
@@ -32,9 +33,8 @@ from support.builders import (
 )
 from support.server import Server
 
-from steward.db import utcnow
 from steward.inventories.models import Inventory
-from steward.runs.models import LaunchType, Run
+from steward.runs.models import Run
 from steward.runs.status import RunStatus
 
 API = "/api/v1"
@@ -129,14 +129,7 @@ def inserted(app: FastAPI, row: Inventory | Run) -> int:
 
 
 def finished_run(project: int, template: int) -> Run:
-    return Run(
-        project_id=project,
-        template_id=template,
-        status=RunStatus.SUCCESSFUL,
-        launch_type=LaunchType.API,
-        started_at=utcnow(),
-        finished_at=utcnow(),
-    )
+    return inserted_run(project, template, RunStatus.SUCCESSFUL)
 
 
 def problem_failure(response: httpx2.Response, allowed: set[int]) -> str | None:

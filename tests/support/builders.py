@@ -18,7 +18,10 @@ import httpx2
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from steward.runs.models import Run
+from steward.db import utcnow
+from steward.runs.models import LaunchType, Run
+from steward.runs.params import RunParams
+from steward.runs.status import RunStatus
 from support.waits import api_path, read_run, wait_for_run
 
 PLAYBOOKS = Path(__file__).parents[1] / "playbooks"
@@ -325,3 +328,20 @@ class Workbench:
         response = self.client.get(self.url(f"runs/{run_id}/output"))
         assert response.status_code == 200
         return response.text
+
+
+def inserted_run(project_id: int, template_id: int, status: RunStatus, **columns: Any) -> Run:
+    """A run row made directly (not through a launch), for states a test cannot wait for:
+    finished in another project, or running forever. Its parameters are valid but name
+    nothing real: such a run is never executed."""
+    now = utcnow()
+    return Run(
+        project_id=project_id,
+        template_id=template_id,
+        status=status,
+        launch_type=LaunchType.API,
+        params=RunParams(playbook="ok.yml", repository_id=1, inventory_id=1).model_dump(),
+        started_at=now,
+        **({"finished_at": now} if status.is_finished else {}),
+        **columns,
+    )

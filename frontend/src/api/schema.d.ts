@@ -1892,6 +1892,84 @@ export interface components {
        */
       next_before_id: number | null;
     };
+    /** RunParams */
+    RunParams: {
+      /**
+       * Version
+       * @default 1
+       * @constant
+       */
+      version: 1;
+      /** Playbook */
+      playbook: string;
+      /** Repository Id */
+      repository_id: number;
+      /** Inventory Id */
+      inventory_id: number;
+      /** Environment Id */
+      environment_id?: number | null;
+      /** Ssh Key Id */
+      ssh_key_id?: number | null;
+      /** Become Key Id */
+      become_key_id?: number | null;
+      /** Vault Key Ids */
+      vault_key_ids?: number[];
+      /**
+       * Limit
+       * @default
+       */
+      limit: string;
+      /**
+       * Tags
+       * @default
+       */
+      tags: string;
+      /**
+       * Skip Tags
+       * @default
+       */
+      skip_tags: string;
+      /**
+       * Check Mode
+       * @default false
+       */
+      check_mode: boolean;
+      /**
+       * Diff Mode
+       * @default false
+       */
+      diff_mode: boolean;
+      /**
+       * Verbosity
+       * @default 0
+       */
+      verbosity: number;
+      /** Forks */
+      forks?: number | null;
+      /** Timeout Seconds */
+      timeout_seconds?: number | null;
+      /**
+       * Extra Vars
+       * @description the template's own: trusted, Jinja is evaluated
+       */
+      extra_vars?: {
+        [key: string]: unknown;
+      };
+      /**
+       * Launch Vars
+       * @description given at launch (extra vars override, survey answers): data, never Jinja
+       */
+      launch_vars?: {
+        [key: string]: unknown;
+      };
+      /**
+       * Secret Extra Vars
+       * @description names of secret survey answers (values sealed)
+       */
+      secret_extra_vars?: {
+        [key: string]: string;
+      };
+    };
     /** RunRead */
     RunRead: {
       /** Id */
@@ -1922,10 +2000,7 @@ export interface components {
       source_ip: string;
       /** Relaunch Of Id */
       relaunch_of_id: number | null;
-      /** Params */
-      params: {
-        [key: string]: unknown;
-      };
+      params: components["schemas"]["RunParams"];
       /** Commit Hash */
       commit_hash: string;
       /**

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 from steward.api.bounds import Id, LineAfter, Offset
 from steward.api.schemas import RequestModel, ResponseModel
 from steward.runs.models import LaunchType
+from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 
@@ -36,7 +37,7 @@ class RunRead(ResponseModel):
     launch_type: LaunchType
     source_ip: str
     relaunch_of_id: int | None
-    params: dict[str, Any]
+    params: RunParams
     commit_hash: str
     created_at: dt.datetime
     started_at: dt.datetime | None
