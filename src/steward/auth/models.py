@@ -28,6 +28,11 @@ class User(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
+    @property
+    def name(self) -> str:
+        """How the audit trail names a user (``audit.Named``)."""
+        return self.username
+
 
 class ApiToken(Base):
     """A personal API token; only the SHA-256 of the secret is stored."""

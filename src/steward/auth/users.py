@@ -20,26 +20,6 @@ from steward.runner.masking import MASK
 USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
 
 
-def _audit_user(
-    session: Session,
-    actor: Actor | None,
-    action: AuditAction,
-    user: User,
-    changes: dict[str, list[object]] | None = None,
-    detail: str = "",
-) -> None:
-    audit.record(
-        session,
-        actor,
-        action,
-        object_type="user",
-        object_id=user.id,
-        object_name=user.username,
-        changes=changes,
-        detail=detail,
-    )
-
-
 def create_user(session: Session, body: UserCreate, actor: Actor | None = None) -> User:
     """``actor`` None: the system (first admin, ``steward user create``)."""
     if session.scalar(select(User.id).where(User.username == body.username)) is not None:
@@ -55,7 +35,7 @@ def create_user(session: Session, body: UserCreate, actor: Actor | None = None) 
     session.add(user)
     session.flush()
     changes = audit.diff({}, audit.snapshot(user, USER_FIELDS))
-    _audit_user(session, actor, AuditAction.USER_CREATE, user, changes)
+    audit.record_change(session, actor, AuditAction.USER_CREATE, user, changes)
     session.commit()
     return user
 
@@ -117,9 +97,8 @@ def update_user(session: Session, actor: Actor, user: User, body: UserUpdate) ->
     if action == AuditAction.USER_DISABLE:
         ended, revoked = sessions.end_all(session, user), api_tokens.revoke_all(session, user)
         detail = f"ended {ended} sessions, revoked {revoked} tokens"
-    _audit_user(
-        session, actor, action, user, audit.diff(before, audit.snapshot(user, USER_FIELDS)), detail
-    )
+    changes = audit.diff(before, audit.snapshot(user, USER_FIELDS))
+    audit.record_change(session, actor, action, user, changes, detail=detail)
     session.commit()
     return user
 
@@ -128,13 +107,14 @@ def reset_password(session: Session, actor: Actor, user: User, password: str) ->
     """An admin sets a new password; the user's web sessions end (their tokens stay)."""
     user.password_hash = hash_password(password)
     ended = sessions.end_all(session, user)
-    _audit_user(
+    masked = {"password": [MASK, MASK]}
+    audit.record_change(
         session,
         actor,
         AuditAction.USER_PASSWORD_RESET,
         user,
-        {"password": [MASK, MASK]},
-        f"ended {ended} sessions",
+        masked,
+        detail=f"ended {ended} sessions",
     )
     session.commit()
     return user
@@ -172,12 +152,9 @@ def change_own_password(
     user.password_hash = hash_password(body.new_password)
     keep = sessions.session_id(session, current_session) if actor.via == "session" else None
     ended = sessions.end_all(session, user, keep_session=keep)
-    _audit_user(
-        session,
-        actor,
-        AuditAction.USER_PASSWORD_CHANGE,
-        user,
-        {"password": [MASK, MASK]},
-        f"ended {ended} other sessions",
+    masked = {"password": [MASK, MASK]}
+    detail = f"ended {ended} other sessions"
+    audit.record_change(
+        session, actor, AuditAction.USER_PASSWORD_CHANGE, user, masked, detail=detail
     )
     session.commit()
