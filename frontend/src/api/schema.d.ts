@@ -2129,7 +2129,10 @@ export interface components {
        */
       created_at: string;
     };
-    /** TeamUpdate */
+    /**
+     * TeamUpdate
+     * @description Only the fields sent change.
+     */
     TeamUpdate: {
       /** Name */
       name?: string | null;

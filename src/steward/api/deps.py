@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import secrets
 from collections.abc import Callable, Iterator
 from typing import Annotated
@@ -59,6 +60,14 @@ SessionDep = Annotated[Session, Depends(get_session)]
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 QueueDep = Annotated[RunQueue, Depends(get_queue)]
 CipherDep = Annotated[KeyCipher, Depends(get_cipher)]
+
+
+def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
+    """Where local repositories may be (``Settings.repository_roots``)."""
+    return runtime.settings.repository_roots
+
+
+RootsDep = Annotated[tuple[pathlib.Path, ...], Depends(get_repository_roots)]
 
 
 def client_ip(request: Request) -> str:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from steward.api.bounds import Offset
+from steward.api.bounds import Description, Name, Offset
 from steward.errors import InvalidInput
 
 
@@ -35,6 +35,13 @@ class UpdateModel(RequestModel):
         if nulls:
             raise InvalidInput(nulls[0], "may not be null")
         return changes
+
+
+class NamedUpdate(UpdateModel):
+    """A PATCH body of a named object: its name and description, when sent."""
+
+    name: Name | None = None
+    description: Description | None = None
 
 
 class ResponseModel(BaseModel):

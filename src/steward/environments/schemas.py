@@ -15,7 +15,7 @@ from steward.api.bounds import (
     JsonObject,
     Name,
 )
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.environments.models import SecretTarget
 
 # YAML text is at least as long as the JSON it stands for, give or take indentation
@@ -39,11 +39,9 @@ class EnvironmentCreate(RequestModel):
     secrets: list[SecretRef] = Field(default_factory=list, max_length=LIST_MAX)
 
 
-class EnvironmentUpdate(UpdateModel):
+class EnvironmentUpdate(NamedUpdate):
     """Every field optional; ``env_vars``, ``extra_vars`` and ``secrets`` replace the whole set."""
 
-    name: Name | None = None
-    description: Description | None = None
     extra_vars: JsonObject | None = None
     extra_vars_yaml: ExtraVarsYaml | None = None
     env_vars: EnvVars | None = None

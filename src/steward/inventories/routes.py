@@ -9,6 +9,7 @@ from steward.api.deps import (
     CipherDep,
     ResourceView,
     ResourceWrite,
+    RootsDep,
     RuntimeDep,
     SessionDep,
     project_object,
@@ -51,11 +52,10 @@ def create_inventory(
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
-    roots = runtime.settings.repository_roots
     created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
     return InventoryRead.model_validate(created)
 
@@ -73,13 +73,16 @@ def read_inventory(inventory: ViewedInventory) -> InventoryRead:
 
 @router.get("/{inventory_id}/hosts")
 def inventory_hosts(
-    inventory: ViewedInventory, session: SessionDep, cipher: CipherDep, runtime: RuntimeDep
+    inventory: ViewedInventory,
+    session: SessionDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> ResolvedRead:
     """Hosts and groups as Ansible resolves them; variables that look secret are masked.
 
     File and plugin inventories check out their repository first.
     """
-    roots = runtime.settings.repository_roots
     return ResolvedRead.of(service.hosts(session, cipher, inventory, roots, runtime.sandbox))
 
 
@@ -91,10 +94,9 @@ def update_inventory(
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> InventoryRead:
     """A new source is checked as on create."""
-    roots = runtime.settings.repository_roots
     updated = service.update(
         session, project, inventory, body, actor=actor, cipher=cipher, roots=roots
     )

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator
 
 from steward.api.bounds import Description, Id, InventoryContent, Name, PathText
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.models import InventoryFormat, InventoryKind
 from steward.inventories.paths import normalize
 from steward.inventories.resolve import ResolvedInventory
@@ -25,9 +25,7 @@ class InventoryCreate(RequestModel):
     path: InventoryPath | None = None  # file and plugin only
 
 
-class InventoryUpdate(UpdateModel):
-    name: Name | None = None
-    description: Description | None = None
+class InventoryUpdate(NamedUpdate):
     kind: InventoryKind | None = None
     format: InventoryFormat | None = None
     content: InventoryContent | None = None

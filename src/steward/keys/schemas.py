@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from steward.api.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.keys.models import KeyKind
 
 Username = Label
@@ -49,11 +49,9 @@ KeyCreate = Annotated[
 ]
 
 
-class KeyUpdate(UpdateModel):
+class KeyUpdate(NamedUpdate):
     """Every field optional. Secret fields replace the stored value; they must fit the kind."""
 
-    name: Name | None = None
-    description: Description | None = None
     username: Username | None = None
     vault_id: VaultId | None = None
     private_key: PrivateKey | None = None

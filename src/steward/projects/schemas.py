@@ -5,7 +5,7 @@ import datetime as dt
 from pydantic import Field, model_validator
 
 from steward.api.bounds import Description, Id, Name
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.projects.models import ProjectRole
 
 
@@ -15,9 +15,7 @@ class ProjectCreate(RequestModel):
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
 
 
-class ProjectUpdate(UpdateModel):
-    name: Name | None = None
-    description: Description | None = None
+class ProjectUpdate(NamedUpdate):
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
 
     NULLABLE = frozenset({"max_parallel_runs"})  # null: the server's default

@@ -9,6 +9,7 @@ from steward.api.deps import (
     CipherDep,
     ResourceView,
     ResourceWrite,
+    RootsDep,
     RuntimeDep,
     SessionDep,
     project_object,
@@ -49,9 +50,8 @@ def create_repository(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> RepositoryRead:
-    roots = runtime.settings.repository_roots
     created = service.create(session, project, body, actor=actor, roots=roots)
     return RepositoryRead.model_validate(created)
 
@@ -68,9 +68,8 @@ def update_repository(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> RepositoryRead:
-    roots = runtime.settings.repository_roots
     updated = service.update(session, project, repository, body, actor=actor, roots=roots)
     return RepositoryRead.model_validate(updated)
 

@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import Field
 
 from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.repositories.models import RepositoryKind
 
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
@@ -26,11 +26,9 @@ class RepositoryCreate(RequestModel):
     key_id: Id | None = None
 
 
-class RepositoryUpdate(UpdateModel):
+class RepositoryUpdate(NamedUpdate):
     """Every field optional; the result is checked as a whole, as on create."""
 
-    name: Name | None = None
-    description: Description | None = None
     kind: RepositoryKind | None = None
     url: Url | None = None
     ref: Ref | None = None

@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 
 from steward.api.bounds import Description, Id, Name
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 
 
 class TeamCreate(RequestModel):
@@ -11,9 +11,8 @@ class TeamCreate(RequestModel):
     description: Description = ""
 
 
-class TeamUpdate(UpdateModel):
-    name: Name | None = None
-    description: Description | None = None
+class TeamUpdate(NamedUpdate):
+    """Only the fields sent change."""
 
 
 class TeamRead(ResponseModel):

@@ -8,7 +8,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
-    RuntimeDep,
+    RootsDep,
     SessionDep,
     TemplateWrite,
 )
@@ -69,11 +69,10 @@ def create_template(
     rights: AccessDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
     be a file of the repository, which is checked out for that."""
-    roots = runtime.settings.repository_roots
     created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
     return _read(created, rights)
 
@@ -91,10 +90,9 @@ def update_template(
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    roots: RootsDep,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
-    roots = runtime.settings.repository_roots
     updated = service.update(
         session, rights.project, template, body, actor=actor, cipher=cipher, roots=roots
     )

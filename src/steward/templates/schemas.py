@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from steward.api.bounds import Description, Id, Name, PathText, TimeoutSeconds
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.paths import normalize
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, Survey
@@ -74,11 +74,9 @@ class TemplateCreate(RequestModel):
     survey: Survey = Field(default_factory=list)
 
 
-class TemplateUpdate(UpdateModel):
+class TemplateUpdate(NamedUpdate):
     """Only the fields sent change; ``null`` clears the optional ones."""
 
-    name: Name | None = None
-    description: Description | None = None
     playbook: PlaybookPath | None = None
     repository_id: Id | None = None
     inventory_id: Id | None = None
