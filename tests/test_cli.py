@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.builders import PLAYBOOKS, localhost_project, post
-from support.server import STEWARD, Server
+from support.server import Server, steward
 
 pytestmark = pytest.mark.sqlite_only
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data")
-    srv.start()
-    try:
+    with Server(tmp_path / "data").running() as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def test_run_follow_prints_live_output_and_exits_with_the_run_status(
@@ -47,59 +42,38 @@ def test_run_follow_prints_live_output_and_exits_with_the_run_status(
         "STEWARD_URL": f"http://127.0.0.1:{server.port}",
         "STEWARD_TOKEN": server.token("run"),
     }
-    ok = subprocess.run(
-        [str(STEWARD), "run", "ops/hello", "--follow", "--extra-vars", '{"who": "cli"}'],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    ok = steward("run", "ops/hello", "--follow", "--extra-vars", '{"who": "cli"}', env=env)
     assert ok.returncode == 0, ok.stderr
     assert "hello cli" in ok.stdout
     assert "PLAY RECAP" in ok.stdout
-    failed = subprocess.run(
-        [str(STEWARD), "run", "ops/broken", "--follow"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    failed = steward("run", "ops/broken", "--follow", env=env)
     assert failed.returncode == 2
     assert "failed" in failed.stderr
-    missing = subprocess.run(
-        [str(STEWARD), "run", "ops/nope"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    missing = steward("run", "ops/nope", env=env, timeout=60)
     assert missing.returncode != 0
     assert "no template named 'nope'" in missing.stderr
 
 
 def test_user_create_reads_the_password_from_stdin(server: Server) -> None:
-    created = subprocess.run(
-        [str(STEWARD), "user", "create", "dba", "--password-stdin"],
-        input="a-long-password\n",
+    created = steward(
+        "user",
+        "create",
+        "dba",
+        "--password-stdin",
         env=server.env,
-        capture_output=True,
-        text=True,
+        stdin="a-long-password\n",
         timeout=60,
-        check=False,
     )
     assert created.returncode == 0, created.stderr
     assert "created user dba" in created.stdout
-    again = subprocess.run(
-        [str(STEWARD), "user", "create", "dba", "--password-stdin"],
-        input="a-long-password\n",
+    again = steward(
+        "user",
+        "create",
+        "dba",
+        "--password-stdin",
         env=server.env,
-        capture_output=True,
-        text=True,
+        stdin="a-long-password\n",
         timeout=60,
-        check=False,
     )
     assert again.returncode == 1
     assert "already exists" in again.stderr

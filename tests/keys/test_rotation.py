@@ -14,7 +14,7 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from support.builders import PLAYBOOKS, localhost_project, make_key, make_project, post
-from support.server import STEWARD, Server
+from support.server import Server, steward
 from support.waits import wait_for_run
 
 from steward.keys import rotation
@@ -96,23 +96,12 @@ def _vault_repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data")
-    srv.start()
-    try:
+    with Server(tmp_path / "data").running() as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def _rotate(server: Server, *args: str) -> str:
-    done = subprocess.run(
-        [str(STEWARD), "keys", "rotate", *args],
-        env=server.env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = steward("keys", "rotate", *args, env=server.env, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

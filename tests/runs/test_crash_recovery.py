@@ -18,12 +18,8 @@ pytestmark = pytest.mark.sqlite_only  # the server runs on its embedded default
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data", max_parallel_runs="1")
-    srv.start()
-    try:
+    with Server(tmp_path / "data", max_parallel_runs="1").running() as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.mark.slow

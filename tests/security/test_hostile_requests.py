@@ -415,30 +415,21 @@ def test_x_forwarded_for_does_not_change_the_recorded_address(client: TestClient
 
 @pytest.mark.sqlite_only  # a real server on its embedded default
 def test_a_real_server_does_not_trust_x_forwarded_for_by_default(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data")
-    server.start()
-    try:
-        with server.api() as api:
-            addresses = recorded_addresses(api, prefix="")
-        assert addresses == {"project:create": {"127.0.0.1"}, "auth:login_failed": {"127.0.0.1"}}
-    finally:
-        server.stop()
+    with Server(tmp_path / "data").running() as server, server.api() as api:
+        addresses = recorded_addresses(api, prefix="")
+    assert addresses == {"project:create": {"127.0.0.1"}, "auth:login_failed": {"127.0.0.1"}}
 
 
 @pytest.mark.sqlite_only
 def test_a_real_server_trusts_x_forwarded_for_from_a_named_proxy_only(tmp_path: Path) -> None:
     """STEWARD_TRUSTED_PROXIES names the reverse proxy: its X-Forwarded-For is the client."""
-    server = Server(tmp_path / "data", trusted_proxies="127.0.0.1")
-    server.start()
-    try:
-        with server.api() as api:
-            addresses = recorded_addresses(api, prefix="")
-        assert addresses == {
-            "project:create": {SPOOFED_ADDRESS},
-            "auth:login_failed": {SPOOFED_ADDRESS},
-        }
-    finally:
-        server.stop()
+    proxied = Server(tmp_path / "data", trusted_proxies="127.0.0.1")
+    with proxied.running() as server, server.api() as api:
+        addresses = recorded_addresses(api, prefix="")
+    assert addresses == {
+        "project:create": {SPOOFED_ADDRESS},
+        "auth:login_failed": {SPOOFED_ADDRESS},
+    }
 
 
 def test_problem_bodies_are_json(world: World) -> None:

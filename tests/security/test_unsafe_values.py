@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.builders import PLAYBOOKS, Workbench, localhost_project, post
-from support.server import STEWARD, Server
+from support.server import Server, steward
 
 pytestmark = pytest.mark.sqlite_only  # what reaches Ansible does not depend on the database
 
@@ -95,9 +94,7 @@ def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(tmp_path: Pat
     shutil.copytree(PLAYBOOKS, repo)
     (repo / "echo.yml").write_text(ECHO)
     markers = [tmp_path / "pwned-yaml", tmp_path / "pwned-json"]
-    server = Server(tmp_path / "data")
-    server.start()
-    try:
+    with Server(tmp_path / "data").running() as server:
         with server.api() as api:
             ids = localhost_project(api, repo, "ops")
             post(
@@ -120,19 +117,10 @@ def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(tmp_path: Pat
         )
         as_json = json.dumps({"evil": payload(markers[1]), "nested": [payload(markers[1])]})
         for text, marker in ((as_yaml, markers[0]), (as_json, markers[1])):
-            done = subprocess.run(
-                [str(STEWARD), "run", "ops/echo", "--follow", "--extra-vars", text],
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
+            done = steward("run", "ops/echo", "--follow", "--extra-vars", text, env=env)
             assert done.returncode == 0, done.stderr
             seen = echoed(done.stdout)
             assert seen["evil"] == payload(marker)
             assert payload(marker) in json.dumps(seen["nested"])
             assert "trusted=42" in done.stdout
-    finally:
-        server.stop()
     assert [m for m in markers if m.exists()] == []

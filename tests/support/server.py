@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx2
@@ -14,6 +16,23 @@ import httpx2
 from support.processes import answers, free_port, stop, wait_until_ready
 
 STEWARD = Path(sys.executable).parent / "steward"
+
+
+def steward(
+    *args: str, env: Mapping[str, str], stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``steward ARGS…`` as a person types it, with its output captured."""
+    return subprocess.run(
+        [str(STEWARD), *args],
+        input=stdin,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 ADMIN_PASSWORD = "server-test-password"
 
 
@@ -43,6 +62,15 @@ class Server:
                 [str(STEWARD), "serve"], env=self.env, stdout=out, stderr=subprocess.STDOUT
             )
         wait_until_ready(self.proc, lambda: answers(self.port), self.log)
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[Server]:
+        """Started, and stopped however the block ends."""
+        self.start()
+        try:
+            yield self
+        finally:
+            self.stop()
 
     def stop(self) -> None:
         if self.proc is not None:
