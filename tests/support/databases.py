@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy import select
 
 from steward import migrations
+from steward.auth.bootstrap import ensure_admin
 from steward.auth.models import ApiToken, TokenScope, User
-from steward.auth.service import ensure_admin
 from steward.auth.tokens import digest
 from steward.db import make_engine, make_session_factory
 from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
