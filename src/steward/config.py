@@ -52,11 +52,26 @@ class Settings(BaseSettings):
     # client can write the address the audit trail and login throttling see
     trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
-    # for the `steward run` client command
+    # schedules: how often a server looks for due occurrences (each claimed atomically, so
+    # several servers may tick); a short tick in tests, never a mocked clock
+    scheduler_tick_seconds: float = Field(default=10.0, ge=0.05, le=300)
+    # notifications: the notifier's poll, attempts per message and the first retry's delay
+    # (doubling after each failure); outbound requests time out after notify_timeout_seconds
+    notifier_tick_seconds: float = Field(default=2.0, ge=0.05, le=300)
+    notify_max_attempts: int = Field(default=5, ge=1, le=50)
+    notify_backoff_seconds: float = Field(default=30.0, ge=0.01, le=86400)
+    notify_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    # destinations (notification URLs, SMTP hosts) in these networks are refused: the cloud
+    # metadata service is not somewhere a project manager may make the server post to
+    notify_blocked_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
+    )
+
+    # the console's address in links (notifications), and for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "notify_blocked_networks", mode="before")
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         """From the environment: addresses or networks separated by ','."""

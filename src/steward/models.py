@@ -7,20 +7,26 @@ from steward.environments.models import Environment, EnvironmentSecret
 from steward.grants.models import TemplateGrant
 from steward.inventories.models import Inventory
 from steward.keys.models import Key
+from steward.notifications.models import Attempt, Destination, Message, Subscription
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
+from steward.schedules.models import Schedule
 from steward.teams.models import Team, TeamMember
 from steward.templates.models import Template
+from steward.webhooks.models import Webhook, WebhookDelivery
 
 __all__ = [
     "ApiToken",
+    "Attempt",
     "AuditRecord",
     "Base",
+    "Destination",
     "Environment",
     "EnvironmentSecret",
     "Inventory",
     "Key",
+    "Message",
     "Project",
     "ProjectMember",
     "Repository",
@@ -28,10 +34,14 @@ __all__ = [
     "RunEvent",
     "RunHost",
     "RunOutput",
+    "Schedule",
+    "Subscription",
     "Team",
     "TeamMember",
     "Template",
     "TemplateGrant",
     "User",
     "WebSession",
+    "Webhook",
+    "WebhookDelivery",
 ]

@@ -29,4 +29,4 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
         )
     dispatcher = LocalDispatcher(runtime)
-    return create_app(runtime, dispatcher, dispatcher)
+    return create_app(runtime, dispatcher, [dispatcher])

@@ -3,8 +3,9 @@ API reference and the run queue's lifecycle."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -43,31 +44,24 @@ DOCS_STATIC_DIR = Path(str(resources.files("fastapi_offline") / "static"))
 
 
 class Lifecycle(Protocol):
-    """Anything the app starts and stops with itself (the in-process dispatcher)."""
+    """Anything the app starts and stops with itself: the in-process dispatcher, the scheduler,
+    the notifier."""
 
     def start(self) -> None: ...
 
     def stop(self) -> None: ...
 
 
-class _Nothing:
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-
-def create_app(runtime: Runtime, queue: RunQueue, lifecycle: Lifecycle | None = None) -> FastAPI:
-    managed = lifecycle or _Nothing()
+def create_app(runtime: Runtime, queue: RunQueue, services: Sequence[Lifecycle] = ()) -> FastAPI:
+    """``services`` start in order when the app starts and stop in reverse order."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        managed.start()
-        try:
+        with contextlib.ExitStack() as stack:
+            for service in services:
+                service.start()
+                stack.callback(service.stop)
             yield
-        finally:
-            managed.stop()
 
     app = FastAPI(
         title="Steward",

@@ -14,6 +14,10 @@ class AuditAction(enum.StrEnum):
     AUTH_LOGIN = "auth:login"
     AUTH_LOGIN_FAILED = "auth:login_failed"
     AUTH_LOGOUT = "auth:logout"
+    DESTINATION_CREATE = "destination:create"
+    DESTINATION_DELETE = "destination:delete"
+    DESTINATION_TEST = "destination:test"
+    DESTINATION_UPDATE = "destination:update"
     ENVIRONMENT_CREATE = "environment:create"
     ENVIRONMENT_DELETE = "environment:delete"
     ENVIRONMENT_UPDATE = "environment:update"
@@ -38,6 +42,13 @@ class AuditAction(enum.StrEnum):
     RUN_CANCEL = "run:cancel"
     RUN_LAUNCH = "run:launch"
     RUN_RELAUNCH = "run:relaunch"
+    SCHEDULE_CREATE = "schedule:create"
+    SCHEDULE_DELETE = "schedule:delete"
+    SCHEDULE_DISABLE = "schedule:disable"  # by Steward: template gone, rights lost
+    SCHEDULE_UPDATE = "schedule:update"
+    SUBSCRIPTION_CREATE = "subscription:create"
+    SUBSCRIPTION_DELETE = "subscription:delete"
+    SUBSCRIPTION_UPDATE = "subscription:update"
     TEAM_CREATE = "team:create"
     TEAM_DELETE = "team:delete"
     TEAM_MEMBER_ADD = "team:member_add"
@@ -54,6 +65,10 @@ class AuditAction(enum.StrEnum):
     USER_PASSWORD_CHANGE = "user:password_change"  # noqa: S105 - an action name
     USER_PASSWORD_RESET = "user:password_reset"  # noqa: S105 - an action name
     USER_UPDATE = "user:update"
+    WEBHOOK_CREATE = "webhook:create"
+    WEBHOOK_DELETE = "webhook:delete"
+    WEBHOOK_TEST = "webhook:test"
+    WEBHOOK_UPDATE = "webhook:update"
 
     @property
     def object_type(self) -> str:

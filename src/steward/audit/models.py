@@ -27,7 +27,8 @@ class AuditRecord(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    actor_type: Mapped[str] = mapped_column(String(10))  # user | token | system | anonymous
+    # user | token | schedule | webhook | system | anonymous
+    actor_type: Mapped[str] = mapped_column(String(10))
     actor_user_id: Mapped[int | None]
     actor: Mapped[str] = mapped_column(String(200), default="")  # "alice", "alice (token ci)"
     action: Mapped[str] = mapped_column(String(64))  # "run:launch", "key:update", …

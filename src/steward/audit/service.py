@@ -86,7 +86,7 @@ def record(
 
     Every value of ``changes`` and the ``detail`` are bounded here, for every caller."""
     entry = AuditRecord(
-        actor_type=(actor.via if actor and actor.via == "token" else "user") if actor else "system",
+        actor_type=actor.kind if actor else "system",
         actor_user_id=actor.user.id if actor else None,
         actor=actor.label if actor else "system",
         action=action,

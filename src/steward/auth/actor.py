@@ -11,15 +11,31 @@ class Actor:
 
     user: User
     scope: TokenScope  # a browser session carries the full WRITE scope of its user
-    via: str  # "session" | "token" | "cli"
-    token_name: str = ""
+    via: str  # "session" | "token" | "cli" | "schedule" | "webhook"
+    token_name: str = ""  # the token's name; for a schedule or webhook: "schedule 3"
     source_ip: str = ""
     user_agent: str = ""
 
+    @classmethod
+    def trigger(cls, owner: User, via: str, object_id: int, source_ip: str = "") -> Actor:
+        """A schedule or webhook acting for its owner, with at most the rights of a run token."""
+        return cls(
+            user=owner,
+            scope=TokenScope.RUN,
+            via=via,
+            token_name=f"{via} {object_id}",
+            source_ip=source_ip,
+        )
+
+    @property
+    def kind(self) -> str:
+        """What the audit trail records as the actor's type."""
+        return self.via if self.via in ("token", "schedule", "webhook") else "user"
+
     @property
     def label(self) -> str:
-        return (
-            f"{self.user.username} (token {self.token_name})"
-            if self.token_name
-            else (self.user.username)
-        )
+        if not self.token_name:
+            return self.user.username
+        if self.via == "token":
+            return f"{self.user.username} (token {self.token_name})"
+        return f"{self.user.username} (via {self.token_name})"

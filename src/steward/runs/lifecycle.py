@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from steward.db import utcnow
+from steward.notifications import outbox
 from steward.projects.models import Project
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
@@ -73,7 +74,10 @@ def transition(
         .values(values)
         .execution_options(synchronize_session="fetch")
     )
-    return bool(getattr(result, "rowcount", 0) == 1)
+    changed = bool(getattr(result, "rowcount", 0) == 1)
+    if changed:
+        outbox.on_transition(session, run_id, new)
+    return changed
 
 
 def claim(session: Session, run_id: int, worker: WorkerId) -> bool:

@@ -45,6 +45,13 @@ class Run(Base):
     source_ip: Mapped[str] = mapped_column(String(64), default="")
     user_agent: Mapped[str] = mapped_column(String(400), default="")
     relaunch_of_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    # what launched it besides a person: "via schedule N" / "via webhook N"
+    schedule_id: Mapped[int | None] = mapped_column(
+        ForeignKey("schedules.id", ondelete="SET NULL", use_alter=True), index=True
+    )
+    webhook_id: Mapped[int | None] = mapped_column(
+        ForeignKey("webhooks.id", ondelete="SET NULL", use_alter=True), index=True
+    )
 
     # effective parameters with secrets redacted, and the template as it was at launch
     params: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -25,6 +25,9 @@ class RunParams(BaseModel):
     ssh_key_id: int | None = None
     become_key_id: int | None = None
     vault_key_ids: list[int] = Field(default_factory=list)
+    ref: str | None = Field(
+        default=None, description="branch, tag or commit replacing the repository's (a webhook's)"
+    )
     limit: str = ""
     tags: str = ""
     skip_tags: str = ""

@@ -96,7 +96,9 @@ def prepare(
     params = RunParams.of(run.params, run.id)
     ctx = _Context(session, cipher, run, params, workdir)
     repo = _load(session, Repository, params.repository_id, run, "repository")
-    source = checkout(session, cipher, repo, workdir / "project", roots=settings.repository_roots)
+    source = checkout(
+        session, cipher, repo, workdir / "project", ref=params.ref, roots=settings.repository_roots
+    )
     inventory = _load(session, Inventory, params.inventory_id, run, "inventory")
     inventory_path = _inventory_path(inventory, source.path, workdir)
     env, extravars_files = _variables(ctx)

@@ -18,7 +18,7 @@ from steward.api.deps import (
 )
 from steward.auth.policy import Action
 from steward.runs import output, service
-from steward.runs.models import Run
+from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
     EventFilters,
     EventPage,
@@ -108,7 +108,16 @@ def launch_run(
     queue: QueueDep,
 ) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
-    run = service.launch(session, cipher, queue, rights.project, actor, body)
+    run = service.launch(
+        session,
+        cipher,
+        queue,
+        rights.project,
+        actor,
+        body,
+        body.template_id,
+        service.Trigger(LaunchType(body.launch_type)),
+    )
     return _read(run, *service.names(session, run))
 
 

@@ -37,6 +37,8 @@ class RunRead(ResponseModel):
     launch_type: LaunchType
     source_ip: str
     relaunch_of_id: int | None
+    schedule_id: int | None = Field(default=None, description="launched by this schedule")
+    webhook_id: int | None = Field(default=None, description="launched by this webhook")
     params: RunParams
     commit_hash: str
     created_at: dt.datetime

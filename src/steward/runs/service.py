@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection
 from typing import Any
 
@@ -20,9 +21,9 @@ from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.params import RunParams
-from steward.runs.schemas import RunCreate, RunFilters
+from steward.runs.schemas import RunFilters
 from steward.runs.status import Reason, RunStatus
-from steward.templates.launch import resolve_launch
+from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 
 
@@ -53,22 +54,41 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
     }
 
 
+@dataclasses.dataclass(frozen=True)
+class Trigger:
+    """How a run was launched: by a person (api, ui, cli), a schedule or a webhook."""
+
+    launch_type: LaunchType
+    schedule_id: int | None = None
+    webhook_id: int | None = None
+
+
 def launch(
     session: Session,
     cipher: KeyCipher,
     queue: RunQueue,
     project: Project,
     actor: Actor,
-    body: RunCreate,
+    body: LaunchOverrides,
+    template_id: int,
+    trigger: Trigger,
+    *,
+    commit: bool = True,
 ) -> Run:
-    template = _template(session, project, body.template_id)
+    """Queue a run of ``template_id`` with ``body``'s overrides, validated like every launch.
+
+    ``commit=False``: the caller commits (a scheduler claiming an occurrence in the same
+    transaction) and then calls ``queue.submit(run.id)``."""
+    template = _template(session, project, template_id)
     params = resolve_launch(session, template, body)
     run = Run(
         project_id=project.id,
         template_id=template.id,
         status=RunStatus.QUEUED,
         launched_by_id=actor.user.id,
-        launch_type=LaunchType(body.launch_type),
+        launch_type=trigger.launch_type,
+        schedule_id=trigger.schedule_id,
+        webhook_id=trigger.webhook_id,
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
         params=RunParams(
@@ -90,8 +110,9 @@ def launch(
     session.add(run)
     session.flush()
     _audit(session, actor, AuditAction.RUN_LAUNCH, run, template.name)
-    session.commit()
-    queue.submit(run.id)
+    if commit:
+        session.commit()
+        queue.submit(run.id)
     return run
 
 

@@ -16,6 +16,7 @@ from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeco
 from steward.api.schemas import RequestModel
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
+from steward.repositories.schemas import Ref
 from steward.runner.masking import MASK
 from steward.templates.models import Template
 from steward.templates.patterns import HostPattern, TagList
@@ -36,6 +37,7 @@ class LaunchOverrides(RequestModel):
     timeout_seconds: TimeoutSeconds | None = None
     extra_vars: ExtraVars | None = None
     inventory_id: Id | None = None
+    ref: Ref | None = None
     survey: JsonObject = Field(  # answers, by variable
         default_factory=dict, max_length=SURVEY_QUESTIONS_MAX
     )
@@ -54,6 +56,7 @@ class LaunchParams:
     forks: int | None
     timeout_seconds: int | None
     inventory_id: int
+    ref: str | None  # replaces the repository's ref when given
     extra_vars: dict[str, Any]  # the template's own: trusted, Jinja in them is evaluated
     launch_vars: dict[str, Any]  # extra vars override + non-secret survey answers: untrusted
     secret_extra_vars: dict[str, Any]  # survey password answers: untrusted
@@ -79,6 +82,7 @@ def resolve_launch(session: Session, template: Template, body: LaunchOverrides) 
         forks=_pick(body.forks, template.forks),
         timeout_seconds=_pick(body.timeout_seconds, template.timeout_seconds),
         inventory_id=_inventory_id(session, template, body.inventory_id),
+        ref=body.ref or None,
         extra_vars=dict(template.extra_vars),
         launch_vars=_launch_vars(body.extra_vars or {}, questions, answers),
         secret_extra_vars=answers.secret_values,

@@ -28,6 +28,7 @@ class OverridableField(enum.StrEnum):
     TIMEOUT_SECONDS = "timeout_seconds"
     EXTRA_VARS = "extra_vars"
     INVENTORY_ID = "inventory_id"
+    REF = "ref"  # the repository's branch, tag or commit (a webhook's pushed commit)
 
 
 def _playbook(path: str) -> str:

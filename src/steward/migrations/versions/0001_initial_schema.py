@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-21 13:48:03.879222
+Create Date: 2026-11-23 21:36:53.727612
 """
 
 from collections.abc import Sequence
@@ -265,6 +265,40 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_environment_secrets_key_id"), ["key_id"], unique=False)
 
     op.create_table(
+        "notification_destinations",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("config", sa.JSON(), nullable=False),
+        sa.Column("secret_key_id", sa.Integer(), nullable=True),
+        sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_notification_destinations_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["secret_key_id"],
+            ["keys.id"],
+            name=op.f("fk_notification_destinations_secret_key_id_keys"),
+            ondelete="RESTRICT",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_destinations")),
+        sa.UniqueConstraint(
+            "project_id", "name", name=op.f("uq_notification_destinations_project_id")
+        ),
+    )
+    with op.batch_alter_table("notification_destinations", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_notification_destinations_project_id"), ["project_id"], unique=False
+        )
+
+    op.create_table(
         "repositories",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
@@ -405,6 +439,8 @@ def upgrade() -> None:
         sa.Column("source_ip", sa.String(length=64), nullable=False),
         sa.Column("user_agent", sa.String(length=400), nullable=False),
         sa.Column("relaunch_of_id", sa.Integer(), nullable=True),
+        sa.Column("schedule_id", sa.Integer(), nullable=True),
+        sa.Column("webhook_id", sa.Integer(), nullable=True),
         sa.Column("params", sa.JSON(), nullable=False),
         sa.Column("template_snapshot", sa.JSON(), nullable=False),
         sa.Column("secret_params", sa.LargeBinary(), nullable=True),
@@ -436,10 +472,24 @@ def upgrade() -> None:
             ondelete="SET NULL",
         ),
         sa.ForeignKeyConstraint(
+            ["schedule_id"],
+            ["schedules.id"],
+            name=op.f("fk_runs_schedule_id_schedules"),
+            ondelete="SET NULL",
+            use_alter=True,
+        ),
+        sa.ForeignKeyConstraint(
             ["template_id"],
             ["templates.id"],
             name=op.f("fk_runs_template_id_templates"),
             ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["webhook_id"],
+            ["webhooks.id"],
+            name=op.f("fk_runs_webhook_id_webhooks"),
+            ondelete="SET NULL",
+            use_alter=True,
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
         sa.UniqueConstraint("uuid", name=op.f("uq_runs_uuid")),
@@ -452,8 +502,10 @@ def upgrade() -> None:
             "ix_runs_project_id_created_at", ["project_id", "created_at"], unique=False
         )
         batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_runs_schedule_id"), ["schedule_id"], unique=False)
         batch_op.create_index("ix_runs_status", ["status"], unique=False)
         batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
 
     op.create_table(
         "template_grants",
@@ -518,6 +570,102 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("template_id", "key_id", name=op.f("pk_template_vault_keys")),
     )
     op.create_table(
+        "webhooks",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=False),
+        sa.Column("owner_id", sa.Integer(), nullable=True),
+        sa.Column("hook_id", sa.String(length=64), nullable=False),
+        sa.Column("auth", sa.String(length=16), nullable=False),
+        sa.Column("secret_key_id", sa.Integer(), nullable=False),
+        sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("matchers", sa.JSON(), nullable=False),
+        sa.Column("extractors", sa.JSON(), nullable=False),
+        sa.Column("ref_from", sa.String(length=200), nullable=False),
+        sa.Column("rate_limit_per_minute", sa.Integer(), nullable=False),
+        sa.Column("disabled_reason", sa.Text(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["owner_id"], ["users.id"], name=op.f("fk_webhooks_owner_id_users"), ondelete="SET NULL"
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_webhooks_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["secret_key_id"],
+            ["keys.id"],
+            name=op.f("fk_webhooks_secret_key_id_keys"),
+            ondelete="RESTRICT",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_webhooks_template_id_templates"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_webhooks")),
+        sa.UniqueConstraint("hook_id", name=op.f("uq_webhooks_hook_id")),
+        sa.UniqueConstraint("project_id", "name", name=op.f("uq_webhooks_project_id")),
+    )
+    with op.batch_alter_table("webhooks", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_webhooks_project_id"), ["project_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_webhooks_template_id"), ["template_id"], unique=False)
+
+    op.create_table(
+        "notification_messages",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("destination_id", sa.Integer(), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("event", sa.String(length=32), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("next_attempt_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("claimed_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("sent_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("last_error", sa.Text(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["destination_id"],
+            ["notification_destinations.id"],
+            name=op.f("fk_notification_messages_destination_id_notification_destinations"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_notification_messages_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["run_id"],
+            ["runs.id"],
+            name=op.f("fk_notification_messages_run_id_runs"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_messages")),
+        sa.UniqueConstraint(
+            "destination_id",
+            "run_id",
+            "event",
+            name=op.f("uq_notification_messages_destination_id"),
+        ),
+    )
+    with op.batch_alter_table("notification_messages", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_notification_messages_destination_id_id", ["destination_id", "id"], unique=False
+        )
+        batch_op.create_index(
+            "ix_notification_messages_due", ["status", "next_attempt_at"], unique=False
+        )
+
+    op.create_table(
         "run_events",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("run_id", sa.Integer(), nullable=False),
@@ -579,11 +727,181 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("run_id", "last_line", name=op.f("pk_run_output")),
     )
+    op.create_table(
+        "schedules",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("owner_id", sa.Integer(), nullable=True),
+        sa.Column("kind", sa.String(length=8), nullable=False),
+        sa.Column("expression", sa.Text(), nullable=False),
+        sa.Column("timezone", sa.String(length=64), nullable=False),
+        sa.Column("start_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("end_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("missed_policy", sa.String(length=16), nullable=False),
+        sa.Column("launch", sa.JSON(), nullable=False),
+        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
+        sa.Column("next_fire_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("last_fired_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("last_run_id", sa.Integer(), nullable=True),
+        sa.Column("disabled_reason", sa.Text(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["last_run_id"],
+            ["runs.id"],
+            name=op.f("fk_schedules_last_run_id_runs"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["owner_id"],
+            ["users.id"],
+            name=op.f("fk_schedules_owner_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_schedules_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_schedules_template_id_templates"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_schedules")),
+        sa.UniqueConstraint("project_id", "name", name=op.f("uq_schedules_project_id")),
+    )
+    with op.batch_alter_table("schedules", schema=None) as batch_op:
+        batch_op.create_index("ix_schedules_due", ["enabled", "next_fire_at"], unique=False)
+        batch_op.create_index(batch_op.f("ix_schedules_project_id"), ["project_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_schedules_template_id"), ["template_id"], unique=False)
+
+    op.create_table(
+        "webhook_deliveries",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("webhook_id", sa.Integer(), nullable=False),
+        sa.Column("received_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("delivery_key", sa.String(length=200), nullable=True),
+        sa.Column("source_ip", sa.String(length=64), nullable=False),
+        sa.Column("headers", sa.JSON(), nullable=False),
+        sa.Column("body", sa.Text(), nullable=False),
+        sa.Column("body_truncated", sa.Boolean(), nullable=False),
+        sa.Column("outcome", sa.String(length=16), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("test", sa.Boolean(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["run_id"],
+            ["runs.id"],
+            name=op.f("fk_webhook_deliveries_run_id_runs"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["webhook_id"],
+            ["webhooks.id"],
+            name=op.f("fk_webhook_deliveries_webhook_id_webhooks"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_webhook_deliveries")),
+        sa.UniqueConstraint(
+            "webhook_id", "delivery_key", name=op.f("uq_webhook_deliveries_webhook_id")
+        ),
+    )
+    with op.batch_alter_table("webhook_deliveries", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_webhook_deliveries_webhook_id_id", ["webhook_id", "id"], unique=False
+        )
+
+    op.create_table(
+        "notification_attempts",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("message_id", sa.Integer(), nullable=False),
+        sa.Column("at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("ok", sa.Boolean(), nullable=False),
+        sa.Column("status", sa.String(length=100), nullable=False),
+        sa.Column("error", sa.Text(), nullable=False),
+        sa.Column("duration_ms", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["message_id"],
+            ["notification_messages.id"],
+            name=op.f("fk_notification_attempts_message_id_notification_messages"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_attempts")),
+    )
+    with op.batch_alter_table("notification_attempts", schema=None) as batch_op:
+        batch_op.create_index("ix_notification_attempts_message_id", ["message_id"], unique=False)
+
+    op.create_table(
+        "notification_subscriptions",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("destination_id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("schedule_id", sa.Integer(), nullable=True),
+        sa.Column("events", sa.JSON(), nullable=False),
+        sa.Column("long_running_minutes", sa.Integer(), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["destination_id"],
+            ["notification_destinations.id"],
+            name=op.f("fk_notification_subscriptions_destination_id_notification_destinations"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_notification_subscriptions_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["schedule_id"],
+            ["schedules.id"],
+            name=op.f("fk_notification_subscriptions_schedule_id_schedules"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_notification_subscriptions_template_id_templates"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_subscriptions")),
+    )
+    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_notification_subscriptions_project_id"), ["project_id"], unique=False
+        )
+
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
+    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_notification_subscriptions_project_id"))
+
+    op.drop_table("notification_subscriptions")
+    with op.batch_alter_table("notification_attempts", schema=None) as batch_op:
+        batch_op.drop_index("ix_notification_attempts_message_id")
+
+    op.drop_table("notification_attempts")
+    with op.batch_alter_table("webhook_deliveries", schema=None) as batch_op:
+        batch_op.drop_index("ix_webhook_deliveries_webhook_id_id")
+
+    op.drop_table("webhook_deliveries")
+    with op.batch_alter_table("schedules", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_schedules_template_id"))
+        batch_op.drop_index(batch_op.f("ix_schedules_project_id"))
+        batch_op.drop_index("ix_schedules_due")
+
+    op.drop_table("schedules")
     op.drop_table("run_output")
     with op.batch_alter_table("run_hosts", schema=None) as batch_op:
         batch_op.drop_index("ix_run_hosts_host")
@@ -594,6 +912,16 @@ def downgrade() -> None:
         batch_op.drop_index("ix_run_events_run_id_counter")
 
     op.drop_table("run_events")
+    with op.batch_alter_table("notification_messages", schema=None) as batch_op:
+        batch_op.drop_index("ix_notification_messages_due")
+        batch_op.drop_index("ix_notification_messages_destination_id_id")
+
+    op.drop_table("notification_messages")
+    with op.batch_alter_table("webhooks", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_webhooks_template_id"))
+        batch_op.drop_index(batch_op.f("ix_webhooks_project_id"))
+
+    op.drop_table("webhooks")
     op.drop_table("template_vault_keys")
     with op.batch_alter_table("template_grants", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_template_grants_user_id"))
@@ -602,8 +930,10 @@ def downgrade() -> None:
 
     op.drop_table("template_grants")
     with op.batch_alter_table("runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
         batch_op.drop_index("ix_runs_template_id_id")
         batch_op.drop_index("ix_runs_status")
+        batch_op.drop_index(batch_op.f("ix_runs_schedule_id"))
         batch_op.drop_index("ix_runs_project_id_id")
         batch_op.drop_index("ix_runs_project_id_created_at")
         batch_op.drop_index(batch_op.f("ix_runs_launched_by_id"))
@@ -621,6 +951,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_repositories_project_id"))
 
     op.drop_table("repositories")
+    with op.batch_alter_table("notification_destinations", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_notification_destinations_project_id"))
+
+    op.drop_table("notification_destinations")
     with op.batch_alter_table("environment_secrets", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_environment_secrets_key_id"))
         batch_op.drop_index(batch_op.f("ix_environment_secrets_environment_id"))

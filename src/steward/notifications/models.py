@@ -1,0 +1,117 @@
+"""Where a project's run events go (destinations), who wants which (subscriptions), and each
+message with its delivery attempts (the outbox the notifier drains)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from steward.db import Base, utcnow
+from steward.projects.scoped import ProjectScoped
+
+
+class DestinationKind(enum.StrEnum):
+    EMAIL = "email"
+    SLACK = "slack"
+    TEAMS = "teams"
+    WEBHOOK = "webhook"  # generic JSON POST with an HMAC signature header
+
+
+class RunEventKind(enum.StrEnum):
+    STARTED = "started"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    ERROR = "error"
+    CANCELED = "canceled"
+    TIMED_OUT = "timed_out"
+    FIXED = "fixed"  # first success after a failure
+    CHANGED = "changed"  # a successful run that changed something
+    LONG_RUNNING = "long_running"  # still running after N minutes
+    APPROVAL_NEEDED = "approval_needed"  # reserved for workflows
+
+
+class Destination(ProjectScoped):
+    __tablename__ = "notification_destinations"
+
+    kind: Mapped[DestinationKind] = mapped_column(String(16))
+    # kind-specific, no secret in it: email {host, port, starttls, from, to[]}; slack/teams/webhook
+    # {} (their URL is a secret: it carries the credential) ; see notifications.schemas
+    config: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # the key store entry holding the secret: SMTP password, the incoming-webhook URL, HMAC secret
+    secret_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+    enabled: Mapped[bool] = mapped_column(default=True)
+
+
+class Subscription(Base):
+    """Events of a project's runs, or of one template's, or of one schedule's, to a destination."""
+
+    __tablename__ = "notification_subscriptions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True
+    )
+    destination_id: Mapped[int] = mapped_column(
+        ForeignKey("notification_destinations.id", ondelete="CASCADE")
+    )
+    template_id: Mapped[int | None] = mapped_column(ForeignKey("templates.id", ondelete="CASCADE"))
+    schedule_id: Mapped[int | None] = mapped_column(ForeignKey("schedules.id", ondelete="CASCADE"))
+    events: Mapped[list[Any]] = mapped_column(default=list)  # RunEventKind values
+    long_running_minutes: Mapped[int | None]  # for LONG_RUNNING
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class MessageStatus(enum.StrEnum):
+    PENDING = "pending"  # waiting for its next attempt
+    SENDING = "sending"  # claimed by a notifier
+    SENT = "sent"
+    FAILED = "failed"  # attempts exhausted
+
+
+class Message(Base):
+    """One event of one run for one destination: created in the transaction of the run's status
+    change (so none is lost), delivered later by the notifier with retries."""
+
+    __tablename__ = "notification_messages"
+    __table_args__ = (
+        Index("ix_notification_messages_due", "status", "next_attempt_at"),
+        Index("ix_notification_messages_destination_id_id", "destination_id", "id"),
+        # an event of a run is told to a destination once (long_running included)
+        UniqueConstraint("destination_id", "run_id", "event"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    destination_id: Mapped[int] = mapped_column(
+        ForeignKey("notification_destinations.id", ondelete="CASCADE")
+    )
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    event: Mapped[str] = mapped_column(String(32))  # RunEventKind, or "test"
+    status: Mapped[MessageStatus] = mapped_column(String(16), default=MessageStatus.PENDING)
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    claimed_at: Mapped[dt.datetime | None]
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[dt.datetime | None]
+    last_error: Mapped[str] = mapped_column(Text, default="")
+
+
+class Attempt(Base):
+    """One try to deliver a message: when, the outcome (HTTP status / SMTP reply) and the error."""
+
+    __tablename__ = "notification_attempts"
+    __table_args__ = (Index("ix_notification_attempts_message_id", "message_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("notification_messages.id", ondelete="CASCADE")
+    )
+    at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    ok: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(100), default="")  # "HTTP 200", "SMTP 250"
+    error: Mapped[str] = mapped_column(Text, default="")
+    duration_ms: Mapped[int] = mapped_column(default=0)

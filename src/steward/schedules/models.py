@@ -1,0 +1,57 @@
+"""A template's schedules: when it launches by itself, with which launch values.
+
+The row is the truth for firing: ``next_fire_at`` (UTC) is the occurrence it waits for, and the
+scheduler claims it with a conditional UPDATE on that value, so an occurrence is launched once
+however many server processes tick.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from steward.projects.scoped import ProjectScoped
+
+
+class ScheduleKind(enum.StrEnum):
+    CRON = "cron"  # five-field cron expression (croniter)
+    RRULE = "rrule"  # RFC 5545 recurrence rule (dateutil.rrule)
+
+
+class MissedPolicy(enum.StrEnum):
+    RUN_ONCE = "run_once"  # after downtime, launch the most recent missed occurrence once
+    SKIP = "skip"  # after downtime, wait for the next occurrence
+
+
+class Schedule(ProjectScoped):
+    __tablename__ = "schedules"
+    __table_args__ = (
+        UniqueConstraint("project_id", "name"),
+        Index("ix_schedules_due", "enabled", "next_fire_at"),
+    )
+
+    # SET NULL, not CASCADE: a schedule whose template was deleted is disabled with the reason
+    template_id: Mapped[int | None] = mapped_column(
+        ForeignKey("templates.id", ondelete="SET NULL"), index=True
+    )
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    kind: Mapped[ScheduleKind] = mapped_column(String(8))
+    expression: Mapped[str] = mapped_column(Text)  # cron line, or RRULE (optionally with DTSTART)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")  # IANA name
+    start_at: Mapped[dt.datetime | None]  # UTC; no occurrence before it
+    end_at: Mapped[dt.datetime | None]  # UTC; no occurrence after it
+    enabled: Mapped[bool] = mapped_column(default=True)
+    missed_policy: Mapped[MissedPolicy] = mapped_column(String(16), default=MissedPolicy.RUN_ONCE)
+    # launch values: a LaunchOverrides body, validated like a manual launch; secret survey
+    # answers are sealed in ``secret_launch`` and shown as ******** in ``launch``
+    launch: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+    next_fire_at: Mapped[dt.datetime | None]  # UTC; None when no occurrence is left
+    last_fired_at: Mapped[dt.datetime | None]
+    last_run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    disabled_reason: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,76 @@
+"""Inbound webhooks of a template, and every delivery they received."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import secrets
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from steward.db import Base, utcnow
+from steward.projects.scoped import ProjectScoped
+
+
+class WebhookAuth(enum.StrEnum):
+    GITHUB = "github"  # X-Hub-Signature-256: sha256=HMAC(secret, body)
+    GITLAB = "gitlab"  # X-Gitlab-Token: the secret
+    HMAC = "hmac"  # X-Steward-Signature-256: sha256=HMAC(secret, body)
+    BEARER = "bearer"  # Authorization: Bearer <secret>
+
+
+def new_hook_id() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Webhook(ProjectScoped):
+    __tablename__ = "webhooks"
+
+    template_id: Mapped[int] = mapped_column(
+        ForeignKey("templates.id", ondelete="CASCADE"), index=True
+    )
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # the unguessable part of its URL: POST /api/v1/hooks/{hook_id}
+    hook_id: Mapped[str] = mapped_column(String(64), unique=True, default=new_hook_id)
+    auth: Mapped[WebhookAuth] = mapped_column(String(16))
+    secret_key_id: Mapped[int] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+    enabled: Mapped[bool] = mapped_column(default=True)
+    # [{"source": "body"|"header", "path": "ref", "equals": "refs/heads/main"}, ...]: all must hold
+    matchers: Mapped[list[Any]] = mapped_column(default=list)
+    # {"variable": "body path"}: body fields that become (unsafe) extra vars of the run
+    extractors: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    ref_from: Mapped[str] = mapped_column(String(200), default="")  # body path of a ref/commit
+    rate_limit_per_minute: Mapped[int] = mapped_column(default=30)
+    disabled_reason: Mapped[str] = mapped_column(Text, default="")
+
+
+class DeliveryOutcome(enum.StrEnum):
+    LAUNCHED = "launched"
+    IGNORED = "ignored"  # authenticated, but a matcher did not hold
+    REJECTED = "rejected"  # bad signature/secret, replay, or refused launch values
+    RATE_LIMITED = "rate_limited"
+    FAILED = "failed"  # matched, but the launch was refused (rights, template)
+
+
+class WebhookDelivery(Base):
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        Index("ix_webhook_deliveries_webhook_id_id", "webhook_id", "id"),
+        # replay protection: a sender's delivery id is accepted once per hook
+        UniqueConstraint("webhook_id", "delivery_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    webhook_id: Mapped[int] = mapped_column(ForeignKey("webhooks.id", ondelete="CASCADE"))
+    received_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    delivery_key: Mapped[str | None] = mapped_column(String(200))  # X-GitHub-Delivery, …
+    source_ip: Mapped[str] = mapped_column(String(64), default="")
+    headers: Mapped[dict[str, Any]] = mapped_column(default=dict)  # without secrets
+    body: Mapped[str] = mapped_column(Text, default="")  # up to a limit
+    body_truncated: Mapped[bool] = mapped_column(default=False)
+    outcome: Mapped[DeliveryOutcome] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    test: Mapped[bool] = mapped_column(default=False)  # sent from the console's "send test"
