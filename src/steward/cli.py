@@ -1,4 +1,4 @@
-"""The ``steward`` command: serve, migrate, user create, keys rotate, audit prune, run."""
+"""The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, run."""
 
 from __future__ import annotations
 
@@ -38,6 +38,28 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
         forwarded_allow_ips=",".join(settings.trusted_proxies) or None,
     )
     return 0
+
+
+def _worker(settings: Settings, args: argparse.Namespace) -> int:
+    import re
+
+    from steward.api.bounds import GROUP_NAME_PATTERN
+    from steward.dispatch.worker import RunWorker
+    from steward.runtime import Runtime
+
+    if settings.broker_url is None:
+        print("error: set STEWARD_BROKER_URL (redis://…) to run a worker", file=sys.stderr)  # noqa: T201
+        return 1
+    queues = [q.strip() for q in args.queues.split(",") if q.strip()]
+    bad = [q for q in queues if not re.fullmatch(GROUP_NAME_PATTERN, q)]
+    if not queues or bad:
+        print(f"error: --queues: not a runner group name: {bad or args.queues!r}", file=sys.stderr)  # noqa: T201
+        return 1
+    runtime = Runtime.build(settings)
+    try:
+        return RunWorker(runtime, queues, args.concurrency).run(settings.log_level)
+    finally:
+        runtime.engine.dispose()
 
 
 def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
@@ -205,6 +227,21 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="migrate, then serve the API and console").set_defaults(fn=_serve)
     sub.add_parser("migrate", help="bring the database schema up to date").set_defaults(fn=_migrate)
+    worker = sub.add_parser(
+        "worker", help="execute runs delivered through STEWARD_BROKER_URL (a Celery worker)"
+    )
+    worker.add_argument(
+        "--queues", default="default", help="runner groups to serve, comma-separated"
+    )
+    worker.add_argument(
+        "--concurrency",
+        type=int,
+        default=4,
+        choices=range(1, 257),
+        metavar="N",
+        help="runs executed at once (default 4)",
+    )
+    worker.set_defaults(fn=_worker)
     user = sub.add_parser("user", help="manage users").add_subparsers(dest="action", required=True)
     create = user.add_parser("create", help="create a user (password asked, or --password-stdin)")
     create.add_argument("username")

@@ -10,6 +10,7 @@ from steward.keys.models import Key
 from steward.notifications.models import Attempt, Destination, Message, Subscription
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
+from steward.runner_groups.models import RunnerGroup, Worker, WorkerQueue
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.schedules.models import Schedule
 from steward.teams.models import Team, TeamMember
@@ -31,6 +32,7 @@ __all__ = [
     "ProjectMember",
     "Repository",
     "Run",
+    "RunnerGroup",
     "RunEvent",
     "RunHost",
     "RunOutput",
@@ -42,6 +44,8 @@ __all__ = [
     "TemplateGrant",
     "User",
     "WebSession",
+    "Worker",
+    "WorkerQueue",
     "Webhook",
     "WebhookDelivery",
 ]

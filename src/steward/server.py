@@ -10,6 +10,7 @@ from steward import migrations
 from steward.api.app import create_app
 from steward.auth.bootstrap import ensure_admin
 from steward.config import Settings
+from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.runtime import Runtime
 
@@ -28,5 +29,13 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
         print(  # noqa: T201
             f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
         )
-    dispatcher = LocalDispatcher(runtime)
-    return create_app(runtime, dispatcher, [dispatcher])
+    queue = queue_of(runtime)
+    return create_app(runtime, queue, [queue])
+
+
+def queue_of(runtime: Runtime) -> LocalDispatcher | CeleryQueue:
+    """The embedded dispatcher, or with STEWARD_BROKER_URL the Celery queue (runs execute on
+    `steward worker` processes, docs/deploy.md)."""
+    if runtime.settings.broker_url is not None:
+        return CeleryQueue(runtime)
+    return LocalDispatcher(runtime)

@@ -88,6 +88,14 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects"): [Probe("signed_in", 200)],
     ("POST", "/projects"): [Probe("admin", 422, body=BAD)],
     ("GET", "/projects/{project_id}"): [Probe("project", 200)],
+    # runner groups: everyone signed in sees them (a waiting run names its group); admins
+    # change them and see the workers
+    ("GET", "/runner-groups"): [Probe("signed_in", 200)],
+    ("POST", "/runner-groups"): [Probe("admin", 422, body=BAD)],
+    ("GET", "/runner-groups/{group_id}"): [Probe("signed_in", 404, {"group_id": "missing"})],
+    ("PATCH", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"}, BAD)],
+    ("DELETE", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"})],
+    ("GET", "/workers"): [Probe("admin", 200)],
     ("PATCH", "/projects/{project_id}"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}"): [Probe("owner", 409)],  # runs are running
     ("GET", "/projects/{project_id}/members"): [Probe("members", 200)],

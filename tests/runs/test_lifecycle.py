@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 from support.builders import Workbench
 
+from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
@@ -21,9 +23,11 @@ def test_claims_cancels_and_finishes_race_safely(workbench: Workbench) -> None:
     workbench.wait(blocker["id"], until=lambda r: r["status"] == "running", timeout=30)
     runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
     one, other = WorkerId("host-a", 1, "x"), WorkerId("host-b", 2, "y")
+    unlimited = lifecycle.Limits(total=None, project_default=4)
     with runtime.sessions() as session:
-        assert lifecycle.claim(session, queued, one)
-        assert not lifecycle.claim(session, queued, other)  # a duplicate delivery: a no-op
+        session.execute(update(Project).values(max_parallel_runs=None))
+        assert lifecycle.claim_next(session, one, unlimited) == queued
+        assert lifecycle.claim_next(session, other, unlimited) is None  # a duplicate delivery
         # a cancel that lost the race to the claim changes nothing
         queued_status = RunStatus.QUEUED
         assert not lifecycle.transition(session, queued, RunStatus.CANCELED, current=queued_status)

@@ -32,6 +32,8 @@ from steward.repositories.routes import router as repositories_router
 from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
 from steward.runtime import Runtime
+from steward.runner_groups.routes import router as runner_groups_router
+from steward.runner_groups.routes import workers as workers_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
 
@@ -111,6 +113,8 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         runs_router,
         all_runs_router,
         audit_router,
+        runner_groups_router,
+        workers_router,
     ):
         api.include_router(router)
     return tuple(api.routes)

@@ -17,6 +17,8 @@ KIB = 1024
 MIB = 1024 * KIB
 
 NAME_PATTERN = r"^[^/\x00-\x1f]+$"  # one path segment of a URL, no control characters
+# a runner group is a Celery queue and a --queues item: lower case, digits, '-' and '_'
+GROUP_NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"
 NAME_MAX = 100
 DESCRIPTION_MAX = 10_000
 LABEL_MAX = 200  # short human text: a display name, a survey label, a choice
@@ -87,6 +89,7 @@ def _bounded_json(value: dict[str, Any]) -> dict[str, Any]:
 
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN)]
 Description = Annotated[str, Field(max_length=DESCRIPTION_MAX)]
+GroupName = Annotated[str, Field(min_length=1, max_length=63, pattern=GROUP_NAME_PATTERN)]
 Label = Annotated[str, Field(max_length=LABEL_MAX)]
 Line = Annotated[str, Field(max_length=LINE_MAX)]
 Url = Annotated[str, Field(min_length=1, max_length=URL_MAX)]

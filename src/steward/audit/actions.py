@@ -45,6 +45,9 @@ class AuditAction(enum.StrEnum):
     SCHEDULE_CREATE = "schedule:create"
     SCHEDULE_DELETE = "schedule:delete"
     SCHEDULE_DISABLE = "schedule:disable"  # by Steward: template gone, rights lost
+    RUNNER_GROUP_CREATE = "runner_group:create"
+    RUNNER_GROUP_DELETE = "runner_group:delete"
+    RUNNER_GROUP_UPDATE = "runner_group:update"
     SCHEDULE_UPDATE = "schedule:update"
     SUBSCRIPTION_CREATE = "subscription:create"
     SUBSCRIPTION_DELETE = "subscription:delete"

@@ -1,8 +1,9 @@
 """The embedded dispatcher: starts queued runs in threads of the server process.
 
-It wakes on every submit (no polling tick), claims queued rows within the global and per-project
-limits, and on start fails the runs a dead predecessor left running. A slow timer (the lease)
-also catches runs whose delivery was lost, and runs whose worker stopped heart-beating.
+It wakes on every submit (no polling tick), claims queued rows of every runner group within the
+limits (``lifecycle.claim_next``), and on start fails the runs a dead predecessor left running.
+A slow timer (the heartbeat) also catches runs whose delivery was lost, and runs whose worker
+stopped heart-beating; it renews this server's row among the online workers (group ``*``).
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import datetime as dt
 import logging
 import threading
 
+from steward.dispatch import presence, reaper
 from steward.dispatch.queue import RunSignals
-from steward.runner import processes
+from steward.runner_groups.models import EVERY_GROUP
 from steward.runs import lifecycle, workdirs
 from steward.runs.executor import execute_run
-from steward.runs.lifecycle import WorkerId
-from steward.runs.status import Reason, RunStatus
+from steward.runs.lifecycle import Limits, WorkerId
+from steward.runs.status import Reason
 from steward.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,10 @@ class LocalDispatcher:
     # lifecycle
     def start(self) -> None:
         self.recover()
+        with self.runtime.sessions() as session:
+            presence.register(
+                session, self.worker, [EVERY_GROUP], self.runtime.settings.max_parallel_runs
+            )
         self._stopping.clear()
         self._loop_thread = threading.Thread(target=self._loop, name="dispatcher", daemon=True)
         self._loop_thread.start()
@@ -63,27 +69,23 @@ class LocalDispatcher:
             signals.wake.set()
         for thread, _signals in active:
             thread.join(timeout=self.runtime.settings.cancel_grace_seconds + 15)
+        with self.runtime.sessions() as session:
+            presence.unregister(session, self.worker)
 
     def recover(self) -> None:
         """Runs left 'running' by a process that is gone become 'error', their processes killed."""
-        with self.runtime.sessions() as session:
-            for run in lifecycle.interrupted_runs(session, self.worker):
-                processes.kill_all(run.uuid)
-                lifecycle.transition(session, run.id, RunStatus.ERROR, reason=Reason.INTERRUPTED)
-                log.warning("run %s was interrupted by a server stop", run.id)
-            session.commit()
-            workdirs.sweep(session, self.runtime.settings, executing=())
+        reaper.recover(self.runtime, self.worker, Reason.INTERRUPTED)
 
     def _reap_expired(self) -> None:
         lease = dt.timedelta(seconds=self.runtime.settings.lease_seconds)
+        with self._lock:
+            executing = set(self._active)
         with self.runtime.sessions() as session:
-            for run in lifecycle.expired_runs(session, lease):
-                with self._lock:
-                    if run.id in self._active:
-                        continue  # ours and alive: the heartbeat is just late
-                lifecycle.transition(session, run.id, RunStatus.ERROR, reason=Reason.WORKER_LOST)
-                log.warning("run %s lost its worker", run.id)
-            session.commit()
+            reaper.fail_expired(session, lease, executing)
+            if not presence.beat(session, self.worker):
+                presence.register(
+                    session, self.worker, [EVERY_GROUP], self.runtime.settings.max_parallel_runs
+                )
 
     def _sweep(self) -> None:
         """Private directories (decrypted secrets) of runs that ended without removing theirs."""
@@ -94,7 +96,8 @@ class LocalDispatcher:
 
     def _loop(self) -> None:
         while not self._stopping.is_set():
-            self._wake.wait(timeout=self.runtime.settings.lease_seconds / 2)
+            settings = self.runtime.settings
+            self._wake.wait(timeout=min(settings.heartbeat_seconds, settings.lease_seconds / 2))
             self._wake.clear()
             if self._stopping.is_set():
                 break
@@ -109,15 +112,16 @@ class LocalDispatcher:
 
     def _dispatch(self) -> None:
         settings = self.runtime.settings
-        with self._lock:
-            slots = settings.max_parallel_runs - len(self._active)
-        with self.runtime.sessions() as session:
-            candidates = lifecycle.next_claimable(
-                session, slots=slots, default_project_limit=settings.default_project_parallel_runs
-            )
-            for run_id in candidates:
-                if lifecycle.claim(session, run_id, self.worker):
-                    self._start(run_id)
+        limits = Limits.of(settings)
+        while True:
+            with self._lock:
+                if len(self._active) >= settings.max_parallel_runs:
+                    return
+            with self.runtime.sessions() as session:
+                run_id = lifecycle.claim_next(session, self.worker, limits)
+            if run_id is None:
+                return
+            self._start(run_id)
 
     def _start(self, run_id: int) -> None:
         signals = RunSignals()

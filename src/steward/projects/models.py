@@ -26,6 +26,10 @@ class Project(Base):
     name: Mapped[str] = mapped_column(String(100), unique=True)
     description: Mapped[str] = mapped_column(Text, default="")
     max_parallel_runs: Mapped[int | None]
+    # where its runs execute (templates may choose another); None: the default group
+    runner_group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("runner_groups.id", ondelete="RESTRICT")
+    )
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

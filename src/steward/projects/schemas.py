@@ -8,17 +8,22 @@ from steward.api.bounds import Description, Id, Name
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.projects.models import ProjectRole
 
+RUNNER_GROUP = "where runs execute (admins choose it); null: the default group"
+
 
 class ProjectCreate(RequestModel):
     name: Name
     description: Description = ""
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
+    runner_group_id: Id | None = Field(default=None, description=RUNNER_GROUP)
 
 
 class ProjectUpdate(NamedUpdate):
     max_parallel_runs: int | None = Field(default=None, ge=1, le=256)
+    runner_group_id: Id | None = Field(default=None, description=RUNNER_GROUP)
 
-    NULLABLE = frozenset({"max_parallel_runs"})  # null: the server's default
+    # null: the server's default limit, the default group
+    NULLABLE = frozenset({"max_parallel_runs", "runner_group_id"})
 
 
 class ProjectRead(ResponseModel):
@@ -26,6 +31,7 @@ class ProjectRead(ResponseModel):
     name: str
     description: str
     max_parallel_runs: int | None
+    runner_group_id: int | None
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -12,6 +12,7 @@ from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.projects.schemas import HolderRef, MemberSet, ProjectCreate, ProjectUpdate
 from steward.projects.scoped import check_name_free
+from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.teams.models import Team
@@ -20,6 +21,8 @@ from steward.teams.models import Team
 def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     """``actor``: an admin (the route's ``AdminActor``), who becomes the owner."""
     check_name_free(session, Project, None, body.name, "project")
+    if body.runner_group_id is not None:
+        runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     project = Project(**body.model_dump())
     session.add(project)
     session.flush()
@@ -36,7 +39,7 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     return project
 
 
-FIELDS = ("name", "description", "max_parallel_runs")
+FIELDS = ("name", "description", "max_parallel_runs", "runner_group_id")
 
 
 def _fields(project: Project) -> dict[str, object]:
@@ -63,6 +66,8 @@ def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate
     changes = body.changes()
     if "name" in changes:
         check_name_free(session, Project, None, changes["name"], "project", except_id=project.id)
+    if changes.get("runner_group_id", project.runner_group_id) != project.runner_group_id:
+        runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     for field, value in changes.items():
         setattr(project, field, value)
     audit.record_change(

@@ -95,3 +95,16 @@ def kill_all(run_uuid: str, *, wait: float = 3.0) -> int:
     while run_processes(run_uuid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return len(procs)
+
+
+def marked_runs() -> set[str]:
+    """The run uuids carried by any process of this machine (the marker's values)."""
+    found = set()
+    for proc in psutil.process_iter():
+        try:
+            value = proc.environ().get(MARKER)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        if value:
+            found.add(value)
+    return found

@@ -11,6 +11,7 @@ import shutil
 import time
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from steward.dispatch.queue import RunSignals
 from steward.errors import DomainError
@@ -61,11 +62,15 @@ class CancelWatch:
             return False
         self._signals.wake.clear()
         self._next_check = now + CANCEL_POLL_SECONDS
-        with self._runtime.sessions() as session:
-            requested = session.scalar(
-                select(Run.cancel_requested_at).where(Run.id == self._run_id)
-            )
-        return requested is not None
+        try:
+            with self._runtime.sessions() as session:
+                requested, status = session.execute(
+                    select(Run.cancel_requested_at, Run.status).where(Run.id == self._run_id)
+                ).one()
+        except OperationalError:
+            return False  # the database is away for a moment: the run goes on
+        # ended by someone else (the reaper took it for lost): stop executing it
+        return requested is not None or RunStatus(status).is_finished
 
     def __call__(self) -> bool:
         if self.terminated_at is None:
@@ -105,9 +110,20 @@ def _final_status(outcome: Outcome, watch: CancelWatch) -> tuple[RunStatus, str]
 def _finish(
     runtime: Runtime, run_id: int, status: RunStatus, reason: str, rc: int | None = None
 ) -> None:
-    with runtime.sessions() as session:
-        lifecycle.transition(session, run_id, status, reason=reason, rc=rc)
-        session.commit()
+    """Write the final status, retrying while the database is away (a restart) for up to the
+    lease: past it the reaper has failed the run as lost anyway."""
+    deadline = time.monotonic() + runtime.settings.lease_seconds
+    while True:
+        try:
+            with runtime.sessions() as session:
+                lifecycle.transition(session, run_id, status, reason=reason, rc=rc)
+                session.commit()
+            return
+        except OperationalError:
+            if time.monotonic() >= deadline:
+                raise
+            log.warning("run %s: the database is away; retrying its final status", run_id)
+            time.sleep(1.0)
 
 
 def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSignals) -> None:
@@ -139,6 +155,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         )
         try:
             outcome = run_playbook(prepared.spec, on_event=recorder.add, should_cancel=watch)
+            retry_seconds=runtime.settings.lease_seconds,
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
             recorder.close()

@@ -7,14 +7,17 @@ import datetime as dt
 import os
 import socket
 import uuid
+from collections.abc import Collection
 
 import psutil
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, ScalarSelect, Select, func, or_, select, update
+from sqlalchemy.orm import Session, aliased
 
+from steward.config import Settings
 from steward.db import utcnow
 from steward.notifications import outbox
 from steward.projects.models import Project
+from steward.runner_groups.models import RunnerGroup
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
 
@@ -40,6 +43,54 @@ class WorkerId:
         return f"{self.host}:{self.pid}:{self.boot}"
 
 
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Runs at once: in the whole installation (None: no limit but the workers' slots), and
+    per project unless the project sets its own (``Project.max_parallel_runs``); a runner
+    group's own limit is on its row."""
+
+    total: int | None
+    project_default: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        return cls(settings.global_parallel_runs, settings.default_project_parallel_runs)
+
+
+def _set_status(
+    session: Session,
+    which: ColumnElement[bool],
+    allowed: frozenset[RunStatus],
+    new: RunStatus,
+    *,
+    reason: str = "",
+    rc: int | None = None,
+    worker: WorkerId | None = None,
+) -> int | None:
+    """The compare-and-set behind ``transition`` and ``claim_next``: ``UPDATE runs … WHERE
+    which AND status IN allowed RETURNING id``; the id of the run changed, or None."""
+    now = utcnow()
+    values: dict[str, object] = {"status": new}
+    if reason:
+        values["status_reason"] = reason
+    if new is RunStatus.RUNNING:
+        values.update(started_at=now, heartbeat_at=now, worker_id=str(worker or ""))
+    if new.is_finished:
+        values["finished_at"] = now
+        if rc is not None:
+            values["rc"] = rc
+    changed = session.execute(
+        update(Run)
+        .where(which, Run.status.in_(list(allowed)))
+        .values(values)
+        .returning(Run.id)
+        .execution_options(synchronize_session="fetch")
+    ).scalar_one_or_none()
+    if changed is not None:
+        outbox.on_transition(session, changed, new)
+    return changed
+
+
 def transition(
     session: Session,
     run_id: int,
@@ -58,62 +109,76 @@ def transition(
     if current is not None:
         check_transition(current, new)
         allowed = frozenset({current})
-    now = utcnow()
-    values: dict[str, object] = {"status": new}
-    if reason:
-        values["status_reason"] = reason
-    if new is RunStatus.RUNNING:
-        values.update(started_at=now, heartbeat_at=now, worker_id=str(worker or ""))
-    if new.is_finished:
-        values["finished_at"] = now
-        if rc is not None:
-            values["rc"] = rc
-    result = session.execute(
-        update(Run)
-        .where(Run.id == run_id, Run.status.in_(list(allowed)))
-        .values(values)
-        .execution_options(synchronize_session="fetch")
+    changed = _set_status(
+        session, Run.id == run_id, allowed, new, reason=reason, rc=rc, worker=worker
     )
-    changed = bool(getattr(result, "rowcount", 0) == 1)
-    if changed:
-        outbox.on_transition(session, run_id, new)
-    return changed
+    return changed is not None
 
 
-def claim(session: Session, run_id: int, worker: WorkerId) -> bool:
-    """Atomically take a queued run (queued -> running). False if someone else did, or it ended."""
-    claimed = transition(
-        session, run_id, RunStatus.RUNNING, worker=worker, current=RunStatus.QUEUED
+def claimable(limits: Limits, queues: Collection[str] | None) -> Select[int]:
+    """The oldest queued run of ``queues`` (None: every group) that fits every limit: the
+    installation's, its project's and its runner group's. Counted in the statement itself."""
+    other = aliased(Run)
+
+    def running(*where: ColumnElement[bool]) -> ScalarSelect[int]:
+        return (
+            select(func.count())
+            .select_from(other)
+            .where(other.status == RunStatus.RUNNING, *where)
+            .scalar_subquery()
+        )
+
+    conditions = [
+        Run.status == RunStatus.QUEUED,
+        running(other.project_id == Run.project_id)
+        < func.coalesce(Project.max_parallel_runs, limits.project_default),
+        or_(
+            RunnerGroup.max_parallel_runs.is_(None),
+            running(other.runner_group == Run.runner_group) < RunnerGroup.max_parallel_runs,
+        ),
+    ]
+    if limits.total is not None:
+        conditions.append(running() < limits.total)
+    if queues is not None:
+        conditions.append(Run.runner_group.in_(list(queues)))
+    return (
+        select(Run.id)
+        .join(Project, Project.id == Run.project_id)
+        .outerjoin(RunnerGroup, RunnerGroup.name == Run.runner_group)
+        .where(*conditions)
+        .order_by(Run.id)
+        .limit(1)
+    )
+
+
+CLAIM_LOCK = 0x5374657761726431  # pg_advisory_xact_lock key: claims run one at a time
+
+
+def claim_next(
+    session: Session, worker: WorkerId, limits: Limits, queues: Collection[str] | None = None
+) -> int | None:
+    """Take the oldest claimable run (queued -> running, owner, lease) in one conditional
+    UPDATE whose WHERE holds the limits; commits. None when nothing fits (a duplicate
+    delivery, a full limit, an empty queue).
+
+    Two claims must not both count N-1 running runs and both start one: SQLite serializes
+    writers (the UPDATE takes the write lock before it counts); on PostgreSQL the claiming
+    transaction first takes an advisory lock, so the statement's snapshot sees every claim
+    committed before it, and ``FOR UPDATE SKIP LOCKED`` passes over rows another transaction
+    (a cancel) holds."""
+    candidate = claimable(limits, queues)
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
+        candidate = candidate.with_for_update(skip_locked=True, of=Run)
+    claimed = _set_status(
+        session,
+        Run.id == candidate.scalar_subquery(),
+        frozenset({RunStatus.QUEUED}),
+        RunStatus.RUNNING,
+        worker=worker,
     )
     session.commit()
     return claimed
-
-
-def next_claimable(session: Session, *, slots: int, default_project_limit: int) -> list[int]:
-    """Queued runs, oldest first, that fit the per-project concurrency limits."""
-    if slots <= 0:
-        return []
-    running = dict(
-        session.execute(
-            select(Run.project_id, func.count())
-            .where(Run.status == RunStatus.RUNNING)
-            .group_by(Run.project_id)
-        ).all()
-    )
-    limits = dict(session.execute(select(Project.id, Project.max_parallel_runs)).all())
-    chosen: list[int] = []
-    queued = session.execute(
-        select(Run.id, Run.project_id).where(Run.status == RunStatus.QUEUED).order_by(Run.id)
-    )
-    for run_id, project_id in queued:
-        limit = limits.get(project_id) or default_project_limit
-        if running.get(project_id, 0) >= limit:
-            continue
-        chosen.append(run_id)
-        running[project_id] = running.get(project_id, 0) + 1
-        if len(chosen) >= slots:
-            break
-    return chosen
 
 
 def heartbeat(session: Session, run_id: int) -> None:
@@ -141,3 +206,19 @@ def expired_runs(session: Session, lease: dt.timedelta) -> list[Run]:
             select(Run).where(Run.status == RunStatus.RUNNING, Run.heartbeat_at < cutoff)
         )
     )
+
+
+def orphaned(session: Session, me: WorkerId, marked: Collection[str]) -> list[str]:
+    """Of the run uuids ``marked`` on processes of this host, those that must not be running:
+    their run ended, or its worker (on this host) is gone. Processes of runs this database
+    does not know are left alone (another installation on the same machine)."""
+    if not marked:
+        return []
+    rows = session.execute(
+        select(Run.uuid, Run.status, Run.worker_id).where(Run.uuid.in_(list(marked)))
+    ).all()
+    return [
+        uuid_
+        for uuid_, status, worker_id in rows
+        if RunStatus(status).is_finished or _gone(WorkerId.parse(worker_id), me)
+    ]

@@ -65,6 +65,8 @@ class Run(Base):
     finished_at: Mapped[dt.datetime | None]
     cancel_requested_at: Mapped[dt.datetime | None]
 
+    # the runner group (Celery queue) whose workers may execute it, fixed at launch
+    runner_group: Mapped[str] = mapped_column(String(63), default="default")
     # who executes it: "<host>:<pid>:<boot>", and the lease renewed while it runs
     worker_id: Mapped[str] = mapped_column(String(200), default="")
     heartbeat_at: Mapped[dt.datetime | None]

@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Sequence, Set
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam
+from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
@@ -35,6 +36,7 @@ from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.05
+RETRY_PAUSE_SECONDS = 0.5  # between attempts to store a batch while the database is away
 CHUNK_LINES = 500  # lines per stored output chunk
 COMMIT_LINES = 20000  # a huge output is committed in parts of this size, so readers see it arrive
 RUNS = cast(Table, Run.__table__)
@@ -262,8 +264,10 @@ class Recorder:
         *,
         heartbeat: Callable[[Session], None],
         heartbeat_seconds: float,
+        retry_seconds: float = 60.0,
     ) -> None:
         self._sessions = sessions
+        self._retry_seconds = retry_seconds
         self._run_id = run_id
         self._masker = masker
         self._heartbeat = heartbeat
@@ -308,12 +312,34 @@ class Recorder:
             batch, stop = self._collect(first_wait=self._lease.wait(time.monotonic()))
             try:
                 if batch:
-                    self._store(batch)
-                self.renew_lease_if_due(time.monotonic())
+                    self._store_retrying(batch)
+                self._renew_unless_away()
             except Exception as exc:
                 log.exception("storing events of run %s failed", self._run_id)
                 self._error = exc
                 return
+
+    def _renew_unless_away(self) -> None:
+        try:
+            self.renew_lease_if_due(time.monotonic())
+        except OperationalError:
+            log.warning("run %s: the database is away; the lease is renewed later", self._run_id)
+
+    def _store_retrying(self, batch: list[dict[str, Any]]) -> None:
+        """Store ``batch``; while the database is away (a restart, a failover) try again for up
+        to ``retry_seconds``, storing only what the failed attempt had not committed."""
+        deadline = time.monotonic() + self._retry_seconds
+        retry = False
+        while True:
+            try:
+                self._store(batch, retry=retry)
+                return
+            except OperationalError:
+                if time.monotonic() >= deadline:
+                    raise
+                log.warning("run %s: the database is away; storing output again", self._run_id)
+                time.sleep(RETRY_PAUSE_SECONDS)
+                retry = True
 
     def _collect(self, first_wait: float) -> tuple[list[dict[str, Any]], bool]:
         """The events received within ``BATCH_SECONDS`` of the first one (waited for up to
@@ -334,10 +360,12 @@ class Recorder:
             except queue.Empty:
                 return batch, False
 
-    def _store(self, batch: list[dict[str, Any]]) -> None:
+    def _store(self, batch: list[dict[str, Any]], *, retry: bool = False) -> None:
         rows = batch_rows(self._run_id, batch, self._masker, self._numbering, self._hosts)
         numbering = rows.numbering
         with self._sessions() as session:
+            if retry:
+                rows = self._not_stored(session, rows)
             if rows.events:
                 session.execute(EVENTS.insert(), rows.events)
             parts = commit_parts(rows.chunks, COMMIT_LINES)
@@ -360,6 +388,21 @@ class Recorder:
             session.commit()
         self._numbering = numbering
         self._hosts.update(h["host"] for h in rows.new_hosts)
+
+    def _not_stored(self, session: Session, rows: BatchRows) -> BatchRows:
+        """``rows`` less what an attempt that failed midway had committed (its first parts)."""
+        run_id = self._run_id
+        counter = session.scalar(
+            select(func.max(EVENTS.c.counter)).where(EVENTS.c.run_id == run_id)
+        )
+        last = session.scalar(select(func.max(OUTPUT.c.last_line)).where(OUTPUT.c.run_id == run_id))
+        hosts = set(session.scalars(select(HOSTS.c.host).where(HOSTS.c.run_id == run_id)))
+        return dataclasses.replace(
+            rows,
+            events=[e for e in rows.events if counter is None or e["counter"] > counter],
+            chunks=[c for c in rows.chunks if last is None or c["last_line"] > last],
+            new_hosts=[h for h in rows.new_hosts if h["host"] not in hosts],
+        )
 
     def _progress(self, session: Session, numbering: Numbering) -> None:
         # a Core update: the ORM's costs 3x more CPU, and this runs on every batch

@@ -17,7 +17,7 @@ from steward.api.deps import (
     SessionDep,
 )
 from steward.auth.policy import Action
-from steward.runs import output, service
+from steward.runs import output, service, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
     EventFilters,
@@ -71,19 +71,27 @@ def _launched(body: RunCreate, rights: AccessDep) -> RunCreate:
 LaunchBody = Annotated[RunCreate, Depends(_launched)]
 
 
-def _read(run: Run, template: str, user: str) -> RunRead:
+def _read(run: Run, template: str, user: str, waiting: str | None = None) -> RunRead:
     return RunRead.model_validate(run).model_copy(
-        update={"template_name": template, "launched_by": user}
+        update={"template_name": template, "launched_by": user, "waiting_reason": waiting}
     )
+
+
+def _page(
+    session: SessionDep, rt: RuntimeDep, rows: list[tuple[Run, str, str]], next_before: int | None
+) -> RunPage:
+    why = waiting.reasons(session, [run for run, _, _ in rows], rt.settings)
+    items = [_read(run, template, user, why.get(run.id)) for run, template, user in rows]
+    return RunPage(items=items, next_before_id=next_before)
 
 
 @all_runs.get("")
 def list_all_runs(
-    session: SessionDep, actor: ActorDep, filters: Annotated[RunFilters, Query()]
+    session: SessionDep, actor: ActorDep, rt: RuntimeDep, filters: Annotated[RunFilters, Query()]
 ) -> RunPage:
     """Runs of every project the caller may see, newest first (the dashboard)."""
     rows, next_before = service.list_runs(session, actor, filters)
-    return RunPage(items=[_read(*row) for row in rows], next_before_id=next_before)
+    return _page(session, rt, rows, next_before)
 
 
 @router.get("")
@@ -91,11 +99,12 @@ def list_runs(
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
+    rt: RuntimeDep,
     filters: Annotated[RunFilters, Query()],
 ) -> RunPage:
     """The runs of the project the caller may see (of every template, or of those granted)."""
     rows, next_before = service.list_runs(session, actor, filters, rights.project)
-    return RunPage(items=[_read(*row) for row in rows], next_before_id=next_before)
+    return _page(session, rt, rows, next_before)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -122,8 +131,10 @@ def launch_run(
 
 
 @router.get("/{run_id}")
-def read_run(run: ViewedRun, session: SessionDep) -> RunRead:
-    return _read(run, *service.names(session, run))
+def read_run(run: ViewedRun, session: SessionDep, rt: RuntimeDep) -> RunRead:
+    """Queued, why it is still waiting."""
+    why = waiting.reasons(session, [run], rt.settings).get(run.id)
+    return _read(run, *service.names(session, run), why)
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)

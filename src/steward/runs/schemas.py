@@ -47,6 +47,12 @@ class RunRead(ResponseModel):
     cancel_requested_at: dt.datetime | None
     line_count: int
     event_count: int
+    runner_group: str = Field(description="the group of workers that executes it")
+    waiting_reason: str | None = Field(
+        default=None,
+        description="queued runs: why it has not started (no worker of its group online,"
+        " a limit reached, every worker busy)",
+    )
 
 
 class RunPage(BaseModel):

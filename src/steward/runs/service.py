@@ -18,6 +18,7 @@ from steward.errors import InvalidState, NotFound
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key
 from steward.projects.models import Project
+from steward.runner_groups import service as runner_groups
 from steward.runs import lifecycle
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.params import RunParams
@@ -89,6 +90,7 @@ def launch(
         launch_type=trigger.launch_type,
         schedule_id=trigger.schedule_id,
         webhook_id=trigger.webhook_id,
+        runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
         params=RunParams(
@@ -192,6 +194,9 @@ def relaunch(
         launch_type=LaunchType.RELAUNCH,
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
+        runner_group=runner_groups.group_of(
+            session, project, session.get(Template, previous.template_id or 0)
+        ),
         relaunch_of_id=previous.id,
         params=params.model_dump(mode="json"),
         template_snapshot=previous.template_snapshot,

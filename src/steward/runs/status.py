@@ -55,6 +55,7 @@ class Reason:
 
     INTERRUPTED = "interrupted: server stopped during the run"
     WORKER_LOST = "worker lost: no heartbeat within the lease"
+    WORKER_STOPPED = "worker lost: its worker stopped during the run"
     CANCELED_QUEUED = "canceled before it started"
     CANCELED = "canceled on request"
     TIMED_OUT = "the run exceeded its timeout"

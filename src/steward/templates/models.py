@@ -31,6 +31,10 @@ class Template(ProjectScoped):
     )
     ssh_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
     become_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+    # where its runs execute; None: the project's runner group
+    runner_group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("runner_groups.id", ondelete="RESTRICT")
+    )
 
     # launch defaults
     extra_vars: Mapped[dict[str, Any]] = mapped_column(default=dict)

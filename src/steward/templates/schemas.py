@@ -73,6 +73,9 @@ class TemplateCreate(RequestModel):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable = Field(default_factory=list)
     survey: Survey = Field(default_factory=list)
+    runner_group_id: Id | None = Field(
+        default=None, description="where its runs execute (admins choose); null: the project's"
+    )
 
 
 class TemplateUpdate(NamedUpdate):
@@ -96,9 +99,11 @@ class TemplateUpdate(NamedUpdate):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None
+    runner_group_id: Id | None = None
 
     NULLABLE = frozenset(
         {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
+        | {"runner_group_id"}
     )
 
 
@@ -136,6 +141,7 @@ class TemplateRead(ResponseModel):
     timeout_seconds: int | None
     overridable: list[OverridableField]
     survey: list[Question]
+    runner_group_id: int | None
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -19,6 +19,7 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
+from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.templates.models import Template
@@ -48,6 +49,7 @@ AUDITED_FIELDS = (
     "name", "description", "playbook", "repository_id", "inventory_id", "environment_id",
     "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
+    "runner_group_id",
 )  # fmt: skip
 
 
@@ -107,6 +109,8 @@ def create(
     scoped.check_name_free(session, Template, project, body.name, "template")
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
+    if body.runner_group_id is not None:
+        runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     _check_playbook(session, cipher, template, roots)
     session.add(template)
     session.flush()
@@ -133,6 +137,8 @@ def update(
     if "name" in changes:
         name = changes["name"]
         scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
+    if changes.get("runner_group_id", template.runner_group_id) != template.runner_group_id:
+        runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     _apply(session, project, template, changes)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots)

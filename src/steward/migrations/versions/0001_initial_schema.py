@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-23 21:36:53.727612
+Create Date: 2026-11-23 22:16:34.924118
 """
 
 from collections.abc import Sequence
@@ -46,15 +46,15 @@ def upgrade() -> None:
         batch_op.create_index("ix_audit_records_project_id_id", ["project_id", "id"], unique=False)
 
     op.create_table(
-        "projects",
+        "runner_groups",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("name", sa.String(length=63), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
         sa.Column("max_parallel_runs", sa.Integer(), nullable=True),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_projects")),
-        sa.UniqueConstraint("name", name=op.f("uq_projects_name")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_runner_groups")),
+        sa.UniqueConstraint("name", name=op.f("uq_runner_groups_name")),
     )
     op.create_table(
         "teams",
@@ -80,6 +80,19 @@ def upgrade() -> None:
         sa.UniqueConstraint("username", name=op.f("uq_users_username")),
     )
     op.create_table(
+        "workers",
+        sa.Column("id", sa.String(length=200), nullable=False),
+        sa.Column("host", sa.String(length=255), nullable=False),
+        sa.Column("pid", sa.Integer(), nullable=False),
+        sa.Column("concurrency", sa.Integer(), nullable=False),
+        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("last_seen", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workers")),
+    )
+    with op.batch_alter_table("workers", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_workers_last_seen"), ["last_seen"], unique=False)
+
+    op.create_table(
         "api_tokens",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
@@ -99,6 +112,84 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("api_tokens", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_api_tokens_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
+        "projects",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("max_parallel_runs", sa.Integer(), nullable=True),
+        sa.Column("runner_group_id", sa.Integer(), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["runner_group_id"],
+            ["runner_groups.id"],
+            name=op.f("fk_projects_runner_group_id_runner_groups"),
+            ondelete="RESTRICT",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_projects")),
+        sa.UniqueConstraint("name", name=op.f("uq_projects_name")),
+    )
+    op.create_table(
+        "team_members",
+        sa.Column("team_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["team_id"],
+            ["teams.id"],
+            name=op.f("fk_team_members_team_id_teams"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_team_members_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("team_id", "user_id", name=op.f("pk_team_members")),
+    )
+    with op.batch_alter_table("team_members", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_team_members_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
+        "web_sessions",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("csrf_token", sa.String(length=64), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("ended_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("source_ip", sa.String(length=64), nullable=False),
+        sa.Column("user_agent", sa.String(length=400), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_web_sessions_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_web_sessions")),
+        sa.UniqueConstraint("token_hash", name=op.f("uq_web_sessions_token_hash")),
+    )
+    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_web_sessions_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
+        "worker_queues",
+        sa.Column("worker_id", sa.String(length=200), nullable=False),
+        sa.Column("queue", sa.String(length=63), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["worker_id"],
+            ["workers.id"],
+            name=op.f("fk_worker_queues_worker_id_workers"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("worker_id", "queue", name=op.f("pk_worker_queues")),
+    )
+    with op.batch_alter_table("worker_queues", schema=None) as batch_op:
+        batch_op.create_index("ix_worker_queues_queue", ["queue"], unique=False)
 
     op.create_table(
         "environments",
@@ -188,51 +279,6 @@ def upgrade() -> None:
         )
         batch_op.create_index(batch_op.f("ix_project_members_team_id"), ["team_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_project_members_user_id"), ["user_id"], unique=False)
-
-    op.create_table(
-        "team_members",
-        sa.Column("team_id", sa.Integer(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["team_id"],
-            ["teams.id"],
-            name=op.f("fk_team_members_team_id_teams"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["user_id"],
-            ["users.id"],
-            name=op.f("fk_team_members_user_id_users"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("team_id", "user_id", name=op.f("pk_team_members")),
-    )
-    with op.batch_alter_table("team_members", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_team_members_user_id"), ["user_id"], unique=False)
-
-    op.create_table(
-        "web_sessions",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("token_hash", sa.String(length=64), nullable=False),
-        sa.Column("csrf_token", sa.String(length=64), nullable=False),
-        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("expires_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("ended_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("source_ip", sa.String(length=64), nullable=False),
-        sa.Column("user_agent", sa.String(length=400), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["user_id"],
-            ["users.id"],
-            name=op.f("fk_web_sessions_user_id_users"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_web_sessions")),
-        sa.UniqueConstraint("token_hash", name=op.f("uq_web_sessions_token_hash")),
-    )
-    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_web_sessions_user_id"), ["user_id"], unique=False)
 
     op.create_table(
         "environment_secrets",
@@ -370,6 +416,7 @@ def upgrade() -> None:
         sa.Column("environment_id", sa.Integer(), nullable=True),
         sa.Column("ssh_key_id", sa.Integer(), nullable=True),
         sa.Column("become_key_id", sa.Integer(), nullable=True),
+        sa.Column("runner_group_id", sa.Integer(), nullable=True),
         sa.Column("extra_vars", sa.JSON(), nullable=False),
         sa.Column("limit", sa.String(length=1000), nullable=False),
         sa.Column("tags", sa.String(length=1000), nullable=False),
@@ -414,6 +461,12 @@ def upgrade() -> None:
             ondelete="RESTRICT",
         ),
         sa.ForeignKeyConstraint(
+            ["runner_group_id"],
+            ["runner_groups.id"],
+            name=op.f("fk_templates_runner_group_id_runner_groups"),
+            ondelete="RESTRICT",
+        ),
+        sa.ForeignKeyConstraint(
             ["ssh_key_id"],
             ["keys.id"],
             name=op.f("fk_templates_ssh_key_id_keys"),
@@ -449,6 +502,7 @@ def upgrade() -> None:
         sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("runner_group", sa.String(length=63), nullable=False),
         sa.Column("worker_id", sa.String(length=200), nullable=False),
         sa.Column("heartbeat_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("line_count", sa.Integer(), nullable=False),
@@ -960,14 +1014,6 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_environment_secrets_environment_id"))
 
     op.drop_table("environment_secrets")
-    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_web_sessions_user_id"))
-
-    op.drop_table("web_sessions")
-    with op.batch_alter_table("team_members", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_team_members_user_id"))
-
-    op.drop_table("team_members")
     with op.batch_alter_table("project_members", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_project_members_user_id"))
         batch_op.drop_index(batch_op.f("ix_project_members_team_id"))
@@ -982,13 +1028,30 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_environments_project_id"))
 
     op.drop_table("environments")
+    with op.batch_alter_table("worker_queues", schema=None) as batch_op:
+        batch_op.drop_index("ix_worker_queues_queue")
+
+    op.drop_table("worker_queues")
+    with op.batch_alter_table("web_sessions", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_web_sessions_user_id"))
+
+    op.drop_table("web_sessions")
+    with op.batch_alter_table("team_members", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_team_members_user_id"))
+
+    op.drop_table("team_members")
+    op.drop_table("projects")
     with op.batch_alter_table("api_tokens", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_api_tokens_user_id"))
 
     op.drop_table("api_tokens")
+    with op.batch_alter_table("workers", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_workers_last_seen"))
+
+    op.drop_table("workers")
     op.drop_table("users")
     op.drop_table("teams")
-    op.drop_table("projects")
+    op.drop_table("runner_groups")
     with op.batch_alter_table("audit_records", schema=None) as batch_op:
         batch_op.drop_index("ix_audit_records_project_id_id")
         batch_op.drop_index("ix_audit_records_object")

@@ -1,0 +1,53 @@
+"""Each cluster test gets a fresh database on a PostgreSQL of its own and a flushed Redis of its
+own (they are stopped and restarted by some tests, so not the session's shared ones)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.postgres import PostgresServer, _memory_backed_dir, start_postgres
+
+from cluster.harness import Cluster, Redis, cluster_of
+
+# fast failure detection, so the tests take seconds: a lease of 4 s renewed every 0.5 s
+FAST = {
+    "heartbeat_seconds": "0.5",
+    "lease_seconds": "4",
+    "redeliver_seconds": "1",
+    "cancel_grace_seconds": "2",
+}
+
+
+@pytest.fixture(scope="session")
+def cluster_postgres() -> Iterator[PostgresServer]:
+    workdir = Path(tempfile.mkdtemp(prefix="steward-cluster-pg-", dir=_memory_backed_dir()))
+    try:
+        server = start_postgres(workdir)
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cluster_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Redis]:
+    redis = Redis(tmp_path_factory.mktemp("cluster-redis"))
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+@pytest.fixture
+def cluster(
+    tmp_path: Path, cluster_postgres: PostgresServer, cluster_redis: Redis
+) -> Iterator[Cluster]:
+    with cluster_of(tmp_path, cluster_postgres, cluster_redis, **FAST) as made:
+        yield made
