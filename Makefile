@@ -1,6 +1,6 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup run test lint fmt types test-py test-ui ui db-check bench api-schema
+.PHONY: help setup run run-cluster test lint fmt types test-py test-ui ui db-check bench api-schema
 
 ARGS ?=
 
@@ -12,6 +12,9 @@ setup: ## install system packages (as root), a Python >= 3.12, uv and .venv from
 
 run: setup ui ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
 	.venv/bin/steward serve
+
+run-cluster: setup ui ## Redis, PostgreSQL, 2 workers and 2 servers (:8080, :8081) on 127.0.0.1 (docs/deploy.md)
+	scripts/run-cluster
 
 ui: setup frontend/dist/index.html ## build the web console if its sources changed
 
