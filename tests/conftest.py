@@ -19,6 +19,7 @@ pytest_plugins = [
     "support.sshd",
     "support.redis",
     "support.databases",
+    "support.webhooks",
 ]
 
 

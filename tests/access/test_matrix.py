@@ -197,9 +197,44 @@ for _view in ("", "/lines", "/events", "/hosts", "/timeline", "/output", "/strea
         Probe("t2", 200, R2),
     ]
 
+# webhooks: seen with their template; changed, tested and their deliveries read by its writers
+W = "/projects/{project_id}/webhooks/{webhook_id}"
+W2 = {"webhook_id": "w2"}
+ROUTES.update(
+    {
+        ("GET", "/projects/{project_id}/templates/{template_id}/webhooks"): [
+            Probe("project", 200),
+            Probe("t2", 200, T2),
+        ],
+        ("POST", "/projects/{project_id}/templates/{template_id}/webhooks"): [
+            Probe("template_write", 422, body=BAD),
+            Probe("t2_write", 422, T2, BAD),
+        ],
+        ("GET", "/projects/{project_id}/webhooks"): [Probe("project", 200)],
+        ("GET", W): [Probe("project", 200), Probe("t2", 200, W2)],
+        ("PATCH", W): [Probe("template_write", 422, body=BAD), Probe("t2_write", 422, W2, BAD)],
+        # no delete here keeps later probes' webhook (tests/webhooks checks who may delete)
+        ("DELETE", W): [Probe("project", 404, {"webhook_id": "missing"})],
+        ("POST", f"{W}/rotate-id"): [Probe("template_write", 200), Probe("t2_write", 200, W2)],
+        ("POST", f"{W}/test"): [
+            Probe("template_write", 422, body=BAD),
+            Probe("t2_write", 422, W2, BAD),
+        ],
+        ("GET", f"{W}/deliveries"): [Probe("template_write", 200), Probe("t2_write", 200, W2)],
+        ("GET", f"{W}/deliveries/{{delivery_id}}"): [
+            Probe("template_write", 200),
+            Probe("t2_write", 200, {**W2, "delivery_id": "d2"}),
+        ],
+        # a sender's delivery: no login; an unknown hook is a 404 to everyone
+        ("POST", "/hooks/{hook_id}"): [Probe("anyone", 404, {"hook_id": "missing"})],
+    }
+)
+
 DEFAULT_PATH = {
     "project_id": "p1",
     "template_id": "t1",
+    "webhook_id": "w1",
+    "delivery_id": "d1",
     "run_id": "r1",
     "key_id": "key",
     "repository_id": "p1_repository",
@@ -311,6 +346,12 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
         )
     },
     "/teams": {**_each(("admin", "owner", "owner_read"), TEAMS), "*": None},
+    "/projects/{p1}/webhooks": {**_each(GRANTED, {"w1"}), "*": {"w1", "w2"}},
+    "/projects/{p1}/templates/{t2}/webhooks": {**_each(GRANTED, None), "*": {"w2"}},
+    "/projects/{p1}/webhooks/{w1}/deliveries": {
+        **_each(("operator", "viewer", "team_operator", *GRANTED, "owner_read"), None),
+        "*": {"d1"},
+    },
 }
 
 

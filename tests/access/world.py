@@ -1,8 +1,9 @@
 """One project seen by every kind of actor: the setting of the access tests.
 
 Project ``p1`` holds a key, a repository, an inventory, an environment (whose secret is the key),
-templates T1 and T2, a finished run of each and a running one of each (inserted: a running run
-keeps its template and project from being deleted). Project ``p2`` holds a template and a
+templates T1 and T2, a webhook of each (w1, w2) with a test delivery (d1, d2), a finished run
+of each and a running one of each (inserted: a running run keeps its template and project from
+being deleted). Project ``p2`` holds a template and a
 finished run (inserted: nothing reads more than that it exists).
 
 Actors: ``admin``; ``owner``, ``manager``, ``operator``, ``viewer`` (direct roles in p1);
@@ -132,6 +133,13 @@ class World:
                 },
             )
             self.keep(name, "templates", template)
+        for hook, template in (("w1", "t1"), ("w2", "t2")):  # each with one (test) delivery
+            body = {"name": hook, "auth": "github", "secret_key_id": self.ids["key"]}
+            self.keep(
+                hook, "webhooks", self.post(f"{p1}/templates/{self.ids[template]}/webhooks", body)
+            )
+            delivery = self.post(f"{p1}/webhooks/{self.ids[hook]}/test", {}, status=200)
+            self.keep(hook.replace("w", "d"), "deliveries", delivery)
 
     def _people(self) -> None:
         p1 = f"/projects/{self.ids['p1']}"

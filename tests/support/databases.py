@@ -28,7 +28,8 @@ from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.postgres import PostgresServer
 
 BACKENDS = ("sqlite", "postgres")
-PARAMETRIZED = ("database_url", "empty_database_url")  # the fixtures below that take a backend
+# the fixtures that take a backend: those below, and a webhook test's server (support.webhooks)
+PARAMETRIZED = ("database_url", "empty_database_url", "hook_server")
 TEMPLATE_DATABASE = "steward_template"
 
 

@@ -36,6 +36,8 @@ from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
+from steward.webhooks.routes import hooks as hooks_router
+from steward.webhooks.routes import router as webhooks_router
 
 API_PREFIX = "/api/v1"
 DOCS_URL = f"{API_PREFIX}/docs"
@@ -113,6 +115,8 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         runs_router,
         all_runs_router,
         audit_router,
+        webhooks_router,
+        hooks_router,
         runner_groups_router,
         workers_router,
     ):

@@ -40,6 +40,13 @@ LIST_MAX = 100  # references to other objects (vault keys, environment secrets)
 SURVEY_QUESTIONS_MAX = 100
 SURVEY_CHOICES_MAX = 500
 SURVEY_ANSWER_MAX = 64 * KIB  # characters of a text answer or default
+WEBHOOK_BODY_MAX = MIB  # a delivery's body (413 above it; GitHub's own cap is 25 MB)
+WEBHOOK_BODY_STORED_MAX = 64 * KIB  # what a delivery record keeps of the body
+WEBHOOK_MATCHERS_MAX = 20
+WEBHOOK_EXTRACTORS_MAX = 50
+WEBHOOK_PATH_MAX = 200  # a dotted path into a JSON body (a.b.0.c), or a header name
+WEBHOOK_HEADERS_MAX = 100  # headers kept with a delivery, or given to a test delivery
+HEADER_VALUE_MAX = 1000  # characters of one header value kept or given
 
 
 def describe_size(n: int) -> str:

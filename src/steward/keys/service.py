@@ -20,6 +20,7 @@ from steward.projects.models import Project
 from steward.repositories.models import Repository
 from steward.runner.masking import MASK
 from steward.templates.models import Template
+from steward.webhooks.models import Webhook
 
 SECRET_FIELDS: dict[KeyKind, frozenset[str]] = {
     KeyKind.SSH: frozenset({"private_key", "passphrase"}),
@@ -174,6 +175,7 @@ def _users(session: Session, key: Key) -> dict[str, list[str]]:
             session, Environment.name, Environment.secrets.any(EnvironmentSecret.key_id == key.id)
         ),
         "template": scoped.names_of(session, Template.name, uses_key),
+        "webhook": scoped.names_of(session, Webhook.name, Webhook.secret_key_id == key.id),
     }
 
 
