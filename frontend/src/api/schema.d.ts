@@ -771,7 +771,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read Run */
+    /**
+     * Read Run
+     * @description Queued, why it is still waiting.
+     */
     get: operations["read_run_api_v1_projects__project_id__runs__run_id__get"];
     put?: never;
     post?: never;
@@ -1002,6 +1005,241 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/templates/{template_id}/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Template Webhooks
+     * @description The template's webhooks, by name.
+     */
+    get: operations["list_template_webhooks_api_v1_projects__project_id__templates__template_id__webhooks_get"];
+    put?: never;
+    /**
+     * Create Webhook
+     * @description A webhook launching the template; its deliveries run with the rights of whoever saved
+     *     it last. The secret is a ``secret`` key of the project, never shown.
+     */
+    post: operations["create_webhook_api_v1_projects__project_id__templates__template_id__webhooks_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Webhooks
+     * @description The webhooks of the templates the caller may see, by name.
+     */
+    get: operations["list_webhooks_api_v1_projects__project_id__webhooks_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks/{webhook_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Webhook */
+    get: operations["read_webhook_api_v1_projects__project_id__webhooks__webhook_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Webhook
+     * @description Delete the webhook and its deliveries; the runs it launched stay.
+     */
+    delete: operations["delete_webhook_api_v1_projects__project_id__webhooks__webhook_id__delete"];
+    options?: never;
+    head?: never;
+    /**
+     * Update Webhook
+     * @description Change fields; the caller becomes the owner. Enabling it clears Steward's reason.
+     */
+    patch: operations["update_webhook_api_v1_projects__project_id__webhooks__webhook_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks/{webhook_id}/rotate-id": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate Webhook Id
+     * @description A new unguessable receive URL; the old one answers 404 from now on.
+     */
+    post: operations["rotate_webhook_id_api_v1_projects__project_id__webhooks__webhook_id__rotate_id_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks/{webhook_id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Deliveries
+     * @description Every delivery received, newest first: what was answered and why.
+     */
+    get: operations["list_deliveries_api_v1_projects__project_id__webhooks__webhook_id__deliveries_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Delivery
+     * @description A delivery with its headers (credentials masked), body (up to 64 KiB) and launch values.
+     */
+    get: operations["read_delivery_api_v1_projects__project_id__webhooks__webhook_id__deliveries__delivery_id__get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/webhooks/{webhook_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test Webhook
+     * @description Send a delivery signed with the webhook's secret through the same checks as a real one.
+     *     Dry run by default: it answers what it would launch; ``launch: true`` launches the run.
+     */
+    post: operations["test_webhook_api_v1_projects__project_id__webhooks__webhook_id__test_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/hooks/{hook_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive Delivery
+     * @description A sender's delivery: no login; it proves the webhook's secret (per its scheme). 202 once
+     *     recorded (launched or ignored, and why); the run is queued, not waited for. Refusals are
+     *     problem+json carrying ``delivery_id`` and ``outcome``: 401 unproven, 404 unknown or
+     *     disabled, 409 a replayed delivery id (``first_delivery_id``) or a launch that failed,
+     *     413, 422 an unreadable body or refused values, 429 rate limited.
+     */
+    post: operations["receive_delivery_api_v1_hooks__hook_id__post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/runner-groups": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Runner Groups */
+    get: operations["list_runner_groups_api_v1_runner_groups_get"];
+    put?: never;
+    /** Create Runner Group */
+    post: operations["create_runner_group_api_v1_runner_groups_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/runner-groups/{group_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Runner Group */
+    get: operations["read_runner_group_api_v1_runner_groups__group_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Runner Group
+     * @description Refused (409) while a project or template chooses the group.
+     */
+    delete: operations["delete_runner_group_api_v1_runner_groups__group_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Runner Group */
+    patch: operations["update_runner_group_api_v1_runner_groups__group_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/workers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Workers
+     * @description The workers that executed runs recently (host, queues, slots, runs now): admins only.
+     */
+    get: operations["list_workers_api_v1_workers_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1048,6 +1286,115 @@ export interface components {
       };
       /** Detail */
       detail: string;
+    };
+    /**
+     * DeliveryOutcome
+     * @enum {string}
+     */
+    DeliveryOutcome: "launched" | "matched" | "ignored" | "rejected" | "rate_limited" | "failed";
+    /** DeliveryPage */
+    DeliveryPage: {
+      /** Items */
+      items: components["schemas"]["DeliverySummary"][];
+      /**
+       * Next Before Id
+       * @description pass as before_id to get the next (older) page; null on the last page
+       */
+      next_before_id: number | null;
+    };
+    /** DeliveryRead */
+    DeliveryRead: {
+      /** Id */
+      id: number;
+      /** Webhook Id */
+      webhook_id: number;
+      /**
+       * Received At
+       * Format: date-time
+       */
+      received_at: string;
+      /** Delivery Key */
+      delivery_key: string | null;
+      /** Event */
+      event: string;
+      /** Source Ip */
+      source_ip: string;
+      /** Authenticated */
+      authenticated: boolean;
+      outcome: components["schemas"]["DeliveryOutcome"];
+      /** Reason */
+      reason: string;
+      /** Status Code */
+      status_code: number;
+      /** Run Id */
+      run_id: number | null;
+      /** Test */
+      test: boolean;
+      /** Body Truncated */
+      body_truncated: boolean;
+      /**
+       * Headers
+       * @description as received; credentials shown as ********
+       */
+      headers: {
+        [key: string]: string;
+      };
+      /**
+       * Body
+       * @description the first 64 KiB; the secret shown as ********
+       */
+      body: string;
+      /**
+       * Launch
+       * @description launch values taken from the body
+       */
+      launch: {
+        [key: string]: unknown;
+      };
+    };
+    /**
+     * DeliveryResult
+     * @description What a sender is answered when its delivery is accepted (202).
+     */
+    DeliveryResult: {
+      /** Delivery Id */
+      delivery_id: number | null;
+      outcome: components["schemas"]["DeliveryOutcome"];
+      /** Reason */
+      reason: string;
+      /** Run Id */
+      run_id: number | null;
+    };
+    /** DeliverySummary */
+    DeliverySummary: {
+      /** Id */
+      id: number;
+      /** Webhook Id */
+      webhook_id: number;
+      /**
+       * Received At
+       * Format: date-time
+       */
+      received_at: string;
+      /** Delivery Key */
+      delivery_key: string | null;
+      /** Event */
+      event: string;
+      /** Source Ip */
+      source_ip: string;
+      /** Authenticated */
+      authenticated: boolean;
+      outcome: components["schemas"]["DeliveryOutcome"];
+      /** Reason */
+      reason: string;
+      /** Status Code */
+      status_code: number;
+      /** Run Id */
+      run_id: number | null;
+      /** Test */
+      test: boolean;
+      /** Body Truncated */
+      body_truncated: boolean;
     };
     /**
      * EnvironmentCreate
@@ -1484,6 +1831,35 @@ export interface components {
       expires_at: string;
     };
     /**
+     * MatchOp
+     * @enum {string}
+     */
+    MatchOp: "equals" | "one_of" | "glob" | "exists";
+    /**
+     * MatchSource
+     * @enum {string}
+     */
+    MatchSource: "body" | "header";
+    /**
+     * Matcher
+     * @description One condition on a delivery; a webhook launches only when all of its matchers hold.
+     */
+    Matcher: {
+      source: components["schemas"]["MatchSource"];
+      /**
+       * Path
+       * @description a dotted path into the JSON body (a.b.0.c), or a header name
+       */
+      path: string;
+      /** @default equals */
+      op: components["schemas"]["MatchOp"];
+      /**
+       * Value
+       * @description equals: a value; one_of: a list; glob: a pattern; exists: none
+       */
+      value?: string | boolean | number | (string | boolean | number | null)[] | null;
+    };
+    /**
      * MemberRead
      * @description A role held by a user (user_id, username) or by a team (team_id, team_name).
      */
@@ -1528,7 +1904,8 @@ export interface components {
       | "forks"
       | "timeout_seconds"
       | "extra_vars"
-      | "inventory_id";
+      | "inventory_id"
+      | "ref";
     /** Page[EnvironmentRead] */
     Page_EnvironmentRead_: {
       /** Items */
@@ -1584,6 +1961,17 @@ export interface components {
       /** Offset */
       offset: number;
     };
+    /** Page[RunnerGroupRead] */
+    Page_RunnerGroupRead_: {
+      /** Items */
+      items: components["schemas"]["RunnerGroupRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
     /** Page[TeamRead] */
     Page_TeamRead_: {
       /** Items */
@@ -1610,6 +1998,17 @@ export interface components {
     Page_UserRead_: {
       /** Items */
       items: components["schemas"]["UserRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[WebhookRead] */
+    Page_WebhookRead_: {
+      /** Items */
+      items: components["schemas"]["WebhookRead"][];
       /** Total */
       total: number;
       /** Limit */
@@ -1659,6 +2058,11 @@ export interface components {
       description: string;
       /** Max Parallel Runs */
       max_parallel_runs?: number | null;
+      /**
+       * Runner Group Id
+       * @description where runs execute (admins choose it); null: the default group
+       */
+      runner_group_id?: number | null;
     };
     /** ProjectRead */
     ProjectRead: {
@@ -1670,6 +2074,8 @@ export interface components {
       description: string;
       /** Max Parallel Runs */
       max_parallel_runs: number | null;
+      /** Runner Group Id */
+      runner_group_id: number | null;
       /**
        * Created At
        * Format: date-time
@@ -1699,6 +2105,11 @@ export interface components {
       description?: string | null;
       /** Max Parallel Runs */
       max_parallel_runs?: number | null;
+      /**
+       * Runner Group Id
+       * @description where runs execute (admins choose it); null: the default group
+       */
+      runner_group_id?: number | null;
     };
     /** Question */
     Question: {
@@ -1869,6 +2280,8 @@ export interface components {
       } | null;
       /** Inventory Id */
       inventory_id?: number | null;
+      /** Ref */
+      ref?: string | null;
       /** Survey */
       survey?: {
         [key: string]: unknown;
@@ -1914,6 +2327,11 @@ export interface components {
       become_key_id?: number | null;
       /** Vault Key Ids */
       vault_key_ids?: number[];
+      /**
+       * Ref
+       * @description branch, tag or commit replacing the repository's (a webhook's)
+       */
+      ref?: string | null;
       /**
        * Limit
        * @default
@@ -2000,6 +2418,16 @@ export interface components {
       source_ip: string;
       /** Relaunch Of Id */
       relaunch_of_id: number | null;
+      /**
+       * Schedule Id
+       * @description launched by this schedule
+       */
+      schedule_id?: number | null;
+      /**
+       * Webhook Id
+       * @description launched by this webhook
+       */
+      webhook_id?: number | null;
       params: components["schemas"]["RunParams"];
       /** Commit Hash */
       commit_hash: string;
@@ -2018,12 +2446,86 @@ export interface components {
       line_count: number;
       /** Event Count */
       event_count: number;
+      /**
+       * Runner Group
+       * @description the group of workers that executes it
+       */
+      runner_group: string;
+      /**
+       * Waiting Reason
+       * @description queued runs: why it has not started (no worker of its group online, a limit reached, every worker busy)
+       */
+      waiting_reason?: string | null;
     };
     /**
      * RunStatus
      * @enum {string}
      */
     RunStatus: "queued" | "running" | "successful" | "failed" | "error" | "canceled" | "timed_out";
+    /** RunnerGroupCreate */
+    RunnerGroupCreate: {
+      /**
+       * Name
+       * @description the queue its workers listen on: `--queues NAME`
+       */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /**
+       * Max Parallel Runs
+       * @description runs of the group at once
+       */
+      max_parallel_runs?: number | null;
+    };
+    /** RunnerGroupRead */
+    RunnerGroupRead: {
+      /** Id */
+      id: number;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      /** Max Parallel Runs */
+      max_parallel_runs: number | null;
+      /**
+       * Workers Online
+       * @description workers seen within the lease
+       * @default 0
+       */
+      workers_online: number;
+      /**
+       * Slots Online
+       * @description runs those workers execute at once
+       * @default 0
+       */
+      slots_online: number;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
+     * RunnerGroupUpdate
+     * @description The name is the queue workers and queued runs use: it is never changed.
+     */
+    RunnerGroupUpdate: {
+      /** Description */
+      description?: string | null;
+      /**
+       * Max Parallel Runs
+       * @description runs of the group at once
+       */
+      max_parallel_runs?: number | null;
+    };
     /** SecretKeyCreate */
     SecretKeyCreate: {
       /** Name */
@@ -2204,6 +2706,11 @@ export interface components {
       overridable?: components["schemas"]["OverridableField"][];
       /** Survey */
       survey?: components["schemas"]["Question"][];
+      /**
+       * Runner Group Id
+       * @description where its runs execute (admins choose); null: the project's
+       */
+      runner_group_id?: number | null;
     };
     /** TemplateRead */
     TemplateRead: {
@@ -2260,6 +2767,8 @@ export interface components {
       overridable: components["schemas"]["OverridableField"][];
       /** Survey */
       survey: components["schemas"]["Question"][];
+      /** Runner Group Id */
+      runner_group_id: number | null;
       /**
        * Created At
        * Format: date-time
@@ -2323,6 +2832,40 @@ export interface components {
       overridable?: components["schemas"]["OverridableField"][] | null;
       /** Survey */
       survey?: components["schemas"]["Question"][] | null;
+      /** Runner Group Id */
+      runner_group_id?: number | null;
+    };
+    /**
+     * TestDelivery
+     * @description A delivery sent by the server to the webhook through the same checks as a real one.
+     */
+    TestDelivery: {
+      /**
+       * Body
+       * @description the JSON body; default: a sample push event of the scheme
+       */
+      body?: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * Headers
+       * @description extra headers (an event header, …)
+       */
+      headers?: {
+        [key: string]: string;
+      };
+      /**
+       * Sign
+       * @description false: send it without the signature/secret
+       * @default true
+       */
+      sign: boolean;
+      /**
+       * Launch
+       * @description false: dry run, report what would launch
+       * @default false
+       */
+      launch: boolean;
     };
     /** TimelineEntry */
     TimelineEntry: {
@@ -2484,6 +3027,182 @@ export interface components {
       vault_id: string;
       /** Password */
       password: string;
+    };
+    /**
+     * WebhookAuth
+     * @enum {string}
+     */
+    WebhookAuth: "github" | "gitlab" | "hmac" | "bearer";
+    /** WebhookCreate */
+    WebhookCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      auth: components["schemas"]["WebhookAuth"];
+      /**
+       * Secret Key Id
+       * @description a 'secret' key of the project: the shared secret
+       */
+      secret_key_id: number;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /** Matchers */
+      matchers?: components["schemas"]["Matcher"][];
+      /**
+       * Extractors
+       * @description {variable: body path}: launch extra vars (or survey answers), as data
+       */
+      extractors?: {
+        [key: string]: string;
+      };
+      /**
+       * Ref From
+       * @description body path of the branch, tag or commit to run (e.g. after)
+       * @default
+       */
+      ref_from: string;
+      /**
+       * Rate Limit Per Minute
+       * @default 30
+       */
+      rate_limit_per_minute: number;
+    };
+    /** WebhookRead */
+    WebhookRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /** Template Id */
+      template_id: number;
+      /**
+       * Template Name
+       * @default
+       */
+      template_name: string;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      /**
+       * Url
+       * @description where the sender posts its deliveries
+       * @default
+       */
+      url: string;
+      auth: components["schemas"]["WebhookAuth"];
+      /**
+       * Signature Header
+       * @description the header that proves the secret
+       * @default
+       */
+      signature_header: string;
+      /**
+       * Delivery Header
+       * @description the sender's delivery id header
+       * @default
+       */
+      delivery_header: string;
+      /** Secret Key Id */
+      secret_key_id: number;
+      /** Enabled */
+      enabled: boolean;
+      /** Disabled Reason */
+      disabled_reason: string;
+      /** Matchers */
+      matchers: components["schemas"]["Matcher"][];
+      /** Extractors */
+      extractors: {
+        [key: string]: string;
+      };
+      /** Ref From */
+      ref_from: string;
+      /** Rate Limit Per Minute */
+      rate_limit_per_minute: number;
+      /** Owner Id */
+      owner_id: number | null;
+      /**
+       * Owner
+       * @description whose rights deliveries launch with
+       * @default
+       */
+      owner: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
+     * WebhookUpdate
+     * @description Only the fields sent change; ``matchers`` and ``extractors`` replace the whole set.
+     *     Saving makes the caller the webhook's owner, whose rights its deliveries launch with.
+     */
+    WebhookUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      auth?: components["schemas"]["WebhookAuth"] | null;
+      /** Secret Key Id */
+      secret_key_id?: number | null;
+      /** Enabled */
+      enabled?: boolean | null;
+      /** Matchers */
+      matchers?: components["schemas"]["Matcher"][] | null;
+      /** Extractors */
+      extractors?: {
+        [key: string]: string;
+      } | null;
+      /** Ref From */
+      ref_from?: string | null;
+      /** Rate Limit Per Minute */
+      rate_limit_per_minute?: number | null;
+    };
+    /** WorkerRead */
+    WorkerRead: {
+      /** Id */
+      id: string;
+      /** Host */
+      host: string;
+      /** Pid */
+      pid: number;
+      /** Queues */
+      queues: string[];
+      /** Concurrency */
+      concurrency: number;
+      /**
+       * Running
+       * @description runs it executes now
+       */
+      running: number;
+      /**
+       * Online
+       * @description seen within the lease
+       */
+      online: boolean;
+      /**
+       * Started At
+       * Format: date-time
+       */
+      started_at: string;
+      /**
+       * Last Seen
+       * Format: date-time
+       */
+      last_seen: string;
     };
   };
   responses: never;
@@ -8851,6 +9570,1443 @@ export interface operations {
         };
         content: {
           "application/x-ndjson": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_template_webhooks_api_v1_projects__project_id__templates__template_id__webhooks_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WebhookRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_webhook_api_v1_projects__project_id__templates__template_id__webhooks_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_webhooks_api_v1_projects__project_id__webhooks_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        template_id?: number | null;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WebhookRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_webhook_api_v1_projects__project_id__webhooks__webhook_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_webhook_api_v1_projects__project_id__webhooks__webhook_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_webhook_api_v1_projects__project_id__webhooks__webhook_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  rotate_webhook_id_api_v1_projects__project_id__webhooks__webhook_id__rotate_id_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_deliveries_api_v1_projects__project_id__webhooks__webhook_id__deliveries_get: {
+    parameters: {
+      query?: {
+        outcome?: components["schemas"]["DeliveryOutcome"] | null;
+        test?: boolean | null;
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryPage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_delivery_api_v1_projects__project_id__webhooks__webhook_id__deliveries__delivery_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        delivery_id: number;
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  test_webhook_api_v1_projects__project_id__webhooks__webhook_id__test_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TestDelivery"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  receive_delivery_api_v1_hooks__hook_id__post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        hook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeliveryResult"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Over the webhook's rate limit (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  list_runner_groups_api_v1_runner_groups_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_RunnerGroupRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_runner_group_api_v1_runner_groups_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunnerGroupCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunnerGroupRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_runner_group_api_v1_runner_groups__group_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        group_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunnerGroupRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_runner_group_api_v1_runner_groups__group_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        group_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_runner_group_api_v1_runner_groups__group_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        group_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunnerGroupUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunnerGroupRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_workers_api_v1_workers_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkerRead"][];
         };
       };
       /** @description Not authenticated */

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-23 22:16:34.924118
+Create Date: 2026-11-23 22:28:59.880034
 """
 
 from collections.abc import Sequence
@@ -842,12 +842,16 @@ def upgrade() -> None:
         sa.Column("webhook_id", sa.Integer(), nullable=False),
         sa.Column("received_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("delivery_key", sa.String(length=200), nullable=True),
+        sa.Column("event", sa.String(length=100), nullable=False),
         sa.Column("source_ip", sa.String(length=64), nullable=False),
         sa.Column("headers", sa.JSON(), nullable=False),
         sa.Column("body", sa.Text(), nullable=False),
         sa.Column("body_truncated", sa.Boolean(), nullable=False),
+        sa.Column("authenticated", sa.Boolean(), nullable=False),
         sa.Column("outcome", sa.String(length=16), nullable=False),
         sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("status_code", sa.Integer(), nullable=False),
+        sa.Column("launch", sa.JSON(), nullable=False),
         sa.Column("run_id", sa.Integer(), nullable=True),
         sa.Column("test", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(
@@ -870,6 +874,11 @@ def upgrade() -> None:
     with op.batch_alter_table("webhook_deliveries", schema=None) as batch_op:
         batch_op.create_index(
             "ix_webhook_deliveries_webhook_id_id", ["webhook_id", "id"], unique=False
+        )
+        batch_op.create_index(
+            "ix_webhook_deliveries_webhook_id_received_at",
+            ["webhook_id", "received_at"],
+            unique=False,
         )
 
     op.create_table(
@@ -947,6 +956,7 @@ def downgrade() -> None:
 
     op.drop_table("notification_attempts")
     with op.batch_alter_table("webhook_deliveries", schema=None) as batch_op:
+        batch_op.drop_index("ix_webhook_deliveries_webhook_id_received_at")
         batch_op.drop_index("ix_webhook_deliveries_webhook_id_id")
 
     op.drop_table("webhook_deliveries")
