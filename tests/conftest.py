@@ -18,6 +18,7 @@ pytest_plugins = [
     "support.postgres",
     "support.sshd",
     "support.redis",
+    "support.pcp",
     "support.databases",
     "support.webhooks",
 ]

@@ -74,11 +74,27 @@ class Settings(BaseSettings):
         default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
     )
 
+    # host metrics of every run (src/steward/metrics): the controller through psutil, target
+    # hosts through their pmproxy when the inventory names one. Off only to measure their cost.
+    metrics_enabled: bool = True
+    metrics_interval_seconds: float = Field(default=1.0, ge=0.1, le=60)
+    # samples are written in one chunk per lane this often (and when the run ends)
+    metrics_flush_seconds: float = Field(default=10.0, ge=0.1, le=300)
+    # one sample of a target host: longer and the sample is a gap ("no answer within …")
+    metrics_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
+    metrics_max_hosts: int = Field(default=50, ge=0, le=1000)  # target hosts sampled per run
+    # pmproxy endpoints in these networks are refused (SSRF), as for notifications
+    metrics_blocked_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
+    )
+
     # the console's address in links (notifications), and for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
 
-    @field_validator("trusted_proxies", "notify_blocked_networks", mode="before")
+    @field_validator(
+        "trusted_proxies", "notify_blocked_networks", "metrics_blocked_networks", mode="before"
+    )
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         """From the environment: addresses or networks separated by ','."""

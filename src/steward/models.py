@@ -7,6 +7,7 @@ from steward.environments.models import Environment, EnvironmentSecret
 from steward.grants.models import TemplateGrant
 from steward.inventories.models import Inventory
 from steward.keys.models import Key
+from steward.metrics.models import MetricChunk, MetricGap
 from steward.notifications.models import Attempt, Destination, Message, Subscription
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
@@ -28,6 +29,8 @@ __all__ = [
     "Inventory",
     "Key",
     "Message",
+    "MetricChunk",
+    "MetricGap",
     "Project",
     "ProjectMember",
     "Repository",

@@ -191,7 +191,17 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/audit"): [Probe("signed_in", 200)],
     ("GET", "/audit/export"): [Probe("signed_in", 200)],
 }
-for _view in ("", "/lines", "/events", "/hosts", "/timeline", "/output", "/stream"):
+for _view in (
+    "",
+    "/lines",
+    "/events",
+    "/hosts",
+    "/timeline",
+    "/output",
+    "/stream",
+    "/metrics",
+    "/metrics/export",
+):
     ROUTES["GET", f"/projects/{{project_id}}/runs/{{run_id}}{_view}"] = [
         Probe("project", 200),
         Probe("t2", 200, R2),

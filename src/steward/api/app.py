@@ -27,6 +27,7 @@ from steward.environments.routes import router as environments_router
 from steward.grants.routes import router as grants_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
+from steward.metrics.routes import router as metrics_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
 from steward.runs.routes import all_runs as all_runs_router
@@ -113,6 +114,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         templates_router,
         grants_router,
         runs_router,
+        metrics_router,
         all_runs_router,
         audit_router,
         webhooks_router,

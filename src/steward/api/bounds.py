@@ -47,6 +47,9 @@ WEBHOOK_EXTRACTORS_MAX = 50
 WEBHOOK_PATH_MAX = 200  # a dotted path into a JSON body (a.b.0.c), or a header name
 WEBHOOK_HEADERS_MAX = 100  # headers kept with a delivery, or given to a test delivery
 HEADER_VALUE_MAX = 1000  # characters of one header value kept or given
+METRICS_ENDPOINT_MAX = 500  # an inventory's pmproxy URL template (metrics)
+METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
+METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
 
 
 def describe_size(n: int) -> str:
@@ -100,6 +103,7 @@ GroupName = Annotated[str, Field(min_length=1, max_length=63, pattern=GROUP_NAME
 Label = Annotated[str, Field(max_length=LABEL_MAX)]
 Line = Annotated[str, Field(max_length=LINE_MAX)]
 Url = Annotated[str, Field(min_length=1, max_length=URL_MAX)]
+MetricsEndpoint = Annotated[str, Field(max_length=METRICS_ENDPOINT_MAX)]
 PathText = Annotated[str, Field(max_length=PATH_MAX)]
 InventoryContent = Annotated[str, Field(max_length=INVENTORY_CONTENT_MAX)]
 JsonObject = Annotated[dict[str, Any], AfterValidator(_bounded_json)]

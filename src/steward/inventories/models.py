@@ -29,3 +29,5 @@ class Inventory(ProjectScoped):
         ForeignKey("repositories.id", ondelete="RESTRICT")
     )
     path: Mapped[str] = mapped_column(String(1000), default="")
+    # pmproxy URL template of the hosts' metrics (steward.metrics.endpoints); "": not sampled
+    metrics_endpoint: Mapped[str] = mapped_column(String(500), default="")

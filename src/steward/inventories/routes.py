@@ -53,10 +53,14 @@ def create_inventory(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    runtime: RuntimeDep,
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
-    created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
+    blocked = runtime.settings.metrics_blocked_networks
+    created = service.create(
+        session, project, body, actor=actor, cipher=cipher, roots=roots, blocked=blocked
+    )
     return InventoryRead.model_validate(created)
 
 
@@ -95,10 +99,12 @@ def update_inventory(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    runtime: RuntimeDep,
 ) -> InventoryRead:
     """A new source is checked as on create."""
+    blocked = runtime.settings.metrics_blocked_networks
     updated = service.update(
-        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots
+        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots, blocked=blocked
     )
     return InventoryRead.model_validate(updated)
 

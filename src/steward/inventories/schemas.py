@@ -6,7 +6,14 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-from steward.api.bounds import Description, Id, InventoryContent, Name, PathText
+from steward.api.bounds import (
+    Description,
+    Id,
+    InventoryContent,
+    MetricsEndpoint,
+    Name,
+    PathText,
+)
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.models import InventoryFormat, InventoryKind
 from steward.inventories.paths import normalize
@@ -23,6 +30,8 @@ class InventoryCreate(RequestModel):
     content: InventoryContent = ""  # static only
     repository_id: Id | None = None  # file and plugin only
     path: InventoryPath | None = None  # file and plugin only
+    # pmproxy of each host, e.g. "http://{host}:44322" ({host}: its address); "": none
+    metrics_endpoint: MetricsEndpoint = ""
 
 
 class InventoryUpdate(NamedUpdate):
@@ -31,6 +40,7 @@ class InventoryUpdate(NamedUpdate):
     content: InventoryContent | None = None
     repository_id: Id | None = None
     path: InventoryPath | None = None
+    metrics_endpoint: MetricsEndpoint | None = None
 
     NULLABLE = frozenset({"format", "repository_id", "path"})
 
@@ -52,6 +62,7 @@ class InventoryRead(ResponseModel):
     content: str
     repository_id: int | None
     path: str
+    metrics_endpoint: str
     created_at: dt.datetime
     updated_at: dt.datetime
 

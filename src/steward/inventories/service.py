@@ -26,6 +26,8 @@ from steward.inventories.resolve import (
 )
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
 from steward.keys.crypto import KeyCipher
+from steward.metrics import endpoints
+from steward.notifications import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import (
@@ -38,7 +40,15 @@ from steward.repositories.models import Repository
 from steward.runner.sandbox import Sandbox
 from steward.templates.models import Template
 
-AUDITED_FIELDS = ("name", "description", "kind", "format", "repository_id", "path")
+AUDITED_FIELDS = (
+    "name",
+    "description",
+    "kind",
+    "format",
+    "repository_id",
+    "path",
+    "metrics_endpoint",
+)
 
 
 def _fields(inventory: Inventory) -> dict[str, Any]:
@@ -76,10 +86,13 @@ def create(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    blocked: Sequence[str] = (),
 ) -> Inventory:
     """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository of a
-    file or plugin inventory and find its path in it."""
+    file or plugin inventory and find its path in it; ``blocked``
+    (``Settings.metrics_blocked_networks``): where its metrics endpoint may not point."""
     scoped.check_name_free(session, Inventory, project, body.name, "inventory")
+    _check_metrics_endpoint(body.metrics_endpoint, blocked)
     source = Source(
         kind=body.kind,
         format=body.format,
@@ -93,6 +106,7 @@ def create(
         project_id=project.id,
         name=body.name,
         description=body.description,
+        metrics_endpoint=body.metrics_endpoint,
         **dataclasses.asdict(source),
     )
     session.add(inventory)
@@ -112,10 +126,13 @@ def update(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    blocked: Sequence[str] = (),
 ) -> Inventory:
     """The path is looked for again in the repository only when the source changes."""
     before = _fields(inventory)
     changes = body.changes()
+    if "metrics_endpoint" in changes:
+        _check_metrics_endpoint(changes["metrics_endpoint"], blocked)
     if "name" in changes:
         name = changes["name"]
         scoped.check_name_free(
@@ -185,6 +202,12 @@ def hosts(
             return resolve(source, cwd=tree.path, plugins=plugins_for(inventory), sandbox=sandbox)
         except InventoryUnparsable as exc:
             raise InvalidInput("path", exc.reason) from exc
+
+
+def _check_metrics_endpoint(value: str, blocked: Sequence[str]) -> None:
+    problem = endpoints.check_template(value, network.networks(blocked))
+    if problem is not None:
+        raise InvalidInput("metrics_endpoint", problem)
 
 
 def _parse_static(fmt: InventoryFormat, content: str) -> ResolvedInventory:

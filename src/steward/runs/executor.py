@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from steward.dispatch.queue import RunSignals
 from steward.errors import DomainError
+from steward.metrics import recording
 from steward.runner import processes
 from steward.runner.playbook import Outcome, run_playbook
 from steward.runs import lifecycle, workdirs
@@ -153,11 +154,13 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             heartbeat=lambda s: lifecycle.heartbeat(s, run_id),
             heartbeat_seconds=runtime.settings.heartbeat_seconds,
         )
+        sampling = recording.start(runtime, run_id, prepared.spec)  # host metrics, own threads
         try:
             outcome = run_playbook(prepared.spec, on_event=recorder.add, should_cancel=watch)
             retry_seconds=runtime.settings.lease_seconds,
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
+            sampling.stop()
             recorder.close()
         status, reason = _final_status(outcome, watch)
         _finish(runtime, run_id, status, reason, outcome.rc)

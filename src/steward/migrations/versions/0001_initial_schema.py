@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-23 22:28:59.880034
+Create Date: 2026-11-23 22:06:27.792633
 """
 
 from collections.abc import Sequence
@@ -311,6 +311,37 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_environment_secrets_key_id"), ["key_id"], unique=False)
 
     op.create_table(
+        "galaxy_servers",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("url", sa.String(length=2000), nullable=False),
+        sa.Column("auth_url", sa.String(length=2000), nullable=False),
+        sa.Column("key_id", sa.Integer(), nullable=True),
+        sa.Column("validate_certs", sa.Boolean(), nullable=False),
+        sa.Column("position", sa.Integer(), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["key_id"], ["keys.id"], name=op.f("fk_galaxy_servers_key_id_keys"), ondelete="RESTRICT"
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_galaxy_servers_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_galaxy_servers")),
+        sa.UniqueConstraint("project_id", "name", name=op.f("uq_galaxy_servers_project_id")),
+    )
+    with op.batch_alter_table("galaxy_servers", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_galaxy_servers_key_id"), ["key_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_galaxy_servers_project_id"), ["project_id"], unique=False
+        )
+
+    op.create_table(
         "notification_destinations",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
@@ -384,6 +415,7 @@ def upgrade() -> None:
         sa.Column("content", sa.Text(), nullable=False),
         sa.Column("repository_id", sa.Integer(), nullable=True),
         sa.Column("path", sa.String(length=1000), nullable=False),
+        sa.Column("metrics_endpoint", sa.String(length=500), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
@@ -426,6 +458,8 @@ def upgrade() -> None:
         sa.Column("verbosity", sa.Integer(), nullable=False),
         sa.Column("forks", sa.Integer(), nullable=True),
         sa.Column("timeout_seconds", sa.Integer(), nullable=True),
+        sa.Column("install_requirements", sa.Boolean(), nullable=False),
+        sa.Column("ansible_venv", sa.String(length=1000), nullable=False),
         sa.Column("overridable", sa.JSON(), nullable=False),
         sa.Column("survey", sa.JSON(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
@@ -685,6 +719,7 @@ def upgrade() -> None:
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("sent_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("last_error", sa.Text(), nullable=False),
+        sa.Column("content", sa.JSON(), nullable=False),
         sa.ForeignKeyConstraint(
             ["destination_id"],
             ["notification_destinations.id"],
@@ -768,6 +803,45 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("run_hosts", schema=None) as batch_op:
         batch_op.create_index("ix_run_hosts_host", ["host"], unique=False)
+
+    op.create_table(
+        "run_metric_chunks",
+        sa.Column("run_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("host", sa.String(length=255), nullable=False),
+        sa.Column("start_ms", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("end_ms", sa.BigInteger(), nullable=False),
+        sa.Column("count", sa.Integer(), nullable=False),
+        sa.Column("series", sa.String(length=1000), nullable=False),
+        sa.Column("data", sa.LargeBinary(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["run_id"],
+            ["runs.id"],
+            name=op.f("fk_run_metric_chunks_run_id_runs"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint(
+            "run_id", "kind", "host", "start_ms", name=op.f("pk_run_metric_chunks")
+        ),
+    )
+    op.create_table(
+        "run_metric_gaps",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("host", sa.String(length=255), nullable=False),
+        sa.Column("start_ms", sa.BigInteger(), nullable=False),
+        sa.Column("end_ms", sa.BigInteger(), nullable=False),
+        sa.Column("reason", sa.String(length=300), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["run_id"], ["runs.id"], name=op.f("fk_run_metric_gaps_run_id_runs"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_run_metric_gaps")),
+    )
+    with op.batch_alter_table("run_metric_gaps", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_run_metric_gaps_run_id_kind_host", ["run_id", "kind", "host"], unique=False
+        )
 
     op.create_table(
         "run_output",
@@ -909,7 +983,7 @@ def upgrade() -> None:
         sa.Column("template_id", sa.Integer(), nullable=True),
         sa.Column("schedule_id", sa.Integer(), nullable=True),
         sa.Column("events", sa.JSON(), nullable=False),
-        sa.Column("long_running_minutes", sa.Integer(), nullable=True),
+        sa.Column("long_running_minutes", sa.Double(), nullable=True),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["destination_id"],
@@ -967,6 +1041,11 @@ def downgrade() -> None:
 
     op.drop_table("schedules")
     op.drop_table("run_output")
+    with op.batch_alter_table("run_metric_gaps", schema=None) as batch_op:
+        batch_op.drop_index("ix_run_metric_gaps_run_id_kind_host")
+
+    op.drop_table("run_metric_gaps")
+    op.drop_table("run_metric_chunks")
     with op.batch_alter_table("run_hosts", schema=None) as batch_op:
         batch_op.drop_index("ix_run_hosts_host")
 
@@ -1019,6 +1098,11 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_notification_destinations_project_id"))
 
     op.drop_table("notification_destinations")
+    with op.batch_alter_table("galaxy_servers", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_galaxy_servers_project_id"))
+        batch_op.drop_index(batch_op.f("ix_galaxy_servers_key_id"))
+
+    op.drop_table("galaxy_servers")
     with op.batch_alter_table("environment_secrets", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_environment_secrets_key_id"))
         batch_op.drop_index(batch_op.f("ix_environment_secrets_environment_id"))

@@ -1,0 +1,68 @@
+"""A run's host metrics, seen by whoever may see the run's output (RUN_VIEW on its template)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import StreamingResponse
+
+from steward.api.deps import AccessDep, RuntimeDep, SessionDep
+from steward.auth.policy import Action
+from steward.metrics import export, service
+from steward.metrics.schemas import ExportFormat, MetricsExport, MetricsQuery, MetricsRead
+from steward.runs import service as runs
+from steward.runs.models import Run
+
+router = APIRouter(prefix="/projects/{project_id}/runs/{run_id}/metrics", tags=["metrics"])
+
+
+def _viewed(run_id: int, rights: AccessDep, session: SessionDep) -> Run:
+    """The run, when the caller may see its output (the rule of ``runs.routes``)."""
+    visible = rights.templates_allowing(Action.RUN_VIEW)
+    return runs.get(session, rights.project, run_id, templates=visible)
+
+
+ViewedRun = Annotated[Run, Depends(_viewed)]
+
+
+@router.get("")
+def read_metrics(
+    run: ViewedRun, session: SessionDep, query: Annotated[MetricsQuery, Query()]
+) -> MetricsRead:
+    """CPU, memory, disk and network of the controller and of each target host while the run
+    executed, one lane each; at most ``points`` per series (longer stretches averaged).
+
+    Times are epoch milliseconds, on the clock of the run's events (the controller's); a
+    stretch without samples is a gap with its reason (host unreachable, no answer in time, PCP
+    absent), never zeros."""
+    return service.read(session, run.id, query)
+
+
+MEDIA = {ExportFormat.CSV: "text/csv; charset=utf-8", ExportFormat.JSON: "application/json"}
+
+
+@router.get(
+    "/export",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}, "application/json": {}}}},
+)
+def export_metrics(
+    run: ViewedRun, rt: RuntimeDep, query: Annotated[MetricsExport, Query()]
+) -> StreamingResponse:
+    """Every sample, as CSV (a row per sample and lane; gap rows carry ``gap_until`` and
+    ``gap_reason``) or JSON (lanes, each with its gaps and samples)."""
+    win = service.window(query)
+    if query.format is ExportFormat.CSV:
+        text = export.csv_text(rt.sessions, run.id, query, win)
+    else:
+        text = export.json_text(rt.sessions, run.id, query, win)
+    return StreamingResponse(
+        text,
+        media_type=MEDIA[query.format],
+        headers={
+            "Content-Disposition": (
+                f'attachment; filename="run-{run.id}-metrics.{query.format.value}"'
+            )
+        },
+    )
