@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ ECHO = """- hosts: all
           {{ {'evil': evil, 'nested': nested, 'answer': answer,
               'secret_len': secret | length} | to_json }}
     - name: the template's own variables are still templates
-      ansible.builtin.debug: {msg: "trusted={{ trusted }}"}
+      ansible.builtin.debug: {msg: "trusted={{ trusted }} control={{ control }}"}
 """
 SURVEY = [
     {"variable": "answer", "label": "answer", "type": "text", "required": True},
@@ -37,6 +39,15 @@ def payload(marker: Path) -> str:
     return "{{ lookup('pipe', 'touch " + str(marker) + "') }}{% if true %}x{% endif %}"
 
 
+@pytest.fixture
+def markers_dir() -> Iterator[Path]:
+    """Where the payloads would write: outside the data dir and the repository roots, which the
+    sandbox hides behind a tmpfs, so that a marker created by a run would really appear here.
+    Each test proves it with a control: a trusted template variable touching a marker here."""
+    with tempfile.TemporaryDirectory(prefix="steward-markers-") as name:
+        yield Path(name)
+
+
 def echoed(text: str) -> dict[str, Any]:
     """The variables as the playbook saw them (the first debug message; colours removed)."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", text)
@@ -46,20 +57,20 @@ def echoed(text: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def echo_template(workbench: Workbench) -> int:
+def echo_template(workbench: Workbench, markers_dir: Path) -> int:
     (workbench.repo_dir / "echo.yml").write_text(ECHO)
     return workbench.template(
         "echo.yml",
         overridable=["extra_vars"],
         survey=SURVEY,
-        extra_vars={"trusted": "{{ 6 * 7 }}"},
+        extra_vars={"trusted": "{{ 6 * 7 }}", "control": payload(markers_dir / "control")},
     )
 
 
 def test_survey_answers_and_launch_extra_vars_arrive_as_literal_strings(
-    workbench: Workbench, echo_template: int, tmp_path: Path
+    workbench: Workbench, echo_template: int, markers_dir: Path
 ) -> None:
-    markers = [tmp_path / f"pwned-{n}" for n in range(6)]
+    markers = [markers_dir / f"pwned-{n}" for n in range(6)]
     nested = {
         "list": [payload(markers[0]), {"deep": [payload(markers[1])]}],
         payload(markers[2]): "a key too",
@@ -79,6 +90,7 @@ def test_survey_answers_and_launch_extra_vars_arrive_as_literal_strings(
     assert seen["answer"] == payload(markers[4])
     assert seen["secret_len"] == len(payload(markers[5]))
     assert "trusted=42" in text
+    assert (markers_dir / "control").exists(), "a run could not write there: the test is void"
     assert [m for m in markers if m.exists()] == []
 
     again = workbench.client.post(workbench.url(f"runs/{run['id']}/relaunch"), json={})
@@ -89,11 +101,14 @@ def test_survey_answers_and_launch_extra_vars_arrive_as_literal_strings(
     assert [m for m in markers if m.exists()] == []
 
 
-def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(tmp_path: Path) -> None:
+def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(
+    tmp_path: Path, markers_dir: Path
+) -> None:
     repo = tmp_path / "playbooks"
     shutil.copytree(PLAYBOOKS, repo)
     (repo / "echo.yml").write_text(ECHO)
-    markers = [tmp_path / "pwned-yaml", tmp_path / "pwned-json"]
+    markers = [markers_dir / "pwned-yaml", markers_dir / "pwned-json"]
+    control = payload(markers_dir / "control")
     with Server(tmp_path / "data").running() as server:
         with server.api() as api:
             ids = localhost_project(api, repo, "ops")
@@ -106,7 +121,12 @@ def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(tmp_path: Pat
                     "repository_id": ids["repository"],
                     "inventory_id": ids["inventory"],
                     "overridable": ["extra_vars"],
-                    "extra_vars": {"answer": "a", "secret": "s", "trusted": "{{ 6 * 7 }}"},
+                    "extra_vars": {
+                        "answer": "a",
+                        "secret": "s",
+                        "trusted": "{{ 6 * 7 }}",
+                        "control": control,
+                    },
                 },
             )
         url = f"http://127.0.0.1:{server.port}"
@@ -123,4 +143,5 @@ def test_cli_extra_vars_in_yaml_and_json_arrive_as_literal_strings(tmp_path: Pat
             assert seen["evil"] == payload(marker)
             assert payload(marker) in json.dumps(seen["nested"])
             assert "trusted=42" in done.stdout
+    assert (markers_dir / "control").exists(), "a run could not write there: the test is void"
     assert [m for m in markers if m.exists()] == []
