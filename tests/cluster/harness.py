@@ -205,12 +205,16 @@ class Project:
 
     def wait(self, run_id: int, *statuses: str, timeout: float = 90) -> dict[str, Any]:
         wanted = set(statuses) or {"successful", "failed", "error", "canceled", "timed_out"}
-        return wait_until(
-            lambda: (run := self.run(run_id))["status"] in wanted and run,
-            timeout=timeout,
-            interval=0.1,
-            what=f"run {run_id} {'/'.join(sorted(wanted))}",
+
+        def reached() -> dict[str, Any] | None:
+            run = self.run(run_id)
+            return run if run["status"] in wanted else None
+
+        found = wait_until(
+            reached, timeout=timeout, interval=0.1, what=f"run {run_id} {'/'.join(sorted(wanted))}"
         )
+        assert found is not None
+        return found
 
     def lines(self, run_id: int) -> list[dict[str, Any]]:
         response = self.api.get(f"{self.base}/runs/{run_id}/lines", params={"limit": 10000})

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
 
+import pytest
 from sqlalchemy import func, select, update
+from support.builders import inserted_run
 
 from steward.config import Settings
 from steward.projects.models import Project
@@ -16,9 +19,15 @@ from steward.runs.lifecycle import Limits, WorkerId
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
-from support.builders import inserted_run
 
 CLAIMERS = 8
+
+
+@pytest.fixture
+def runtime(settings: Settings) -> Iterator[Runtime]:
+    built = Runtime.build(settings)
+    yield built
+    built.engine.dispose()
 
 
 def _world(runtime: Runtime) -> tuple[int, int]:
@@ -74,8 +83,7 @@ def _running(runtime: Runtime) -> Counter[tuple[int, str]]:
     return Counter({(p, g): n for p, g, n in rows})
 
 
-def test_racing_claims_respect_project_and_group_limits(settings: Settings) -> None:
-    runtime = Runtime.build(settings)
+def test_racing_claims_respect_project_and_group_limits(runtime: Runtime) -> None:
     first, second = _world(runtime)
     claimed = _race(runtime, Limits(total=None, project_default=4), None)
 
@@ -88,11 +96,9 @@ def test_racing_claims_respect_project_and_group_limits(settings: Settings) -> N
     with runtime.sessions() as session:
         oldest = session.scalar(select(func.min(Run.id)))
     assert oldest in claimed
-    runtime.engine.dispose()
 
 
-def test_racing_claims_respect_the_global_limit_and_the_worker_queues(settings: Settings) -> None:
-    runtime = Runtime.build(settings)
+def test_racing_claims_respect_the_global_limit_and_the_worker_queues(runtime: Runtime) -> None:
     _world(runtime)
     with runtime.sessions() as session:
         session.execute(update(Project).values(max_parallel_runs=None))
@@ -106,11 +112,9 @@ def test_racing_claims_respect_the_global_limit_and_the_worker_queues(settings: 
     with runtime.sessions() as session:
         again = lifecycle.claim_next(session, WorkerId("h", 1, "b"), Limits(3, 100), ["default"])
     assert again is None
-    runtime.engine.dispose()
 
 
-def test_a_cancel_that_wins_the_race_is_never_claimed(settings: Settings) -> None:
-    runtime = Runtime.build(settings)
+def test_a_cancel_that_wins_the_race_is_never_claimed(runtime: Runtime) -> None:
     _world(runtime)
     with runtime.sessions() as session:
         everything = list(session.scalars(select(Run.id).order_by(Run.id)))
@@ -121,4 +125,3 @@ def test_a_cancel_that_wins_the_race_is_never_claimed(settings: Settings) -> Non
         assert lifecycle.claim_next(session, WorkerId("h", 1, "b"), limits) is None
         statuses = set(session.scalars(select(Run.status)))
     assert statuses == {RunStatus.CANCELED}
-    runtime.engine.dispose()

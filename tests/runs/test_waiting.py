@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
+from support.builders import inserted_run
 
 from steward.config import Settings
 from steward.dispatch import presence
@@ -13,7 +14,6 @@ from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
-from support.builders import inserted_run
 
 
 def _run(session: Session, project: Project, status: RunStatus, group: str = "default") -> Run:
@@ -27,6 +27,13 @@ def _run(session: Session, project: Project, status: RunStatus, group: str = "de
 def test_each_queued_run_says_why_it_waits(settings: Settings) -> None:
     settings = settings.model_copy(update={"global_parallel_runs": 3})
     runtime = Runtime.build(settings)
+    try:
+        _check(runtime, settings)
+    finally:
+        runtime.engine.dispose()
+
+
+def _check(runtime: Runtime, settings: Settings) -> None:
     with runtime.sessions() as session:
         full = Project(name="full", max_parallel_runs=1)
         free = Project(name="free")
@@ -59,4 +66,3 @@ def test_each_queued_run_says_why_it_waits(settings: Settings) -> None:
         assert waiting.reasons(session, [no_worker], unlimited)[no_worker.id] == (
             "every worker of runner group 'dmz' is busy (3 of 3 slots)"
         )
-    runtime.engine.dispose()
