@@ -70,6 +70,9 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("POST", "/users/me/tokens"): [Probe("signed_in", 422, body=BAD)],
     ("DELETE", "/users/me/tokens/{token_id}"): [Probe("signed_in", 404)],
     ("POST", "/users/me/password"): [Probe("signed_in", 422, body=BAD)],
+    ("PATCH", "/users/me"): [Probe("signed_in", 422, body=BAD)],
+    ("GET", "/users/me/sessions"): [Probe("signed_in", 200)],
+    ("DELETE", "/users/me/sessions/{session_id}"): [Probe("signed_in", 404)],  # own only
     ("GET", "/users"): [Probe("directory", 200)],  # owners pick members by name
     # admins only (AdminActor): everyone else is refused before the body is read
     ("POST", "/users"): [Probe("admin", 422, body=BAD)],
@@ -254,6 +257,7 @@ DEFAULT_PATH = {
     "grant_id": "runner_grant",
     "user_id": "viewer",
     "token_id": "missing",
+    "session_id": "missing",
 }
 
 

@@ -106,6 +106,7 @@ def world(client: TestClient) -> World:
             "user_id": user,
             "grant_id": grant,
             "token_id": token,
+            "session_id": 999_999,  # the admin's own, if there were one: none is needed
             "run_id": inserted(app, finished_run(project, template)),
         },
     )

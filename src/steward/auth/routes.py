@@ -22,6 +22,8 @@ from steward.auth.schemas import (
     LoginResponse,
     PasswordChange,
     PasswordReset,
+    ProfileUpdate,
+    SessionRead,
     TokenCreate,
     TokenCreated,
     TokenRead,
@@ -146,6 +148,34 @@ def change_password(
         limits=Limits.from_settings(rt.settings),
         current_session=request.cookies.get(SESSION_COOKIE),
     )
+
+
+@router.patch("/users/me")
+def update_profile(body: ProfileUpdate, session: SessionDep, actor: ActorDep) -> UserRead:
+    """Change your own display name or e-mail address."""
+    return UserRead.model_validate(users.update_profile(session, actor, body))
+
+
+@router.get("/users/me/sessions")
+def list_sessions(request: Request, session: SessionDep, actor: ActorDep) -> list[SessionRead]:
+    """Your browser sessions that still work, newest first (at most 100); ``current`` marks the
+    one this request came from."""
+    current = sessions.session_id(session, request.cookies.get(SESSION_COOKIE))
+    current = current if actor.via == "session" else None
+    return [
+        SessionRead.model_validate(web).model_copy(update={"current": web.id == current})
+        for web in sessions.list_own(session, actor.user)
+    ]
+
+
+@router.delete(
+    "/users/me/sessions/{session_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[StoredPathIds],
+)
+def end_session(session_id: int, session: SessionDep, actor: ActorDep) -> None:
+    """Sign one of your browser sessions out (a lost laptop, a shared machine)."""
+    sessions.end_own(session, actor, session_id)
 
 
 @router.get("/users")

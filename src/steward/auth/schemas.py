@@ -36,6 +36,13 @@ class UserUpdate(UpdateModel):
     is_active: bool | None = None
 
 
+class ProfileUpdate(UpdateModel):
+    """Your own name and e-mail address; only the fields sent change."""
+
+    display_name: str | None = Field(default=None, max_length=LABEL_MAX)
+    email: str | None = Field(default=None, max_length=320)
+
+
 class PasswordReset(RequestModel):
     password: Password
 
@@ -82,3 +89,12 @@ class TokenRead(ResponseModel):
 
 class TokenCreated(TokenRead):
     token: str = Field(description="The secret; shown only in this response")
+
+
+class SessionRead(ResponseModel):
+    id: int
+    created_at: dt.datetime
+    expires_at: dt.datetime
+    source_ip: str
+    user_agent: str
+    current: bool = Field(default=False, description="the browser session of this request")

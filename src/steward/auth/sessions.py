@@ -1,5 +1,5 @@
 """Browser sessions: password logins (throttled, failures recorded), the session behind the
-cookie, logout, and ending a user's sessions."""
+cookie, logout, a user's own sessions (listed, ended one by one), and ending all of them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from steward.auth.actor import Actor
 from steward.auth.models import TokenScope, User, WebSession
 from steward.auth.passwords import verify_password
 from steward.db import utcnow
-from steward.errors import NotAuthenticated
+from steward.errors import NotAuthenticated, NotFound, PermissionDenied
 
 
 def record_failure(
@@ -110,6 +110,45 @@ def resolve_session(session: Session, secret: str) -> WebSession:
 def end_session(session: Session, actor: Actor, web: WebSession) -> None:
     web.ended_at = utcnow()
     audit.record(session, actor, AuditAction.AUTH_LOGOUT, object_type="user", object_id=web.user_id)
+    session.commit()
+
+
+OWN_SESSIONS_SHOWN = 100  # newest first; older ones still end with a password change
+
+
+def list_own(session: Session, user: User) -> list[WebSession]:
+    """The user's sessions that still work (not ended, not expired), newest first."""
+    query = (
+        select(WebSession)
+        .where(
+            WebSession.user_id == user.id,
+            WebSession.ended_at.is_(None),
+            WebSession.expires_at > utcnow(),
+        )
+        .order_by(WebSession.id.desc())
+        .limit(OWN_SESSIONS_SHOWN)
+    )
+    return list(session.scalars(query))
+
+
+def end_own(session: Session, actor: Actor, session_id: int) -> None:
+    """End one of the actor's own sessions (signs that browser out). Another user's session,
+    or one already ended, is a 404: sessions of others are never seen."""
+    web = session.get(WebSession, session_id)
+    if web is None or web.user_id != actor.user.id or web.ended_at is not None:
+        raise NotFound(f"session {session_id} not found")
+    if actor.scope is not TokenScope.WRITE:
+        raise PermissionDenied(f"a token with scope '{actor.scope}' may not end sessions")
+    web.ended_at = utcnow()
+    audit.record(
+        session,
+        actor,
+        AuditAction.AUTH_LOGOUT,
+        object_type="user",
+        object_id=web.user_id,
+        object_name=actor.user.username,
+        detail=f"ended session {web.id} (from {web.source_ip or 'an unknown address'})",
+    )
     session.commit()
 
 

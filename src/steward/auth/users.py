@@ -12,7 +12,7 @@ from steward.auth import api_tokens, sessions, throttle
 from steward.auth.actor import Actor
 from steward.auth.models import TokenScope, User
 from steward.auth.passwords import hash_password, verify_password
-from steward.auth.schemas import PasswordChange, UserCreate, UserUpdate
+from steward.auth.schemas import PasswordChange, ProfileUpdate, UserCreate, UserUpdate
 from steward.db import icontains
 from steward.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from steward.runner.masking import MASK
@@ -99,6 +99,21 @@ def update_user(session: Session, actor: Actor, user: User, body: UserUpdate) ->
         detail = f"ended {ended} sessions, revoked {revoked} tokens"
     changes = audit.diff(before, audit.snapshot(user, USER_FIELDS))
     audit.record_change(session, actor, action, user, changes, detail=detail)
+    session.commit()
+    return user
+
+
+def update_profile(session: Session, actor: Actor, body: ProfileUpdate) -> User:
+    """The actor changes their own display name or e-mail address (never their rights)."""
+    if actor.scope is not TokenScope.WRITE:
+        raise PermissionDenied(f"a token with scope '{actor.scope}' may not change the profile")
+    user = actor.user
+    before = audit.snapshot(user, USER_FIELDS)
+    for field, value in body.changes().items():
+        setattr(user, field, value)
+    changes = audit.diff(before, audit.snapshot(user, USER_FIELDS))
+    if changes:
+        audit.record_change(session, actor, AuditAction.USER_UPDATE, user, changes)
     session.commit()
     return user
 

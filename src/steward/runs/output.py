@@ -7,11 +7,12 @@ import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 
 import anyio
-from sqlalchemy import ColumnElement, select
-from sqlalchemy.orm import QueryableAttribute, Session, sessionmaker
+from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy.orm import QueryableAttribute, Session, aliased, sessionmaker
 
 from steward.db import icontains
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
+from steward.runs.recorder import REQUIREMENTS_EVENT
 from steward.runs.schemas import (
     EventFilters,
     HostParams,
@@ -30,6 +31,8 @@ RESULT_STATUS = {
     "runner_on_unreachable": "unreachable",
     "runner_on_skipped": "skipped",
 }
+TASK_HEADERS = ("playbook_on_task_start", "playbook_on_handler_task_start")
+PLAY_HEADER = "playbook_on_play_start"
 STREAM_BATCH = 2000  # lines per live-stream message
 FETCH_CHUNKS = 200  # stored chunks read per query (each up to 500 lines)
 STREAM_POLL_SECONDS = 0.1
@@ -72,14 +75,34 @@ def _read(
 
 
 def lines(session: Session, run: Run, filters: LineFilters) -> list[tuple[int, int, str]]:
-    """(line_no, counter, text) rows: plain tuples, since a page holds up to 10,000 of them."""
+    """(line_no, counter, text) rows: plain tuples, since a page holds up to 10,000 of them.
+
+    Filtered by host or failure, the lines of the matching results come with the headers of
+    their tasks and plays ("TASK [x] ***"), so that each result still says what it was."""
     conditions: list[ColumnElement[bool]] = []
     if filters.host or filters.failed:
-        event_match = [RunEvent.run_id == run.id, RunEvent.counter == RunOutput.counter]
+        matching: list[ColumnElement[bool]] = [RunEvent.run_id == run.id]
         if filters.host:
-            event_match.append(RunEvent.host == filters.host)
+            matching.append(RunEvent.host == filters.host)
         if filters.failed:
-            event_match.append(RunEvent.failed.is_(True))
+            matching.append(RunEvent.failed.is_(True))
+        header = aliased(RunEvent)
+        # a result's parent is its task; a task's parent is its play
+        tasks = select(RunEvent.parent_uuid).where(*matching).scalar_subquery()
+        plays = (
+            select(header.parent_uuid)
+            .where(header.run_id == run.id, header.event.in_(TASK_HEADERS), header.uuid.in_(tasks))
+            .scalar_subquery()
+        )
+        is_header = or_(
+            and_(RunEvent.event.in_(TASK_HEADERS), RunEvent.uuid.in_(tasks)),
+            and_(RunEvent.event == PLAY_HEADER, RunEvent.uuid.in_(plays)),
+        )
+        event_match = [
+            RunEvent.run_id == run.id,
+            RunEvent.counter == RunOutput.counter,
+            or_(and_(*matching[1:]), is_header),
+        ]
         conditions.append(select(RunEvent.id).where(*event_match).exists())
     return _read(session, run.id, filters.after, filters.limit, q=filters.q, conditions=conditions)
 
@@ -121,6 +144,7 @@ TIMELINE_COLUMNS = (
     RunEvent.task,
     RunEvent.play,
     RunEvent.task_action,
+    RunEvent.failed,
     RunEvent.started_at,
     RunEvent.ended_at,
     RunEvent.duration,
@@ -151,12 +175,13 @@ def hosts(session: Session, run: Run, page: HostParams) -> list[HostRecap]:
 
 def timeline(session: Session, run: Run, page: TimelineParams) -> list[TimelineEntry]:
     """Up to ``page.limit`` host and task results after event ``page.after``, in order: where
-    the time went. Reads the few columns it shows, never the events' data."""
+    the time went, the install of the requirements first (``kind`` "requirements", no host).
+    Reads the few columns it shows, never the events' data."""
     query = (
         select(*TIMELINE_COLUMNS)
         .where(
             RunEvent.run_id == run.id,
-            RunEvent.event.in_(list(RESULT_STATUS)),
+            RunEvent.event.in_([*RESULT_STATUS, REQUIREMENTS_EVENT]),
             RunEvent.counter > page.after,
         )
         .order_by(RunEvent.counter)
@@ -168,14 +193,21 @@ def timeline(session: Session, run: Run, page: TimelineParams) -> list[TimelineE
             task=e.task,
             play=e.play,
             task_action=e.task_action,
-            status="changed" if e.changed and e.event == "runner_on_ok" else RESULT_STATUS[e.event],
+            status=_result_status(e.event, changed=e.changed, failed=e.failed),
             started_at=e.started_at,
             ended_at=e.ended_at,
             duration=e.duration,
             counter=e.counter,
+            kind="requirements" if e.event == REQUIREMENTS_EVENT else "task",
         )
         for e in session.execute(query)
     ]
+
+
+def _result_status(event: str, *, changed: bool, failed: bool) -> str:
+    if event == REQUIREMENTS_EVENT:
+        return "failed" if failed else "ok"
+    return "changed" if changed and event == "runner_on_ok" else RESULT_STATUS[event]
 
 
 def text(sessions: sessionmaker[Session], run_id: int, *, strip_ansi: bool) -> Iterator[bytes]:

@@ -17,7 +17,7 @@ from steward.api.deps import (
     SessionDep,
 )
 from steward.auth.policy import Action
-from steward.runs import output, service, waiting
+from steward.runs import output, refs, service, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
     EventFilters,
@@ -131,10 +131,12 @@ def launch_run(
 
 
 @router.get("/{run_id}")
-def read_run(run: ViewedRun, session: SessionDep, rt: RuntimeDep) -> RunRead:
-    """Queued, why it is still waiting."""
+def read_run(run: ViewedRun, rights: AccessDep, session: SessionDep, rt: RuntimeDep) -> RunRead:
+    """With ``refs``: the names of the repository, inventory, environment and keys it used
+    (key names only for who may see the project's keys); queued, why it is still waiting."""
+    named = refs.refs(session, run, sees_keys=rights.sees_resources)
     why = waiting.reasons(session, [run], rt.settings).get(run.id)
-    return _read(run, *service.names(session, run), why)
+    return _read(run, *service.names(session, run), why).model_copy(update={"refs": named})
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)

@@ -24,6 +24,17 @@ class RelaunchRequest(RequestModel):
     )
 
 
+class RunRefs(ResponseModel):
+    """Names of what the parameters refer to by id ("" when the object has been deleted)."""
+
+    repository: str
+    inventory: str
+    environment: str | None = None
+    ssh_key: str | None = Field(default=None, description="shown to who may see the keys")
+    become_key: str | None = None
+    vault_keys: list[str] = Field(default_factory=list)
+
+
 class RunRead(ResponseModel):
     id: int
     project_id: int
@@ -40,6 +51,9 @@ class RunRead(ResponseModel):
     schedule_id: int | None = Field(default=None, description="launched by this schedule")
     webhook_id: int | None = Field(default=None, description="launched by this webhook")
     params: RunParams
+    refs: RunRefs | None = Field(
+        default=None, description="names behind the ids of params; in the read of one run only"
+    )
     commit_hash: str
     created_at: dt.datetime
     started_at: dt.datetime | None
