@@ -191,3 +191,29 @@ def test_a_stream_resumes_on_another_server_without_loss_or_duplicate(cluster: C
     api_one.close()
     api_two.close()
 
+
+@pytest.mark.slow
+def test_a_stopped_worker_interrupts_its_runs_and_leaves_the_group(cluster: Cluster) -> None:
+    server = cluster.server("api")
+    api = server.api()
+    project = Project.make(api, cluster.root)
+    worker = cluster.worker("a")
+    run_id = project.launch(project.template("slow.yml"))
+    project.wait(run_id, "running")
+    run_uuid = _uuid(cluster, run_id)
+    wait_until(lambda: "sleep" in processes.names(run_uuid), what="the playbook's sleep")
+
+    worker.stop()  # SIGTERM, as systemd does
+
+    assert worker.proc is not None
+    assert worker.proc.returncode == 0
+    stopped = project.run(run_id)
+    assert (stopped["status"], stopped["status_reason"]) == (
+        "error",
+        "interrupted: server stopped during the run",
+    )
+    assert processes.run_processes(run_uuid) == []
+    assert api.get("/workers").json() == []
+    waiting = project.run(project.launch(project.template("ok.yml")))
+    assert waiting["waiting_reason"] == "no worker of runner group 'default' is online"
+    api.close()
