@@ -163,6 +163,67 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/users/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update Profile
+     * @description Change your own display name or e-mail address.
+     */
+    patch: operations["update_profile_api_v1_users_me_patch"];
+    trace?: never;
+  };
+  "/api/v1/users/me/sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Sessions
+     * @description Your browser sessions that still work, newest first (at most 100); ``current`` marks the
+     *     one this request came from.
+     */
+    get: operations["list_sessions_api_v1_users_me_sessions_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/users/me/sessions/{session_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End Session
+     * @description Sign one of your browser sessions out (a lost laptop, a shared machine).
+     */
+    delete: operations["end_session_api_v1_users_me_sessions__session_id__delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/users": {
     parameters: {
       query?: never;
@@ -773,7 +834,8 @@ export interface paths {
     };
     /**
      * Read Run
-     * @description Queued, why it is still waiting.
+     * @description With ``refs``: the names of the repository, inventory, environment and keys it used
+     *     (key names only for who may see the project's keys); queued, why it is still waiting.
      */
     get: operations["read_run_api_v1_projects__project_id__runs__run_id__get"];
     put?: never;
@@ -2047,6 +2109,16 @@ export interface components {
       /** Errors */
       errors?: components["schemas"]["FieldError"][] | null;
     };
+    /**
+     * ProfileUpdate
+     * @description Your own name and e-mail address; only the fields sent change.
+     */
+    ProfileUpdate: {
+      /** Display Name */
+      display_name?: string | null;
+      /** Email */
+      email?: string | null;
+    };
     /** ProjectCreate */
     ProjectCreate: {
       /** Name */
@@ -2429,6 +2501,8 @@ export interface components {
        */
       webhook_id?: number | null;
       params: components["schemas"]["RunParams"];
+      /** @description names behind the ids of params; in the read of one run only */
+      refs?: components["schemas"]["RunRefs"] | null;
       /** Commit Hash */
       commit_hash: string;
       /**
@@ -2456,6 +2530,27 @@ export interface components {
        * @description queued runs: why it has not started (no worker of its group online, a limit reached, every worker busy)
        */
       waiting_reason?: string | null;
+    };
+    /**
+     * RunRefs
+     * @description Names of what the parameters refer to by id ("" when the object has been deleted).
+     */
+    RunRefs: {
+      /** Repository */
+      repository: string;
+      /** Inventory */
+      inventory: string;
+      /** Environment */
+      environment?: string | null;
+      /**
+       * Ssh Key
+       * @description shown to who may see the keys
+       */
+      ssh_key?: string | null;
+      /** Become Key */
+      become_key?: string | null;
+      /** Vault Keys */
+      vault_keys?: string[];
     };
     /**
      * RunStatus
@@ -2566,6 +2661,31 @@ export interface components {
      * @enum {string}
      */
     SecretTarget: "env" | "extra_var";
+    /** SessionRead */
+    SessionRead: {
+      /** Id */
+      id: number;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Expires At
+       * Format: date-time
+       */
+      expires_at: string;
+      /** Source Ip */
+      source_ip: string;
+      /** User Agent */
+      user_agent: string;
+      /**
+       * Current
+       * @description the browser session of this request
+       * @default false
+       */
+      current: boolean;
+    };
     /** SshKeyCreate */
     SshKeyCreate: {
       /** Name */
@@ -3873,6 +3993,250 @@ export interface operations {
         "application/json": components["schemas"]["PasswordChange"];
       };
     };
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_profile_api_v1_users_me_patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProfileUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UserRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_sessions_api_v1_users_me_sessions_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SessionRead"][];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  end_session_api_v1_users_me_sessions__session_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
     responses: {
       /** @description Successful Response */
       204: {

@@ -33,7 +33,8 @@ const queryClient = new QueryClient({
 export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto">
-      <Notifications position="top-right" />
+      {/* at the bottom: at the top they covered the header's account button */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -7,11 +7,12 @@ interface RowActionsProps {
   onDelete?: () => void;
 }
 
-/** Edit and delete buttons of a table row; a missing handler hides its button. */
+/** Edit and delete buttons of a table row; a missing handler hides its button. They wrap
+ * rather than push the row past a phone's screen. */
 export function RowActions({ name, onEdit, onDelete }: RowActionsProps) {
   if (!onEdit && !onDelete) return null;
   return (
-    <Group gap={4} justify="flex-end" wrap="nowrap">
+    <Group gap={4} justify="flex-end" wrap="wrap">
       {onEdit && (
         <Button size="compact-sm" variant="subtle" aria-label={`Edit ${name}`} onClick={onEdit}>
           Edit

@@ -55,3 +55,12 @@ export function useHolderForm() {
   const picker: HolderPickerProps = { value: holder, onChange: setHolder, error: holderError };
   return { picker, formError, showError: setFormError, submit };
 }
+
+/** A picker of one user (a team's new member), handed to features by src/app like the above. */
+export interface UserPickerProps {
+  value: number | null;
+  onChange: (userId: number | null) => void;
+  error?: ReactNode;
+}
+
+export type RenderUserPicker = (props: UserPickerProps) => ReactNode;

@@ -3,6 +3,10 @@ export const paths = {
   home: () => "/",
   login: (next?: string) =>
     next && next !== "/" ? `/login?next=${encodeURIComponent(next)}` : "/login",
+  account: (tab?: "password" | "tokens" | "sessions") => (tab ? `/account?tab=${tab}` : "/account"),
+  adminUsers: () => "/admin/users",
+  adminTeams: () => "/admin/teams",
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,
+  run: (projectId: number, runId: number) => `/projects/${projectId}/runs/${runId}`,
 };

@@ -19,7 +19,7 @@ import { useLogout } from "@/features/auth/api/logout";
 import { paths } from "@/lib/paths";
 import classes from "@/app/routes/app-layout.module.css";
 
-function UserMenu({ name }: { name: string }) {
+function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
   const logout = useLogout();
   const navigate = useNavigate();
   const signOut = () =>
@@ -36,6 +36,31 @@ function UserMenu({ name }: { name: string }) {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
+        <Menu.Item component={Link} to={paths.account()}>
+          Profile
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.account("password")}>
+          Change password
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.account("tokens")}>
+          API tokens
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.account("sessions")}>
+          Sessions
+        </Menu.Item>
+        {isAdmin && (
+          <>
+            <Menu.Divider />
+            <Menu.Label>Administration</Menu.Label>
+            <Menu.Item component={Link} to={paths.adminUsers()}>
+              Users
+            </Menu.Item>
+            <Menu.Item component={Link} to={paths.adminTeams()}>
+              Teams
+            </Menu.Item>
+          </>
+        )}
+        <Menu.Divider />
         <Menu.Item onClick={signOut} disabled={logout.isPending}>
           Sign out
         </Menu.Item>
@@ -93,7 +118,7 @@ function Shell() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ColorSchemeToggle />
-            <UserMenu name={me.data.display_name || me.data.username} />
+            <UserMenu name={me.data.display_name || me.data.username} isAdmin={me.data.is_admin} />
           </Group>
         </Group>
       </AppShell.Header>
@@ -103,6 +128,31 @@ function Shell() {
           to={paths.home()}
           label="Projects"
           active={pathname === "/" || pathname.startsWith("/projects")}
+          onClick={nav.close}
+        />
+        {me.data.is_admin && (
+          <>
+            <NavLink
+              component={Link}
+              to={paths.adminUsers()}
+              label="Users"
+              active={pathname.startsWith(paths.adminUsers())}
+              onClick={nav.close}
+            />
+            <NavLink
+              component={Link}
+              to={paths.adminTeams()}
+              label="Teams"
+              active={pathname.startsWith(paths.adminTeams())}
+              onClick={nav.close}
+            />
+          </>
+        )}
+        <NavLink
+          component={Link}
+          to={paths.account()}
+          label="Your account"
+          active={pathname.startsWith(paths.account())}
           onClick={nav.close}
         />
         <NavLink href="/api/v1/docs" label="API reference" target="_blank" rel="noopener" />

@@ -6,6 +6,7 @@ import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
 import { useProject } from "@/features/projects/api/get-project";
 import { paths } from "@/lib/paths";
 import { can } from "@/lib/permissions";
+import classes from "@/app/routes/project/layout.module.css";
 
 function ProjectPage({ projectId }: { projectId: number }) {
   const project = useProject(projectId);
@@ -49,7 +50,8 @@ function ProjectPage({ projectId }: { projectId: number }) {
         onChange={(next) => next && void navigate(paths.project(projectId, next))}
         keepMounted={false}
       >
-        <Tabs.List aria-label="Project sections">
+        {/* one row that scrolls sideways on a phone, rather than three rows of tabs */}
+        <Tabs.List aria-label="Project sections" className={classes.sections}>
           {tabs.map((s) => (
             <Tabs.Tab key={s.path} value={s.path}>
               {s.label}

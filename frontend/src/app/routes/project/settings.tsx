@@ -2,6 +2,7 @@ import { useNavigate } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
 import { ProjectSettings } from "@/features/projects/components/project-settings";
 import { paths } from "@/lib/paths";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
 export function Component() {
   const { project } = useProjectContext();
@@ -9,6 +10,7 @@ export function Component() {
   return (
     <ProjectSettings
       project={project}
+      canEdit={can(project.permissions, PROJECT_ACTIONS.edit)}
       onDeleted={() => void navigate(paths.home(), { replace: true })}
     />
   );

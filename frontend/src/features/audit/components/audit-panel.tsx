@@ -14,7 +14,9 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { Fragment, useState } from "react";
+import { Link } from "react-router";
 import { type AuditFilters, auditExportUrl, useAudit } from "@/features/audit/api/get-audit";
+import { auditLink, describeObject } from "@/features/audit/lib/audit-link";
 import { formatDateTime } from "@/lib/format";
 
 interface FilterValues {
@@ -46,7 +48,7 @@ export function toAuditFilters(projectId: number, v: FilterValues): AuditFilters
 }
 
 /** The project's audit trail: who did what, when; filters, and the export of what is shown. */
-export function AuditPanel({ projectId }: { projectId: number }) {
+export function AuditPanel({ projectId, isAdmin }: { projectId: number; isAdmin: boolean }) {
   const [filters, setFilters] = useState<AuditFilters>({ project_id: projectId });
   const [open, setOpen] = useState<number | null>(null);
   const audit = useAudit(filters);
@@ -77,13 +79,13 @@ export function AuditPanel({ projectId }: { projectId: number }) {
             {...form.getInputProps("action")}
           />
           <TextInput
-            label="From"
+            label="Since (date and time)"
             type="datetime-local"
             key={form.key("since")}
             {...form.getInputProps("since")}
           />
           <TextInput
-            label="To"
+            label="Until (date and time)"
             type="datetime-local"
             key={form.key("until")}
             {...form.getInputProps("until")}
@@ -119,62 +121,84 @@ export function AuditPanel({ projectId }: { projectId: number }) {
       )}
       {audit.data && rows.length === 0 && <Text c="dimmed">No records match.</Text>}
       {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={320}>
+        <Table.ScrollContainer minWidth={0}>
           <Table aria-label="Audit trail" verticalSpacing="xs" fz="sm" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>When</Table.Th>
-                <Table.Th>Actor</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th visibleFrom="sm">Object</Table.Th>
-                <Table.Th visibleFrom="md">Detail</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>What</Table.Th>
+                <Table.Th visibleFrom="sm">Address</Table.Th>
+                <Table.Th visibleFrom="lg">Detail</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {rows.map((row) => (
-                <Fragment key={row.id}>
-                  <Table.Tr>
-                    <Table.Td style={{ whiteSpace: "nowrap" }}>
-                      {formatDateTime(row.created_at)}
-                    </Table.Td>
-                    <Table.Td>{row.actor}</Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component="button"
-                        type="button"
-                        ff="monospace"
-                        size="sm"
-                        aria-expanded={open === row.id}
-                        onClick={() => setOpen(open === row.id ? null : row.id)}
-                      >
-                        {row.action}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td visibleFrom="sm">
-                      {row.object_type} {row.object_name}
-                    </Table.Td>
-                    <Table.Td visibleFrom="md">
-                      <Text size="sm" lineClamp={1}>
-                        {row.detail}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                  {open === row.id && (
+              {rows.map((row) => {
+                const link = auditLink(row, isAdmin);
+                const subject = describeObject(row);
+                return (
+                  <Fragment key={row.id}>
                     <Table.Tr>
-                      <Table.Td colSpan={5}>
-                        <Stack gap={4}>
+                      <Table.Td style={{ whiteSpace: "nowrap" }}>
+                        {formatDateTime(row.created_at)}
+                      </Table.Td>
+                      <Table.Td>
+                        {row.actor}
+                        {row.actor_type !== "user" && (
                           <Text size="xs" c="dimmed">
-                            {row.object_type} {row.object_name} · from {row.source_ip || "?"} ·{" "}
-                            {row.user_agent}
+                            {row.actor_type}
                           </Text>
-                          {row.detail && <Text size="sm">{row.detail}</Text>}
-                          <Code block>{JSON.stringify(row.changes, null, 2)}</Code>
-                        </Stack>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Anchor
+                          component="button"
+                          type="button"
+                          ff="monospace"
+                          size="sm"
+                          aria-expanded={open === row.id}
+                          onClick={() => setOpen(open === row.id ? null : row.id)}
+                        >
+                          {row.action}
+                        </Anchor>{" "}
+                        {link ? (
+                          <Anchor component={Link} to={link} size="sm">
+                            {subject}
+                          </Anchor>
+                        ) : (
+                          <Text span size="sm">
+                            {subject}
+                          </Text>
+                        )}
+                        <Text size="xs" c="dimmed" hiddenFrom="sm">
+                          from {row.source_ip || "an unknown address"}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm" ff="monospace" fz="xs">
+                        {row.source_ip || "—"}
+                      </Table.Td>
+                      <Table.Td visibleFrom="lg">
+                        <Text size="sm" lineClamp={1}>
+                          {row.detail}
+                        </Text>
                       </Table.Td>
                     </Table.Tr>
-                  )}
-                </Fragment>
-              ))}
+                    {open === row.id && (
+                      <Table.Tr>
+                        <Table.Td colSpan={5}>
+                          <Stack gap={4}>
+                            <Text size="xs" c="dimmed">
+                              {subject} · from {row.source_ip || "?"} · {row.user_agent}
+                            </Text>
+                            {row.detail && <Text size="sm">{row.detail}</Text>}
+                            <Code block>{JSON.stringify(row.changes, null, 2)}</Code>
+                          </Stack>
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>

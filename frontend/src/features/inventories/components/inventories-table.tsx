@@ -65,7 +65,7 @@ export function InventoriesTable({ projectId, canWrite }: InventoriesTableProps)
       key: "actions",
       header: "",
       cell: (inventory) => (
-        <Group gap={4} justify="flex-end" wrap="nowrap">
+        <Group gap={4} justify="flex-end" wrap="wrap">
           <Button
             size="compact-sm"
             variant="light"

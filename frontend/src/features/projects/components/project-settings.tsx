@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Divider, Fieldset, Group, Stack, Text, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
@@ -16,10 +16,12 @@ import { useServerErrors } from "@/lib/form-errors";
 
 interface ProjectSettingsProps {
   project: Schemas["ProjectRead"];
+  /** may change and delete the project (project:edit); else the page only shows the settings */
+  canEdit: boolean;
   onDeleted: () => void;
 }
 
-export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
+export function ProjectSettings({ project, canEdit, onDeleted }: ProjectSettingsProps) {
   const update = useUpdateProject(project.id);
   const remove = useDeleteProject(project.id);
   const [confirming, confirm] = useDisclosure(false);
@@ -44,6 +46,19 @@ export function ProjectSettings({ project, onDeleted }: ProjectSettingsProps) {
     });
   });
 
+  if (!canEdit) {
+    return (
+      <Stack maw={640}>
+        <Alert color="blue" title="Read only">
+          You may see this project&apos;s settings but not change them: that takes the
+          project&apos;s owner role.
+        </Alert>
+        <Fieldset variant="unstyled" disabled aria-label="Project settings">
+          <ProjectFields form={form} />
+        </Fieldset>
+      </Stack>
+    );
+  }
   return (
     <Stack maw={640}>
       <form onSubmit={submit} noValidate>

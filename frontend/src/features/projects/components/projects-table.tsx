@@ -37,7 +37,7 @@ const columns: Column<Project>[] = [
   },
 ];
 
-export function ProjectsTable() {
+export function ProjectsTable({ canCreate }: { canCreate: boolean }) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const projects = useProjects(limit, offset);
   return (
@@ -50,7 +50,11 @@ export function ProjectsTable() {
       error={projects.error}
       page={page}
       onPageChange={setPage}
-      empty="No projects yet. Create one, or ask a project owner to add you."
+      empty={
+        canCreate
+          ? "No projects yet. Create one, or ask a project owner to add you."
+          : "You are not in any project yet. Ask a project owner to add you."
+      }
     />
   );
 }

@@ -8,6 +8,25 @@ export interface RunPermissions {
 }
 
 /**
+ * What the caller may do to runs of a template, from both lists of permissions. The project's
+ * are policy actions (`run:cancel`); the template's are words (view/run/write), where "run"
+ * stands for launching and cancelling, as a `run` grant allows both.
+ */
+export function runPermissions(
+  projectPermissions: readonly string[] | undefined,
+  templatePermissions: readonly string[] | undefined,
+): RunPermissions {
+  const allows = (action: string): boolean | null => {
+    if (projectPermissions === undefined && templatePermissions === undefined) return null;
+    return (
+      (projectPermissions?.includes(action) ?? false) ||
+      (templatePermissions?.includes("run") ?? false)
+    );
+  };
+  return { cancel: allows("run:cancel"), relaunch: allows("run:launch") };
+}
+
+/**
  * What the caller may do to runs of a template: the project-wide actions, or those a grant on
  * the template gives (`permissions` on ProjectRead and TemplateRead).
  */
@@ -28,13 +47,5 @@ export function useRunPermissions(
     enabled: templateId !== null,
     staleTime: 60_000,
   });
-  const templatePermissions = template.data?.permissions;
-  const allows = (action: string): boolean | null => {
-    if (projectPermissions === undefined && templatePermissions === undefined) return null;
-    return (
-      (projectPermissions?.includes(action) ?? false) ||
-      (templatePermissions?.includes(action) ?? false)
-    );
-  };
-  return { cancel: allows("run:cancel"), relaunch: allows("run:launch") };
+  return runPermissions(projectPermissions, template.data?.permissions);
 }

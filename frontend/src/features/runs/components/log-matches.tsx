@@ -15,10 +15,12 @@ interface LogMatchesProps {
   loadMore: () => void;
   onPick: (line: number) => void;
   initialHeight?: number;
+  fillWindow?: boolean;
 }
 
 /** The lines a filter found, windowed like the log; picking one shows it in the whole log. */
-export function LogMatches({ matches, hasMore, loadMore, onPick, initialHeight }: LogMatchesProps) {
+export function LogMatches(props: LogMatchesProps) {
+  const { matches, hasMore, loadMore, onPick, initialHeight, fillWindow } = props;
   const onRange = useCallback(
     (_first: number, last: number) => {
       if (hasMore && last >= matches.length - 50) loadMore();
@@ -32,6 +34,7 @@ export function LogMatches({ matches, hasMore, loadMore, onPick, initialHeight }
       rowHeight={ROW_HEIGHT}
       onRange={onRange}
       initialHeight={initialHeight}
+      fillWindow={fillWindow}
       renderRow={(index) => {
         const match = matches[index];
         if (!match) {

@@ -36,6 +36,8 @@ interface LogViewerProps {
   highlight: number | null;
   scrollTo: ScrollRequest | null;
   initialHeight?: number;
+  /** end the box at the bottom of the window (the run page) */
+  fillWindow?: boolean;
 }
 
 /** The whole output, windowed: only the rows in view are rendered and only their chunks loaded. */
@@ -58,6 +60,7 @@ export function LogViewer(props: LogViewerProps) {
       onFollowChange={props.onFollowChange}
       scrollTo={props.scrollTo}
       initialHeight={props.initialHeight}
+      fillWindow={props.fillWindow}
       renderRow={(n) => <LogLine key={n} n={n} text={store.get(n)} highlighted={n === highlight} />}
     />
   );

@@ -1,23 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Badge, Group, Loader, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { type Run, isActive } from "@/features/runs/api/get-run";
-import { fetchFirstFailureLine } from "@/features/runs/api/get-run-output";
+import type { Run } from "@/features/runs/api/get-run";
 import { LogMatches } from "@/features/runs/components/log-matches";
 import { LogViewer } from "@/features/runs/components/log-viewer";
-import type { ScrollRequest } from "@/features/runs/components/virtual-rows";
+import type { LogPosition } from "@/features/runs/hooks/use-log-position";
 import {
   type LineStatusFilter,
   type LogFilter,
@@ -25,6 +12,7 @@ import {
   useLogFilter,
 } from "@/features/runs/hooks/use-log-filter";
 import type { LineStore } from "@/features/runs/lib/line-store";
+import { plural } from "@/lib/format";
 
 const STATUS_OPTIONS: { value: LineStatusFilter; label: string }[] = [
   { value: "", label: "Any status" },
@@ -32,6 +20,9 @@ const STATUS_OPTIONS: { value: LineStatusFilter; label: string }[] = [
   { value: "unreachable", label: "Unreachable" },
   { value: "changed", label: "Changed" },
 ];
+
+// two selects side by side in a phone's row, with the group's gap between them
+const HALF = "calc(50% - var(--mantine-spacing-xs) / 2)";
 
 interface RunOutputProps {
   run: Run;
@@ -41,17 +32,25 @@ interface RunOutputProps {
   hosts: readonly string[];
   filter: LogFilter;
   onFilterChange: (filter: LogFilter) => void;
+  position: LogPosition;
+  /** a status line of the page's own (finding the first failure…), shown instead of counts */
+  busy: string | null;
 }
 
+/** The whole output (following the end while the run goes on) or the lines a filter finds;
+ * one compact toolbar, so that the log starts high and ends at the bottom of the window. */
 export function RunOutput(props: RunOutputProps) {
-  const { run, store, filter, onFilterChange } = props;
+  const { run, store, filter, onFilterChange, position } = props;
   useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const [follow, setFollow] = useState(isActive(run.status));
-  const [highlight, setHighlight] = useState<number | null>(null);
-  const [scrollTo, setScrollTo] = useState<ScrollRequest | null>(null);
   const [text, setText] = useState(filter.q);
   const [q] = useDebouncedValue(text.trim(), 300);
-  const [jumping, setJumping] = useState(false);
+
+  // the filter cleared elsewhere (the recap, a jump to a failure) empties the search box too
+  const [shownQ, setShownQ] = useState(filter.q);
+  if (filter.q !== shownQ) {
+    setShownQ(filter.q);
+    if (filter.q === "") setText("");
+  }
 
   // only a change of the typed text searches: clearing the filter elsewhere must not bring
   // back the text still waiting in the debounce
@@ -65,12 +64,6 @@ export function RunOutput(props: RunOutputProps) {
   const matches = useLogFilter(run.project_id, run.id, filter, run.status);
   const filtered = isFiltered(filter);
 
-  const showLine = (line: number) => {
-    setFollow(false);
-    setHighlight(line);
-    setScrollTo((previous) => ({ row: line, seq: (previous?.seq ?? 0) + 1 }));
-  };
-
   const clearFilter = () => {
     setText("");
     applied.current = "";
@@ -79,94 +72,77 @@ export function RunOutput(props: RunOutputProps) {
 
   const pick = (line: number) => {
     clearFilter();
-    showLine(line);
-  };
-
-  const jumpToFailure = async () => {
-    setJumping(true);
-    try {
-      const line = await fetchFirstFailureLine(run.project_id, run.id);
-      if (line === null) {
-        notifications.show({ message: "No task has failed in this run." });
-      } else {
-        pick(line);
-      }
-    } catch (error) {
-      notifications.show({
-        color: "red",
-        title: "Could not find the failure",
-        message: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      setJumping(false);
-    }
+    position.showLine(line);
   };
 
   const items = matches.data?.pages.flatMap((page) => page.items) ?? [];
+  let status: string;
+  if (props.busy) status = props.busy;
+  else if (!filtered) status = plural(store.count, "line");
+  else if (matches.isPending) status = "Searching…";
+  else {
+    const more = matches.hasNextPage ? "+" : "";
+    status = `${plural(items.length, "matching line")}${more}; pick one to see it in the whole output`;
+  }
 
   return (
     <Stack gap="xs">
-      <Group gap="xs" align="end" wrap="wrap">
+      <Group gap="xs" wrap="wrap" aria-label="Output filters" role="group">
         <TextInput
-          label="Search output"
-          placeholder="text in the output"
+          aria-label="Search output"
+          placeholder="Search the output"
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           w={{ base: "100%", xs: 220 }}
           rightSection={matches.isFetching ? <Loader size="xs" /> : null}
         />
         <Select
-          label="Host"
+          aria-label="Host"
           placeholder="All hosts"
           data={props.hosts.map((host) => ({ value: host, label: host }))}
           value={filter.host || null}
           onChange={(host) => onFilterChange({ ...filter, host: host ?? "" })}
           clearable
           searchable
-          w={{ base: "48%", xs: 180 }}
+          w={{ base: HALF, xs: 180 }}
         />
         <Select
-          label="Status"
+          aria-label="Status"
           data={STATUS_OPTIONS}
           value={filter.status}
-          onChange={(status) =>
-            onFilterChange({ ...filter, status: (status ?? "") as LineStatusFilter })
+          onChange={(next) =>
+            onFilterChange({ ...filter, status: (next ?? "") as LineStatusFilter })
           }
           allowDeselect={false}
-          w={{ base: "48%", xs: 190 }}
+          w={{ base: HALF, xs: 190 }}
         />
-        <Button variant="light" color="red" onClick={() => void jumpToFailure()} loading={jumping}>
-          Jump to first failure
-        </Button>
-        <Switch
-          label="Follow output"
-          checked={follow}
-          onChange={(event) => {
-            const next = event.currentTarget.checked;
-            setFollow(next);
-            if (next) clearFilter();
-          }}
-          disabled={filtered}
-          mb={8}
-        />
-      </Group>
-      <Group gap="xs" justify="space-between">
-        <Text size="xs" c="dimmed" aria-live="polite">
-          {filtered
-            ? matches.isPending
-              ? "Searching…"
-              : `${items.length.toLocaleString()}${matches.hasNextPage ? "+" : ""} matching lines; pick one to see it in the whole output`
-            : `${store.count.toLocaleString()} lines`}
-        </Text>
-        {props.live && (
-          <Badge
-            variant="dot"
-            color={props.connected ? "green" : "orange"}
-            aria-label={props.connected ? "Live" : "Reconnecting"}
-          >
-            {props.connected ? "live" : "reconnecting…"}
-          </Badge>
-        )}
+        <Group gap="sm" wrap="nowrap" justify="space-between" style={{ flexGrow: 1 }}>
+          <Switch
+            label="Follow"
+            aria-label="Follow output"
+            checked={position.follow}
+            onChange={(event) => {
+              const next = event.currentTarget.checked;
+              position.setFollow(next);
+              if (next) clearFilter();
+            }}
+            disabled={filtered}
+          />
+          <Group gap="xs" wrap="nowrap">
+            <Text size="xs" c="dimmed" aria-live="polite" ta="right">
+              {status}
+            </Text>
+            {props.live && (
+              <Badge
+                variant="dot"
+                color={props.connected ? "green" : "orange"}
+                aria-label={props.connected ? "Live" : "Reconnecting"}
+              >
+                {props.connected ? "live" : "reconnecting…"}
+              </Badge>
+            )}
+          </Group>
+        </Group>
       </Group>
       {store.error && (
         <Text size="xs" c="red">
@@ -186,15 +162,17 @@ export function RunOutput(props: RunOutputProps) {
               if (!matches.isFetchingNextPage) void matches.fetchNextPage();
             }}
             onPick={pick}
+            fillWindow
           />
         )
       ) : (
         <LogViewer
           store={store}
-          follow={follow}
-          onFollowChange={setFollow}
-          highlight={highlight}
-          scrollTo={scrollTo}
+          follow={position.follow}
+          onFollowChange={position.setFollow}
+          highlight={position.highlight}
+          scrollTo={position.scrollTo}
+          fillWindow
         />
       )}
     </Stack>

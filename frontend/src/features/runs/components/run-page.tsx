@@ -1,17 +1,24 @@
 import { Alert, Anchor, Center, Group, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
 import { isApiError } from "@/api/errors";
 import { type Run, isActive, useRun } from "@/features/runs/api/get-run";
-import { useRunHosts, useRunTimeline } from "@/features/runs/api/get-run-output";
+import {
+  fetchFirstFailureLine,
+  useRunHosts,
+  useRunTimeline,
+} from "@/features/runs/api/get-run-output";
 import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
 import { RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { RunOutput } from "@/features/runs/components/run-output";
 import { RunRecap } from "@/features/runs/components/run-recap";
 import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunSummary } from "@/features/runs/components/run-summary";
 import { RunTimeline } from "@/features/runs/components/run-timeline";
 import { type LogFilter, NO_FILTER } from "@/features/runs/hooks/use-log-filter";
+import { useLogPosition } from "@/features/runs/hooks/use-log-position";
 import { createRunStore, useRunLog } from "@/features/runs/hooks/use-run-log";
 import type { LineStore } from "@/features/runs/lib/line-store";
 
@@ -38,28 +45,60 @@ function RunView({
   const permissions = useRunPermissions(run.project_id, run.template_id, projectPermissions);
   const [tab, setTab] = useState<string | null>("output");
   const [filter, setFilter] = useState<LogFilter>(NO_FILTER);
+  const position = useLogPosition(active);
+  const [busy, setBusy] = useState<string | null>(null);
   const onFilterChange = useCallback((next: LogFilter) => setFilter(next), []);
+
+  const showFirstFailure = async () => {
+    setTab("output");
+    setBusy("Finding the first failure…");
+    try {
+      const line = await fetchFirstFailureLine(run.project_id, run.id);
+      if (line === null) {
+        notifications.show({ message: "No task has failed in this run." });
+      } else {
+        setFilter(NO_FILTER);
+        position.showLine(line);
+      }
+    } catch (error) {
+      notifications.show({
+        color: "red",
+        title: "Could not find the failure",
+        message: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const showHost = (host: string) => {
+    setFilter({ ...NO_FILTER, host });
+    setTab("output");
+  };
   const hostNames = (hosts.data ?? []).map((host) => host.host);
   const hasFailedHosts = (hosts.data ?? []).some((h) => h.failed + h.unreachable > 0);
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-start" gap="sm">
-        <Stack gap={2}>
-          <Anchor component={Link} to={runsHref} size="sm">
-            ← Runs
+    <Stack gap="xs">
+      <Group justify="space-between" align="center" gap="xs">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <Anchor component={Link} to={runsHref} size="sm" aria-label="← Runs">
+            ←&nbsp;Runs
           </Anchor>
-          <Group gap="sm">
-            <Title order={3}>
-              Run #{run.id}
-              {run.template_name && ` · ${run.template_name}`}
-            </Title>
-            <RunStatusBadge status={run.status} />
-          </Group>
-        </Stack>
+          <Title order={3} size="h4" lineClamp={1}>
+            Run #{run.id}
+            {run.template_name && ` · ${run.template_name}`}
+          </Title>
+          <RunStatusBadge status={run.status} />
+        </Group>
         <RunActions run={run} permissions={permissions} hasFailedHosts={hasFailedHosts} />
       </Group>
       <RunMeta run={run} />
+      <RunSummary
+        hosts={hosts.data}
+        failed={run.status === "failed"}
+        onShowHost={showHost}
+        onFirstFailure={() => void showFirstFailure()}
+      />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Run details">
           <Tabs.Tab value="output">Output</Tabs.Tab>
@@ -75,7 +114,7 @@ function RunView({
           <Tabs.Tab value="timeline">Timeline</Tabs.Tab>
           <Tabs.Tab value="params">Parameters</Tabs.Tab>
         </Tabs.List>
-        <Tabs.Panel value="output" pt="sm">
+        <Tabs.Panel value="output" pt="xs">
           <RunOutput
             run={run}
             store={store}
@@ -84,17 +123,12 @@ function RunView({
             hosts={hostNames}
             filter={filter}
             onFilterChange={onFilterChange}
+            position={position}
+            busy={busy}
           />
         </Tabs.Panel>
         <Tabs.Panel value="hosts" pt="sm">
-          <RunRecap
-            hosts={hosts.data}
-            error={hosts.error}
-            onShowHost={(host) => {
-              setFilter({ ...NO_FILTER, host });
-              setTab("output");
-            }}
-          />
+          <RunRecap hosts={hosts.data} error={hosts.error} onShowHost={showHost} />
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="sm">
           <RunTimeline entries={timeline.data} error={timeline.error} />

@@ -2,7 +2,9 @@ import { Alert, Anchor, Button, Center, Group, Loader, Table, Text } from "@mant
 import { Link } from "react-router";
 import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
 import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
+import { useNow } from "@/hooks/use-now";
 import { formatDateTime } from "@/lib/format";
 
 interface RunsTableProps {
@@ -16,6 +18,12 @@ interface RunsTableProps {
 
 export function RunsTable({ projectId, limit = 25, pageable = true, filters }: RunsTableProps) {
   const runs = useRuns(projectId, limit, filters);
+  const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
+  // durations of running runs count up between refreshes
+  const now = useNow(
+    1000,
+    rows.some((run) => run.started_at && !run.finished_at),
+  );
   if (runs.isError) {
     return (
       <Alert color="red" title="Could not load runs">
@@ -30,7 +38,6 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
       </Center>
     );
   }
-  const rows = runs.data.pages.flatMap((page) => page.items);
   if (rows.length === 0) {
     return (
       <Text c="dimmed">
@@ -49,7 +56,10 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
               <Table.Th>Run</Table.Th>
               <Table.Th>Template</Table.Th>
               <Table.Th>Status</Table.Th>
+              <Table.Th visibleFrom="sm">Duration</Table.Th>
               <Table.Th visibleFrom="sm">Launched by</Table.Th>
+              <Table.Th visibleFrom="md">How</Table.Th>
+              <Table.Th visibleFrom="lg">From</Table.Th>
               <Table.Th visibleFrom="md">Created</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -61,17 +71,29 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
                     #{run.id}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{run.template_name}</Table.Td>
+                <Table.Td>
+                  {run.template_name}
+                  {/* on a phone the hidden columns in one line */}
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {[run.launched_by, launchedHow(run), runDuration(run, now)]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </Text>
+                </Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={run.status} />
                 </Table.Td>
-                <Table.Td visibleFrom="sm">
-                  {run.launched_by}{" "}
-                  <Text span size="xs" c="dimmed">
-                    ({run.launch_type})
-                  </Text>
+                <Table.Td visibleFrom="sm" style={{ whiteSpace: "nowrap" }}>
+                  {runDuration(run, now) ?? "—"}
                 </Table.Td>
-                <Table.Td visibleFrom="md">{formatDateTime(run.created_at)}</Table.Td>
+                <Table.Td visibleFrom="sm">{run.launched_by || "—"}</Table.Td>
+                <Table.Td visibleFrom="md">{launchedHow(run)}</Table.Td>
+                <Table.Td visibleFrom="lg" ff="monospace" fz="xs">
+                  {run.source_ip || "—"}
+                </Table.Td>
+                <Table.Td visibleFrom="md" style={{ whiteSpace: "nowrap" }}>
+                  {formatDateTime(run.created_at)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,4 +1,13 @@
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
+import { fillHeight } from "@/features/runs/lib/fill-height";
 import { computeWindow, scrollTopFor } from "@/features/runs/lib/log-window";
 import classes from "@/features/runs/components/log-viewer.module.css";
 
@@ -22,6 +31,36 @@ interface VirtualRowsProps {
   label: string;
   /** the viewport's height when layout can't tell (tests) */
   initialHeight?: number;
+  /** size the box to end at the bottom of the window, so its last row shows without
+   * scrolling the page (else the stylesheet's height) */
+  fillWindow?: boolean;
+}
+
+/** The height that ends `element` at the bottom of the window (see fillHeight), kept up to
+ * date as the window or what is above the box changes size. */
+function useFillWindow(ref: RefObject<HTMLDivElement | null>, enabled: boolean) {
+  const [height, setHeight] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!enabled || !element) return;
+    const measure = () => {
+      const top = element.getBoundingClientRect().top + window.scrollY;
+      setHeight(fillHeight(top, window.innerHeight));
+    };
+    measure();
+    // content above the box (a recap appearing, a wrapping toolbar) moves it down, and
+    // makes one of its ancestors taller: watch them all (the body may keep the window's size)
+    const observer = new ResizeObserver(measure);
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      observer.observe(node);
+    }
+    window.addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", measure);
+    };
+  }, [ref, enabled]);
+  return enabled ? height : null;
 }
 
 /**
@@ -33,6 +72,7 @@ export function VirtualRows(props: VirtualRowsProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(props.initialHeight ?? 400);
+  const filled = useFillWindow(ref, props.fillWindow ?? false);
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -51,14 +91,12 @@ export function VirtualRows(props: VirtualRowsProps) {
   useLayoutEffect(() => {
     const element = ref.current;
     if (!follow || !element || count === 0) return;
-    // computed rather than read from scrollHeight: no layout flush on every batch of lines
-    element.scrollTop = scrollTopFor(
-      count - 1,
-      { count, rowHeight, viewportHeight: viewport },
-      "end",
-    );
+    // past the end, which the browser clamps to the end of the box as it is now: the
+    // `viewport` measured may be older (the box just resized to fit the window), and an end
+    // computed from it would read as the reader scrolling up, turning follow off
+    element.scrollTop = window.height;
     setScrollTop(element.scrollTop);
-  }, [follow, count, viewport, rowHeight]);
+  }, [follow, count, viewport, rowHeight, window.height]);
 
   useLayoutEffect(() => {
     const element = ref.current;
@@ -92,6 +130,7 @@ export function VirtualRows(props: VirtualRowsProps) {
     <div
       ref={ref}
       className={classes.viewport}
+      style={filled === null ? undefined : { height: filled }}
       onScroll={onScroll}
       tabIndex={0}
       role="region"

@@ -94,7 +94,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
       key: "actions",
       header: "",
       cell: (template) => (
-        <Group gap={4} justify="flex-end" wrap="nowrap">
+        <Group gap={4} justify="flex-end" wrap="wrap">
           {may(template, "run") && (
             <Button
               size="compact-sm"

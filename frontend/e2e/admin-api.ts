@@ -1,0 +1,79 @@
+// The API as the e2e admin, from its own request context (its cookie is not the page's): to
+// make users, projects and runs a test then looks at through the console.
+import { type APIRequestContext, type Page, expect, request } from "@playwright/test";
+import { join } from "node:path";
+import { artifacts } from "./server.ts";
+
+export const PASSWORD = "console-e2e-password";
+
+export interface AdminApi {
+  send: <T = Record<string, unknown>>(method: string, url: string, data?: unknown) => Promise<T>;
+  context: APIRequestContext;
+}
+
+export async function adminApi(baseURL: string | undefined): Promise<AdminApi> {
+  const context = await request.newContext({ baseURL });
+  const login = await context.post("/api/v1/auth/login", {
+    data: { username: "admin", password: process.env.STEWARD_E2E_PASSWORD ?? "" },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { csrf_token } = (await login.json()) as { csrf_token: string };
+  const send = async <T>(method: string, url: string, data?: unknown): Promise<T> => {
+    const response = await context.fetch(url, {
+      method,
+      data,
+      headers: { "X-CSRF-Token": csrf_token },
+    });
+    expect(response.ok(), `${method} ${url}: ${await response.text()}`).toBe(true);
+    return (response.status() === 204 ? {} : await response.json()) as T;
+  };
+  return { send, context };
+}
+
+/** A user made by the admin (password PASSWORD); returns its id. */
+export async function makeUser(api: AdminApi, username: string, extra: object = {}) {
+  const user = await api.send<{ id: number }>("POST", "/api/v1/users", {
+    username,
+    password: PASSWORD,
+    ...extra,
+  });
+  return user.id;
+}
+
+export async function signInAs(page: Page, username: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+}
+
+/** A full-page screenshot in the e2e artifacts, in the light and the dark scheme. */
+export async function shots(page: Page, name: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.evaluate(
+      (s) => document.documentElement.setAttribute("data-mantine-color-scheme", s),
+      scheme,
+    );
+    await page.screenshot({ path: join(artifacts, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.evaluate(() =>
+    document.documentElement.setAttribute("data-mantine-color-scheme", "light"),
+  );
+}
+
+/** The parts of the page wider than the window (what a phone reader must scroll sideways). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const main = document.querySelector("main");
+    if (!main) return ["no main element"];
+    // the section tabs scroll sideways on purpose
+    return [...main.querySelectorAll("button:not([role=tab]), a")]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && (box.right > width + 1 || box.left < -1);
+      })
+      .map((element) => element.getAttribute("aria-label") ?? element.textContent ?? "");
+  });
+}

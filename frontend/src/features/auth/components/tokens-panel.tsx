@@ -1,0 +1,267 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useState } from "react";
+import { ConfirmModal } from "@/components/confirm-modal";
+import { FormError } from "@/components/form-error";
+import {
+  type Token,
+  type TokenCreate,
+  type TokenCreated,
+  useCreateToken,
+  useRevokeToken,
+  useTokens,
+} from "@/features/auth/api/account";
+import {
+  EXPIRY_CHOICES,
+  type ExpiryChoice,
+  expiresAt,
+  tokenState,
+} from "@/features/auth/lib/token-expiry";
+import { useNow } from "@/hooks/use-now";
+import { useServerErrors } from "@/lib/form-errors";
+import { formatDateTime } from "@/lib/format";
+
+const SCOPES = [
+  { value: "read", label: "Read" },
+  { value: "run", label: "Run" },
+  { value: "write", label: "Write" },
+];
+
+const SCOPE_HELP: Record<string, string> = {
+  read: "sees what you see, changes nothing",
+  run: "also launches and cancels runs",
+  write: "does everything you may do",
+};
+
+interface TokenValues {
+  name: string;
+  scope: "read" | "run" | "write";
+  expiry: ExpiryChoice;
+  date: string;
+}
+
+/** The request for a token made now; undefined when the picked day is unreadable. */
+function tokenBody(values: TokenValues): TokenCreate | undefined {
+  const expires = expiresAt(values.expiry, values.date, Date.now());
+  if (expires === undefined) return undefined;
+  return { name: values.name, scope: values.scope, expires_at: expires };
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) {
+  const create = useCreateToken();
+  const form = useForm<TokenValues>({
+    initialValues: { name: "", scope: "read", expiry: "90", date: "" },
+    validate: {
+      date: (_value, values) => (tokenBody(values) === undefined ? "Pick a day" : null),
+    },
+  });
+  const serverErrors = useServerErrors(form, { aliases: { expires_at: "date" } });
+  const submit = form.onSubmit((values) => {
+    serverErrors.clear();
+    const body = tokenBody(values);
+    if (!body) return;
+    create.mutate(body, {
+      onSuccess: (token) => {
+        form.reset();
+        onCreated(token);
+      },
+      onError: (error) => serverErrors.show(error),
+    });
+  });
+  const { values } = form;
+  return (
+    <form onSubmit={submit} noValidate aria-label="New API token">
+      <Stack gap="sm" maw={560}>
+        <TextInput
+          label="Name"
+          description="What it is for: “backup script on db01”"
+          required
+          {...form.getInputProps("name")}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="token-scope-label">
+            Scope
+          </Text>
+          <SegmentedControl
+            aria-labelledby="token-scope-label"
+            data={SCOPES}
+            {...form.getInputProps("scope")}
+          />
+          <Text size="xs" c="dimmed">
+            {SCOPE_HELP[values.scope]}; never more than your own rights
+          </Text>
+        </Stack>
+        <Group align="flex-end" wrap="wrap">
+          <Select
+            label="Expires"
+            data={EXPIRY_CHOICES}
+            allowDeselect={false}
+            w={180}
+            {...form.getInputProps("expiry")}
+          />
+          {values.expiry === "date" && (
+            <TextInput label="Last day" type="date" w={180} {...form.getInputProps("date")} />
+          )}
+        </Group>
+        <FormError message={serverErrors.message} />
+        <Group>
+          <Button type="submit" loading={create.isPending}>
+            Create token
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The secret of a token just made: shown here once, never again. */
+function NewTokenSecret({ token, onDone }: { token: TokenCreated; onDone: () => void }) {
+  return (
+    <Alert color="green" title={`Token “${token.name}” created`} role="status">
+      <Stack gap="xs">
+        <Text size="sm">Copy it now: it is not shown again.</Text>
+        <Code block aria-label="New token secret" style={{ wordBreak: "break-all" }}>
+          {token.token}
+        </Code>
+        <Group gap="xs">
+          <CopyButton value={token.token}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="light" onClick={copy}>
+                {copied ? "Copied" : "Copy"}
+              </Button>
+            )}
+          </CopyButton>
+          <Button size="xs" variant="default" onClick={onDone}>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+const STATE_COLOR = { active: "green", revoked: "gray", expired: "orange" } as const;
+
+function TokensTable({ tokens, onRevoke }: { tokens: Token[]; onRevoke: (t: Token) => void }) {
+  const now = useNow(60_000, true);
+  return (
+    <Table.ScrollContainer minWidth={0}>
+      <Table aria-label="API tokens" verticalSpacing="xs" fz="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Scope</Table.Th>
+            <Table.Th visibleFrom="sm">Last used</Table.Th>
+            <Table.Th visibleFrom="md">Expires</Table.Th>
+            <Table.Th visibleFrom="md">Created</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {tokens.map((token) => {
+            const state = tokenState(token, now);
+            return (
+              <Table.Tr key={token.id}>
+                <Table.Td>
+                  <Stack gap={0}>
+                    <Text size="sm" fw={500}>
+                      {token.name}
+                    </Text>
+                    <Group gap={4}>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {token.prefix}…
+                      </Text>
+                      {state !== "active" && (
+                        <Badge size="xs" color={STATE_COLOR[state]}>
+                          {state}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Stack>
+                </Table.Td>
+                <Table.Td>{token.scope}</Table.Td>
+                <Table.Td visibleFrom="sm">
+                  {token.last_used_at ? formatDateTime(token.last_used_at) : "never"}
+                </Table.Td>
+                <Table.Td visibleFrom="md">
+                  {token.expires_at ? formatDateTime(token.expires_at) : "never"}
+                </Table.Td>
+                <Table.Td visibleFrom="md">{formatDateTime(token.created_at)}</Table.Td>
+                <Table.Td ta="right">
+                  {state === "active" && (
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Revoke ${token.name}`}
+                      onClick={() => onRevoke(token)}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Your API tokens for scripts and CI: make one (its secret shown once), see use, revoke. */
+export function TokensPanel() {
+  const tokens = useTokens();
+  const revoke = useRevokeToken();
+  const [created, setCreated] = useState<TokenCreated | null>(null);
+  const [revoking, setRevoking] = useState<Token | null>(null);
+  const list = [...(tokens.data ?? [])].sort((a, b) => b.id - a.id);
+
+  return (
+    <Stack>
+      {created ? (
+        <NewTokenSecret token={created} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateTokenForm onCreated={setCreated} />
+      )}
+      {tokens.isPending && (
+        <Center py="md">
+          <Loader aria-label="Loading tokens" />
+        </Center>
+      )}
+      {tokens.isError && (
+        <Alert color="red" title="Could not load your tokens">
+          {tokens.error.message}
+        </Alert>
+      )}
+      {tokens.data && list.length === 0 && <Text c="dimmed">No tokens yet.</Text>}
+      {list.length > 0 && <TokensTable tokens={list} onRevoke={setRevoking} />}
+      <ConfirmModal
+        opened={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={`Revoke token “${revoking?.name ?? ""}”?`}
+        message="Scripts using it stop working at once. This cannot be undone."
+        confirmLabel="Revoke"
+        onConfirm={() => revoke.mutateAsync(revoking?.id ?? 0)}
+      />
+    </Stack>
+  );
+}

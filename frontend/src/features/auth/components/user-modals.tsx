@@ -1,0 +1,179 @@
+import { Checkbox, PasswordInput, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import { FormModal } from "@/components/form-modal";
+import {
+  type User,
+  useCreateUser,
+  useResetPassword,
+  useUpdateUser,
+} from "@/features/auth/api/users";
+import { useServerErrors } from "@/lib/form-errors";
+
+interface NewUserValues {
+  username: string;
+  display_name: string;
+  email: string;
+  password: string;
+  is_admin: boolean;
+}
+
+const EMPTY: NewUserValues = {
+  username: "",
+  display_name: "",
+  email: "",
+  password: "",
+  is_admin: false,
+};
+
+export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateUser();
+  const form = useForm<NewUserValues>({ mode: "uncontrolled", initialValues: EMPTY });
+  const serverErrors = useServerErrors(form);
+  const close = () => {
+    form.reset();
+    serverErrors.clear();
+    onClose();
+  };
+  const submit = form.onSubmit((values) => {
+    serverErrors.clear();
+    create.mutate(values, {
+      onSuccess: (user) => {
+        notifications.show({ color: "green", message: `User “${user.username}” created` });
+        close();
+      },
+      onError: (error) => serverErrors.show(error),
+    });
+  });
+  return (
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="New user"
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Create user"
+      pending={create.isPending}
+    >
+      <TextInput
+        label="Username"
+        description="Letters, digits and . _ @ -"
+        required
+        data-autofocus
+        autoComplete="off"
+        key={form.key("username")}
+        {...form.getInputProps("username")}
+      />
+      <TextInput
+        label="Display name"
+        key={form.key("display_name")}
+        {...form.getInputProps("display_name")}
+      />
+      <TextInput
+        label="E-mail"
+        type="email"
+        key={form.key("email")}
+        {...form.getInputProps("email")}
+      />
+      <PasswordInput
+        label="Password"
+        description="At least 8 characters; they can change it after signing in"
+        required
+        autoComplete="new-password"
+        key={form.key("password")}
+        {...form.getInputProps("password")}
+      />
+      <Checkbox
+        label="Admin: manages users and teams, and may do everything in every project"
+        key={form.key("is_admin")}
+        {...form.getInputProps("is_admin", { type: "checkbox" })}
+      />
+    </FormModal>
+  );
+}
+
+interface EditValues {
+  display_name: string;
+  email: string;
+}
+
+export function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const update = useUpdateUser();
+  const form = useForm<EditValues>({
+    mode: "uncontrolled",
+    initialValues: { display_name: user.display_name, email: user.email },
+  });
+  const serverErrors = useServerErrors(form);
+  const submit = form.onSubmit((values) => {
+    serverErrors.clear();
+    update.mutate(
+      { id: user.id, ...values },
+      { onSuccess: onClose, onError: (error) => serverErrors.show(error) },
+    );
+  });
+  return (
+    <FormModal
+      onClose={onClose}
+      title={`Edit “${user.username}”`}
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Save"
+      pending={update.isPending}
+    >
+      <TextInput
+        label="Display name"
+        data-autofocus
+        key={form.key("display_name")}
+        {...form.getInputProps("display_name")}
+      />
+      <TextInput
+        label="E-mail"
+        type="email"
+        key={form.key("email")}
+        {...form.getInputProps("email")}
+      />
+    </FormModal>
+  );
+}
+
+export function ResetPasswordModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const reset = useResetPassword();
+  const form = useForm({ mode: "uncontrolled", initialValues: { password: "" } });
+  const serverErrors = useServerErrors(form);
+  const submit = form.onSubmit(({ password }) => {
+    serverErrors.clear();
+    reset.mutate(
+      { id: user.id, password },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: "green",
+            message: `Password of “${user.username}” set; their browser sessions ended.`,
+          });
+          onClose();
+        },
+        onError: (error) => serverErrors.show(error),
+      },
+    );
+  });
+  return (
+    <FormModal
+      onClose={onClose}
+      title={`Reset the password of “${user.username}”`}
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel="Set password"
+      pending={reset.isPending}
+    >
+      <PasswordInput
+        label="New password"
+        description="Their browser sessions end; their API tokens keep working."
+        required
+        data-autofocus
+        autoComplete="new-password"
+        key={form.key("password")}
+        {...form.getInputProps("password")}
+      />
+    </FormModal>
+  );
+}
