@@ -8,16 +8,35 @@ import {
   TextInput,
   Textarea,
 } from "@mantine/core";
-import type { UseFormReturnType } from "@mantine/form";
-import type { LaunchFormValues } from "@/features/templates/lib/launch-form";
-import type { Question } from "@/features/templates/lib/survey-form";
+import type { GetInputPropsReturnType } from "@mantine/form";
+import type { Schemas } from "@/api/client";
 
-type Form = UseFormReturnType<LaunchFormValues>;
+type Question = Schemas["Question"];
+
+/** The part of a Mantine form the answers are read from and written to. */
+interface Form {
+  getInputProps(path: string, options?: { type?: "input" | "checkbox" }): GetInputPropsReturnType;
+}
 
 const bound = (value: number | null | undefined) => (value == null ? undefined : value);
 
-function AnswerInput({ form, question }: { form: Form; question: Question }) {
-  const path = `survey.${question.variable}`;
+interface SurveyAnswersProps {
+  form: Form;
+  questions: Question[];
+  /** where the answers are in the form's values: `survey` (a launch), `launch.survey` (a schedule) */
+  prefix?: string;
+}
+
+function AnswerInput({
+  form,
+  question,
+  prefix,
+}: {
+  form: Form;
+  question: Question;
+  prefix: string;
+}) {
+  const path = `${prefix}.${question.variable}`;
   const common = {
     label: question.label,
     description: question.description || undefined,
@@ -60,11 +79,11 @@ function AnswerInput({ form, question }: { form: Form; question: Question }) {
 }
 
 /** The survey as a typed form: one input per question, by its type. */
-export function SurveyAnswers({ form, questions }: { form: Form; questions: Question[] }) {
+export function SurveyAnswers({ form, questions, prefix = "survey" }: SurveyAnswersProps) {
   return (
     <Stack gap="sm">
       {questions.map((question) => (
-        <AnswerInput key={question.variable} form={form} question={question} />
+        <AnswerInput key={question.variable} form={form} question={question} prefix={prefix} />
       ))}
     </Stack>
   );

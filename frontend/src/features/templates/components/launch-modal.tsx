@@ -15,9 +15,9 @@ import { useMediaQuery } from "@mantine/hooks";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
+import { SurveyAnswers } from "@/components/survey-answers";
 import { useInventoryChoices } from "@/features/templates/api/get-choices";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
-import { SurveyAnswers } from "@/features/templates/components/survey-answers";
 import {
   type LaunchFormValues,
   toLaunchValues,
