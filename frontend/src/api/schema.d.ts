@@ -709,6 +709,47 @@ export interface paths {
     patch: operations["update_environment_api_v1_projects__project_id__environments__environment_id__patch"];
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/galaxy-servers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Galaxy Servers
+     * @description The servers the project's requirements are installed from, in the order they are asked;
+     *     none: ansible-galaxy's default (galaxy.ansible.com).
+     */
+    get: operations["list_galaxy_servers_api_v1_projects__project_id__galaxy_servers_get"];
+    put?: never;
+    /** Create Galaxy Server */
+    post: operations["create_galaxy_server_api_v1_projects__project_id__galaxy_servers_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/galaxy-servers/{server_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Galaxy Server */
+    get: operations["read_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__get"];
+    put?: never;
+    post?: never;
+    /** Delete Galaxy Server */
+    delete: operations["delete_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Galaxy Server */
+    patch: operations["update_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__patch"];
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/templates": {
     parameters: {
       query?: never;
@@ -725,7 +766,8 @@ export interface paths {
     /**
      * Create Template
      * @description Every referenced object must be in this project and of the right kind; the playbook must
-     *     be a file of the repository, which is checked out for that.
+     *     be a file of the repository, which is checked out for that; ``ansible_venv`` one of
+     *     ``GET /ansible-venvs``.
      */
     post: operations["create_template_api_v1_projects__project_id__templates_post"];
     delete?: never;
@@ -757,6 +799,28 @@ export interface paths {
      * @description A new playbook or repository is checked as on create.
      */
     patch: operations["update_template_api_v1_projects__project_id__templates__template_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/ansible-venvs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Ansible Venvs
+     * @description What a template's ``ansible_venv`` may be: the server's own (``""``) first, then the
+     *     administrator's ``STEWARD_ANSIBLE_VENVS``, each with its ansible-core version, or why it
+     *     cannot run Ansible.
+     */
+    get: operations["list_ansible_venvs_api_v1_ansible_venvs_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/projects/{project_id}/templates/{template_id}/grants": {
@@ -799,6 +863,250 @@ export interface paths {
     head?: never;
     /** Update Grant */
     patch: operations["update_grant_api_v1_projects__project_id__templates__template_id__grants__grant_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/templates/{template_id}/schedules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List Template Schedules */
+    get: operations["list_template_schedules_api_v1_projects__project_id__templates__template_id__schedules_get"];
+    put?: never;
+    /**
+     * Create Schedule
+     * @description Needs template:write on the template. The caller becomes the schedule's owner: it
+     *     launches with the owner's rights, so the owner must hold run:launch on the template, now
+     *     and at every occurrence (else Steward disables the schedule and says why). The launch
+     *     values are checked like a manual launch.
+     */
+    post: operations["create_schedule_api_v1_projects__project_id__templates__template_id__schedules_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/schedules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Schedules
+     * @description The schedules of every template the caller may see, by name.
+     */
+    get: operations["list_schedules_api_v1_projects__project_id__schedules_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/schedules/{schedule_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Schedule */
+    get: operations["read_schedule_api_v1_projects__project_id__schedules__schedule_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Schedule
+     * @description Refused (409) while a run it launched is queued or running (the run keeps saying
+     *     which schedule launched it); disable it instead, then delete it.
+     */
+    delete: operations["delete_schedule_api_v1_projects__project_id__schedules__schedule_id__delete"];
+    options?: never;
+    head?: never;
+    /**
+     * Update Schedule
+     * @description Only the fields sent change. The caller becomes the owner (see create).
+     */
+    patch: operations["update_schedule_api_v1_projects__project_id__schedules__schedule_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/schedules/{schedule_id}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Preview Schedule
+     * @description The next occurrences from now, each in UTC, in the schedule's zone and in the
+     *     viewer's (``viewer_tz``).
+     */
+    get: operations["preview_schedule_api_v1_projects__project_id__schedules__schedule_id__preview_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-destinations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Destinations
+     * @description By name; the secret (SMTP password, incoming-webhook URL, HMAC secret) is a key of the
+     *     key store, named here, never shown.
+     */
+    get: operations["list_destinations_api_v1_projects__project_id__notification_destinations_get"];
+    put?: never;
+    /**
+     * Create Destination
+     * @description The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must not be in
+     *     ``STEWARD_NOTIFY_BLOCKED_NETWORKS``; it is checked again before every send.
+     */
+    post: operations["create_destination_api_v1_projects__project_id__notification_destinations_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-destinations/{destination_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Destination */
+    get: operations["read_destination_api_v1_projects__project_id__notification_destinations__destination_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Destination
+     * @description Its subscriptions and messages are deleted with it.
+     */
+    delete: operations["delete_destination_api_v1_projects__project_id__notification_destinations__destination_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Destination */
+    patch: operations["update_destination_api_v1_projects__project_id__notification_destinations__destination_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-destinations/{destination_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test Destination
+     * @description Queue a test message (also to a disabled destination); the notifier sends it within a
+     *     tick. Follow it in ``…/messages``.
+     */
+    post: operations["test_destination_api_v1_projects__project_id__notification_destinations__destination_id__test_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-destinations/{destination_id}/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Messages
+     * @description Newest first, each with every attempt (when, the answer, the error).
+     */
+    get: operations["list_messages_api_v1_projects__project_id__notification_destinations__destination_id__messages_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-subscriptions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Subscriptions
+     * @description Every subscription of the project: project-wide, per template and per schedule.
+     */
+    get: operations["list_subscriptions_api_v1_projects__project_id__notification_subscriptions_get"];
+    put?: never;
+    /**
+     * Create Subscription
+     * @description Events of the project's runs (``resource:write``), of one template's or of one
+     *     schedule's (``template:write`` on the template) to one of the project's destinations.
+     */
+    post: operations["create_subscription_api_v1_projects__project_id__notification_subscriptions_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/notification-subscriptions/{subscription_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete Subscription */
+    delete: operations["delete_subscription_api_v1_projects__project_id__notification_subscriptions__subscription_id__delete"];
+    options?: never;
+    head?: never;
+    /** Update Subscription */
+    patch: operations["update_subscription_api_v1_projects__project_id__notification_subscriptions__subscription_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/templates/{template_id}/notification-subscriptions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Template Subscriptions
+     * @description What is told about the template's runs: its own subscriptions, its schedules' and the
+     *     project-wide ones (``scope`` says which).
+     */
+    get: operations["list_template_subscriptions_api_v1_projects__project_id__templates__template_id__notification_subscriptions_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/api/v1/projects/{project_id}/runs": {
@@ -999,6 +1307,52 @@ export interface paths {
      * @description Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect).
      */
     get: operations["stream_output_api_v1_projects__project_id__runs__run_id__stream_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Metrics
+     * @description CPU, memory, disk and network of the controller and of each target host while the run
+     *     executed, one lane each; at most ``points`` per series (longer stretches averaged).
+     *
+     *     Times are epoch milliseconds, on the clock of the run's events (the controller's); a
+     *     stretch without samples is a gap with its reason (host unreachable, no answer in time, PCP
+     *     absent), never zeros.
+     */
+    get: operations["read_metrics_api_v1_projects__project_id__runs__run_id__metrics_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/metrics/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export Metrics
+     * @description Every sample, as CSV (a row per sample and lane; gap rows carry ``gap_until`` and
+     *     ``gap_reason``) or JSON (lanes, each with its gaps and samples).
+     */
+    get: operations["export_metrics_api_v1_projects__project_id__runs__run_id__metrics_export_get"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1306,6 +1660,43 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** AnsibleVenvRead */
+    AnsibleVenvRead: {
+      /**
+       * Path
+       * @description "" for the server's own
+       */
+      path: string;
+      /**
+       * Ansible Version
+       * @description ansible-core's version, "" when unknown
+       */
+      ansible_version: string;
+      /**
+       * Problem
+       * @description why it cannot run Ansible, or null
+       */
+      problem: string | null;
+    };
+    /** AttemptRead */
+    AttemptRead: {
+      /**
+       * At
+       * Format: date-time
+       */
+      at: string;
+      /** Ok */
+      ok: boolean;
+      /**
+       * Status
+       * @description the answer: "HTTP 200", "SMTP 250"; empty without one
+       */
+      status: string;
+      /** Error */
+      error: string;
+      /** Duration Ms */
+      duration_ms: number;
+    };
     /** AuditPage */
     AuditPage: {
       /** Items */
@@ -1349,6 +1740,11 @@ export interface components {
       /** Detail */
       detail: string;
     };
+    /**
+     * ChatConfig
+     * @description Slack and Teams: nothing but the incoming-webhook URL, kept in the key store.
+     */
+    ChatConfig: Record<string, never>;
     /**
      * DeliveryOutcome
      * @enum {string}
@@ -1457,6 +1853,115 @@ export interface components {
       test: boolean;
       /** Body Truncated */
       body_truncated: boolean;
+    };
+    /**
+     * DestinationKind
+     * @enum {string}
+     */
+    DestinationKind: "email" | "slack" | "teams" | "webhook";
+    /** DestinationRead */
+    DestinationRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      kind: components["schemas"]["DestinationKind"];
+      /** Config */
+      config: {
+        [key: string]: unknown;
+      };
+      /** Secret Key Id */
+      secret_key_id: number | null;
+      /** Secret Key Name */
+      secret_key_name: string | null;
+      /** Enabled */
+      enabled: boolean;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
+     * DestinationUpdate
+     * @description Every field optional; ``config`` replaces the whole configuration (of the same kind);
+     *     ``secret_key_id`` null removes an email destination's password.
+     */
+    DestinationUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      /** Enabled */
+      enabled?: boolean | null;
+      /** Config */
+      config?: {
+        [key: string]: unknown;
+      } | null;
+      /** Secret Key Id */
+      secret_key_id?: number | null;
+    };
+    /** EmailConfig */
+    EmailConfig: {
+      /** Host */
+      host: string;
+      /**
+       * Port
+       * @default 587
+       */
+      port: number;
+      /** @default starttls */
+      security: components["schemas"]["SmtpSecurity"];
+      /**
+       * Username
+       * @default
+       */
+      username: string;
+      /** From Address */
+      from_address: string;
+      /** To */
+      to: string[];
+      /**
+       * Verify Tls
+       * @default true
+       */
+      verify_tls: boolean;
+    };
+    /**
+     * EmailDestinationCreate
+     * @description ``secret_key_id``: the SMTP password (a ``login_password`` key, whose username is used
+     *     when ``config.username`` is empty, or a ``secret`` key); none for a server without login.
+     */
+    EmailDestinationCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "email";
+      config: components["schemas"]["EmailConfig"];
+      /** Secret Key Id */
+      secret_key_id?: number | null;
     };
     /**
      * EnvironmentCreate
@@ -1587,12 +2092,114 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * ExportFormat
+     * @enum {string}
+     */
+    ExportFormat: "csv" | "json";
     /** FieldError */
     FieldError: {
       /** Field */
       field: string;
       /** Message */
       message: string;
+    };
+    /**
+     * GalaxyServerCreate
+     * @description ``url``: the server's API root (``https://galaxy.ansible.com/``, an Automation Hub's
+     *     ``https://hub.example.com/api/galaxy/content/published/``); ``key_id``: a ``secret`` key
+     *     (its token) or a ``login_password`` key; ``auth_url``: the SSO token URL of Red Hat's
+     *     Automation Hub (optional). Servers are asked in ``position`` order, then by name.
+     */
+    GalaxyServerCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /** Url */
+      url: string;
+      /** Auth Url */
+      auth_url?: string | null;
+      /** Key Id */
+      key_id?: number | null;
+      /**
+       * Validate Certs
+       * @default true
+       */
+      validate_certs: boolean;
+      /**
+       * Position
+       * @default 0
+       */
+      position: number;
+    };
+    /** GalaxyServerRead */
+    GalaxyServerRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      /** Url */
+      url: string;
+      /** Auth Url */
+      auth_url: string;
+      /** Key Id */
+      key_id: number | null;
+      /** Key Name */
+      key_name: string | null;
+      /** Validate Certs */
+      validate_certs: boolean;
+      /** Position */
+      position: number;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
+     * GalaxyServerUpdate
+     * @description Only the fields sent change; ``null`` clears ``key_id`` and ``auth_url``.
+     */
+    GalaxyServerUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      /** Url */
+      url?: string | null;
+      /** Auth Url */
+      auth_url?: string | null;
+      /** Key Id */
+      key_id?: number | null;
+      /** Validate Certs */
+      validate_certs?: boolean | null;
+      /** Position */
+      position?: number | null;
+    };
+    /** GapRead */
+    GapRead: {
+      /**
+       * Start
+       * @description epoch milliseconds
+       */
+      start: number;
+      /** End */
+      end: number;
+      /** Reason */
+      reason: string;
     };
     /**
      * GrantCreate
@@ -1698,6 +2305,11 @@ export interface components {
       repository_id?: number | null;
       /** Path */
       path?: string | null;
+      /**
+       * Metrics Endpoint
+       * @default
+       */
+      metrics_endpoint: string;
     };
     /**
      * InventoryFormat
@@ -1736,6 +2348,8 @@ export interface components {
       repository_id: number | null;
       /** Path */
       path: string;
+      /** Metrics Endpoint */
+      metrics_endpoint: string;
       /**
        * Created At
        * Format: date-time
@@ -1761,6 +2375,8 @@ export interface components {
       repository_id?: number | null;
       /** Path */
       path?: string | null;
+      /** Metrics Endpoint */
+      metrics_endpoint?: string | null;
     };
     /**
      * KeyKind
@@ -1818,6 +2434,73 @@ export interface components {
       password?: string | null;
       /** Value */
       value?: string | null;
+    };
+    /**
+     * LaneKind
+     * @enum {string}
+     */
+    LaneKind: "controller" | "host";
+    /** LaneRead */
+    LaneRead: {
+      kind: components["schemas"]["LaneKind"];
+      /** Host */
+      host: string;
+      /**
+       * Bucket Ms
+       * @description the averaging width; null: every sample as taken
+       */
+      bucket_ms: number | null;
+      /**
+       * Times
+       * @description epoch milliseconds (UTC) of each point
+       */
+      times: number[];
+      /**
+       * Series
+       * @description one value per time; null: none
+       */
+      series: {
+        [key: string]: (number | null)[];
+      };
+      /**
+       * Gaps
+       * @description stretches without samples, and why
+       */
+      gaps: components["schemas"]["GapRead"][];
+    };
+    /**
+     * LaunchOverrides
+     * @description The body of a launch besides ``template_id``; each field needs the template's permission.
+     */
+    LaunchOverrides: {
+      /** Limit */
+      limit?: string | null;
+      /** Tags */
+      tags?: string | null;
+      /** Skip Tags */
+      skip_tags?: string | null;
+      /** Check Mode */
+      check_mode?: boolean | null;
+      /** Diff Mode */
+      diff_mode?: boolean | null;
+      /** Verbosity */
+      verbosity?: number | null;
+      /** Forks */
+      forks?: number | null;
+      /** Timeout Seconds */
+      timeout_seconds?: number | null;
+      /** Extra Vars */
+      extra_vars?: {
+        [key: string]: unknown;
+      } | null;
+      /** Inventory Id */
+      inventory_id?: number | null;
+      /** Ref */
+      ref?: string | null;
+      /** Survey */
+      survey?: {
+        [key: string]: unknown;
+      };
     };
     /**
      * LaunchType
@@ -1944,12 +2627,123 @@ export interface components {
       team_id?: number | null;
       role: components["schemas"]["ProjectRole"];
     };
+    /** MessagePage */
+    MessagePage: {
+      /** Items */
+      items: components["schemas"]["MessageRead"][];
+      /**
+       * Next Before Id
+       * @description pass as before_id to get the next (older) page; null on the last page
+       */
+      next_before_id: number | null;
+    };
+    /** MessageRead */
+    MessageRead: {
+      /** Id */
+      id: number;
+      /** Destination Id */
+      destination_id: number;
+      /** Run Id */
+      run_id: number | null;
+      /**
+       * Event
+       * @description a run event, or 'test'
+       */
+      event: string;
+      status: components["schemas"]["MessageStatus"];
+      /** Attempt Count */
+      attempt_count: number;
+      /**
+       * Next Attempt At
+       * @description when pending: its next attempt
+       */
+      next_attempt_at: string | null;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Sent At */
+      sent_at: string | null;
+      /** Last Error */
+      last_error: string;
+      /**
+       * Content
+       * @description what is sent; empty until the first attempt
+       */
+      content: {
+        [key: string]: unknown;
+      };
+      /**
+       * Attempts
+       * @description oldest first
+       */
+      attempts: components["schemas"]["AttemptRead"][];
+    };
+    /**
+     * MessageStatus
+     * @enum {string}
+     */
+    MessageStatus: "pending" | "sending" | "sent" | "failed";
+    /**
+     * MetricsRead
+     * @description Samples per lane: the controller (the machine that executed the run) and each target
+     *     host with a pmproxy endpoint, on one time axis with the run's events.
+     */
+    MetricsRead: {
+      /** Run Id */
+      run_id: number;
+      /**
+       * Start
+       * @description epoch ms: the stretch shown (null: no samples)
+       */
+      start: number | null;
+      /** End */
+      end: number | null;
+      /** Units */
+      units: {
+        [key: string]: string;
+      };
+      /** Lanes */
+      lanes: components["schemas"]["LaneRead"][];
+      /**
+       * Next Offset
+       * @description offset of the next page of lanes
+       */
+      next_offset: number | null;
+    };
+    /**
+     * MissedPolicy
+     * @enum {string}
+     */
+    MissedPolicy: "run_once" | "skip";
     /** NamedRef */
     NamedRef: {
       /** Id */
       id: number;
       /** Name */
       name: string;
+    };
+    /** Occurrence */
+    Occurrence: {
+      /**
+       * At
+       * Format: date-time
+       * @description UTC
+       */
+      at: string;
+      /**
+       * Local
+       * Format: date-time
+       * @description in the schedule's zone, with its offset
+       */
+      local: string;
+      /**
+       * Viewer
+       * Format: date-time
+       * @description in the viewer's zone, with its offset
+       */
+      viewer: string;
     };
     /**
      * OverridableField
@@ -1968,10 +2762,32 @@ export interface components {
       | "extra_vars"
       | "inventory_id"
       | "ref";
+    /** Page[DestinationRead] */
+    Page_DestinationRead_: {
+      /** Items */
+      items: components["schemas"]["DestinationRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
     /** Page[EnvironmentRead] */
     Page_EnvironmentRead_: {
       /** Items */
       items: components["schemas"]["EnvironmentRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[GalaxyServerRead] */
+    Page_GalaxyServerRead_: {
+      /** Items */
+      items: components["schemas"]["GalaxyServerRead"][];
       /** Total */
       total: number;
       /** Limit */
@@ -2027,6 +2843,28 @@ export interface components {
     Page_RunnerGroupRead_: {
       /** Items */
       items: components["schemas"]["RunnerGroupRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[ScheduleRead] */
+    Page_ScheduleRead_: {
+      /** Items */
+      items: components["schemas"]["ScheduleRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[SubscriptionRead] */
+    Page_SubscriptionRead_: {
+      /** Items */
+      items: components["schemas"]["SubscriptionRead"][];
       /** Total */
       total: number;
       /** Limit */
@@ -2367,6 +3205,21 @@ export interface components {
        */
       launch_type: "api" | "ui" | "cli";
     };
+    /**
+     * RunEventKind
+     * @enum {string}
+     */
+    RunEventKind:
+      | "started"
+      | "succeeded"
+      | "failed"
+      | "error"
+      | "canceled"
+      | "timed_out"
+      | "fixed"
+      | "changed"
+      | "long_running"
+      | "approval_needed";
     /** RunPage */
     RunPage: {
       /** Items */
@@ -2459,6 +3312,18 @@ export interface components {
       secret_extra_vars?: {
         [key: string]: string;
       };
+      /**
+       * Install Requirements
+       * @description install the repository's roles and collections first
+       * @default true
+       */
+      install_requirements: boolean;
+      /**
+       * Ansible Venv
+       * @description the virtual environment whose Ansible runs it ("": the server's)
+       * @default
+       */
+      ansible_venv: string;
     };
     /** RunRead */
     RunRead: {
@@ -2621,6 +3486,169 @@ export interface components {
        */
       max_parallel_runs?: number | null;
     };
+    /**
+     * ScheduleCreate
+     * @description Saved by the caller, who becomes the owner: the schedule launches with the owner's
+     *     rights, so the owner must hold run:launch on the template (now and at every firing).
+     */
+    ScheduleCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      kind: components["schemas"]["ScheduleKind"];
+      /**
+       * Expression
+       * @description kind 'cron': five fields (minute hour day-of-month month day-of-week) or @daily, @weekly, …; kind 'rrule': an RFC 5545 recurrence (RRULE, optionally DTSTART, RDATE, EXDATE lines) on local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART starts at start_at, else when the schedule was created.
+       */
+      expression: string;
+      /**
+       * Timezone
+       * @description IANA zone, e.g. Europe/Berlin
+       * @default UTC
+       */
+      timezone: string;
+      /**
+       * Start At
+       * @description no occurrence before it
+       */
+      start_at?: string | null;
+      /**
+       * End At
+       * @description no occurrence after it
+       */
+      end_at?: string | null;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description after the servers were down: 'run_once' launches the latest missed occurrence once, 'skip' waits for the next one
+       * @default run_once
+       */
+      missed_policy: components["schemas"]["MissedPolicy"];
+      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. */
+      launch?: components["schemas"]["LaunchOverrides"];
+    };
+    /**
+     * ScheduleKind
+     * @enum {string}
+     */
+    ScheduleKind: "cron" | "rrule";
+    /** SchedulePreview */
+    SchedulePreview: {
+      /** Timezone */
+      timezone: string;
+      /** Viewer Tz */
+      viewer_tz: string;
+      /**
+       * Items
+       * @description the next occurrences from now (also while the schedule is disabled)
+       */
+      items: components["schemas"]["Occurrence"][];
+    };
+    /** ScheduleRead */
+    ScheduleRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /**
+       * Template Id
+       * @description null once the template is deleted
+       */
+      template_id: number | null;
+      /**
+       * Template Name
+       * @default
+       */
+      template_name: string;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      kind: components["schemas"]["ScheduleKind"];
+      /** Expression */
+      expression: string;
+      /** Timezone */
+      timezone: string;
+      /** Start At */
+      start_at: string | null;
+      /** End At */
+      end_at: string | null;
+      /** Enabled */
+      enabled: boolean;
+      /**
+       * Disabled Reason
+       * @description why Steward disabled it; empty otherwise
+       */
+      disabled_reason: string;
+      missed_policy: components["schemas"]["MissedPolicy"];
+      /** @description secret survey answers shown as ******** */
+      launch: components["schemas"]["LaunchOverrides"];
+      /**
+       * Owner Id
+       * @description who saved it last: it launches with their rights
+       */
+      owner_id: number | null;
+      /**
+       * Owner Name
+       * @default
+       */
+      owner_name: string;
+      /**
+       * Next Fire At
+       * @description null when disabled or exhausted
+       */
+      next_fire_at: string | null;
+      /** Last Fired At */
+      last_fired_at: string | null;
+      /** Last Run Id */
+      last_run_id: number | null;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
+     * ScheduleUpdate
+     * @description Only the fields sent change (the expression is kept unless sent); the caller becomes
+     *     the owner. ``launch``, when sent, replaces all launch values. Re-enabling clears
+     *     ``disabled_reason``.
+     */
+    ScheduleUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      kind?: components["schemas"]["ScheduleKind"] | null;
+      /**
+       * Expression
+       * @description kind 'cron': five fields (minute hour day-of-month month day-of-week) or @daily, @weekly, …; kind 'rrule': an RFC 5545 recurrence (RRULE, optionally DTSTART, RDATE, EXDATE lines) on local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART starts at start_at, else when the schedule was created.
+       */
+      expression?: string | null;
+      /** Timezone */
+      timezone?: string | null;
+      /** Start At */
+      start_at?: string | null;
+      /** End At */
+      end_at?: string | null;
+      /** Enabled */
+      enabled?: boolean | null;
+      missed_policy?: components["schemas"]["MissedPolicy"] | null;
+      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. */
+      launch?: components["schemas"]["LaunchOverrides"] | null;
+    };
     /** SecretKeyCreate */
     SecretKeyCreate: {
       /** Name */
@@ -2686,6 +3714,37 @@ export interface components {
        */
       current: boolean;
     };
+    /**
+     * SlackDestinationCreate
+     * @description ``secret_key_id``: a ``secret`` key holding the incoming-webhook URL.
+     */
+    SlackDestinationCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "slack";
+      config?: components["schemas"]["ChatConfig"];
+      /** Secret Key Id */
+      secret_key_id: number;
+    };
+    /**
+     * SmtpSecurity
+     * @enum {string}
+     */
+    SmtpSecurity: "starttls" | "tls" | "none";
     /** SshKeyCreate */
     SshKeyCreate: {
       /** Name */
@@ -2712,6 +3771,71 @@ export interface components {
        * @default
        */
       passphrase: string;
+    };
+    /**
+     * SubscriptionCreate
+     * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
+     *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
+     *     one message when a run is still running that long after it started.
+     */
+    SubscriptionCreate: {
+      /** Destination Id */
+      destination_id: number;
+      /** Events */
+      events: components["schemas"]["RunEventKind"][];
+      /** Template Id */
+      template_id?: number | null;
+      /** Schedule Id */
+      schedule_id?: number | null;
+      /** Long Running Minutes */
+      long_running_minutes?: number | null;
+    };
+    /** SubscriptionRead */
+    SubscriptionRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      scope: components["schemas"]["SubscriptionScope"];
+      /** Destination Id */
+      destination_id: number;
+      /** Destination Name */
+      destination_name: string;
+      destination_kind: components["schemas"]["DestinationKind"];
+      /** Template Id */
+      template_id: number | null;
+      /** Template Name */
+      template_name: string | null;
+      /** Schedule Id */
+      schedule_id: number | null;
+      /** Schedule Name */
+      schedule_name: string | null;
+      /** Events */
+      events: components["schemas"]["RunEventKind"][];
+      /** Long Running Minutes */
+      long_running_minutes: number | null;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+    };
+    /**
+     * SubscriptionScope
+     * @enum {string}
+     */
+    SubscriptionScope: "project" | "template" | "schedule";
+    /**
+     * SubscriptionUpdate
+     * @description What it is scoped to (project, template, schedule) does not change.
+     */
+    SubscriptionUpdate: {
+      /** Destination Id */
+      destination_id?: number | null;
+      /** Events */
+      events?: components["schemas"]["RunEventKind"][] | null;
+      /** Long Running Minutes */
+      long_running_minutes?: number | null;
     };
     /** TeamCreate */
     TeamCreate: {
@@ -2760,6 +3884,32 @@ export interface components {
       name?: string | null;
       /** Description */
       description?: string | null;
+    };
+    /**
+     * TeamsDestinationCreate
+     * @description ``secret_key_id``: a ``secret`` key holding the incoming-webhook (Workflows) URL.
+     */
+    TeamsDestinationCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "teams";
+      config?: components["schemas"]["ChatConfig"];
+      /** Secret Key Id */
+      secret_key_id: number;
     };
     /** TemplateCreate */
     TemplateCreate: {
@@ -2827,6 +3977,18 @@ export interface components {
       /** Survey */
       survey?: components["schemas"]["Question"][];
       /**
+       * Install Requirements
+       * @description install the roles and collections of the repository's requirements files before each run
+       * @default true
+       */
+      install_requirements: boolean;
+      /**
+       * Ansible Venv
+       * @description the virtual environment whose Ansible runs the playbook: "" for the server's own, else one listed by GET /ansible-venvs
+       * @default
+       */
+      ansible_venv: string;
+      /**
        * Runner Group Id
        * @description where its runs execute (admins choose); null: the project's
        */
@@ -2887,6 +4049,10 @@ export interface components {
       overridable: components["schemas"]["OverridableField"][];
       /** Survey */
       survey: components["schemas"]["Question"][];
+      /** Install Requirements */
+      install_requirements: boolean;
+      /** Ansible Venv */
+      ansible_venv: string;
       /** Runner Group Id */
       runner_group_id: number | null;
       /**
@@ -2952,6 +4118,10 @@ export interface components {
       overridable?: components["schemas"]["OverridableField"][] | null;
       /** Survey */
       survey?: components["schemas"]["Question"][] | null;
+      /** Install Requirements */
+      install_requirements?: boolean | null;
+      /** Ansible Venv */
+      ansible_venv?: string | null;
       /** Runner Group Id */
       runner_group_id?: number | null;
     };
@@ -2987,6 +4157,14 @@ export interface components {
        */
       launch: boolean;
     };
+    /** TestQueued */
+    TestQueued: {
+      /**
+       * Message Id
+       * @description the test message, delivered by the notifier
+       */
+      message_id: number;
+    };
     /** TimelineEntry */
     TimelineEntry: {
       /** Host */
@@ -3007,6 +4185,13 @@ export interface components {
       duration: number | null;
       /** Counter */
       counter: number;
+      /**
+       * Kind
+       * @description task: a task's result on a host; requirements: the install of the repository's roles and collections before the playbook (host empty)
+       * @default task
+       * @enum {string}
+       */
+      kind: "task" | "requirements";
     };
     /** TokenCreate */
     TokenCreate: {
@@ -3153,6 +4338,15 @@ export interface components {
      * @enum {string}
      */
     WebhookAuth: "github" | "gitlab" | "hmac" | "bearer";
+    /** WebhookConfig */
+    WebhookConfig: {
+      /** Url */
+      url: string;
+      /** Headers */
+      headers?: {
+        [key: string]: string;
+      };
+    };
     /** WebhookCreate */
     WebhookCreate: {
       /** Name */
@@ -3193,6 +4387,33 @@ export interface components {
        * @default 30
        */
       rate_limit_per_minute: number;
+    };
+    /**
+     * WebhookDestinationCreate
+     * @description ``secret_key_id``: a ``secret`` key, the HMAC-SHA256 secret of the
+     *     ``X-Steward-Signature-256`` header.
+     */
+    WebhookDestinationCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "webhook";
+      config: components["schemas"]["WebhookConfig"];
+      /** Secret Key Id */
+      secret_key_id: number;
     };
     /** WebhookRead */
     WebhookRead: {
@@ -7999,6 +9220,428 @@ export interface operations {
       };
     };
   };
+  list_galaxy_servers_api_v1_projects__project_id__galaxy_servers_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_GalaxyServerRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_galaxy_server_api_v1_projects__project_id__galaxy_servers_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["GalaxyServerCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GalaxyServerRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        server_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GalaxyServerRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        server_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_galaxy_server_api_v1_projects__project_id__galaxy_servers__server_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        server_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["GalaxyServerUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["GalaxyServerRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_templates_api_v1_projects__project_id__templates_get: {
     parameters: {
       query?: {
@@ -8421,6 +10064,86 @@ export interface operations {
       };
     };
   };
+  list_ansible_venvs_api_v1_ansible_venvs_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AnsibleVenvRead"][];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_grants_api_v1_projects__project_id__templates__template_id__grants_get: {
     parameters: {
       query?: never;
@@ -8697,6 +10420,1622 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["GrantRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_template_schedules_api_v1_projects__project_id__templates__template_id__schedules_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_ScheduleRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_schedule_api_v1_projects__project_id__templates__template_id__schedules_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ScheduleCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_schedules_api_v1_projects__project_id__schedules_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_ScheduleRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_schedule_api_v1_projects__project_id__schedules__schedule_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        schedule_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_schedule_api_v1_projects__project_id__schedules__schedule_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        schedule_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_schedule_api_v1_projects__project_id__schedules__schedule_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        schedule_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ScheduleUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  preview_schedule_api_v1_projects__project_id__schedules__schedule_id__preview_get: {
+    parameters: {
+      query?: {
+        count?: number;
+        /** @description the viewer's IANA zone */
+        viewer_tz?: string;
+      };
+      header?: never;
+      path: {
+        schedule_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SchedulePreview"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_destinations_api_v1_projects__project_id__notification_destinations_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_DestinationRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_destination_api_v1_projects__project_id__notification_destinations_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          | components["schemas"]["EmailDestinationCreate"]
+          | components["schemas"]["SlackDestinationCreate"]
+          | components["schemas"]["TeamsDestinationCreate"]
+          | components["schemas"]["WebhookDestinationCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DestinationRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_destination_api_v1_projects__project_id__notification_destinations__destination_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        destination_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DestinationRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_destination_api_v1_projects__project_id__notification_destinations__destination_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        destination_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_destination_api_v1_projects__project_id__notification_destinations__destination_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        destination_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DestinationUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DestinationRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  test_destination_api_v1_projects__project_id__notification_destinations__destination_id__test_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        destination_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TestQueued"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_messages_api_v1_projects__project_id__notification_destinations__destination_id__messages_get: {
+    parameters: {
+      query?: {
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        destination_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MessagePage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_subscriptions_api_v1_projects__project_id__notification_subscriptions_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_SubscriptionRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_subscription_api_v1_projects__project_id__notification_subscriptions_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SubscriptionCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SubscriptionRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_subscription_api_v1_projects__project_id__notification_subscriptions__subscription_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_subscription_api_v1_projects__project_id__notification_subscriptions__subscription_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SubscriptionUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SubscriptionRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_template_subscriptions_api_v1_projects__project_id__templates__template_id__notification_subscriptions_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_SubscriptionRead_"];
         };
       };
       /** @description Not authenticated */
@@ -9659,6 +12998,202 @@ export interface operations {
         };
         content: {
           "text/event-stream": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_metrics_api_v1_projects__project_id__runs__run_id__metrics_get: {
+    parameters: {
+      query?: {
+        /** @description lanes of this host */
+        host?: string | null;
+        /** @description controller or host lanes only */
+        kind?: components["schemas"]["LaneKind"] | null;
+        /** @description comma-separated series names (default: all), e.g. cpu.user,mem.used */
+        series?: string | null;
+        /** @description from this time */
+        from?: string | null;
+        /** @description up to this time */
+        to?: string | null;
+        /** @description at most this many points per series: longer stretches are averaged */
+        points?: number;
+        /** @description lanes */
+        limit?: number;
+        /** @description lanes to skip (controller first, then hosts) */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MetricsRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  export_metrics_api_v1_projects__project_id__runs__run_id__metrics_export_get: {
+    parameters: {
+      query?: {
+        /** @description lanes of this host */
+        host?: string | null;
+        /** @description controller or host lanes only */
+        kind?: components["schemas"]["LaneKind"] | null;
+        /** @description comma-separated series names (default: all), e.g. cpu.user,mem.used */
+        series?: string | null;
+        /** @description from this time */
+        from?: string | null;
+        /** @description up to this time */
+        to?: string | null;
+        format?: components["schemas"]["ExportFormat"];
+      };
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": unknown;
+          "application/json": unknown;
         };
       };
       /** @description Not authenticated */

@@ -1,8 +1,14 @@
-import { Alert } from "@mantine/core";
+import { Alert, Loader } from "@mantine/core";
+import { Suspense, lazy } from "react";
 import { useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
 import { RunPage } from "@/features/runs/components/run-page";
 import { paths } from "@/lib/paths";
+
+// the charts (uPlot) load with the timeline tab, not with the run page
+const RunMetrics = lazy(() =>
+  import("@/features/metrics/components/run-metrics").then((m) => ({ default: m.RunMetrics })),
+);
 
 export function Component() {
   const { project } = useProjectContext();
@@ -18,6 +24,13 @@ export function Component() {
       runId={runId}
       projectPermissions={project.permissions}
       runsHref={paths.project(project.id, "runs")}
+      renderTimelineExtra={(run, version) => (
+        <Suspense fallback={<Loader size="sm" aria-label="Loading host metrics" />}>
+          <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>
+            <RunMetrics projectId={run.project_id} runId={run.id} version={version} />
+          </div>
+        </Suspense>
+      )}
     />
   );
 }

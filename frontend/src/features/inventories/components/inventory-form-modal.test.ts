@@ -9,6 +9,7 @@ const values = {
   content: "db1\n",
   repository_id: "4",
   path: "inventories/prod.ini",
+  metrics_endpoint: "http://{host}:44322",
 };
 
 describe("toInventoryBody", () => {
@@ -17,6 +18,7 @@ describe("toInventoryBody", () => {
       name: "prod",
       description: "",
       kind: "static",
+      metrics_endpoint: "http://{host}:44322",
       format: "ini",
       content: "db1\n",
     });
@@ -27,6 +29,7 @@ describe("toInventoryBody", () => {
       name: "prod",
       description: "",
       kind: "file",
+      metrics_endpoint: "http://{host}:44322",
       content: "",
       repository_id: 4,
       path: "inventories/prod.ini",

@@ -31,6 +31,7 @@ interface InventoryFormValues {
   content: string;
   repository_id: string;
   path: string;
+  metrics_endpoint: string;
 }
 
 const PLACEHOLDER: Record<Format, string> = {
@@ -40,7 +41,12 @@ const PLACEHOLDER: Record<Format, string> = {
 
 /** Only the fields of the chosen kind (the server refuses the others). */
 export function toInventoryBody(v: InventoryFormValues): InventoryCreate {
-  const common = { name: v.name, description: v.description, kind: v.kind };
+  const common = {
+    name: v.name,
+    description: v.description,
+    kind: v.kind,
+    metrics_endpoint: v.metrics_endpoint,
+  };
   if (v.kind === "static") return { ...common, format: v.format, content: v.content };
   return {
     ...common,
@@ -70,6 +76,7 @@ export function InventoryFormModal({ projectId, inventory, onClose }: InventoryF
       content: inventory?.content ?? "",
       repository_id: inventory?.repository_id == null ? "" : String(inventory.repository_id),
       path: inventory?.path ?? "",
+      metrics_endpoint: inventory?.metrics_endpoint ?? "",
     },
     // a preview of other text than what is shown would mislead
     onValuesChange: (values, previous) => {
@@ -190,6 +197,13 @@ export function InventoryFormModal({ projectId, inventory, onClose }: InventoryF
           )}
         </>
       )}
+      <TextInput
+        label="Host metrics endpoint"
+        description="The pmproxy (PCP) of each host, sampled during runs, e.g. http://{host}:44322 ({host}: its address). Empty: the hosts are not sampled; a host variable steward_pmproxy_url overrides it."
+        placeholder="http://{host}:44322"
+        spellCheck={false}
+        {...form.getInputProps("metrics_endpoint")}
+      />
     </FormModal>
   );
 }

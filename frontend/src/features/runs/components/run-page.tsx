@@ -1,6 +1,6 @@
 import { Alert, Anchor, Center, Group, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { useCallback, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { Link } from "react-router";
 import { isApiError } from "@/api/errors";
 import { type Run, isActive, useRun } from "@/features/runs/api/get-run";
@@ -28,6 +28,9 @@ interface RunPageProps {
   /** the caller's project-wide actions, when the API tells them */
   projectPermissions?: readonly string[];
   runsHref: string;
+  /** more of the timeline tab, composed by the app (host metrics); `version` changes while
+   * the run goes on */
+  renderTimelineExtra?: (run: Run, version: string) => ReactNode;
 }
 
 function RunView({
@@ -35,6 +38,7 @@ function RunView({
   store,
   projectPermissions,
   runsHref,
+  renderTimelineExtra,
 }: { run: Run; store: LineStore } & Omit<RunPageProps, "projectId" | "runId">) {
   const { live, connected } = useRunLog(run, store);
   const active = isActive(run.status);
@@ -132,6 +136,7 @@ function RunView({
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="sm">
           <RunTimeline entries={timeline.data} error={timeline.error} />
+          {renderTimelineExtra?.(run, version)}
         </Tabs.Panel>
         <Tabs.Panel value="params" pt="sm">
           <RunParams run={run} />

@@ -1,0 +1,71 @@
+// Host metrics beside the timeline: after a run with a CPU burst, the Timeline tab shows the
+// controller's CPU, memory, disk and network charts (and the run's own processes) on the time
+// axis of its tasks; hovering a task shades its interval and names it; the charts follow the
+// dark scheme and fit a phone's width.
+import { expect as baseExpect, request, test } from "@playwright/test";
+import { join } from "node:path";
+import { signInAs } from "./admin-api.ts";
+import { Workbench } from "./run-workbench.ts";
+import { artifacts } from "./server.ts";
+
+const expect = baseExpect.configure({ timeout: 20_000 });
+
+const BURST = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: rest
+      ansible.builtin.command: sleep 2
+    - name: burn
+      ansible.builtin.shell: timeout 3 sh -c 'while :; do :; done'; exit 0
+    - name: rest again
+      ansible.builtin.command: sleep 2
+`;
+
+let bench: Workbench;
+let runId = 0;
+
+test.beforeAll(async ({ baseURL }) => {
+  const context = await request.newContext({ baseURL });
+  bench = await Workbench.create(context, `run-metrics-${Date.now()}`, { "burst.yml": BURST });
+  const run = await bench.launch("burst");
+  runId = run.id;
+  await bench.waitFinished(runId);
+});
+
+test("the timeline shows the machine's metrics and shades a hovered task", async ({ page }) => {
+  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.goto(`/projects/${bench.projectId}/runs/${runId}`);
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  await expect(page.getByRole("heading", { name: "Host metrics" })).toBeVisible();
+  for (const chart of ["CPU", "Memory", "Disk", "Network"]) {
+    const figure = page.getByRole("img", { name: `${chart} over the run` });
+    await expect(figure.locator("canvas")).toBeVisible();
+  }
+  await expect(page.getByRole("img", { name: /This run's processes/ })).toBeVisible();
+  const tasks = page.getByRole("list", { name: "Tasks on the time axis" });
+  await tasks.getByRole("listitem", { name: /^burn on localhost/ }).hover();
+  await expect(page.getByText(/^burn on localhost: /)).toBeVisible();
+  await page.screenshot({ path: join(artifacts, "metrics-light.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await expect(page.getByRole("img", { name: "CPU over the run" }).locator("canvas")).toBeVisible();
+  await page.screenshot({ path: join(artifacts, "metrics-dark.png"), fullPage: true });
+  await page.getByRole("button", { name: "Switch to light theme" }).click();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("img", { name: "CPU over the run" }).locator("canvas")).toBeVisible();
+  // every chart and the task strip within the window (the slowest-tasks table below scrolls
+  // in its own box)
+  const rights = await page
+    .locator("[aria-label$='over the run'] canvas, [aria-label='Tasks on the time axis']")
+    .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().right));
+  expect(rights.length).toBeGreaterThanOrEqual(6);
+  for (const right of rights) expect(right).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(artifacts, "metrics-phone.png"), fullPage: true });
+
+  const csv = await page.request.get(
+    `/api/v1/projects/${bench.projectId}/runs/${runId}/metrics/export?format=csv`,
+  );
+  expect((await csv.text()).split("\n")[0]).toContain("time,kind,host,cpu.user");
+});

@@ -1,0 +1,132 @@
+import { Text, useComputedColorScheme } from "@mantine/core";
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import { type ChartSpec, chartData, formatValue } from "@/features/metrics/lib/charts";
+import type { MetricGap } from "@/features/metrics/api/get-run-metrics";
+
+export interface Highlight {
+  start: number;
+  end: number;
+}
+
+interface MetricChartProps {
+  spec: ChartSpec;
+  times: readonly number[];
+  series: Record<string, readonly (number | null)[]>;
+  gaps: readonly MetricGap[];
+  /** epoch ms: every chart of a run shares the axis, so tasks and charts line up */
+  range: { start: number; end: number };
+  /** a task's interval to shade (hovering a task) */
+  highlight: Highlight | null;
+  /** charts with the same key move their cursors together */
+  syncKey: string;
+}
+
+const HEIGHT = 110;
+
+function colors(dark: boolean) {
+  return {
+    axis: dark ? "#c1c2c5" : "#495057",
+    grid: dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)",
+    highlight: dark ? "rgba(250,176,5,0.22)" : "rgba(250,176,5,0.25)",
+    gap: dark ? "rgba(255,255,255,0.07)" : "rgba(0,0,0,0.06)",
+  };
+}
+
+/** One chart of a lane (uPlot on a canvas): the series of `spec`, gaps shaded grey, the
+ * hovered task's interval shaded yellow. */
+export function MetricChart({
+  spec,
+  times,
+  series,
+  gaps,
+  range,
+  highlight,
+  syncKey,
+}: MetricChartProps) {
+  const dark = useComputedColorScheme("light") === "dark";
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const shaded = useRef<{ highlight: Highlight | null; gaps: readonly MetricGap[] }>({
+    highlight,
+    gaps,
+  });
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const palette = colors(dark);
+    const shade = (u: uPlot, from: number, to: number, fill: string) => {
+      const left = u.valToPos(from / 1000, "x", true);
+      const right = u.valToPos(to / 1000, "x", true);
+      u.ctx.fillStyle = fill;
+      u.ctx.fillRect(left, u.bbox.top, Math.max(1, right - left), u.bbox.height);
+    };
+    const options: uPlot.Options = {
+      width: Math.max(200, element.clientWidth),
+      height: HEIGHT,
+      cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
+      legend: { show: true, live: true },
+      scales: { x: { time: true, range: [range.start / 1000, range.end / 1000] } },
+      axes: [
+        { stroke: palette.axis, grid: { stroke: palette.grid }, ticks: { stroke: palette.grid } },
+        {
+          stroke: palette.axis,
+          grid: { stroke: palette.grid },
+          ticks: { stroke: palette.grid },
+          size: 70,
+          values: (_u, ticks) => ticks.map((v) => formatValue(v, spec.unit)),
+        },
+      ],
+      series: [
+        {},
+        ...spec.series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 1.5,
+          spanGaps: false, // a missing sample is a break in the line, never a zero
+          value: (_u: uPlot, v: number | null) => formatValue(v, spec.unit),
+        })),
+      ],
+      hooks: {
+        drawClear: [
+          (u) => {
+            for (const gap of shaded.current.gaps) shade(u, gap.start, gap.end, palette.gap);
+            const current = shaded.current.highlight;
+            if (current) shade(u, current.start, current.end, palette.highlight);
+          },
+        ],
+      },
+    };
+    const created = new uPlot(
+      options,
+      chartData(times, series, spec) as uPlot.AlignedData,
+      element,
+    );
+    plot.current = created;
+    const resize = new ResizeObserver(() => {
+      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      created.destroy();
+      plot.current = null;
+    };
+  }, [dark, spec, times, series, range.start, range.end, syncKey]);
+
+  useEffect(() => {
+    shaded.current = { highlight, gaps };
+    plot.current?.redraw(false);
+  }, [highlight, gaps]);
+
+  return (
+    <div>
+      <Text size="xs" fw={600}>
+        {spec.title}
+      </Text>
+      <div ref={box} role="img" aria-label={`${spec.title} over the run`} />
+    </div>
+  );
+}

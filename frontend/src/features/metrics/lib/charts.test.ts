@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { chartData, chartsOf, CHARTS, formatValue, taskBars } from "@/features/metrics/lib/charts";
+
+describe("formatValue", () => {
+  it("shows bytes, rates and percentages as people read them", () => {
+    expect(formatValue(1536, "bytes")).toBe("1.5 KiB");
+    expect(formatValue(3 * 1024 ** 3, "bytes")).toBe("3.0 GiB");
+    expect(formatValue(512, "bytes/s")).toBe("512 B/s");
+    expect(formatValue(7.25, "%")).toBe("7.3 %");
+    expect(formatValue(93.4, "%")).toBe("93 %");
+  });
+
+  it("shows a missing sample as a dash, never as zero", () => {
+    expect(formatValue(null, "%")).toBe("–");
+    expect(formatValue(undefined, "bytes")).toBe("–");
+  });
+});
+
+describe("chartsOf", () => {
+  it("draws the run's own processes for the controller only", () => {
+    const host = { "cpu.user": [], "mem.used": [], "disk.read_bytes": [], "net.rx_bytes": [] };
+    expect(chartsOf(host).map((c) => c.id)).toEqual(["cpu", "memory", "disk", "network"]);
+    expect(chartsOf({ ...host, "run.cpu": [] }).map((c) => c.id)).toContain("run");
+  });
+});
+
+describe("chartData", () => {
+  it("puts seconds on x and keeps missing samples as gaps", () => {
+    const cpu = CHARTS[0];
+    const data = chartData([1000, 2000], { "cpu.user": [5, null] }, cpu);
+    expect(data[0]).toEqual([1, 2]);
+    expect(data[1]).toEqual([5, null]);
+    expect(data[2]).toEqual([null, null]); // cpu.system not in the answer: nothing drawn
+  });
+});
+
+describe("taskBars", () => {
+  const entries = [
+    {
+      task: "burn",
+      host: "web1",
+      status: "ok",
+      started_at: "2026-11-23T10:00:00Z",
+      ended_at: "2026-11-23T10:00:04Z",
+      counter: 3,
+    },
+    {
+      task: "rest",
+      host: "web2",
+      status: "ok",
+      started_at: "2026-11-23T10:00:04Z",
+      ended_at: null,
+      counter: 4,
+    },
+  ];
+
+  it("keeps the results with both ends, of one host when asked", () => {
+    const bars = taskBars(entries);
+    expect(bars).toHaveLength(1);
+    expect(bars[0].end - bars[0].start).toBe(4000);
+    expect(taskBars(entries, "web2")).toEqual([]);
+    expect(taskBars(entries, "web1")[0].task).toBe("burn");
+  });
+});
