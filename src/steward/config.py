@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -59,6 +60,13 @@ class Settings(BaseSettings):
     # client can write the address the audit trail and login throttling see
     trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
+    # virtual environments a template may run its playbook with (besides the server's own):
+    # their bin/ansible-playbook and bin/ansible-galaxy are used (Python deps of collections)
+    ansible_venvs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    # roles and collections installed from requirements files are kept for the next runs of a
+    # project, up to this many MiB in all (least recently used removed first); 0: no cache
+    requirements_cache_mb: int = Field(default=2048, ge=0, le=1024 * 1024)
+
     # schedules: how often a server looks for due occurrences (each claimed atomically, so
     # several servers may tick); a short tick in tests, never a mocked clock
     scheduler_tick_seconds: float = Field(default=10.0, ge=0.05, le=300)
@@ -102,7 +110,7 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("local_repository_roots", mode="before")
+    @field_validator("local_repository_roots", "ansible_venvs", mode="before")
     @classmethod
     def _split_roots(cls, value: object) -> object:
         """From the environment: a JSON list, or directories separated by ':' or ','."""
@@ -122,6 +130,15 @@ class Settings(BaseSettings):
             if not root.is_absolute():
                 raise ValueError(f"{root} is not an absolute directory")
         return roots
+
+    @field_validator("ansible_venvs")
+    @classmethod
+    def _absolute_venvs(cls, value: list[Path]) -> list[Path]:
+        venvs = [Path(os.path.normpath(venv.expanduser())) for venv in value]
+        for venv in venvs:
+            if not venv.is_absolute():
+                raise ValueError(f"{venv} is not an absolute directory")
+        return list(dict.fromkeys(venvs))
 
     @model_validator(mode="after")
     def _fill_paths(self) -> Settings:
@@ -145,6 +162,11 @@ class Settings(BaseSettings):
         """The directories `local` repositories must be inside (see ``local.resolve_local``);
         filled in at validation, so never None here."""
         return tuple(self.local_repository_roots or ())
+
+    @property
+    def requirements_cache_dir(self) -> Path:
+        """Roles and collections installed for earlier runs, per project (``galaxy.cache``)."""
+        return self.data_dir / "requirements-cache"
 
     @property
     def runs_dir(self) -> Path:

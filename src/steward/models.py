@@ -4,6 +4,7 @@ from steward.audit.models import AuditRecord
 from steward.auth.models import ApiToken, User, WebSession
 from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
+from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
 from steward.inventories.models import Inventory
 from steward.keys.models import Key
@@ -26,6 +27,7 @@ __all__ = [
     "Destination",
     "Environment",
     "EnvironmentSecret",
+    "GalaxyServer",
     "Inventory",
     "Key",
     "Message",

@@ -146,6 +146,16 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("DELETE", "/projects/{project_id}/environments/{environment_id}"): [
         Probe("resource_write", 409)
     ],
+    ("GET", "/projects/{project_id}/galaxy-servers"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/galaxy-servers"): [Probe("resource_write", 422, body=BAD)],
+    ("GET", "/projects/{project_id}/galaxy-servers/{server_id}"): [Probe("resources", 200)],
+    ("PATCH", "/projects/{project_id}/galaxy-servers/{server_id}"): [
+        Probe("resource_write", 422, body=BAD)
+    ],
+    ("DELETE", "/projects/{project_id}/galaxy-servers/{server_id}"): [
+        Probe("resource_write", 404, {"server_id": "missing"})
+    ],
+    ("GET", "/ansible-venvs"): [Probe("signed_in", 200)],
     ("GET", "/projects/{project_id}/templates"): [Probe("project", 200)],
     ("POST", "/projects/{project_id}/templates"): [Probe("template_write", 422, body=BAD)],
     ("GET", "/projects/{project_id}/templates/{template_id}"): [
@@ -253,6 +263,7 @@ DEFAULT_PATH = {
     "repository_id": "p1_repository",
     "inventory_id": "p1_inventory",
     "environment_id": "environment",
+    "server_id": "galaxy_server",
     "team_id": "ops",
     "grant_id": "runner_grant",
     "user_id": "viewer",
@@ -357,6 +368,7 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
             ("environments", "environment"),
             ("inventories", "p1_inventory"),
             ("repositories", "p1_repository"),
+            ("galaxy-servers", "galaxy_server"),
         )
     },
     "/teams": {**_each(("admin", "owner", "owner_read"), TEAMS), "*": None},

@@ -120,6 +120,33 @@ class World:
         secret = {"name": "API_TOKEN", "target": "env", "key_id": self.ids["key"]}
         environment = {"name": "prod", "secrets": [secret]}
         self.keep("environment", "environments", self.post(f"{p1}/environments", environment))
+        server = {
+            "name": "hub",
+            "url": "https://hub.example.invalid/api/",
+            "key_id": self.ids["key"],
+        }
+        self.keep("galaxy_server", "galaxy-servers", self.post(f"{p1}/galaxy-servers", server))
+        for name, project in (("t1", "p1"), ("t2", "p1"), ("t3", "p2")):
+            template = self.post(
+                f"/projects/{self.ids[project]}/templates",
+                {
+                    "name": name,
+                    "playbook": "ok.yml",
+                    "repository_id": self.ids[f"{project}_repository"],
+                    "inventory_id": self.ids[f"{project}_inventory"],
+                    "environment_id": self.ids["environment"] if project == "p1" else None,
+                    "overridable": ["tags"],
+                },
+            )
+            self.keep(name, "templates", template)
+        for hook, template in (("w1", "t1"), ("w2", "t2")):  # each with one (test) delivery
+            body = {"name": hook, "auth": "github", "secret_key_id": self.ids["key"]}
+            self.keep(
+                hook, "webhooks", self.post(f"{p1}/templates/{self.ids[template]}/webhooks", body)
+            )
+            delivery = self.post(f"{p1}/webhooks/{self.ids[hook]}/test", {}, status=200)
+            self.keep(hook.replace("w", "d"), "deliveries", delivery)
+
         for name, project in (("t1", "p1"), ("t2", "p1"), ("t3", "p2")):
             template = self.post(
                 f"/projects/{self.ids[project]}/templates",

@@ -24,6 +24,7 @@ from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
+from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
@@ -37,6 +38,7 @@ from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
+from steward.templates.routes import venvs_router
 from steward.webhooks.routes import hooks as hooks_router
 from steward.webhooks.routes import router as webhooks_router
 
@@ -111,7 +113,9 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         repositories_router,
         inventories_router,
         environments_router,
+        galaxy_router,
         templates_router,
+        venvs_router,
         grants_router,
         runs_router,
         metrics_router,

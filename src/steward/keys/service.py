@@ -11,6 +11,7 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.errors import InvalidInput, NotFound
+from steward.galaxy.models import GalaxyServer
 from steward.keys import sshkeys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
@@ -163,7 +164,8 @@ def update(
 
 
 def _users(session: Session, key: Key) -> dict[str, list[str]]:
-    """The names of the repositories, environments and templates that use the key."""
+    """The names of the repositories, environments, templates and Galaxy servers that use
+    the key."""
     uses_key = or_(
         Template.ssh_key_id == key.id,
         Template.become_key_id == key.id,
@@ -175,6 +177,7 @@ def _users(session: Session, key: Key) -> dict[str, list[str]]:
             session, Environment.name, Environment.secrets.any(EnvironmentSecret.key_id == key.id)
         ),
         "template": scoped.names_of(session, Template.name, uses_key),
+        "galaxy server": scoped.names_of(session, GalaxyServer.name, GalaxyServer.key_id == key.id),
         "webhook": scoped.names_of(session, Webhook.name, Webhook.secret_key_id == key.id),
     }
 

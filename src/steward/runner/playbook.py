@@ -51,6 +51,13 @@ class RunnerSpec:
     become_password: str | None = None
     vault_ids: tuple[tuple[str, Path], ...] = ()  # (label, password file)
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    bin_dir: Path = BIN_DIR  # where ansible-playbook is: the server's venv or a template's
+
+    @property
+    def needs_launcher(self) -> bool:
+        """Runner starts ansible-playbook from its own PATH (trap 1) unless given a ``binary``:
+        a script is needed for the sandbox and for another venv's ansible-playbook."""
+        return bool(self.sandbox) or self.bin_dir != BIN_DIR
 
     def cmdline(self) -> list[str]:
         args: list[str] = []
@@ -68,21 +75,22 @@ class RunnerSpec:
             args.append("--ask-become-pass")
         for label, path in self.vault_ids:
             args += ["--vault-id", f"{label}@{path}" if label else str(path)]
-        if self.sandbox:
+        if self.needs_launcher:
             args.append(self.playbook)  # runner adds it only when it starts ansible-playbook itself
         return args
 
     def launcher(self) -> Path | None:
-        """A script that starts ansible-playbook inside the sandbox, or None for no sandbox.
+        """A script that starts the venv's ansible-playbook inside the sandbox (if any), or
+        None when runner may start the server's own directly.
 
         ansible-runner takes one executable (``binary``), not a command prefix; ssh-agent, when
         runner adds it, wraps this script, so its socket stays outside the sandbox but in the
         run's own TMPDIR (bound inside).
         """
-        if not self.sandbox:
+        if not self.needs_launcher:
             return None
         script = self.private_data_dir / "sandboxed-playbook"
-        command = shlex.join([*self.sandbox, str(BIN_DIR / "ansible-playbook")])
+        command = shlex.join([*self.sandbox, str(self.bin_dir / "ansible-playbook")])
         fd = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
         with os.fdopen(fd, "w") as out:
             out.write(f'#!/bin/sh\nexec {command} "$@"\n')
@@ -101,7 +109,7 @@ class RunnerSpec:
         env = {name: "" for name in os.environ if name.startswith("STEWARD_")}
         env.update(self.env)
         path = env.get("PATH") or os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin")
-        env["PATH"] = f"{BIN_DIR}:{path}"
+        env["PATH"] = f"{self.bin_dir}:{path}"
         env[MARKER] = self.run_uuid
         return env
 

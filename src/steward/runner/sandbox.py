@@ -109,9 +109,20 @@ class Sandbox:
             files += [database, Path(f"{database}-wal"), Path(f"{database}-shm")]
         return cls(enabled=True, hidden_dirs=_existing(dirs), hidden_files=_existing(files))
 
-    def wrap(self, argv: Sequence[str], *, visible: Iterable[Path] = ()) -> list[str]:
+    def hides(self, path: Path) -> bool:
+        """Whether ``path`` lies in a directory the sandbox hides from what it wraps."""
+        real = _real(path)
+        return self.enabled and any(real.is_relative_to(d) for d in self.hidden_dirs)
+
+    def wrap(
+        self,
+        argv: Sequence[str],
+        *,
+        visible: Iterable[Path] = (),
+        read_only: Iterable[Path] = (),
+    ) -> list[str]:
         """``argv`` run inside the sandbox, with ``visible`` directories or files bound back
-        read-write (each must exist)."""
+        read-write and ``read_only`` ones read-only (each must exist)."""
         if not self.enabled:
             return list(argv)
         args = [BWRAP, "--die-with-parent", "--unshare-pid", "--unshare-ipc"]
@@ -123,6 +134,8 @@ class Sandbox:
                 args += ["--ro-bind", "/dev/null", str(file)]
         for path in sorted({_real(p) for p in visible}):
             args += ["--bind", str(path), str(path)]
+        for path in sorted({_real(p) for p in read_only}):
+            args += ["--ro-bind", str(path), str(path)]
         if os.geteuid() == 0:  # unprivileged, bwrap keeps no capability in the sandbox anyway
             for capability in DROPPED_CAPABILITIES:
                 args += ["--cap-drop", capability]

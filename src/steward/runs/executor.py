@@ -18,11 +18,12 @@ from steward.errors import DomainError
 from steward.metrics import recording
 from steward.runner import processes
 from steward.runner.playbook import Outcome, run_playbook
-from steward.runs import lifecycle, workdirs
+from steward.runs import lifecycle, requirements, workdirs
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.preparation import prepare
 from steward.runs.recorder import Recorder
+from steward.runs.requirements import Installed
 from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime
 
@@ -35,6 +36,7 @@ OUTCOME_STATUS = {
     "timeout": RunStatus.TIMED_OUT,
 }
 CANCEL_POLL_SECONDS = 0.5
+STOPPED = Outcome(status="canceled", rc=None)  # stopped before the playbook started
 
 
 class CancelWatch:
@@ -72,6 +74,12 @@ class CancelWatch:
             return False  # the database is away for a moment: the run goes on
         # ended by someone else (the reaper took it for lost): stop executing it
         return requested is not None or RunStatus(status).is_finished
+
+    def stopping(self) -> bool:
+        """For the install phase: whether the run must stop now (cancel, timeout, shutdown);
+        ansible-galaxy is killed at once, it leaves nothing to clean up."""
+        self()
+        return self.requested or self.timed_out or self.shutdown
 
     def __call__(self) -> bool:
         if self.terminated_at is None:
@@ -153,15 +161,35 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             prepared.masker,
             heartbeat=lambda s: lifecycle.heartbeat(s, run_id),
             heartbeat_seconds=runtime.settings.heartbeat_seconds,
+            retry_seconds=runtime.settings.lease_seconds,
         )
         sampling = recording.start(runtime, run_id, prepared.spec)  # host metrics, own threads
+        installed = Installed()
+        outcome = STOPPED
         try:
-            outcome = run_playbook(prepared.spec, on_event=recorder.add, should_cancel=watch)
-            retry_seconds=runtime.settings.lease_seconds,
+            installed = requirements.install(
+                prepared.requirements,
+                prepared.spec,
+                settings=runtime.settings,
+                sandbox=runtime.sandbox,
+                masker=prepared.masker,
+                add=recorder.add,
+                stop=watch.stopping,
+            )
+            if installed.failure is None and not installed.stopped:
+                outcome = run_playbook(
+                    prepared.with_requirements(installed),
+                    on_event=installed.numbered(recorder.add),
+                    should_cancel=watch,
+                )
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
             sampling.stop()
             recorder.close()
+            installed.release()
+        if installed.failure is not None:
+            _finish(runtime, run_id, RunStatus.ERROR, installed.failure)
+            return
         status, reason = _final_status(outcome, watch)
         _finish(runtime, run_id, status, reason, outcome.rc)
     except DomainError as exc:

@@ -46,6 +46,12 @@ class RunParams(BaseModel):
     secret_extra_vars: dict[str, str] = Field(
         default_factory=dict, description="names of secret survey answers (values sealed)"
     )
+    install_requirements: bool = Field(
+        default=True, description="install the repository's roles and collections first"
+    )
+    ansible_venv: str = Field(
+        default="", description='the virtual environment whose Ansible runs it ("": the server\'s)'
+    )
 
     @classmethod
     def of(cls, stored: dict[str, Any], run_id: int) -> RunParams:

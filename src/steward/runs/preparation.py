@@ -17,6 +17,8 @@ from steward.config import Settings
 from steward.environments import service as environments
 from steward.environments.models import Environment
 from steward.errors import InvalidState
+from steward.galaxy import service as galaxy
+from steward.galaxy.service import ServerAccess
 from steward.inventories.models import Inventory, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import plugins_for, write_static
@@ -26,13 +28,14 @@ from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
-from steward.runner import extravars
+from steward.runner import extravars, venvs
 from steward.runner.masking import Masker
 from steward.runner.playbook import RunnerSpec
 from steward.runner.sandbox import Sandbox
 from steward.runs import workdirs
 from steward.runs.models import Run
 from steward.runs.params import RunParams
+from steward.runs.requirements import Installed, RequirementsPlan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +44,21 @@ class Prepared:
     masker: Masker
     commit: str
     timeout_seconds: int | None
+    requirements: RequirementsPlan
+    sandbox: Sandbox
+    visible: tuple[Path, ...]  # bound into the sandbox read-write
+
+    def with_requirements(self, installed: Installed) -> RunnerSpec:
+        """The playbook's spec once the requirements are installed: their paths in its
+        environment, the cache entries it uses bound read-only."""
+        if not installed.env and not installed.read_only:
+            return self.spec
+        wrapped = self.sandbox.wrap([], visible=self.visible, read_only=installed.read_only)
+        return dataclasses.replace(
+            self.spec,
+            env={**self.spec.env, **installed.env},
+            sandbox=tuple(wrapped),
+        )
 
 
 def _write_secret(path: Path, content: str) -> Path:
@@ -103,6 +121,7 @@ def prepare(
     inventory_path = _inventory_path(inventory, source.path, workdir)
     env, extravars_files = _variables(ctx)
     credentials = _credentials(ctx)
+    requirements = _requirements(ctx, settings, sandbox)
     control_dir, known_hosts = _ssh_isolation(settings, run, env)
     env.update(
         {
@@ -112,6 +131,7 @@ def prepare(
             "ANSIBLE_INVENTORY_ENABLED": ",".join(plugins_for(inventory)),
         }
     )
+    visible = (workdir, control_dir, known_hosts)
     spec = RunnerSpec(
         run_uuid=run.uuid,
         private_data_dir=workdir,
@@ -119,7 +139,7 @@ def prepare(
         playbook=params.playbook,
         inventory=inventory_path,
         extravars_files=extravars_files,
-        sandbox=tuple(sandbox.wrap([], visible=[workdir, control_dir, known_hosts])),
+        sandbox=tuple(sandbox.wrap([], visible=visible)),
         limit=params.limit,
         tags=params.tags,
         skip_tags=params.skip_tags,
@@ -128,6 +148,7 @@ def prepare(
         check=params.check_mode,
         diff=params.diff_mode,
         env=env,
+        bin_dir=requirements.venv.bin_dir,
         **dataclasses.asdict(credentials),
     )
     return Prepared(
@@ -135,6 +156,30 @@ def prepare(
         masker=Masker(ctx.secrets),
         commit=source.commit,
         timeout_seconds=params.timeout_seconds,
+        requirements=requirements,
+        sandbox=sandbox,
+        visible=visible,
+    )
+
+
+def _requirements(ctx: _Context, settings: Settings, sandbox: Sandbox) -> RequirementsPlan:
+    """The venv whose Ansible runs, and the project's Galaxy servers with their secrets (added
+    to what the output masks) when the template installs requirements."""
+    venv = venvs.resolve(settings, ctx.params.ansible_venv)
+    if sandbox.hides(venv.bin_dir):
+        raise InvalidState(
+            f"the virtual environment '{venv.path}' is in a directory the sandbox hides"
+            " (the data dir or a repository root)"
+        )
+    servers: list[ServerAccess] = []
+    if ctx.params.install_requirements:
+        servers = galaxy.for_run(ctx.session, ctx.cipher, ctx.run.project_id)
+        ctx.secrets.extend(value for server in servers for value in server.secret_values())
+    return RequirementsPlan(
+        enabled=ctx.params.install_requirements,
+        project_id=ctx.run.project_id,
+        venv=venv,
+        servers=tuple(servers),
     )
 
 

@@ -55,6 +55,8 @@ RECAP_FIELDS = {
 }
 FAILED_EVENTS = {"runner_on_failed", "runner_on_unreachable", "runner_item_on_failed"}
 STATS_EVENT = "playbook_on_stats"
+# Steward's own event closing a run's install phase (runs/requirements.py); failed or not
+REQUIREMENTS_EVENT = "steward_requirements"
 _STOP = object()
 
 Row = dict[str, Any]
@@ -107,7 +109,8 @@ def event_row(
         "task_action": str(data.get("task_action") or "")[:200],
         "role": str(data.get("role") or "")[:200],
         "changed": bool(res.get("changed")) if kind.startswith("runner_on") else False,
-        "failed": kind in FAILED_EVENTS and not data.get("ignore_errors"),
+        "failed": (kind in FAILED_EVENTS and not data.get("ignore_errors"))
+        or (kind == REQUIREMENTS_EVENT and bool(data.get("failed"))),
         "created_at": _timestamp(raw.get("created")) or utcnow(),
         "started_at": _timestamp(data.get("start")),
         "ended_at": _timestamp(data.get("end")),

@@ -177,3 +177,8 @@ class TimelineEntry(BaseModel):
     ended_at: dt.datetime | None
     duration: float | None
     counter: int
+    kind: Literal["task", "requirements"] = Field(
+        default="task",
+        description="task: a task's result on a host; requirements: the install of the"
+        " repository's roles and collections before the playbook (host empty)",
+    )

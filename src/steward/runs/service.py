@@ -101,6 +101,8 @@ def launch(
             ssh_key_id=template.ssh_key_id,
             become_key_id=template.become_key_id,
             vault_key_ids=[k.id for k in template.vault_keys],
+            install_requirements=template.install_requirements,
+            ansible_venv=template.ansible_venv,
         ).model_dump(mode="json"),
         template_snapshot=_snapshot(session, template),
         secret_params=(

@@ -46,6 +46,11 @@ class Template(ProjectScoped):
     verbosity: Mapped[int] = mapped_column(default=0)
     forks: Mapped[int | None]
     timeout_seconds: Mapped[int | None]
+    # install the repository's requirements files (roles, collections) before each run
+    install_requirements: Mapped[bool] = mapped_column(default=True)
+    # the virtual environment whose Ansible runs it: "" the server's own, else one of
+    # STEWARD_ANSIBLE_VENVS (runner/venvs.py)
+    ansible_venv: Mapped[str] = mapped_column(String(1000), default="")
     # names of the launch fields a launch may override (see templates.schemas.OverridableField)
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question

@@ -9,16 +9,24 @@ from steward.api.deps import (
     ActorDep,
     CipherDep,
     RootsDep,
+    RuntimeDep,
     SessionDep,
     TemplateWrite,
 )
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action, ProjectAccess
+from steward.runner import venvs
 from steward.templates import service
 from steward.templates.models import Template
-from steward.templates.schemas import TemplateCreate, TemplateRead, TemplateUpdate
+from steward.templates.schemas import (
+    AnsibleVenvRead,
+    TemplateCreate,
+    TemplateRead,
+    TemplateUpdate,
+)
 
 router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"])
+venvs_router = APIRouter(prefix="/ansible-venvs", tags=["templates"])
 
 
 def _viewed(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
@@ -70,10 +78,20 @@ def create_template(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    rt: RuntimeDep,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
-    be a file of the repository, which is checked out for that."""
-    created = service.create(session, project, body, actor=actor, cipher=cipher, roots=roots)
+    be a file of the repository, which is checked out for that; ``ansible_venv`` one of
+    ``GET /ansible-venvs``."""
+    created = service.create(
+        session,
+        project,
+        body,
+        actor=actor,
+        cipher=cipher,
+        roots=roots,
+        venvs=venvs.allowed(rt.settings),
+    )
     return _read(created, rights)
 
 
@@ -91,10 +109,18 @@ def update_template(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    rt: RuntimeDep,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
     updated = service.update(
-        session, rights.project, template, body, actor=actor, cipher=cipher, roots=roots
+        session,
+        rights.project,
+        template,
+        body,
+        actor=actor,
+        cipher=cipher,
+        roots=roots,
+        venvs=venvs.allowed(rt.settings),
     )
     return _read(updated, rights)
 
@@ -103,3 +129,11 @@ def update_template(
 def delete_template(template: EditedTemplate, session: SessionDep, actor: ActorDep) -> None:
     """Refused (409) while the template has queued or running runs."""
     service.delete(session, template, actor=actor)
+
+
+@venvs_router.get("")
+def list_ansible_venvs(_actor: ActorDep, rt: RuntimeDep) -> list[AnsibleVenvRead]:
+    """What a template's ``ansible_venv`` may be: the server's own (``""``) first, then the
+    administrator's ``STEWARD_ANSIBLE_VENVS``, each with its ansible-core version, or why it
+    cannot run Ansible."""
+    return [AnsibleVenvRead(**venvs.describe(path)) for path in ["", *venvs.allowed(rt.settings)]]

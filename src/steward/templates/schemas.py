@@ -4,10 +4,10 @@ import datetime as dt
 import enum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import Description, Id, Name, PathText, TimeoutSeconds
+from steward.api.bounds import PATH_MAX, Description, Id, Name, PathText, TimeoutSeconds
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.paths import normalize
 from steward.templates.patterns import HostPattern, TagList
@@ -47,6 +47,7 @@ PlaybookPath = Annotated[PathText, AfterValidator(normalize), AfterValidator(_pl
 Overridable = Annotated[
     list[OverridableField], Field(max_length=len(OverridableField)), AfterValidator(_distinct)
 ]
+AnsibleVenv = Annotated[str, Field(max_length=PATH_MAX)]
 VaultKeyIds = Annotated[list[Id], Field(max_length=20), AfterValidator(_distinct)]
 
 
@@ -73,6 +74,16 @@ class TemplateCreate(RequestModel):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable = Field(default_factory=list)
     survey: Survey = Field(default_factory=list)
+    install_requirements: bool = Field(
+        default=True,
+        description="install the roles and collections of the repository's requirements files"
+        " before each run",
+    )
+    ansible_venv: AnsibleVenv = Field(
+        default="",
+        description='the virtual environment whose Ansible runs the playbook: "" for the'
+        " server's own, else one listed by GET /ansible-venvs",
+    )
     runner_group_id: Id | None = Field(
         default=None, description="where its runs execute (admins choose); null: the project's"
     )
@@ -99,6 +110,8 @@ class TemplateUpdate(NamedUpdate):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None
+    install_requirements: bool | None = None
+    ansible_venv: AnsibleVenv | None = None
     runner_group_id: Id | None = None
 
     NULLABLE = frozenset(
@@ -141,6 +154,8 @@ class TemplateRead(ResponseModel):
     timeout_seconds: int | None
     overridable: list[OverridableField]
     survey: list[Question]
+    install_requirements: bool
+    ansible_venv: str
     runner_group_id: int | None
     created_at: dt.datetime
     updated_at: dt.datetime
@@ -148,3 +163,9 @@ class TemplateRead(ResponseModel):
         default_factory=list,
         description="What the caller may do with this template: view, run, write",
     )
+
+
+class AnsibleVenvRead(BaseModel):
+    path: str = Field(description='"" for the server\'s own')
+    ansible_version: str = Field(description='ansible-core\'s version, "" when unknown')
+    problem: str | None = Field(description="why it cannot run Ansible, or null")

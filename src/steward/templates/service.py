@@ -19,6 +19,7 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
+from steward.runner.venvs import check_choice as check_venv
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
@@ -49,7 +50,7 @@ AUDITED_FIELDS = (
     "name", "description", "playbook", "repository_id", "inventory_id", "environment_id",
     "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
-    "runner_group_id",
+    "install_requirements", "ansible_venv", "runner_group_id",
 )  # fmt: skip
 
 
@@ -103,10 +104,13 @@ def create(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    venvs: Sequence[str] = (),
 ) -> Template:
     """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository and
-    find the playbook in it."""
+    find the playbook in it; ``venvs``: the virtual environments it may choose besides the
+    server's own (``runner.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
+    check_venv(body.ansible_venv, venvs)
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
     if body.runner_group_id is not None:
@@ -130,10 +134,13 @@ def update(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    venvs: Sequence[str] = (),
 ) -> Template:
     """The playbook is looked for again only when it or the repository changes."""
     before = _fields(template)
     changes = body.changes(mode="json")
+    if "ansible_venv" in changes:
+        check_venv(changes["ansible_venv"], venvs)
     if "name" in changes:
         name = changes["name"]
         scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)

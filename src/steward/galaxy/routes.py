@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, status
+
+from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep, project_object
+from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
+from steward.galaxy import service
+from steward.galaxy.models import GalaxyServer
+from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerRead, GalaxyServerUpdate
+
+router = APIRouter(prefix="/projects/{project_id}/galaxy-servers", tags=["galaxy servers"])
+
+ViewedServer = Annotated[
+    GalaxyServer,
+    Depends(project_object(GalaxyServer, "server", Action.RESOURCE_VIEW)),
+]
+EditedServer = Annotated[
+    GalaxyServer,
+    Depends(project_object(GalaxyServer, "server", Action.RESOURCE_WRITE)),
+]
+
+
+@router.get("")
+def list_galaxy_servers(
+    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[GalaxyServerRead]:
+    """The servers the project's requirements are installed from, in the order they are asked;
+    none: ansible-galaxy's default (galaxy.ansible.com)."""
+    rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
+    return Page.of([GalaxyServerRead.model_validate(s) for s in rows], total, page)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_galaxy_server(
+    body: GalaxyServerCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
+) -> GalaxyServerRead:
+    return GalaxyServerRead.model_validate(service.create(session, project, body, actor=actor))
+
+
+@router.get("/{server_id}")
+def read_galaxy_server(server: ViewedServer) -> GalaxyServerRead:
+    return GalaxyServerRead.model_validate(server)
+
+
+@router.patch("/{server_id}")
+def update_galaxy_server(
+    server: EditedServer,
+    body: GalaxyServerUpdate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
+) -> GalaxyServerRead:
+    updated = service.update(session, project, server, body, actor=actor)
+    return GalaxyServerRead.model_validate(updated)
+
+
+@router.delete("/{server_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_galaxy_server(server: EditedServer, session: SessionDep, actor: ActorDep) -> None:
+    service.delete(session, server, actor=actor)

@@ -1,0 +1,162 @@
+"""A project's Galaxy servers: kept like its other objects, revealed (with their secrets) only
+for the install phase of a run."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
+
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.actor import Actor
+from steward.errors import InvalidInput
+from steward.galaxy.models import GalaxyServer
+from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerUpdate
+from steward.keys import service as keys
+from steward.keys.crypto import KeyCipher
+from steward.keys.models import Key, KeyKind
+from steward.projects import scoped
+from steward.projects.models import Project
+
+KEY_KINDS = frozenset({KeyKind.SECRET, KeyKind.LOGIN_PASSWORD})
+AUDITED_FIELDS = (
+    "name", "description", "url", "auth_url", "key_id", "validate_certs", "position",
+)  # fmt: skip
+
+
+def _fields(server: GalaxyServer) -> dict[str, Any]:
+    return audit.snapshot(server, AUDITED_FIELDS)
+
+
+def _ordered(project_id: int) -> Select[GalaxyServer]:
+    return (
+        select(GalaxyServer)
+        .where(GalaxyServer.project_id == project_id)
+        .order_by(GalaxyServer.position, GalaxyServer.name)
+    )
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[GalaxyServer], int]:
+    """In the order ansible-galaxy asks them."""
+    total = session.scalar(
+        select(func.count()).select_from(GalaxyServer).where(GalaxyServer.project_id == project.id)
+    )
+    rows = session.scalars(_ordered(project.id).limit(limit).offset(offset))
+    return list(rows), total or 0
+
+
+def _key(session: Session, project: Project, key_id: int | None) -> Key | None:
+    if key_id is None:
+        return None
+    key = session.get(Key, key_id)
+    if key is None or key.project_id != project.id:
+        raise InvalidInput("key_id", f"key {key_id} does not exist in this project")
+    if key.kind not in KEY_KINDS:
+        raise InvalidInput(
+            "key_id",
+            f"key {key.id} is a {key.kind} key; a secret key (a token) or a login_password"
+            " key is required",
+        )
+    return key
+
+
+def _apply(
+    session: Session, project: Project, server: GalaxyServer, changes: dict[str, Any]
+) -> None:
+    if "key_id" in changes:
+        server.key = _key(session, project, changes.pop("key_id"))
+    if "auth_url" in changes:
+        server.auth_url = changes.pop("auth_url") or ""
+    for field, value in changes.items():
+        setattr(server, field, value)
+
+
+def create(
+    session: Session, project: Project, body: GalaxyServerCreate, *, actor: Actor
+) -> GalaxyServer:
+    scoped.check_name_free(session, GalaxyServer, project, body.name, "galaxy server")
+    server = GalaxyServer(project_id=project.id)
+    _apply(session, project, server, body.model_dump())
+    session.add(server)
+    session.flush()
+    diff = audit.diff({}, _fields(server))
+    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_CREATE, server, diff)
+    session.commit()
+    return server
+
+
+def update(
+    session: Session,
+    project: Project,
+    server: GalaxyServer,
+    body: GalaxyServerUpdate,
+    *,
+    actor: Actor,
+) -> GalaxyServer:
+    before = _fields(server)
+    changes = body.changes()
+    if "name" in changes:
+        scoped.check_name_free(
+            session, GalaxyServer, project, changes["name"], "galaxy server", except_id=server.id
+        )
+    _apply(session, project, server, changes)
+    diff = audit.diff(before, _fields(server))
+    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_UPDATE, server, diff)
+    session.commit()
+    return server
+
+
+def delete(session: Session, server: GalaxyServer, *, actor: Actor) -> None:
+    diff = audit.diff(_fields(server), {})
+    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_DELETE, server, diff)
+    session.delete(server)
+    session.commit()
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerAccess:
+    """A server as ansible-galaxy gets it, secrets decrypted. ``repr`` shows no secret."""
+
+    name: str
+    url: str
+    auth_url: str
+    validate_certs: bool
+    key_id: int | None
+    token: str = dataclasses.field(default="", repr=False)
+    username: str = ""
+    password: str = dataclasses.field(default="", repr=False)
+
+    def identity(self) -> list[Any]:
+        """What the installed content depends on (the requirements cache key): not the secret."""
+        return [self.name, self.url, self.auth_url, self.validate_certs, self.key_id]
+
+    def secret_values(self) -> list[str]:
+        return [v for v in (self.token, self.password) if v]
+
+
+def for_run(session: Session, cipher: KeyCipher, project_id: int) -> list[ServerAccess]:
+    """The project's servers in order, with their keys' secrets: for a run's install phase."""
+    servers = []
+    for server in session.scalars(_ordered(project_id)):
+        access = ServerAccess(
+            name=server.name,
+            url=server.url,
+            auth_url=server.auth_url,
+            validate_certs=server.validate_certs,
+            key_id=server.key_id,
+        )
+        if server.key_id is not None:
+            material = keys.reveal(session, cipher, server.key_id, project_id)
+            access = dataclasses.replace(
+                access,
+                token=material.value,
+                username=material.username if material.kind == KeyKind.LOGIN_PASSWORD else "",
+                password=material.password,
+            )
+        servers.append(access)
+    return servers
