@@ -147,27 +147,6 @@ class World:
             delivery = self.post(f"{p1}/webhooks/{self.ids[hook]}/test", {}, status=200)
             self.keep(hook.replace("w", "d"), "deliveries", delivery)
 
-        for name, project in (("t1", "p1"), ("t2", "p1"), ("t3", "p2")):
-            template = self.post(
-                f"/projects/{self.ids[project]}/templates",
-                {
-                    "name": name,
-                    "playbook": "ok.yml",
-                    "repository_id": self.ids[f"{project}_repository"],
-                    "inventory_id": self.ids[f"{project}_inventory"],
-                    "environment_id": self.ids["environment"] if project == "p1" else None,
-                    "overridable": ["tags"],
-                },
-            )
-            self.keep(name, "templates", template)
-        for hook, template in (("w1", "t1"), ("w2", "t2")):  # each with one (test) delivery
-            body = {"name": hook, "auth": "github", "secret_key_id": self.ids["key"]}
-            self.keep(
-                hook, "webhooks", self.post(f"{p1}/templates/{self.ids[template]}/webhooks", body)
-            )
-            delivery = self.post(f"{p1}/webhooks/{self.ids[hook]}/test", {}, status=200)
-            self.keep(hook.replace("w", "d"), "deliveries", delivery)
-
     def _people(self) -> None:
         p1 = f"/projects/{self.ids['p1']}"
         self.clients["admin"] = self.admin
