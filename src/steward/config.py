@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # schedules: how often a server looks for due occurrences (each claimed atomically, so
     # several servers may tick); a short tick in tests, never a mocked clock
     scheduler_tick_seconds: float = Field(default=10.0, ge=0.05, le=300)
+    # the shortest time allowed between two occurrences of a schedule (a run every second is a
+    # mistake, or a flood); lowered in tests to see a schedule fire twice within seconds
+    schedule_min_interval_seconds: int = Field(default=60, ge=1, le=86400)
     # notifications: the notifier's poll, attempts per message and the first retry's delay
     # (doubling after each failure); outbound requests time out after notify_timeout_seconds
     notifier_tick_seconds: float = Field(default=2.0, ge=0.05, le=300)

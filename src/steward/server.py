@@ -13,6 +13,7 @@ from steward.config import Settings
 from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.runtime import Runtime
+from steward.schedules.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
         )
     queue = queue_of(runtime)
-    return create_app(runtime, queue, [queue])
+    return create_app(runtime, queue, [queue, Scheduler(runtime, queue)])
 
 
 def queue_of(runtime: Runtime) -> LocalDispatcher | CeleryQueue:

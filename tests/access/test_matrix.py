@@ -253,9 +253,32 @@ ROUTES.update(
     }
 )
 
+# schedules: seen with their template, changed by its writers; deleting one is refused while
+# the run it launched runs (busy_t1, busy_t2)
+S = "/projects/{project_id}/schedules/{schedule_id}"
+S2 = {"schedule_id": "s2"}
+ROUTES.update(
+    {
+        ("GET", "/projects/{project_id}/templates/{template_id}/schedules"): [
+            Probe("project", 200),
+            Probe("t2", 200, T2),
+        ],
+        ("POST", "/projects/{project_id}/templates/{template_id}/schedules"): [
+            Probe("template_write", 422, body=BAD),
+            Probe("t2_write", 422, T2, BAD),
+        ],
+        ("GET", "/projects/{project_id}/schedules"): [Probe("project", 200)],
+        ("GET", S): [Probe("project", 200), Probe("t2", 200, S2)],
+        ("GET", f"{S}/preview"): [Probe("project", 200), Probe("t2", 200, S2)],
+        ("PATCH", S): [Probe("template_write", 422, body=BAD), Probe("t2_write", 422, S2, BAD)],
+        ("DELETE", S): [Probe("template_write", 409), Probe("t2_write", 409, S2)],
+    }
+)
+
 DEFAULT_PATH = {
     "project_id": "p1",
     "template_id": "t1",
+    "schedule_id": "s1",
     "webhook_id": "w1",
     "delivery_id": "d1",
     "run_id": "r1",
@@ -372,6 +395,8 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
         )
     },
     "/teams": {**_each(("admin", "owner", "owner_read"), TEAMS), "*": None},
+    "/projects/{p1}/schedules": {**_each(GRANTED, {"s1"}), "*": {"s1", "s2"}},
+    "/projects/{p1}/templates/{t2}/schedules": {**_each(GRANTED, None), "*": {"s2"}},
     "/projects/{p1}/webhooks": {**_each(GRANTED, {"w1"}), "*": {"w1", "w2"}},
     "/projects/{p1}/templates/{t2}/webhooks": {**_each(GRANTED, None), "*": {"w2"}},
     "/projects/{p1}/webhooks/{w1}/deliveries": {

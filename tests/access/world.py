@@ -1,10 +1,11 @@
 """One project seen by every kind of actor: the setting of the access tests.
 
 Project ``p1`` holds a key, a repository, an inventory, an environment (whose secret is the key),
-templates T1 and T2, a webhook of each (w1, w2) with a test delivery (d1, d2), a finished run
-of each and a running one of each (inserted: a running run keeps its template and project from
-being deleted). Project ``p2`` holds a template and a
-finished run (inserted: nothing reads more than that it exists).
+templates T1 and T2, a schedule of each (s1, s2), a webhook of each (w1, w2) with a test
+delivery (d1, d2), a finished run of each and a running one of each, launched by s1 and s2
+(inserted: a running run keeps its template, schedule and project from being deleted).
+Project ``p2`` holds a template and a finished run (inserted: nothing reads more than that
+it exists).
 
 Actors: ``admin``; ``owner``, ``manager``, ``operator``, ``viewer`` (direct roles in p1);
 ``team_operator`` (team ``ops`` is operator in p1); ``runner`` (a ``run`` grant on T1);
@@ -173,6 +174,10 @@ class World:
         )["id"]
 
     def _runs(self) -> None:
+        for name in ("t1", "t2"):  # schedule s1 of T1, s2 of T2; each launched a running run
+            schedule = {"name": f"s{name[1]}", "kind": "cron", "expression": "0 0 1 1 *"}
+            url = f"/projects/{self.ids['p1']}/templates/{self.ids[name]}/schedules"
+            self.keep(f"s{name[1]}", "schedules", self.post(url, schedule))
         for name, project in (("r1", "p1"), ("r2", "p1")):  # their output and params are read
             template = self.ids[name.replace("r", "t")]
             run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})
@@ -190,6 +195,7 @@ class World:
                     RunStatus.RUNNING,
                     worker_id="elsewhere:1:1",
                     heartbeat_at=utcnow().replace(year=utcnow().year + 1),  # never reaped
+                    schedule_id=self.ids[f"s{name[1]}"],
                 )
                 session.add(busy)
                 session.flush()

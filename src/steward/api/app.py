@@ -36,6 +36,7 @@ from steward.runs.routes import router as runs_router
 from steward.runtime import Runtime
 from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
+from steward.schedules.routes import router as schedules_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
 from steward.templates.routes import venvs_router
@@ -117,6 +118,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         templates_router,
         venvs_router,
         grants_router,
+        schedules_router,
         runs_router,
         metrics_router,
         all_runs_router,

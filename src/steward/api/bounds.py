@@ -40,6 +40,8 @@ LIST_MAX = 100  # references to other objects (vault keys, environment secrets)
 SURVEY_QUESTIONS_MAX = 100
 SURVEY_CHOICES_MAX = 500
 SURVEY_ANSWER_MAX = 64 * KIB  # characters of a text answer or default
+SCHEDULE_EXPRESSION_MAX = 1000  # a cron line, or an RFC 5545 recurrence (RRULE, EXDATE, …)
+TIMEZONE_NAME_MAX = 64  # an IANA zone name (the longest is 32 characters)
 WEBHOOK_BODY_MAX = MIB  # a delivery's body (413 above it; GitHub's own cap is 25 MB)
 WEBHOOK_BODY_STORED_MAX = 64 * KIB  # what a delivery record keeps of the body
 WEBHOOK_MATCHERS_MAX = 20
@@ -121,3 +123,5 @@ LineAfter = Annotated[int, Field(ge=-1, le=POSITION_MAX)]  # a line number to st
 TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
 Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
 Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]
+ScheduleExpression = Annotated[str, Field(min_length=1, max_length=SCHEDULE_EXPRESSION_MAX)]
+TimeZoneName = Annotated[str, Field(min_length=1, max_length=TIMEZONE_NAME_MAX)]

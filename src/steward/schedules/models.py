@@ -12,9 +12,11 @@ import enum
 from typing import Any
 
 from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from steward.auth.models import User
 from steward.projects.scoped import ProjectScoped
+from steward.templates.models import Template
 
 
 class ScheduleKind(enum.StrEnum):
@@ -55,3 +57,7 @@ class Schedule(ProjectScoped):
     last_fired_at: Mapped[dt.datetime | None]
     last_run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     disabled_reason: Mapped[str] = mapped_column(Text, default="")
+
+    # for their names in reads (schedules.service loads them with joins)
+    template: Mapped[Template | None] = relationship()
+    owner: Mapped[User | None] = relationship()

@@ -1,0 +1,234 @@
+"""One occurrence of one schedule: claimed, checked, launched, in one transaction.
+
+The schedule row is the truth. A server claims an occurrence with a conditional UPDATE of
+``next_fire_at`` (from the value it read to the next occurrence after now); only the process
+whose UPDATE changed the row launches, so two servers never launch the same occurrence, and
+occurrences missed while every server was down collapse into one (``missed_policy``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from typing import Any, cast
+
+from pydantic import ValidationError
+from sqlalchemy import CursorResult, Table, or_, select, update
+from sqlalchemy.orm import Session, joinedload
+
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.actor import Actor
+from steward.auth.policy import Action, ProjectAccess, access
+from steward.dispatch.queue import RunQueue
+from steward.errors import DomainError
+from steward.keys.crypto import KeyCipher
+from steward.projects.models import Project
+from steward.runs import service as runs
+from steward.runs.models import LaunchType
+from steward.runs.service import Trigger
+from steward.schedules import recurrence, values
+from steward.schedules.models import MissedPolicy, Schedule
+from steward.schedules.service import recurrence_of
+
+log = logging.getLogger(__name__)
+
+# an occurrence found later than this after its time counts as missed (servers were down):
+# a "skip" schedule then does not launch it; added to the scheduler's tick
+LATE_AFTER = dt.timedelta(seconds=60)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What to do with one due schedule, decided from the row as read."""
+
+    schedule_id: int
+    due: dt.datetime  # the occurrence (next_fire_at as read)
+    updated_at: dt.datetime  # as read: an edit meanwhile makes the claim miss
+    next_fire_at: dt.datetime | None  # the first occurrence after now; None: none left
+    launch: bool  # False: a missed occurrence of a "skip" schedule, only moved past
+    problem: str = ""  # the recurrence cannot be computed any more: disable with this
+
+
+def due(session: Session, now: dt.datetime, *, after_id: int, limit: int) -> list[Schedule]:
+    """Enabled schedules whose occurrence has come, by id from ``after_id`` on."""
+    return list(
+        session.scalars(
+            select(Schedule)
+            .where(Schedule.enabled, Schedule.next_fire_at <= now, Schedule.id > after_id)
+            .order_by(Schedule.id)
+            .limit(limit)
+        )
+    )
+
+
+def plan(schedule: Schedule, now: dt.datetime, *, late_after: dt.timedelta) -> Plan:
+    assert schedule.next_fire_at is not None  # noqa: S101 - due() selects only those
+    due_at = schedule.next_fire_at
+    problem, following = "", None
+    try:
+        following = recurrence.next_after(recurrence_of(schedule), now)
+    except DomainError as exc:
+        problem = f"its timing cannot be computed any more: {exc}"
+    late = now - due_at > late_after
+    return Plan(
+        schedule_id=schedule.id,
+        due=due_at,
+        updated_at=schedule.updated_at,
+        next_fire_at=following,
+        launch=not (late and schedule.missed_policy == MissedPolicy.SKIP) and not problem,
+        problem=problem,
+    )
+
+
+def fire(
+    session: Session, cipher: KeyCipher, queue: RunQueue, todos: list[Plan], now: dt.datetime
+) -> list[int]:
+    """Claim each occurrence and launch its run (or disable the schedule, saying why), all in
+    one transaction; the ids of the runs launched. An occurrence another process claimed
+    first is left to it. Commits, then hands the runs to the queue."""
+    rights: dict[tuple[int, int], ProjectAccess] = {}  # (owner, project): the same in a batch
+    launched: list[int] = []
+    claimed = [todo for todo in todos if _claim(session, todo)]
+    # loaded at once, and held: the session's identity map alone would let them go, and the
+    # template and owner each schedule shares with the others would be loaded again
+    schedules = {
+        schedule.id: schedule
+        for schedule in session.scalars(
+            select(Schedule)
+            .options(joinedload(Schedule.template), joinedload(Schedule.owner))
+            .where(Schedule.id.in_([todo.schedule_id for todo in claimed]))
+        )
+    }
+    for todo in claimed:
+        schedule = schedules[todo.schedule_id]
+        if todo.problem:
+            disable(session, schedule, todo.problem)
+        elif not todo.launch:
+            log.info("schedule %s: skipped the occurrence of %s (missed)", schedule.id, todo.due)
+        else:
+            run_id = _launch(session, cipher, queue, schedule, now, rights)
+            if run_id is not None:
+                launched.append(run_id)
+    session.commit()
+    for run_id in launched:
+        queue.submit(run_id)
+    return launched
+
+
+def _claim(session: Session, todo: Plan) -> bool:
+    """Move ``next_fire_at`` from the occurrence as read to the next one; True when this
+    transaction did (the row is then locked until it ends)."""
+    table = _table()
+    claimed = session.connection().execute(
+        update(table)
+        .where(
+            table.c.id == todo.schedule_id,
+            table.c.next_fire_at == todo.due,
+            table.c.updated_at == todo.updated_at,
+            table.c.enabled,
+        )
+        .values(next_fire_at=todo.next_fire_at, updated_at=table.c.updated_at)
+    )
+    return claimed.rowcount == 1
+
+
+def _table() -> Table:
+    """The schedules table, for the statements of every occurrence (Core: no ORM cost)."""
+    return cast(Table, Schedule.__table__)
+
+
+def _launch(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    schedule: Schedule,
+    now: dt.datetime,
+    rights: dict[tuple[int, int], ProjectAccess],
+) -> int | None:
+    """The run, launched as the owner (capped at run scope); or the schedule disabled."""
+    template, owner = schedule.template, schedule.owner
+    project = session.get(Project, schedule.project_id)
+    assert project is not None  # noqa: S101 - a schedule is deleted with its project
+    if template is None or owner is None or not owner.is_active:
+        gone = "template was deleted" if template is None else "owner was deleted"
+        if owner is not None and template is not None:
+            gone = f"owner '{owner.username}' is deactivated"
+        disable(session, schedule, f"its {gone}")
+        return None
+    actor = Actor.trigger(owner, "schedule", schedule.id)
+    key = (owner.id, project.id)
+    if key not in rights:
+        rights[key] = access(session, actor, project)
+    if Action.RUN_LAUNCH not in rights[key].template_actions(template.id):
+        disable(
+            session,
+            schedule,
+            f"its owner '{owner.username}' may no longer launch template '{template.name}'"
+            f" (permission '{Action.RUN_LAUNCH}')",
+        )
+        return None
+    trigger = Trigger(LaunchType.SCHEDULE, schedule_id=schedule.id)
+    try:
+        body = values.stored_body(cipher, schedule)
+        run = runs.launch(
+            session, cipher, queue, project, actor, body, template.id, trigger, commit=False
+        )
+    except (DomainError, ValidationError) as exc:
+        reason = f"its launch values are refused by template '{template.name}' now: {exc}"
+        disable(session, schedule, reason)
+        return None
+    table = _table()
+    session.connection().execute(  # not an edit: updated_at stays
+        update(table)
+        .where(table.c.id == schedule.id)
+        .values(last_run_id=run.id, last_fired_at=now, updated_at=table.c.updated_at)
+    )
+    log.info("schedule %s launched run %s", schedule.id, run.id)
+    return run.id
+
+
+def disable(session: Session, schedule: Schedule, reason: str) -> None:
+    """Disabled by Steward (an enabled schedule, claimed by this transaction), with the
+    reason in the row and in the audit trail."""
+    changes: dict[str, list[Any]] = {
+        "enabled": [True, False],
+        "disabled_reason": [schedule.disabled_reason, reason],
+    }
+    schedule.enabled = False
+    schedule.disabled_reason = reason
+    schedule.next_fire_at = None
+    audit.record_change(
+        session, None, AuditAction.SCHEDULE_DISABLE, schedule, changes, detail=reason
+    )
+    log.warning("schedule %s disabled: %s", schedule.id, reason)
+
+
+def disable_orphans(session: Session) -> int:
+    """Disable the enabled schedules whose template or owner was deleted, each once however
+    many servers look (conditional UPDATE); how many this process disabled. Commits."""
+    found = session.execute(
+        select(Schedule.id, Schedule.template_id).where(
+            Schedule.enabled, or_(Schedule.template_id.is_(None), Schedule.owner_id.is_(None))
+        )
+    ).all()
+    session.rollback()
+    disabled = 0
+    for schedule_id, template_id in found:
+        reason = "its template was deleted" if template_id is None else "its owner was deleted"
+        taken = session.execute(
+            update(Schedule)
+            .where(Schedule.id == schedule_id, Schedule.enabled)
+            .values(disabled_reason=Schedule.disabled_reason)
+            .execution_options(synchronize_session=False)
+        )
+        assert isinstance(taken, CursorResult)  # noqa: S101 - an UPDATE answers with a cursor
+        schedule = session.get(Schedule, schedule_id) if taken.rowcount == 1 else None
+        if schedule is None:
+            session.rollback()
+            continue
+        disable(session, schedule, reason)
+        session.commit()
+        disabled += 1
+    return disabled

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, status
+
+from steward.api.deps import AccessDep, ActorDep, CipherDep, RuntimeDep, SessionDep
+from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action
+from steward.schedules import service
+from steward.schedules.models import Schedule
+from steward.schedules.schemas import (
+    PreviewParams,
+    ScheduleCreate,
+    SchedulePreview,
+    ScheduleRead,
+    ScheduleUpdate,
+)
+from steward.templates import service as templates
+from steward.templates.models import Template
+
+router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
+
+
+def _template(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    return templates.get(session, rights.project, template_id, only=visible)
+
+
+ViewedTemplate = Annotated[Template, Depends(_template)]
+
+
+def _edited_template(template: ViewedTemplate, rights: AccessDep) -> Template:
+    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
+    return template
+
+
+EditedTemplate = Annotated[Template, Depends(_edited_template)]
+
+
+def _viewed(schedule_id: int, rights: AccessDep, session: SessionDep) -> Schedule:
+    """Seen with template:view on its template (one of a deleted template: project-wide)."""
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    return service.get(session, rights.project, schedule_id, only=visible)
+
+
+ViewedSchedule = Annotated[Schedule, Depends(_viewed)]
+
+
+def _edited(schedule: ViewedSchedule, rights: AccessDep) -> Schedule:
+    rights.require_on_template(schedule.template_id, Action.TEMPLATE_WRITE)
+    return schedule
+
+
+EditedSchedule = Annotated[Schedule, Depends(_edited)]
+
+
+def _min_interval(runtime: RuntimeDep) -> dt.timedelta:
+    return dt.timedelta(seconds=runtime.settings.schedule_min_interval_seconds)
+
+
+MinInterval = Annotated[dt.timedelta, Depends(_min_interval)]
+
+
+def _read(schedule: Schedule) -> ScheduleRead:
+    names = {
+        "template_name": schedule.template.name if schedule.template else "",
+        "owner_name": schedule.owner.username if schedule.owner else "",
+    }
+    return ScheduleRead.model_validate(schedule).model_copy(update=names)
+
+
+@router.get("/templates/{template_id}/schedules")
+def list_template_schedules(
+    template: ViewedTemplate,
+    rights: AccessDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Query()],
+) -> Page[ScheduleRead]:
+    rows, total = service.list_for_project(
+        session, rights.project, limit=page.limit, offset=page.offset, template_id=template.id
+    )
+    return Page.of([_read(s) for s in rows], total, page)
+
+
+@router.post("/templates/{template_id}/schedules", status_code=status.HTTP_201_CREATED)
+def create_schedule(
+    template: EditedTemplate,
+    body: ScheduleCreate,
+    rights: AccessDep,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    min_interval: MinInterval,
+) -> ScheduleRead:
+    """Needs template:write on the template. The caller becomes the schedule's owner: it
+    launches with the owner's rights, so the owner must hold run:launch on the template, now
+    and at every occurrence (else Steward disables the schedule and says why). The launch
+    values are checked like a manual launch."""
+    created = service.create(
+        session, rights, template, body, actor=actor, cipher=cipher, min_interval=min_interval
+    )
+    return _read(created)
+
+
+@router.get("/schedules")
+def list_schedules(
+    rights: AccessDep, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[ScheduleRead]:
+    """The schedules of every template the caller may see, by name."""
+    rows, total = service.list_for_project(
+        session,
+        rights.project,
+        limit=page.limit,
+        offset=page.offset,
+        only=rights.templates_allowing(Action.TEMPLATE_VIEW),
+    )
+    return Page.of([_read(s) for s in rows], total, page)
+
+
+@router.get("/schedules/{schedule_id}")
+def read_schedule(schedule: ViewedSchedule) -> ScheduleRead:
+    return _read(schedule)
+
+
+@router.patch("/schedules/{schedule_id}")
+def update_schedule(
+    schedule: EditedSchedule,
+    body: ScheduleUpdate,
+    rights: AccessDep,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    min_interval: MinInterval,
+) -> ScheduleRead:
+    """Only the fields sent change. The caller becomes the owner (see create)."""
+    updated = service.update(
+        session, rights, schedule, body, actor=actor, cipher=cipher, min_interval=min_interval
+    )
+    return _read(updated)
+
+
+@router.delete("/schedules/{schedule_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_schedule(schedule: EditedSchedule, session: SessionDep, actor: ActorDep) -> None:
+    """Refused (409) while a run it launched is queued or running (the run keeps saying
+    which schedule launched it); disable it instead, then delete it."""
+    service.delete(session, schedule, actor=actor)
+
+
+@router.get("/schedules/{schedule_id}/preview")
+def preview_schedule(
+    schedule: ViewedSchedule, params: Annotated[PreviewParams, Query()]
+) -> SchedulePreview:
+    """The next occurrences from now, each in UTC, in the schedule's zone and in the
+    viewer's (``viewer_tz``)."""
+    return service.preview(schedule, params)

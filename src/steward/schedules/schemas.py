@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import AwareDatetime, BaseModel, Field
+
+from steward.api.bounds import Description, Name, ScheduleExpression, TimeZoneName
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schedules.models import MissedPolicy, ScheduleKind
+from steward.templates.launch import LaunchOverrides
+
+PREVIEW_MAX = 100
+
+EXPRESSION_DOC = (
+    "kind 'cron': five fields (minute hour day-of-month month day-of-week) or @daily, @weekly, …;"
+    " kind 'rrule': an RFC 5545 recurrence (RRULE, optionally DTSTART, RDATE, EXDATE lines) on"
+    " local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART"
+    " starts at start_at, else when the schedule was created."
+)
+LAUNCH_DOC = (
+    "Launch values, checked like a manual launch of the template (only the overrides it"
+    " allows; survey answers). Password answers are stored encrypted and read back as"
+    " ********; sending ******** back keeps the stored answer."
+)
+
+
+class ScheduleCreate(RequestModel):
+    """Saved by the caller, who becomes the owner: the schedule launches with the owner's
+    rights, so the owner must hold run:launch on the template (now and at every firing)."""
+
+    name: Name
+    description: Description = ""
+    kind: ScheduleKind
+    expression: ScheduleExpression = Field(description=EXPRESSION_DOC)
+    timezone: TimeZoneName = Field(default="UTC", description="IANA zone, e.g. Europe/Berlin")
+    start_at: AwareDatetime | None = Field(default=None, description="no occurrence before it")
+    end_at: AwareDatetime | None = Field(default=None, description="no occurrence after it")
+    enabled: bool = True
+    missed_policy: MissedPolicy = Field(
+        default=MissedPolicy.RUN_ONCE,
+        description="after the servers were down: 'run_once' launches the latest missed"
+        " occurrence once, 'skip' waits for the next one",
+    )
+    launch: LaunchOverrides = Field(default_factory=LaunchOverrides, description=LAUNCH_DOC)
+
+
+class ScheduleUpdate(NamedUpdate):
+    """Only the fields sent change (the expression is kept unless sent); the caller becomes
+    the owner. ``launch``, when sent, replaces all launch values. Re-enabling clears
+    ``disabled_reason``."""
+
+    kind: ScheduleKind | None = None
+    expression: ScheduleExpression | None = Field(default=None, description=EXPRESSION_DOC)
+    timezone: TimeZoneName | None = None
+    start_at: AwareDatetime | None = None
+    end_at: AwareDatetime | None = None
+    enabled: bool | None = None
+    missed_policy: MissedPolicy | None = None
+    launch: LaunchOverrides | None = Field(default=None, description=LAUNCH_DOC)
+
+    NULLABLE = frozenset({"start_at", "end_at"})
+
+
+class ScheduleRead(ResponseModel):
+    id: int
+    project_id: int
+    template_id: int | None = Field(description="null once the template is deleted")
+    template_name: str = ""
+    name: str
+    description: str
+    kind: ScheduleKind
+    expression: str
+    timezone: str
+    start_at: dt.datetime | None
+    end_at: dt.datetime | None
+    enabled: bool
+    disabled_reason: str = Field(description="why Steward disabled it; empty otherwise")
+    missed_policy: MissedPolicy
+    launch: LaunchOverrides = Field(description="secret survey answers shown as ********")
+    owner_id: int | None = Field(description="who saved it last: it launches with their rights")
+    owner_name: str = ""
+    next_fire_at: dt.datetime | None = Field(description="null when disabled or exhausted")
+    last_fired_at: dt.datetime | None
+    last_run_id: int | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class PreviewParams(BaseModel):
+    count: int = Field(default=10, ge=1, le=PREVIEW_MAX)
+    viewer_tz: TimeZoneName = Field(default="UTC", description="the viewer's IANA zone")
+
+
+class Occurrence(BaseModel):
+    at: dt.datetime = Field(description="UTC")
+    local: dt.datetime = Field(description="in the schedule's zone, with its offset")
+    viewer: dt.datetime = Field(description="in the viewer's zone, with its offset")
+
+
+class SchedulePreview(BaseModel):
+    timezone: str
+    viewer_tz: str
+    items: list[Occurrence] = Field(
+        description="the next occurrences from now (also while the schedule is disabled)"
+    )

@@ -1,0 +1,228 @@
+"""Saving, reading and previewing schedules. Firing them is ``schedules.firing``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import Session, joinedload
+
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.actor import Actor
+from steward.auth.policy import Action, ProjectAccess
+from steward.db import utcnow
+from steward.errors import InvalidState, NotFound
+from steward.keys.crypto import KeyCipher
+from steward.projects import scoped
+from steward.projects.models import Project
+from steward.runs.models import Run
+from steward.runs.status import RunStatus
+from steward.schedules import recurrence, values
+from steward.schedules.models import Schedule, ScheduleKind
+from steward.schedules.recurrence import Recurrence
+from steward.schedules.schemas import (
+    Occurrence,
+    PreviewParams,
+    ScheduleCreate,
+    SchedulePreview,
+    ScheduleUpdate,
+)
+from steward.templates.launch import LaunchOverrides
+from steward.templates.models import Template
+
+WITH_NAMES = (joinedload(Schedule.template), joinedload(Schedule.owner))
+TIMING_FIELDS = frozenset({"kind", "expression", "timezone", "start_at", "end_at"})
+PLAIN_FIELDS = (
+    "name", "description", "kind", "expression", "timezone", "start_at", "end_at", "enabled",
+    "missed_policy",
+)  # fmt: skip
+AUDITED_FIELDS = (*PLAIN_FIELDS, "template_id", "launch", "owner_id", "disabled_reason")
+
+
+def _fields(schedule: Schedule) -> dict[str, Any]:
+    """Its settings; secret answers are ``********`` in ``launch``."""
+    return audit.snapshot(schedule, AUDITED_FIELDS)
+
+
+def _visible(only: Collection[int] | None) -> list[ColumnElement[bool]]:
+    """``only``: the templates whose schedules the caller may see (None: all, and those of
+    deleted templates too)."""
+    return [] if only is None else [Schedule.template_id.in_(list(only))]
+
+
+def recurrence_of(schedule: Schedule) -> Recurrence:
+    return Recurrence(
+        kind=ScheduleKind(schedule.kind),
+        expression=schedule.expression,
+        timezone=schedule.timezone,
+        start_at=schedule.start_at,
+        end_at=schedule.end_at,
+        anchor=schedule.start_at or schedule.created_at,
+    )
+
+
+def list_for_project(
+    session: Session,
+    project: Project,
+    *,
+    limit: int,
+    offset: int,
+    only: Collection[int] | None = None,
+    template_id: int | None = None,
+) -> tuple[list[Schedule], int]:
+    where = _visible(only)
+    if template_id is not None:
+        where.append(Schedule.template_id == template_id)
+    return scoped.list_in_project(
+        session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
+    )
+
+
+def get(
+    session: Session, project: Project, schedule_id: int, *, only: Collection[int] | None = None
+) -> Schedule:
+    schedule = session.scalar(
+        select(Schedule)
+        .options(*WITH_NAMES)
+        .where(Schedule.id == schedule_id, Schedule.project_id == project.id, *_visible(only))
+    )
+    if schedule is None:
+        raise NotFound(f"schedule {schedule_id} not found in project '{project.name}'")
+    return schedule
+
+
+def create(
+    session: Session,
+    rights: ProjectAccess,
+    template: Template,
+    body: ScheduleCreate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    min_interval: dt.timedelta,
+) -> Schedule:
+    """The caller becomes the owner and must hold run:launch on the template."""
+    rights.require_on_template(template.id, Action.RUN_LAUNCH)
+    scoped.check_name_free(session, Schedule, rights.project, body.name, "schedule")
+    now = utcnow()
+    schedule = Schedule(
+        project_id=rights.project.id,
+        template=template,
+        owner=actor.user,
+        created_at=now,
+        disabled_reason="",
+        **{field: getattr(body, field) for field in PLAIN_FIELDS},
+    )
+    schedule.launch, schedule.secret_launch, _secrets = values.seal(
+        session, cipher, template, body.launch, {}
+    )
+    first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+    schedule.next_fire_at = first if schedule.enabled else None
+    session.add(schedule)
+    session.flush()
+    audit.record_change(
+        session, actor, AuditAction.SCHEDULE_CREATE, schedule, audit.diff({}, _fields(schedule))
+    )
+    session.commit()
+    return schedule
+
+
+def update(
+    session: Session,
+    rights: ProjectAccess,
+    schedule: Schedule,
+    body: ScheduleUpdate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+    min_interval: dt.timedelta,
+) -> Schedule:
+    """Fields not sent keep their value. The launch values are checked again whenever the
+    schedule stays enabled (the template may have changed since), and the timing whenever
+    it changes; the next occurrence is computed again when the timing changes or the
+    schedule is enabled again."""
+    before = _fields(schedule)
+    was_enabled = schedule.enabled
+    changes = body.changes()
+    if "name" in changes:
+        scoped.check_name_free(
+            session, Schedule, rights.project, changes["name"], "schedule", except_id=schedule.id
+        )
+    for field in PLAIN_FIELDS:
+        if field in changes:
+            setattr(schedule, field, changes[field])
+    template = schedule.template
+    if template is None and schedule.enabled:
+        raise InvalidState(
+            f"schedule '{schedule.name}' cannot be enabled: its template was deleted"
+        )
+    detail = ""
+    if template is not None:
+        rights.require_on_template(template.id, Action.RUN_LAUNCH)
+        if body.launch is not None or schedule.enabled:
+            detail = _seal_again(session, cipher, schedule, template, body.launch)
+    now = utcnow()
+    if TIMING_FIELDS & changes.keys() or (schedule.enabled and not was_enabled):
+        first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+        schedule.next_fire_at = first
+    if not schedule.enabled:
+        schedule.next_fire_at = None
+    elif not was_enabled:
+        schedule.disabled_reason = ""
+    schedule.owner = actor.user
+    session.flush()  # owner_id, for the audit diff
+    diff = audit.diff(before, _fields(schedule))
+    audit.record_change(session, actor, AuditAction.SCHEDULE_UPDATE, schedule, diff, detail=detail)
+    session.commit()
+    return schedule
+
+
+def _seal_again(
+    session: Session,
+    cipher: KeyCipher,
+    schedule: Schedule,
+    template: Template,
+    sent: LaunchOverrides | None,
+) -> str:
+    """Check and store the launch values (``sent``, else the stored ones); the audit detail
+    names the secret answers that changed (never their values)."""
+    kept = values.secret_answers(cipher, schedule)
+    body = sent if sent is not None else values.stored_body(cipher, schedule)
+    schedule.launch, schedule.secret_launch, secrets = values.seal(
+        session, cipher, template, body, kept
+    )
+    changed = sorted(var for var in set(secrets) | set(kept) if secrets.get(var) != kept.get(var))
+    return f"secret survey answers changed: {', '.join(changed)}" if changed else ""
+
+
+def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
+    active = session.scalar(
+        select(func.count())
+        .select_from(Run)
+        .where(
+            Run.schedule_id == schedule.id,
+            Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]),
+        )
+    )
+    if active:
+        raise InvalidState(f"schedule '{schedule.name}' has {active} queued or running runs")
+    audit.record_change(
+        session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
+    )
+    session.delete(schedule)
+    session.commit()
+
+
+def preview(schedule: Schedule, params: PreviewParams) -> SchedulePreview:
+    """The next ``count`` occurrences from now, in UTC, the schedule's zone and the viewer's."""
+    viewer = recurrence.zone(params.viewer_tz, "viewer_tz")
+    rec = recurrence_of(schedule)
+    place = rec.zone
+    items = [
+        Occurrence(at=at, local=at.astimezone(place), viewer=at.astimezone(viewer))
+        for at in recurrence.upcoming(rec, utcnow(), params.count)
+    ]
+    return SchedulePreview(timezone=schedule.timezone, viewer_tz=params.viewer_tz, items=items)
