@@ -20,6 +20,19 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to={PROJECT_SECTIONS[0].path} replace /> },
               ...PROJECT_SECTIONS.map((section) => ({ path: section.path, lazy: section.page })),
               { path: "runs/:runId", lazy: () => import("@/app/routes/project/run") },
+              {
+                path: "templates/:templateId",
+                lazy: () => import("@/app/routes/project/template"),
+              },
+              {
+                path: "schedules/:scheduleId",
+                lazy: () => import("@/app/routes/project/schedule"),
+              },
+              { path: "webhooks/:webhookId", lazy: () => import("@/app/routes/project/webhook") },
+              {
+                path: "notifications/:destinationId",
+                lazy: () => import("@/app/routes/project/destination"),
+              },
             ],
           },
           { path: "account", lazy: () => import("@/app/routes/account") },

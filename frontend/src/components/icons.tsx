@@ -35,3 +35,20 @@ export function MoonIcon() {
     </Icon>
   );
 }
+
+export function CopyIcon() {
+  return (
+    <Icon>
+      <rect x="8" y="8" width="12" height="12" rx="2" />
+      <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
+    </Icon>
+  );
+}
+
+export function CheckIcon() {
+  return (
+    <Icon>
+      <path d="m5 12 5 5L20 7" />
+    </Icon>
+  );
+}

@@ -9,4 +9,14 @@ export const paths = {
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,
   run: (projectId: number, runId: number) => `/projects/${projectId}/runs/${runId}`,
+  template: (
+    projectId: number,
+    templateId: number,
+    tab?: "schedules" | "webhooks" | "notifications",
+  ) => `/projects/${projectId}/templates/${templateId}${tab ? `?tab=${tab}` : ""}`,
+  schedule: (projectId: number, scheduleId: number) =>
+    `/projects/${projectId}/schedules/${scheduleId}`,
+  webhook: (projectId: number, webhookId: number) => `/projects/${projectId}/webhooks/${webhookId}`,
+  destination: (projectId: number, destinationId: number) =>
+    `/projects/${projectId}/notifications/${destinationId}`,
 };

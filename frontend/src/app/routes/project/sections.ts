@@ -8,6 +8,8 @@ import { PROJECT_ACTIONS } from "@/lib/permissions";
 export const PROJECT_SECTIONS = [
   { path: "templates", label: "Templates", page: () => import("@/app/routes/project/templates") },
   { path: "runs", label: "Runs", page: () => import("@/app/routes/project/runs") },
+  { path: "schedules", label: "Schedules", page: () => import("@/app/routes/project/schedules") },
+  { path: "webhooks", label: "Webhooks", page: () => import("@/app/routes/project/webhooks") },
   {
     path: "inventories",
     label: "Inventories",
@@ -30,6 +32,12 @@ export const PROJECT_SECTIONS = [
     path: "environments",
     label: "Environments",
     page: () => import("@/app/routes/project/environments"),
+    requires: PROJECT_ACTIONS.resourceView,
+  },
+  {
+    path: "notifications",
+    label: "Notifications",
+    page: () => import("@/app/routes/project/notifications"),
     requires: PROJECT_ACTIONS.resourceView,
   },
   {

@@ -3,7 +3,8 @@ import { useDisclosure } from "@mantine/hooks";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Run, isActive } from "@/features/runs/api/get-run";
-import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
+import { LaunchedVia } from "@/features/runs/components/launched-via";
+import { runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
 import { useNow } from "@/hooks/use-now";
 import { formatDateTime } from "@/lib/format";
@@ -31,7 +32,7 @@ export function RunMeta({ run }: { run: Run }) {
         <Fact label="By">
           {run.launched_by || "—"}{" "}
           <Text span size="xs" c="dimmed">
-            via {launchedHow(run)}
+            via <LaunchedVia run={run} />
             {run.source_ip ? ` from ${run.source_ip}` : ""}
           </Text>
         </Fact>

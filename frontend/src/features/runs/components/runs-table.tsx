@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
+import { LaunchedVia } from "@/features/runs/components/launched-via";
 import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
 import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
@@ -87,7 +88,9 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
                   {runDuration(run, now) ?? "—"}
                 </Table.Td>
                 <Table.Td visibleFrom="sm">{run.launched_by || "—"}</Table.Td>
-                <Table.Td visibleFrom="md">{launchedHow(run)}</Table.Td>
+                <Table.Td visibleFrom="md">
+                  <LaunchedVia run={run} />
+                </Table.Td>
                 <Table.Td visibleFrom="lg" ff="monospace" fz="xs">
                   {run.source_ip || "—"}
                 </Table.Td>

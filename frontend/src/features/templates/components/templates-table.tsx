@@ -1,6 +1,6 @@
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
@@ -14,6 +14,7 @@ import { LaunchModal } from "@/features/templates/components/launch-modal";
 import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
 import type { RenderHolderPicker } from "@/lib/holders";
+import { paths } from "@/lib/paths";
 
 type Template = Schemas["TemplateRead"];
 type Run = Schemas["RunRead"];
@@ -63,7 +64,9 @@ export function TemplatesTable(props: TemplatesTableProps) {
       header: "Name",
       cell: (template) => (
         <Stack gap={0}>
-          <Text fw={500}>{template.name}</Text>
+          <Anchor component={Link} to={paths.template(projectId, template.id)} fw={500}>
+            {template.name}
+          </Anchor>
           <Text size="xs" c="dimmed" lineClamp={1}>
             {template.description}
           </Text>

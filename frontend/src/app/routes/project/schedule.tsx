@@ -1,0 +1,56 @@
+import { Alert, Anchor, Stack, Title } from "@mantine/core";
+import { Link, useNavigate, useParams } from "react-router";
+import { useProjectContext } from "@/app/routes/project/context";
+import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
+import { useSchedule } from "@/features/schedules/api/get-schedule";
+import { ScheduleDetails } from "@/features/schedules/components/schedule-details";
+import { paths } from "@/lib/paths";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
+
+function ScheduleNotifications({
+  projectId,
+  scheduleId,
+}: {
+  projectId: number;
+  scheduleId: number;
+}) {
+  const { project } = useProjectContext();
+  const schedule = useSchedule(projectId, scheduleId);
+  if (!schedule.data || !can(project.permissions, PROJECT_ACTIONS.resourceView)) return null;
+  return (
+    <Stack gap="xs">
+      <Title order={4}>Notifications</Title>
+      <SubscriptionsTable
+        projectId={projectId}
+        templateId={schedule.data.template_id}
+        scheduleId={scheduleId}
+        canWriteProject={false}
+        canWriteTemplate={can(project.permissions, PROJECT_ACTIONS.templateWrite)}
+      />
+    </Stack>
+  );
+}
+
+export function Component() {
+  const { project } = useProjectContext();
+  const navigate = useNavigate();
+  const scheduleId = Number(useParams().scheduleId);
+  if (!Number.isSafeInteger(scheduleId) || scheduleId < 1) {
+    return <Alert color="yellow" title="Schedule not found" />;
+  }
+  const back = paths.project(project.id, "schedules");
+  return (
+    <Stack key={scheduleId}>
+      <Anchor component={Link} to={back} size="sm">
+        ← All schedules
+      </Anchor>
+      <ScheduleDetails
+        projectId={project.id}
+        scheduleId={scheduleId}
+        canWrite={can(project.permissions, PROJECT_ACTIONS.templateWrite)}
+        onDeleted={() => void navigate(back)}
+      />
+      <ScheduleNotifications projectId={project.id} scheduleId={scheduleId} />
+    </Stack>
+  );
+}

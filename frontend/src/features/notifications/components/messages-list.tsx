@@ -1,0 +1,174 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Code,
+  Collapse,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { useMessages } from "@/features/notifications/api/messages";
+import { eventLabel } from "@/features/notifications/lib/events";
+import { formatDateTime } from "@/lib/format";
+import { paths } from "@/lib/paths";
+
+type Message = Schemas["MessageRead"];
+
+const STATUS_COLORS: Record<Schemas["MessageStatus"], string> = {
+  pending: "yellow",
+  sending: "blue",
+  sent: "green",
+  failed: "red",
+};
+
+export function AttemptsTable({ attempts }: { attempts: Schemas["AttemptRead"][] }) {
+  if (attempts.length === 0) {
+    return (
+      <Text size="xs" c="dimmed">
+        No attempt yet.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={300}>
+      <Table aria-label="Attempts" fz="xs" verticalSpacing={2} withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Result</Table.Th>
+            <Table.Th>Answer</Table.Th>
+            <Table.Th>Error</Table.Th>
+            <Table.Th>Took</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {attempts.map((a, i) => (
+            <Table.Tr key={`${a.at}-${i}`}>
+              <Table.Td>{formatDateTime(a.at)}</Table.Td>
+              <Table.Td>
+                <Badge size="xs" color={a.ok ? "green" : "red"} variant="light">
+                  {a.ok ? "delivered" : "failed"}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{a.status || "—"}</Table.Td>
+              <Table.Td style={{ wordBreak: "break-word" }}>{a.error || "—"}</Table.Td>
+              <Table.Td>{a.duration_ms} ms</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function MessageRow({ projectId, message }: { projectId: number; message: Message }) {
+  const [open, toggle] = useDisclosure(message.event === "test");
+  const m = message;
+  return (
+    <Paper withBorder p="sm" aria-label={`Message ${m.id}`} component="section">
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs" wrap="wrap">
+            <Badge color={STATUS_COLORS[m.status]} variant="light">
+              {m.status}
+            </Badge>
+            <Text size="sm" fw={500}>
+              {m.event === "test" ? "Test message" : eventLabel(m.event)}
+            </Text>
+            {m.run_id !== null && (
+              <Anchor component={Link} to={paths.run(projectId, m.run_id)} size="sm">
+                Run #{m.run_id}
+              </Anchor>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {formatDateTime(m.created_at)}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {m.attempt_count === 1 ? "1 attempt" : `${m.attempt_count} attempts`}
+          {m.sent_at ? ` · sent ${formatDateTime(m.sent_at)}` : ""}
+          {m.next_attempt_at ? ` · next attempt ${formatDateTime(m.next_attempt_at)}` : ""}
+        </Text>
+        {m.last_error && (
+          <Text size="xs" c="red">
+            {m.last_error}
+          </Text>
+        )}
+        <UnstyledButton onClick={toggle.toggle} aria-expanded={open} fz="xs" c="dimmed">
+          {open ? "Hide" : "Show"} attempts and content
+        </UnstyledButton>
+        <Collapse in={open}>
+          <Stack gap="xs">
+            <AttemptsTable attempts={m.attempts} />
+            {Object.keys(m.content).length > 0 && (
+              <Code block fz="xs">
+                {JSON.stringify(m.content, null, 2)}
+              </Code>
+            )}
+          </Stack>
+        </Collapse>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A destination's messages, newest first, each with its attempts (kept fresh while sending). */
+export function MessagesList({
+  projectId,
+  destinationId,
+}: {
+  projectId: number;
+  destinationId: number;
+}) {
+  const messages = useMessages(projectId, destinationId);
+  if (messages.isPending) {
+    return (
+      <Center py="md">
+        <Loader size="sm" aria-label="Loading messages" />
+      </Center>
+    );
+  }
+  if (messages.isError) {
+    return (
+      <Alert color="red" title="Could not load messages">
+        {messages.error.message}
+      </Alert>
+    );
+  }
+  const items = messages.data.pages.flatMap((page) => page.items);
+  return (
+    <Stack gap="xs">
+      {items.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No message yet: send a test, or wait for a run its subscriptions ask about.
+        </Text>
+      )}
+      {items.map((m) => (
+        <MessageRow key={m.id} projectId={projectId} message={m} />
+      ))}
+      {messages.hasNextPage && (
+        <Group>
+          <Button
+            variant="default"
+            size="xs"
+            loading={messages.isFetchingNextPage}
+            onClick={() => void messages.fetchNextPage()}
+          >
+            Older messages
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,9 @@
+export const scheduleKeys = {
+  project: (projectId: number) => ["projects", projectId, "schedules"] as const,
+  list: (projectId: number, templateId: number | null, limit: number, offset: number) =>
+    ["projects", projectId, "schedules", "list", { templateId, limit, offset }] as const,
+  detail: (projectId: number, scheduleId: number) =>
+    ["projects", projectId, "schedules", scheduleId] as const,
+  preview: (projectId: number, scheduleId: number, viewerTz: string, count: number) =>
+    ["projects", projectId, "schedules", scheduleId, "preview", { viewerTz, count }] as const,
+};

@@ -1,0 +1,85 @@
+import type { Schemas } from "@/api/client";
+
+/** A template with a survey and some allowed overrides, as the API returns it. */
+export function makeTemplate(
+  overrides: Partial<Schemas["TemplateRead"]> = {},
+): Schemas["TemplateRead"] {
+  return {
+    id: 3,
+    project_id: 1,
+    name: "rman-check",
+    description: "",
+    playbook: "rman.yml",
+    repository_id: 1,
+    repository: { id: 1, name: "playbooks" },
+    inventory_id: 2,
+    inventory: { id: 2, name: "prod" },
+    environment_id: null,
+    environment: null,
+    ssh_key_id: null,
+    ssh_key: null,
+    become_key_id: null,
+    become_key: null,
+    vault_key_ids: [],
+    vault_keys: [],
+    extra_vars: {},
+    limit: "",
+    tags: "",
+    skip_tags: "",
+    check_mode: false,
+    diff_mode: false,
+    verbosity: 0,
+    forks: null,
+    timeout_seconds: null,
+    install_requirements: false,
+    ansible_venv: "",
+    runner_group_id: null,
+    overridable: ["limit", "extra_vars"],
+    survey: [
+      { variable: "db", label: "Database", description: "", type: "text", required: true },
+      { variable: "token", label: "Token", description: "", type: "password", required: false },
+      {
+        variable: "days",
+        label: "Days",
+        description: "",
+        type: "integer",
+        required: false,
+        default: 7,
+      },
+    ],
+    created_at: "",
+    updated_at: "",
+    permissions: ["view", "run", "write"],
+    ...overrides,
+  } as Schemas["TemplateRead"];
+}
+
+export function makeSchedule(
+  overrides: Partial<Schemas["ScheduleRead"]> = {},
+): Schemas["ScheduleRead"] {
+  return {
+    id: 9,
+    project_id: 1,
+    template_id: 3,
+    template_name: "rman-check",
+    name: "nightly",
+    description: "",
+    kind: "cron",
+    expression: "30 2 * * 1,3,5",
+    timezone: "Europe/Berlin",
+    start_at: "2026-03-01T00:00:00Z",
+    end_at: null,
+    enabled: true,
+    disabled_reason: "",
+    missed_policy: "skip",
+    launch: { limit: "db1", survey: { db: "ORCL", token: "********" } },
+    owner_id: 1,
+    owner_name: "admin",
+    next_fire_at: "2026-03-02T01:30:00Z",
+    last_fired_at: null,
+    last_run_id: null,
+    created_at: "",
+    updated_at: "",
+    ...overrides,
+  };
+}

@@ -1,0 +1,227 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Code,
+  Drawer,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+} from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { useDeliveries, useDelivery } from "@/features/webhooks/api/deliveries";
+import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { formatDateTime } from "@/lib/format";
+import { paths } from "@/lib/paths";
+
+type Delivery = Schemas["DeliverySummary"];
+
+function RunLink({ projectId, runId }: { projectId: number; runId: number | null }) {
+  if (runId === null)
+    return (
+      <Text span c="dimmed">
+        —
+      </Text>
+    );
+  return (
+    <Anchor component={Link} to={paths.run(projectId, runId)}>
+      Run #{runId}
+    </Anchor>
+  );
+}
+
+interface DeliveriesTableProps {
+  projectId: number;
+  webhookId: number;
+  /** the delivery shown in the drawer, or null */
+  openId: number | null;
+  onOpen: (deliveryId: number | null) => void;
+}
+
+/** Every delivery received, newest first: when, the outcome and why, the run it started. */
+export function DeliveriesTable({ projectId, webhookId, openId, onOpen }: DeliveriesTableProps) {
+  const deliveries = useDeliveries(projectId, webhookId);
+  if (deliveries.isPending) {
+    return (
+      <Center py="md">
+        <Loader size="sm" aria-label="Loading deliveries" />
+      </Center>
+    );
+  }
+  if (deliveries.isError) {
+    return (
+      <Alert color="red" title="Could not load deliveries">
+        {deliveries.error.message}
+      </Alert>
+    );
+  }
+  const rows: Delivery[] = deliveries.data.pages.flatMap((page) => page.items);
+  return (
+    <Stack gap="xs">
+      {rows.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No delivery yet. Send a test delivery, or point the sender at the URL above.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={320}>
+          <Table aria-label="Deliveries" highlightOnHover verticalSpacing="xs" fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Received</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+                <Table.Th visibleFrom="sm">Reason</Table.Th>
+                <Table.Th visibleFrom="md">Event</Table.Th>
+                <Table.Th>Run</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Td>
+                    <UnstyledButton
+                      onClick={() => onOpen(d.id)}
+                      aria-label={`Delivery ${d.id}`}
+                      td="underline"
+                      fz="sm"
+                    >
+                      {formatDateTime(d.received_at)}
+                    </UnstyledButton>
+                    {d.test && (
+                      <Badge size="xs" ml={6} variant="outline">
+                        test
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <OutcomeBadge outcome={d.outcome} />
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm" lineClamp={2}>
+                      {d.reason}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
+                  <Table.Td>
+                    <RunLink projectId={projectId} runId={d.run_id} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {deliveries.hasNextPage && (
+        <Group>
+          <Button
+            variant="default"
+            size="xs"
+            loading={deliveries.isFetchingNextPage}
+            onClick={() => void deliveries.fetchNextPage()}
+          >
+            Older deliveries
+          </Button>
+        </Group>
+      )}
+      <DeliveryDrawer
+        projectId={projectId}
+        webhookId={webhookId}
+        deliveryId={openId}
+        onClose={() => onOpen(null)}
+      />
+    </Stack>
+  );
+}
+
+/** The body as sent: indented when it is JSON. */
+function prettyBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function DeliveryDrawer(props: {
+  projectId: number;
+  webhookId: number;
+  deliveryId: number | null;
+  onClose: () => void;
+}) {
+  const { projectId, webhookId, deliveryId, onClose } = props;
+  const phone = useMediaQuery("(max-width: 48em)");
+  const delivery = useDelivery(projectId, webhookId, deliveryId);
+  const d = delivery.data;
+  return (
+    <Drawer
+      opened={deliveryId !== null}
+      onClose={onClose}
+      position="right"
+      size={phone ? "100%" : "xl"}
+      title={`Delivery ${deliveryId ?? ""}`}
+    >
+      {delivery.isPending ? (
+        <Center py="xl">
+          <Loader aria-label="Loading the delivery" />
+        </Center>
+      ) : delivery.isError || !d ? (
+        <Alert color="red">{delivery.error?.message ?? "Not found"}</Alert>
+      ) : (
+        <Stack>
+          <Group gap="sm">
+            <OutcomeBadge outcome={d.outcome} />
+            {d.test && <Badge variant="outline">test</Badge>}
+            <Text size="sm">HTTP {d.status_code}</Text>
+            <Text size="sm" c="dimmed">
+              {formatDateTime(d.received_at)} from {d.source_ip || "?"}
+            </Text>
+          </Group>
+          <Text size="sm">{d.reason}</Text>
+          <Text size="sm">
+            Run: <RunLink projectId={projectId} runId={d.run_id} />
+            {" · "}
+            {d.authenticated ? "authenticated" : "not authenticated"}
+            {d.delivery_key ? ` · id ${d.delivery_key}` : ""}
+          </Text>
+          {Object.keys(d.launch).length > 0 && (
+            <>
+              <Text fw={600} size="sm">
+                Launch values taken
+              </Text>
+              <Code block>{JSON.stringify(d.launch, null, 2)}</Code>
+            </>
+          )}
+          <Text fw={600} size="sm">
+            Headers
+          </Text>
+          <Table aria-label="Headers" fz="xs" withTableBorder verticalSpacing={2}>
+            <Table.Tbody>
+              {Object.entries(d.headers).map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Th ff="monospace" w="40%">
+                    {name}
+                  </Table.Th>
+                  <Table.Td ff="monospace" style={{ wordBreak: "break-all" }}>
+                    {value}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <Text fw={600} size="sm">
+            Body{d.body_truncated ? " (first 64 KiB)" : ""}
+          </Text>
+          <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+            {prettyBody(d.body) || "(empty)"}
+          </Code>
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

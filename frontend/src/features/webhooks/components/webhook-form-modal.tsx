@@ -1,0 +1,276 @@
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Group,
+  Input,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { useMediaQuery } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import type { Schemas } from "@/api/client";
+import { FormModal } from "@/components/form-modal";
+import { useHookableTemplates, useSecretKeys } from "@/features/webhooks/api/get-options";
+import { useSaveWebhook } from "@/features/webhooks/api/save-webhook";
+import {
+  AUTH_SCHEMES,
+  MATCH_OPS,
+  type WebhookFormValues,
+  newMatcher,
+  rowId,
+  toWebhookBody,
+  toWebhookValues,
+} from "@/features/webhooks/lib/webhook-form";
+import { useServerErrors } from "@/lib/form-errors";
+
+type Webhook = Schemas["WebhookRead"];
+
+interface WebhookFormModalProps {
+  projectId: number;
+  /** null: a new webhook */
+  webhook: Webhook | null;
+  /** the template of a new webhook (the template page); null: picked in the form */
+  templateId: number | null;
+  onClose: () => void;
+  onSaved?: (webhook: Webhook) => void;
+}
+
+export function WebhookFormModal(props: WebhookFormModalProps) {
+  const { projectId, webhook, templateId, onClose, onSaved } = props;
+  const phone = useMediaQuery("(max-width: 48em)");
+  const save = useSaveWebhook(projectId, webhook?.id ?? null);
+  const keys = useSecretKeys(projectId);
+  const picking = webhook === null && templateId === null;
+  const templates = useHookableTemplates(projectId, picking);
+  const form = useForm<WebhookFormValues>({
+    mode: "controlled",
+    initialValues: toWebhookValues(webhook, templateId),
+  });
+  const serverErrors = useServerErrors(form);
+
+  const submit = form.onSubmit((values) => {
+    serverErrors.clear();
+    const target = Number(values.template_id);
+    if (!target) {
+      form.setFieldError("template_id", "Pick the template to launch");
+      return;
+    }
+    save.mutate(
+      { templateId: target, body: toWebhookBody(values) },
+      {
+        onSuccess: (saved) => {
+          notifications.show({ color: "green", message: `Webhook “${saved.name}” saved` });
+          onClose();
+          onSaved?.(saved);
+        },
+        onError: (error) => serverErrors.show(error),
+      },
+    );
+  });
+
+  return (
+    <FormModal
+      onClose={onClose}
+      title={webhook ? `Edit webhook “${webhook.name}”` : "New webhook"}
+      size="xl"
+      fullScreen={phone}
+      onSubmit={submit}
+      error={serverErrors.message}
+      submitLabel={webhook ? "Save" : "Create webhook"}
+      pending={save.isPending}
+    >
+      {picking && (
+        <Select
+          label="Template"
+          description="What a matching delivery launches"
+          placeholder="Pick a template"
+          required
+          searchable
+          data={templates.data ?? []}
+          nothingFoundMessage="No template you may change and launch"
+          {...form.getInputProps("template_id")}
+          onChange={(value) => form.setFieldValue("template_id", value ?? "")}
+        />
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+        <TextInput label="Description" {...form.getInputProps("description")} />
+        <Select
+          label="Sender authentication"
+          data={AUTH_SCHEMES}
+          allowDeselect={false}
+          {...form.getInputProps("auth")}
+        />
+        <Select
+          label="Secret"
+          description="A secret key of the project; never shown"
+          placeholder="Pick a secret key"
+          required
+          data={keys.data ?? []}
+          nothingFoundMessage="No secret keys: add one under Keys"
+          {...form.getInputProps("secret_key_id")}
+          onChange={(value) => form.setFieldValue("secret_key_id", value ?? "")}
+        />
+      </SimpleGrid>
+
+      <Fieldset legend="Launch only when">
+        <Stack gap="xs">
+          <Text size="xs" c="dimmed">
+            Every condition must hold. Body paths are dotted (repository.full_name, commits.0.id); a
+            body value that is JSON (true, 42, "42") is compared as that value.
+          </Text>
+          {form.values.matchers.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No condition: every authenticated delivery launches.
+            </Text>
+          )}
+          {form.values.matchers.map((row, index) => (
+            <Stack key={row.id} gap={2}>
+              <Group gap="xs" align="flex-start" wrap="wrap">
+                <Select
+                  aria-label={`Condition ${index + 1} source`}
+                  data={[
+                    { value: "body", label: "Body" },
+                    { value: "header", label: "Header" },
+                  ]}
+                  allowDeselect={false}
+                  w={110}
+                  {...form.getInputProps(`matchers.${index}.source`)}
+                />
+                <TextInput
+                  aria-label={`Condition ${index + 1} path`}
+                  placeholder={row.source === "header" ? "X-GitHub-Event" : "ref"}
+                  ff="monospace"
+                  spellCheck={false}
+                  style={{ flex: "1 1 140px" }}
+                  {...form.getInputProps(`matchers.${index}.path`)}
+                />
+                <Select
+                  aria-label={`Condition ${index + 1} test`}
+                  data={MATCH_OPS}
+                  allowDeselect={false}
+                  w={160}
+                  {...form.getInputProps(`matchers.${index}.op`)}
+                />
+                {row.op === "one_of" ? (
+                  <TagsInput
+                    aria-label={`Condition ${index + 1} values`}
+                    placeholder="Enter to add"
+                    style={{ flex: "2 1 180px" }}
+                    {...form.getInputProps(`matchers.${index}.values`)}
+                  />
+                ) : row.op !== "exists" ? (
+                  <TextInput
+                    aria-label={`Condition ${index + 1} value`}
+                    placeholder={row.op === "glob" ? "refs/tags/v*" : "refs/heads/main"}
+                    ff="monospace"
+                    spellCheck={false}
+                    style={{ flex: "2 1 180px" }}
+                    {...form.getInputProps(`matchers.${index}.value`)}
+                  />
+                ) : null}
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  aria-label={`Remove condition ${index + 1}`}
+                  onClick={() => form.removeListItem("matchers", index)}
+                >
+                  ×
+                </ActionIcon>
+              </Group>
+              <Input.Error>{form.errors[`matchers.${index}`]}</Input.Error>
+            </Stack>
+          ))}
+          <Input.Error>{form.errors.matchers}</Input.Error>
+          <Group>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() => form.insertListItem("matchers", newMatcher())}
+            >
+              Add condition
+            </Button>
+          </Group>
+        </Stack>
+      </Fieldset>
+
+      <Fieldset legend="Extra vars from the body">
+        <Stack gap="xs">
+          <Text size="xs" c="dimmed">
+            Each becomes an extra var (or survey answer) of the run, as untrusted data.
+          </Text>
+          {form.values.extractors.map((row, index) => (
+            <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
+              <TextInput
+                aria-label={`Variable ${index + 1} name`}
+                placeholder="commit_message"
+                ff="monospace"
+                spellCheck={false}
+                style={{ flex: 1 }}
+                {...form.getInputProps(`extractors.${index}.variable`)}
+              />
+              <TextInput
+                aria-label={`Variable ${index + 1} body path`}
+                placeholder="head_commit.message"
+                ff="monospace"
+                spellCheck={false}
+                style={{ flex: 2 }}
+                {...form.getInputProps(`extractors.${index}.path`)}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="lg"
+                aria-label={`Remove variable ${index + 1}`}
+                onClick={() => form.removeListItem("extractors", index)}
+              >
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          <Input.Error>{form.errors.extractors}</Input.Error>
+          <Group>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() =>
+                form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })
+              }
+            >
+              Add variable
+            </Button>
+          </Group>
+        </Stack>
+      </Fieldset>
+
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Ref from"
+          description="Body path of the branch, tag or commit to run (if the template allows a ref)"
+          placeholder="after"
+          ff="monospace"
+          spellCheck={false}
+          {...form.getInputProps("ref_from")}
+        />
+        <NumberInput
+          label="Deliveries per minute"
+          description="More are refused (429)"
+          min={1}
+          max={1000}
+          allowDecimal={false}
+          {...form.getInputProps("rate_limit_per_minute")}
+        />
+      </SimpleGrid>
+      <Switch label="Enabled" {...form.getInputProps("enabled", { type: "checkbox" })} />
+    </FormModal>
+  );
+}
