@@ -35,6 +35,8 @@ ECHO = """- hosts: all
   tasks:
     - ansible.builtin.debug:
         msg: "{{ {'evil': evil, 'nested': nested, 'answer': answer, 'secret': secret} | to_json }}"
+    - name: the template's own variables are still templates
+      ansible.builtin.debug: {msg: "control={{ control }}"}
 """
 SURVEY = [
     {"variable": "answer", "label": "answer", "type": "text", "required": True},
@@ -67,11 +69,16 @@ def create(workbench: Workbench, template_id: int, **body: Any) -> Any:
 
 @pytest.mark.sqlite_only  # what reaches Ansible does not depend on the database
 def test_jinja_in_launch_values_arrives_literal_in_the_scheduled_run(
-    workbench: Workbench, settings: Settings, tmp_path: Path
+    workbench: Workbench, settings: Settings, markers_dir: Path
 ) -> None:
     (workbench.repo_dir / "echo.yml").write_text(ECHO)
-    template = workbench.template("echo.yml", overridable=["extra_vars"], survey=SURVEY)
-    markers = [tmp_path / f"pwned-{n}" for n in range(4)]
+    template = workbench.template(
+        "echo.yml",
+        overridable=["extra_vars"],
+        survey=SURVEY,
+        extra_vars={"control": payload(markers_dir / "control")},
+    )
+    markers = [markers_dir / f"pwned-{n}" for n in range(4)]
     nested = {"list": [payload(markers[0])], payload(markers[1]): "key"}
     schedule = make_schedule(
         workbench.client,
@@ -99,6 +106,7 @@ def test_jinja_in_launch_values_arrives_literal_in_the_scheduled_run(
     assert seen["nested"] == nested
     assert seen["answer"] == payload(markers[3])
     assert seen["secret"] == MASK  # the secret answer arrived, and is masked in the output
+    assert (markers_dir / "control").exists(), "a run could not write there: the test is void"
     assert [m for m in markers if m.exists()] == []
     assert done["params"]["secret_extra_vars"] == {"secret": MASK}
     assert done["params"]["launch_vars"]["answer"] == payload(markers[3])

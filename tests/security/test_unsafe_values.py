@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +35,6 @@ SURVEY = [
 def payload(marker: Path) -> str:
     """Jinja that would create ``marker`` on the server if it were evaluated."""
     return "{{ lookup('pipe', 'touch " + str(marker) + "') }}{% if true %}x{% endif %}"
-
-
-@pytest.fixture
-def markers_dir() -> Iterator[Path]:
-    """Where the payloads would write: outside the data dir and the repository roots, which the
-    sandbox hides behind a tmpfs, so that a marker created by a run would really appear here.
-    Each test proves it with a control: a trusted template variable touching a marker here."""
-    with tempfile.TemporaryDirectory(prefix="steward-markers-") as name:
-        yield Path(name)
 
 
 def echoed(text: str) -> dict[str, Any]:
