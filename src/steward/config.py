@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -111,6 +112,16 @@ class Settings(BaseSettings):
         """From the environment: addresses or networks separated by ','."""
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("notify_blocked_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"{network!r} is not an IP network (e.g. 169.254.0.0/16)") from exc
         return value
 
     @field_validator("local_repository_roots", "ansible_venvs", mode="before")

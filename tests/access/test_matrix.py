@@ -275,6 +275,41 @@ ROUTES.update(
     }
 )
 
+# notifications: destinations are resources (their messages too); subscriptions are seen with
+# them and changed by resource writers (a template's: by its writers)
+ND = "/projects/{project_id}/notification-destinations"
+NS = "/projects/{project_id}/notification-subscriptions"
+NEW_SUBSCRIPTION = {"destination_id": 999_999, "events": ["failed"]}  # refused once allowed
+ROUTES.update(
+    {
+        ("GET", ND): [Probe("resources", 200)],
+        ("POST", ND): [Probe("resource_write", 422, body=BAD)],
+        ("GET", f"{ND}/{{destination_id}}"): [Probe("resources", 200)],
+        ("PATCH", f"{ND}/{{destination_id}}"): [Probe("resource_write", 422, body=BAD)],
+        ("DELETE", f"{ND}/{{destination_id}}"): [
+            Probe("resource_write", 404, {"destination_id": "missing"})
+        ],
+        ("POST", f"{ND}/{{destination_id}}/test"): [Probe("resource_write", 202)],
+        ("GET", f"{ND}/{{destination_id}}/messages"): [Probe("resources", 200)],
+        ("GET", NS): [Probe("resources", 200)],
+        ("POST", NS): [
+            Probe("resource_write", 422, body=NEW_SUBSCRIPTION),
+            Probe("resource_write", 422, body={**NEW_SUBSCRIPTION, "template_id": "t2"}),
+        ],
+        ("PATCH", f"{NS}/{{subscription_id}}"): [
+            Probe("resource_write", 422, body=BAD),
+            Probe("resource_write", 422, {"subscription_id": "t2_subscription"}, BAD),
+        ],
+        ("DELETE", f"{NS}/{{subscription_id}}"): [
+            Probe("resource_write", 404, {"subscription_id": "missing"})
+        ],
+        ("GET", "/projects/{project_id}/templates/{template_id}/notification-subscriptions"): [
+            Probe("resources", 200),
+            Probe("resources", 200, T2),
+        ],
+    }
+)
+
 DEFAULT_PATH = {
     "project_id": "p1",
     "template_id": "t1",
@@ -291,6 +326,8 @@ DEFAULT_PATH = {
     "grant_id": "runner_grant",
     "user_id": "viewer",
     "token_id": "missing",
+    "destination_id": "destination",
+    "subscription_id": "subscription",
     "session_id": "missing",
 }
 
@@ -395,6 +432,15 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
         )
     },
     "/teams": {**_each(("admin", "owner", "owner_read"), TEAMS), "*": None},
+    "/projects/{p1}/notification-destinations": {**_each(GRANTED, None), "*": {"destination"}},
+    "/projects/{p1}/notification-subscriptions": {
+        **_each(GRANTED, None),
+        "*": {"subscription", "t2_subscription"},
+    },
+    "/projects/{p1}/templates/{t1}/notification-subscriptions": {
+        **_each(GRANTED, None),
+        "*": {"subscription"},
+    },
     "/projects/{p1}/schedules": {**_each(GRANTED, {"s1"}), "*": {"s1", "s2"}},
     "/projects/{p1}/templates/{t2}/schedules": {**_each(GRANTED, None), "*": {"s2"}},
     "/projects/{p1}/webhooks": {**_each(GRANTED, {"w1"}), "*": {"w1", "w2"}},

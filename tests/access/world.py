@@ -148,6 +148,24 @@ class World:
             delivery = self.post(f"{p1}/webhooks/{self.ids[hook]}/test", {}, status=200)
             self.keep(hook.replace("w", "d"), "deliveries", delivery)
 
+        # notifications: a destination (nothing listens there), subscriptions to it of the whole
+        # project and of T2
+        destination: dict[str, Any] = {
+            "name": "hook",
+            "kind": "webhook",
+            "config": {"url": "http://127.0.0.1:9/"},
+            "secret_key_id": self.ids["key"],
+        }
+        destinations, subscriptions = "notification-destinations", "notification-subscriptions"
+        self.keep("destination", destinations, self.post(f"{p1}/{destinations}", destination))
+        for name, template in (("subscription", None), ("t2_subscription", self.ids["t2"])):
+            body = {"destination_id": self.ids["destination"], "events": ["failed"]}
+            self.keep(
+                name,
+                subscriptions,
+                self.post(f"{p1}/{subscriptions}", {**body, "template_id": template}),
+            )
+
     def _people(self) -> None:
         p1 = f"/projects/{self.ids['p1']}"
         self.clients["admin"] = self.admin

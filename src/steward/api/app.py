@@ -29,6 +29,7 @@ from steward.grants.routes import router as grants_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
+from steward.notifications.routes import router as notifications_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
 from steward.runs.routes import all_runs as all_runs_router
@@ -118,6 +119,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         templates_router,
         venvs_router,
         grants_router,
+        notifications_router,
         schedules_router,
         runs_router,
         metrics_router,

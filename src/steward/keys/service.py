@@ -16,6 +16,7 @@ from steward.keys import sshkeys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyUpdate
+from steward.notifications.models import Destination
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.models import Repository
@@ -179,6 +180,9 @@ def _users(session: Session, key: Key) -> dict[str, list[str]]:
         "template": scoped.names_of(session, Template.name, uses_key),
         "galaxy server": scoped.names_of(session, GalaxyServer.name, GalaxyServer.key_id == key.id),
         "webhook": scoped.names_of(session, Webhook.name, Webhook.secret_key_id == key.id),
+        "notification destination": scoped.names_of(
+            session, Destination.name, Destination.secret_key_id == key.id
+        ),
     }
 
 

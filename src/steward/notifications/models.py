@@ -8,9 +8,10 @@ import enum
 from typing import Any
 
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base, utcnow
+from steward.keys.models import Key
 from steward.projects.scoped import ProjectScoped
 
 
@@ -38,12 +39,19 @@ class Destination(ProjectScoped):
     __tablename__ = "notification_destinations"
 
     kind: Mapped[DestinationKind] = mapped_column(String(16))
-    # kind-specific, no secret in it: email {host, port, starttls, from, to[]}; slack/teams/webhook
-    # {} (their URL is a secret: it carries the credential) ; see notifications.schemas
+    # kind-specific, no secret in it (notifications.schemas): email {host, port, security,
+    # username, from_address, to[], verify_tls}; webhook {url, headers}; slack/teams {} (their URL
+    # carries the credential, so it lives in the key store)
     config: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # the key store entry holding the secret: SMTP password, the incoming-webhook URL, HMAC secret
     secret_key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
     enabled: Mapped[bool] = mapped_column(default=True)
+
+    secret_key: Mapped[Key | None] = relationship(lazy="selectin")
+
+    @property
+    def secret_key_name(self) -> str | None:
+        return self.secret_key.name if self.secret_key is not None else None
 
 
 class Subscription(Base):
@@ -61,7 +69,8 @@ class Subscription(Base):
     template_id: Mapped[int | None] = mapped_column(ForeignKey("templates.id", ondelete="CASCADE"))
     schedule_id: Mapped[int | None] = mapped_column(ForeignKey("schedules.id", ondelete="CASCADE"))
     events: Mapped[list[Any]] = mapped_column(default=list)  # RunEventKind values
-    long_running_minutes: Mapped[int | None]  # for LONG_RUNNING
+    # for LONG_RUNNING: a fraction allowed (0.05 = 3 s), so tests need not wait minutes
+    long_running_minutes: Mapped[float | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
 
@@ -98,6 +107,9 @@ class Message(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[dt.datetime | None]
     last_error: Mapped[str] = mapped_column(Text, default="")
+    # what is sent (notifications.messages), built from the run at the first attempt and kept,
+    # so every retry sends the same thing and the console shows it; {} until then
+    content: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
 
 class Attempt(Base):

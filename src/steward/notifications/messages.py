@@ -1,0 +1,216 @@
+"""What a notification says: built from the database when the notifier first takes a message.
+
+One JSON document per message (``content``): the generic webhook posts it as it is, and Slack,
+Teams and email render its ``title``, ``text`` and fields. It names the template, who or what
+launched the run, how long it took, the per-host recap, the first failed task with its host and
+message, and links to the run in the console. Everything in it comes from rows that are already
+masked (run events are masked by the recorder before they are stored) or hold no secret.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from steward.auth.models import User
+from steward.notifications.models import Message, RunEventKind
+from steward.projects.models import Project
+from steward.runs.models import Run, RunEvent, RunHost
+from steward.templates.models import Template
+
+HOSTS_MAX = 50  # hosts listed in a message (the failing ones first); the total is given
+MESSAGE_MAX = 1000  # characters of the first failure's message
+RECAP = ("ok", "changed", "failed", "unreachable", "skipped")
+TEST_EVENT = "test"
+
+VERBS: dict[RunEventKind, str] = {
+    RunEventKind.STARTED: "started",
+    RunEventKind.SUCCEEDED: "succeeded",
+    RunEventKind.FAILED: "failed",
+    RunEventKind.ERROR: "ended in error",
+    RunEventKind.CANCELED: "was canceled",
+    RunEventKind.TIMED_OUT: "timed out",
+    RunEventKind.FIXED: "is fixed: it succeeded after a failed run",
+    RunEventKind.CHANGED: "succeeded and changed something",
+    RunEventKind.LONG_RUNNING: "is still running",
+    RunEventKind.APPROVAL_NEEDED: "needs an approval",
+}
+# the events that tell how a run ended: they carry the recap and the first failure
+FINISHED = frozenset(VERBS) - {
+    RunEventKind.STARTED,
+    RunEventKind.LONG_RUNNING,
+    RunEventKind.APPROVAL_NEEDED,
+}
+
+
+def run_url(base_url: str, project_id: int, run_id: int) -> str:
+    """The run's page in the console (``frontend/src/app/router.tsx``)."""
+    return f"{base_url.rstrip('/')}/projects/{project_id}/runs/{run_id}"
+
+
+def duration_text(seconds: float) -> str:
+    """``3.2s``, ``1m 3s``, ``2h 0m 5s``."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h {minutes}m {secs}s" if hours else f"{minutes}m {secs}s"
+
+
+def launcher(username: str | None, run: Run) -> str:
+    """As the audit trail names it: ``alice``, ``alice (via schedule 3)``."""
+    who = username or "a deleted user"
+    if run.schedule_id is not None:
+        return f"{who} (via schedule {run.schedule_id})"
+    if run.webhook_id is not None:
+        return f"{who} (via webhook {run.webhook_id})"
+    return who
+
+
+def for_test(
+    project: Project, destination_name: str, requested_by: str, base_url: str
+) -> dict[str, Any]:
+    title = f"[{project.name}] Test notification from Steward"
+    url = f"{base_url.rstrip('/')}/projects/{project.id}"
+    text = (
+        f"{title}\nThis is a test of destination '{destination_name}', "
+        f"sent at the request of {requested_by}.\n{url}"
+    )
+    return {
+        "event": TEST_EVENT,
+        "title": title,
+        "text": text,
+        "url": url,
+        "project": {"id": project.id, "name": project.name},
+        "run": None,
+        "hosts": [],
+        "hosts_total": 0,
+        "first_failure": None,
+    }
+
+
+def for_run(session: Session, message: Message, base_url: str, now: dt.datetime) -> dict[str, Any]:
+    """The content of a run event's message, from the run as it is now."""
+    row = session.execute(
+        select(Run, Project.name, Template.name, User.username)
+        .join(Project, Project.id == Run.project_id)
+        .outerjoin(Template, Template.id == Run.template_id)
+        .outerjoin(User, User.id == Run.launched_by_id)
+        .where(Run.id == message.run_id)
+    ).one()
+    run, project_name, template_name, username = row
+    event = RunEventKind(message.event)
+    template = template_name or str(run.template_snapshot.get("name") or "a deleted template")
+    url = run_url(base_url, run.project_id, run.id)
+    finished = event in FINISHED
+    duration = _duration(run, now, finished)
+    verb = VERBS[event]
+    if event is RunEventKind.LONG_RUNNING and duration is not None:
+        verb = f"is still running after {duration_text(duration)}"
+    title = f"[{project_name}] {template} #{run.id} {verb}"
+    hosts, total = _hosts(session, run.id) if finished else ([], 0)
+    failure = _first_failure(session, run.id) if finished else None
+    launched_by = launcher(username, run)
+    content: dict[str, Any] = {
+        "event": event.value,
+        "title": title,
+        "url": url,
+        "project": {"id": run.project_id, "name": project_name},
+        "run": {
+            "id": run.id,
+            "status": run.status,
+            "status_reason": run.status_reason,
+            "template": {"id": run.template_id, "name": template},
+            "launched_by": launched_by,
+            "launch_type": run.launch_type,
+            "schedule_id": run.schedule_id,
+            "webhook_id": run.webhook_id,
+            "created_at": run.created_at.isoformat(),
+            "started_at": run.started_at.isoformat() if run.started_at else None,
+            "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+            "duration_seconds": round(duration, 3) if duration is not None else None,
+        },
+        "hosts": hosts,
+        "hosts_total": total,
+        "first_failure": failure,
+    }
+    content["text"] = _text(content, finished)
+    return content
+
+
+def _duration(run: Run, now: dt.datetime, finished: bool) -> float | None:
+    if run.started_at is None:
+        return None
+    end = run.finished_at if finished and run.finished_at else now
+    return max((end - run.started_at).total_seconds(), 0.0)
+
+
+def _hosts(session: Session, run_id: int) -> tuple[list[dict[str, Any]], int]:
+    """The recap, hosts with failures first, at most ``HOSTS_MAX``; and how many hosts."""
+    total = session.scalar(select(func.count()).where(RunHost.run_id == run_id)) or 0
+    broken = case((RunHost.failed + RunHost.unreachable > 0, 0), else_=1)
+    rows = session.scalars(
+        select(RunHost)
+        .where(RunHost.run_id == run_id)
+        .order_by(broken, RunHost.host)
+        .limit(HOSTS_MAX)
+    )
+    return [{"host": h.host, **{k: getattr(h, k) for k in RECAP}} for h in rows], total
+
+
+def _first_failure(session: Session, run_id: int) -> dict[str, str] | None:
+    event = session.scalar(
+        select(RunEvent)
+        .where(RunEvent.run_id == run_id, RunEvent.failed.is_(True))
+        .order_by(RunEvent.counter)
+        .limit(1)
+    )
+    if event is None:
+        return None
+    return {"task": event.task, "host": event.host, "message": failure_message(event.data)}
+
+
+def failure_message(data: dict[str, Any]) -> str:
+    """What the failed task said (its ``msg``, then the start of its stderr), bounded."""
+    res = data.get("res")
+    if not isinstance(res, dict):
+        return ""
+    parts = []
+    for key in ("msg", "stderr"):
+        value = res.get(key)
+        if value in (None, ""):
+            continue
+        parts.append(value if isinstance(value, str) else json.dumps(value, default=str))
+    text = "\n".join(dict.fromkeys(parts))
+    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
+
+
+def _text(content: dict[str, Any], finished: bool) -> str:
+    run = content["run"]
+    lines = [content["title"]]
+    if finished:
+        reason = f" ({run['status_reason']})" if run["status_reason"] else ""
+        lines.append(f"Status: {run['status']}{reason}")
+    lines.append(f"Launched by: {run['launched_by']} ({run['launch_type']})")
+    if run["duration_seconds"] is not None and content["event"] != RunEventKind.STARTED:
+        label = "Duration" if finished else "Running for"
+        lines.append(f"{label}: {duration_text(run['duration_seconds'])}")
+    if content["hosts"]:
+        lines.append(f"Hosts ({content['hosts_total']}):")
+        lines += [
+            f"  {h['host']}: " + " ".join(f"{k}={h[k]}" for k in RECAP) for h in content["hosts"]
+        ]
+        if content["hosts_total"] > len(content["hosts"]):
+            lines.append(f"  … and {content['hosts_total'] - len(content['hosts'])} more")
+    failure = content["first_failure"]
+    if failure:
+        lines.append(
+            f"First failure: task '{failure['task']}' on {failure['host']}: {failure['message']}"
+        )
+    lines.append(content["url"])
+    return "\n".join(lines)
