@@ -23,6 +23,7 @@ const BURST = `- hosts: all
 
 let bench: Workbench;
 let runId = 0;
+let otherRunId = 0;
 
 test.beforeAll(async ({ baseURL }) => {
   const context = await request.newContext({ baseURL });
@@ -30,6 +31,8 @@ test.beforeAll(async ({ baseURL }) => {
   const run = await bench.launch("burst");
   runId = run.id;
   await bench.waitFinished(runId);
+  otherRunId = (await bench.launch("burst")).id;
+  await bench.waitFinished(otherRunId);
 });
 
 test("the timeline shows the machine's metrics and shades a hovered task", async ({ page }) => {
@@ -68,4 +71,36 @@ test("the timeline shows the machine's metrics and shades a hovered task", async
     `/api/v1/projects/${bench.projectId}/runs/${runId}/metrics/export?format=csv`,
   );
   expect((await csv.text()).split("\n")[0]).toContain("time,kind,host,cpu.user");
+});
+
+test("two runs compare task by task, their metrics aligned at a task", async ({ page }) => {
+  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.goto(`/projects/${bench.projectId}/runs/${runId}`);
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  await page.getByRole("link", { name: "Compare with other runs" }).click();
+  await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
+  await expect(page.getByText("Name at least two runs to compare.")).toBeVisible();
+  const runs = page.getByRole("textbox", { name: "Runs" });
+  await runs.fill(`${runId}, ${otherRunId}`);
+  await runs.press("Enter");
+
+  const table = page.getByRole("table", { name: "Seconds per task" });
+  await expect(table.getByRole("row")).toHaveCount(4); // the header and three tasks
+  await expect(table.getByRole("columnheader", { name: `#${otherRunId} burst` })).toBeVisible();
+  await expect(table.getByRole("row", { name: /^burn/ })).toContainText(" s");
+  await page.getByRole("textbox", { name: "Aligned at the start of" }).click();
+  await page.getByRole("option", { name: "burn" }).click();
+  await expect(table.getByRole("row", { name: /^burn/ })).toHaveCSS("font-weight", "700");
+  for (const chart of ["CPU busy (user + system)", "Memory used", "The run's processes (CPU)"]) {
+    await expect(
+      page.getByRole("img", { name: `${chart} of the compared runs` }).locator("canvas"),
+    ).toBeVisible();
+  }
+  await page.screenshot({ path: join(artifacts, "compare-light.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const rights = await page
+    .locator("[aria-label$='of the compared runs'] canvas")
+    .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().right));
+  for (const right of rights) expect(right).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: join(artifacts, "compare-phone.png"), fullPage: true });
 });

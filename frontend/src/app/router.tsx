@@ -20,6 +20,7 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to={PROJECT_SECTIONS[0].path} replace /> },
               ...PROJECT_SECTIONS.map((section) => ({ path: section.path, lazy: section.page })),
               { path: "runs/:runId", lazy: () => import("@/app/routes/project/run") },
+              { path: "compare-runs", lazy: () => import("@/app/routes/project/compare-runs") },
               {
                 path: "templates/:templateId",
                 lazy: () => import("@/app/routes/project/template"),

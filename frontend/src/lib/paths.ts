@@ -9,6 +9,8 @@ export const paths = {
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,
   run: (projectId: number, runId: number) => `/projects/${projectId}/runs/${runId}`,
+  compareRuns: (projectId: number, runIds: readonly number[]) =>
+    `/projects/${projectId}/compare-runs?runs=${runIds.join(",")}`,
   template: (
     projectId: number,
     templateId: number,

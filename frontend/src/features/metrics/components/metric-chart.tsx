@@ -2,7 +2,7 @@ import { Text, useComputedColorScheme } from "@mantine/core";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { type ChartSpec, chartData, formatValue } from "@/features/metrics/lib/charts";
+import { type ChartSpec, chartColors, chartData, formatValue } from "@/features/metrics/lib/charts";
 import type { MetricGap } from "@/features/metrics/api/get-run-metrics";
 
 export interface Highlight {
@@ -24,15 +24,6 @@ interface MetricChartProps {
 }
 
 const HEIGHT = 110;
-
-function colors(dark: boolean) {
-  return {
-    axis: dark ? "#c1c2c5" : "#495057",
-    grid: dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)",
-    highlight: dark ? "rgba(250,176,5,0.22)" : "rgba(250,176,5,0.25)",
-    gap: dark ? "rgba(255,255,255,0.07)" : "rgba(0,0,0,0.06)",
-  };
-}
 
 /** One chart of a lane (uPlot on a canvas): the series of `spec`, gaps shaded grey, the
  * hovered task's interval shaded yellow. */
@@ -56,7 +47,7 @@ export function MetricChart({
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const palette = colors(dark);
+    const palette = chartColors(dark);
     const shade = (u: uPlot, from: number, to: number, fill: string) => {
       const left = u.valToPos(from / 1000, "x", true);
       const right = u.valToPos(to / 1000, "x", true);

@@ -10,6 +10,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useMemo, useState } from "react";
+import { Link } from "react-router";
 import {
   type MetricLane,
   exportUrl,
@@ -19,6 +20,7 @@ import {
 import { type Highlight, MetricChart } from "@/features/metrics/components/metric-chart";
 import { type TaskBar, chartsOf, taskBars } from "@/features/metrics/lib/charts";
 import classes from "@/features/metrics/components/run-metrics.module.css";
+import { paths } from "@/lib/paths";
 
 interface RunMetricsProps {
   projectId: number;
@@ -105,6 +107,9 @@ export function RunMetrics({ projectId, runId, version }: RunMetricsProps) {
       <Group justify="space-between" wrap="wrap">
         <Title order={4}>Host metrics</Title>
         <Group gap="sm">
+          <Anchor size="sm" component={Link} to={paths.compareRuns(projectId, [runId])}>
+            Compare with other runs
+          </Anchor>
           <Anchor size="sm" href={exportUrl(projectId, runId, "csv")} download>
             CSV
           </Anchor>

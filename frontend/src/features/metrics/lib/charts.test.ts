@@ -26,7 +26,8 @@ describe("chartsOf", () => {
 
 describe("chartData", () => {
   it("puts seconds on x and keeps missing samples as gaps", () => {
-    const cpu = CHARTS[0];
+    const cpu = CHARTS.find((chart) => chart.id === "cpu");
+    if (!cpu) throw new Error("no CPU chart");
     const data = chartData([1000, 2000], { "cpu.user": [5, null] }, cpu);
     expect(data[0]).toEqual([1, 2]);
     expect(data[1]).toEqual([5, null]);
@@ -55,10 +56,10 @@ describe("taskBars", () => {
   ];
 
   it("keeps the results with both ends, of one host when asked", () => {
-    const bars = taskBars(entries);
-    expect(bars).toHaveLength(1);
-    expect(bars[0].end - bars[0].start).toBe(4000);
+    const [bar, ...more] = taskBars(entries);
+    expect(more).toEqual([]);
+    expect(bar && bar.end - bar.start).toBe(4000);
     expect(taskBars(entries, "web2")).toEqual([]);
-    expect(taskBars(entries, "web1")[0].task).toBe("burn");
+    expect(taskBars(entries, "web1").map((b) => b.task)).toEqual(["burn"]);
   });
 });
