@@ -114,7 +114,7 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("notify_blocked_networks")
+    @field_validator("notify_blocked_networks", "metrics_blocked_networks")
     @classmethod
     def _networks(cls, value: list[str]) -> list[str]:
         for network in value:
