@@ -96,6 +96,8 @@ export async function startServer(): Promise<RunningServer> {
       STEWARD_ADMIN_USER: "admin",
       STEWARD_ADMIN_PASSWORD: adminPassword,
       STEWARD_LOCAL_REPOSITORY_ROOTS: repositories,
+      // the port uvicorn listens on (not Settings.port): webhook URLs and notification links
+      STEWARD_URL: url,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

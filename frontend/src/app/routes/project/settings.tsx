@@ -1,5 +1,7 @@
 import { useNavigate } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
+import { Divider } from "@mantine/core";
+import { GalaxyServersPanel } from "@/features/galaxy/components/galaxy-servers-panel";
 import { ProjectSettings } from "@/features/projects/components/project-settings";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
@@ -12,6 +14,15 @@ export function Component() {
       project={project}
       canEdit={can(project.permissions, PROJECT_ACTIONS.edit)}
       onDeleted={() => void navigate(paths.home(), { replace: true })}
+      sections={
+        <>
+          <Divider my="md" />
+          <GalaxyServersPanel
+            projectId={project.id}
+            canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+          />
+        </>
+      }
     />
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Divider, Fieldset, Group, Stack, Text, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
+import type { ReactNode } from "react";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
@@ -19,9 +20,11 @@ interface ProjectSettingsProps {
   /** may change and delete the project (project:edit); else the page only shows the settings */
   canEdit: boolean;
   onDeleted: () => void;
+  /** more of the project's settings (from other features), each after a divider */
+  sections?: ReactNode;
 }
 
-export function ProjectSettings({ project, canEdit, onDeleted }: ProjectSettingsProps) {
+export function ProjectSettings({ project, canEdit, onDeleted, sections }: ProjectSettingsProps) {
   const update = useUpdateProject(project.id);
   const remove = useDeleteProject(project.id);
   const [confirming, confirm] = useDisclosure(false);
@@ -48,7 +51,7 @@ export function ProjectSettings({ project, canEdit, onDeleted }: ProjectSettings
 
   if (!canEdit) {
     return (
-      <Stack maw={640}>
+      <Stack maw={800}>
         <Alert color="blue" title="Read only">
           You may see this project&apos;s settings but not change them: that takes the
           project&apos;s owner role.
@@ -56,11 +59,12 @@ export function ProjectSettings({ project, canEdit, onDeleted }: ProjectSettings
         <Fieldset variant="unstyled" disabled aria-label="Project settings">
           <ProjectFields form={form} />
         </Fieldset>
+        {sections}
       </Stack>
     );
   }
   return (
-    <Stack maw={640}>
+    <Stack maw={800}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <ProjectFields form={form} />
@@ -72,6 +76,7 @@ export function ProjectSettings({ project, canEdit, onDeleted }: ProjectSettings
           </Group>
         </Stack>
       </form>
+      {sections}
       <Divider my="md" />
       <Title order={3} size="h4">
         Delete this project

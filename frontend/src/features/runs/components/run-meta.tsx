@@ -123,6 +123,11 @@ export function RunParams({ run }: { run: Run }) {
     ],
     ["Forks", p.forks ?? "default"],
     ["Timeout", p.timeout_seconds ? `${p.timeout_seconds} s` : "none"],
+    [
+      "Requirements",
+      p.install_requirements === false ? "not installed" : "installed before the playbook",
+    ],
+    ["Ansible", p.ansible_venv ? <Code key="venv">{p.ansible_venv}</Code> : "the server's own"],
     ["Template vars", vars(p.extra_vars)],
     ["Launch vars", vars({ ...p.launch_vars, ...p.secret_extra_vars })],
   ];

@@ -1,7 +1,7 @@
 import { Alert, Group, Stack, Table, Text, Title, UnstyledButton } from "@mantine/core";
 import { useMemo, useState } from "react";
 import type { TimelineEntry } from "@/features/runs/api/get-run-output";
-import { buildTimeline, formatSeconds } from "@/features/runs/lib/timeline";
+import { buildTimeline, formatSeconds, laneName } from "@/features/runs/lib/timeline";
 import classes from "@/features/runs/components/run-timeline.module.css";
 
 // thousands of hosts would be thousands of lanes: the slowest tasks table still covers them
@@ -46,7 +46,8 @@ export function RunTimeline({ entries, error }: RunTimelineProps) {
     const direction = sort.desc ? -1 : 1;
     rows.sort((a, b) => {
       if (sort.key === "duration") return direction * ((a.duration ?? 0) - (b.duration ?? 0));
-      return direction * a[sort.key].localeCompare(b[sort.key]);
+      if (sort.key === "host") return direction * laneName(a).localeCompare(laneName(b));
+      return direction * a.task.localeCompare(b.task);
     });
     return rows.slice(0, SLOWEST);
   }, [entries, sort]);
@@ -60,6 +61,7 @@ export function RunTimeline({ entries, error }: RunTimelineProps) {
   }
   if (!entries) return null;
   if (timeline.lanes.length === 0) return <Text c="dimmed">No task has finished yet.</Text>;
+  const hostCount = timeline.lanes.filter((lane) => !lane.requirements).length;
   const onSort = (key: SortKey) =>
     setSort((current) => ({ key, desc: current.key === key ? !current.desc : key === "duration" }));
 
@@ -67,8 +69,7 @@ export function RunTimeline({ entries, error }: RunTimelineProps) {
     <Stack>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {timeline.lanes.length} hosts · {formatSeconds(timeline.span)} from the first task to the
-          last
+          {hostCount} hosts · {formatSeconds(timeline.span)} from the first task to the last
         </Text>
         <Group gap="xs" aria-hidden="true">
           {["ok", "changed", "failed", "skipped"].map((status) => (
@@ -85,10 +86,19 @@ export function RunTimeline({ entries, error }: RunTimelineProps) {
       </Group>
       <div className={classes.lanes} role="list" aria-label="Timeline per host">
         {timeline.lanes.slice(0, MAX_LANES).map((lane) => (
-          <div key={lane.host} role="listitem" style={{ display: "contents" }}>
+          <div
+            key={lane.requirements ? "requirements" : `host:${lane.host}`}
+            role="listitem"
+            style={{ display: "contents" }}
+          >
             <div
               className={classes.host}
-              title={`${lane.host}: ${formatSeconds(lane.busy)} in tasks`}
+              data-requirements={lane.requirements || undefined}
+              title={
+                lane.requirements
+                  ? `Installing the repository's roles and collections: ${formatSeconds(lane.busy)}`
+                  : `${lane.host}: ${formatSeconds(lane.busy)} in tasks`
+              }
             >
               {lane.host}
             </div>
@@ -126,7 +136,9 @@ export function RunTimeline({ entries, error }: RunTimelineProps) {
             {slowest.map((entry) => (
               <Table.Tr key={entry.counter}>
                 <Table.Td>{entry.task}</Table.Td>
-                <Table.Td>{entry.host}</Table.Td>
+                <Table.Td fs={entry.kind === "requirements" ? "italic" : undefined}>
+                  {laneName(entry)}
+                </Table.Td>
                 <Table.Td>{entry.status}</Table.Td>
                 <Table.Td ta="right">{formatSeconds(entry.duration ?? 0)}</Table.Td>
               </Table.Tr>

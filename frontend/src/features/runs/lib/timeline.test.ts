@@ -52,6 +52,30 @@ describe("buildTimeline", () => {
     expect(slow).toMatchObject({ task: "b", left: 0.2, width: 0.8, status: "failed" });
   });
 
+  it("puts the requirements install (no host) in its own first lane, apart from a host of that name", () => {
+    const entry = (host: string, kind: string, start: number, counter: number) => ({
+      host,
+      kind,
+      task: kind === "requirements" ? "Install requirements" : "t",
+      status: "ok",
+      started_at: at(start),
+      ended_at: at(start + 2),
+      duration: 2,
+      counter,
+    });
+    const timeline = buildTimeline([
+      entry("Requirements", "task", 4, 2),
+      entry("", "requirements", 0, 1),
+      entry("web1", "task", 2, 3),
+    ]);
+    expect(timeline.lanes.map((lane) => [lane.host, lane.requirements])).toEqual([
+      ["Requirements", true],
+      ["Requirements", false],
+      ["web1", false],
+    ]);
+    expect(timeline.lanes[0]?.bars).toMatchObject([{ task: "Install requirements", left: 0 }]);
+  });
+
   it("is empty without timed results", () => {
     expect(buildTimeline([])).toEqual({ lanes: [], span: 0, start: null });
   });

@@ -1,7 +1,12 @@
 /** Where the time went: task results laid out per host on one time axis. */
 
+/** The lane of the entry installing the repository's roles and collections (no host). */
+export const REQUIREMENTS_LANE = "Requirements";
+
 export interface TimelineInput {
   host: string;
+  /** "requirements": the install before the playbook, its own lane */
+  kind?: string;
   task: string;
   status: string;
   started_at: string | null;
@@ -26,6 +31,8 @@ export interface HostLane {
   bars: Bar[];
   /** seconds spent in this host's tasks */
   busy: number;
+  /** the requirements install, not a host */
+  requirements: boolean;
 }
 
 export interface Timeline {
@@ -33,6 +40,11 @@ export interface Timeline {
   /** seconds from the first start to the last end */
   span: number;
   start: number | null;
+}
+
+/** A host's name; the requirements install (no host) gets its own lane, never a host's. */
+export function laneName(entry: Pick<TimelineInput, "host" | "kind">): string {
+  return entry.kind === "requirements" ? REQUIREMENTS_LANE : entry.host;
 }
 
 function time(iso: string | null): number | null {
@@ -55,10 +67,13 @@ export function buildTimeline(entries: readonly TimelineInput[]): Timeline {
   const spanMs = Math.max(1, finish - start);
   const lanes = new Map<string, HostLane>();
   for (const { entry, started, end } of timed) {
-    let lane = lanes.get(entry.host);
+    const requirements = entry.kind === "requirements";
+    // keyed apart from hosts: a host named "Requirements" keeps its own lane
+    const key = requirements ? "\0requirements" : `host:${entry.host}`;
+    let lane = lanes.get(key);
     if (!lane) {
-      lane = { host: entry.host, bars: [], busy: 0 };
-      lanes.set(entry.host, lane);
+      lane = { host: laneName(entry), bars: [], busy: 0, requirements };
+      lanes.set(key, lane);
     }
     const duration = entry.duration ?? (end - started) / 1000;
     lane.busy += duration;
@@ -71,7 +86,11 @@ export function buildTimeline(entries: readonly TimelineInput[]): Timeline {
       counter: entry.counter,
     });
   }
-  return { lanes: [...lanes.values()], span: spanMs / 1000, start };
+  // the install comes before the playbook: its lane first
+  const ordered = [...lanes.values()].sort(
+    (a, b) => Number(b.requirements) - Number(a.requirements),
+  );
+  return { lanes: ordered, span: spanMs / 1000, start };
 }
 
 export function formatSeconds(seconds: number): string {

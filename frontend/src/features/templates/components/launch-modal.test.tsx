@@ -33,6 +33,9 @@ const template: Schemas["TemplateRead"] = {
   forks: null,
   timeout_seconds: null,
   overridable: ["limit"],
+  install_requirements: true,
+  ansible_venv: "",
+  runner_group_id: null,
   survey: [
     { variable: "who", label: "Who", description: "", type: "text", required: true },
     { variable: "secret", label: "Secret", description: "", type: "password", required: false },

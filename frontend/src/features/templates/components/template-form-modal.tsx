@@ -8,6 +8,7 @@ import {
   SimpleGrid,
   Stack,
   Switch,
+  Text,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
@@ -22,10 +23,12 @@ import {
   useKeyChoices,
   useRepositoryChoices,
 } from "@/features/templates/api/get-choices";
+import { useAnsibleVenvChoices } from "@/features/templates/api/get-ansible-venvs";
 import { useSaveTemplate } from "@/features/templates/api/save-template";
 import { SurveyEditor } from "@/features/templates/components/survey-editor";
 import {
   OVERRIDABLE,
+  SERVER_VENV,
   type TemplateFormValues,
   VERBOSITY,
   parseExtraVars,
@@ -51,6 +54,7 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
   const inventories = useInventoryChoices(projectId);
   const environments = useEnvironmentChoices(projectId);
   const keys = useKeyChoices(projectId);
+  const venvs = useAnsibleVenvChoices();
   const form = useForm<TemplateFormValues>({
     mode: "controlled",
     initialValues: toTemplateValues(template),
@@ -66,6 +70,23 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
     ...form.getInputProps(field),
     onChange: (value: string | null) => form.setFieldValue(field, value ?? ""),
   });
+
+  const venv = form.values.ansible_venv;
+  const venvData = venvs.data ?? [];
+  // a venv no longer listed by the server still shows as what the template holds
+  const venvOptions =
+    venv !== "" && !venvData.some((choice) => choice.value === venv)
+      ? [
+          ...venvData,
+          {
+            value: venv,
+            label: venv,
+            disabled: true,
+            problem: venvs.data ? "not listed on this server" : null,
+          },
+        ]
+      : venvData;
+  const venvProblems = new Map(venvOptions.map((choice) => [choice.value, choice.problem]));
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
@@ -207,6 +228,41 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
             {...form.getInputProps("extra_vars")}
           />
         </Stack>
+      </Fieldset>
+
+      <Fieldset legend="Ansible">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} verticalSpacing="sm">
+          <Select
+            label="Ansible environment"
+            description="Whose ansible-playbook and ansible-galaxy run it"
+            data={venvOptions}
+            allowDeselect={false}
+            value={venv === "" ? SERVER_VENV : venv}
+            onChange={(value) =>
+              form.setFieldValue("ansible_venv", !value || value === SERVER_VENV ? "" : value)
+            }
+            error={form.errors.ansible_venv}
+            renderOption={({ option }) => {
+              const problem = venvProblems.get(option.value);
+              return (
+                <Stack gap={0}>
+                  <Text size="sm">{option.label}</Text>
+                  {problem && (
+                    <Text size="xs" c="red">
+                      {problem}
+                    </Text>
+                  )}
+                </Stack>
+              );
+            }}
+          />
+          <Switch
+            mt={{ sm: "xl" }}
+            label="Install requirements"
+            description="The repository's requirements.yml files (roles, collections), before each run"
+            {...form.getInputProps("install_requirements", { type: "checkbox" })}
+          />
+        </SimpleGrid>
       </Fieldset>
 
       <Fieldset legend="What a launch may change">

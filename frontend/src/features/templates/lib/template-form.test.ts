@@ -5,6 +5,8 @@ import {
   parseExtraVars,
   toTemplateBody,
   toTemplateValues,
+  SERVER_VENV,
+  venvChoices,
 } from "@/features/templates/lib/template-form";
 import type { Schemas } from "@/api/client";
 
@@ -36,6 +38,9 @@ const template: Schemas["TemplateRead"] = {
   forks: null,
   timeout_seconds: null,
   overridable: ["limit", "check_mode"],
+  install_requirements: false,
+  ansible_venv: "/opt/ansible-2.16",
+  runner_group_id: null,
   survey: [
     {
       variable: "pg_version",
@@ -110,6 +115,42 @@ describe("template form", () => {
       forks: null,
     });
     expect(body.survey?.[0]).toEqual(template.survey[0]);
+  });
+
+  it("installs requirements with the server's Ansible unless the template says otherwise", () => {
+    const fresh = toTemplateValues(null);
+    expect([fresh.install_requirements, fresh.ansible_venv]).toEqual([true, ""]);
+    expect(toTemplateBody(fresh, {})).toMatchObject({
+      install_requirements: true,
+      ansible_venv: "",
+    });
+    const stored = toTemplateValues(template);
+    expect(toTemplateBody(stored, {})).toMatchObject({
+      install_requirements: false,
+      ansible_venv: "/opt/ansible-2.16",
+    });
+  });
+
+  it("offers each Ansible with its version, and disables one with a problem, saying it", () => {
+    expect(
+      venvChoices([
+        { path: "", ansible_version: "2.17.1", problem: null },
+        { path: "/opt/old", ansible_version: "", problem: "bin/ansible-galaxy is missing" },
+      ]),
+    ).toEqual([
+      {
+        value: SERVER_VENV,
+        label: "The server's own (ansible-core 2.17.1)",
+        disabled: false,
+        problem: null,
+      },
+      {
+        value: "/opt/old",
+        label: "/opt/old (version unknown)",
+        disabled: true,
+        problem: "bin/ansible-galaxy is missing",
+      },
+    ]);
   });
 
   it("reads extra vars as a JSON object, and says what is wrong otherwise", () => {

@@ -6,6 +6,7 @@ import {
 } from "@/features/templates/lib/survey-form";
 
 type Template = Schemas["TemplateRead"];
+type AnsibleVenv = Schemas["AnsibleVenvRead"];
 type TemplateCreate = Schemas["TemplateCreate"];
 export type Overridable = Schemas["OverridableField"];
 
@@ -49,6 +50,36 @@ export interface TemplateFormValues {
   timeout_seconds: number | "";
   overridable: Overridable[];
   survey: QuestionValues[];
+  install_requirements: boolean;
+  ansible_venv: string;
+}
+
+/** The picker's value for the server's own Ansible (its path is ""; a picker wants a value). */
+export const SERVER_VENV = "(server)";
+
+export interface VenvChoice {
+  value: string;
+  label: string;
+  disabled: boolean;
+  /** why it cannot run Ansible, shown under its entry */
+  problem: string | null;
+}
+
+/** The venv picker's entries: each with its ansible-core version; one with a problem is
+ * shown, disabled, with it. */
+export function venvChoices(venvs: readonly AnsibleVenv[]): VenvChoice[] {
+  return venvs.map((venv) => {
+    const name = venv.path === "" ? "The server's own" : venv.path;
+    const version = venv.ansible_version
+      ? `ansible-core ${venv.ansible_version}`
+      : "version unknown";
+    return {
+      value: venv.path || SERVER_VENV,
+      label: `${name} (${version})`,
+      disabled: venv.problem !== null,
+      problem: venv.problem,
+    };
+  });
 }
 
 const id = (value: number | null | undefined) => (value == null ? "" : String(value));
@@ -75,6 +106,8 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     timeout_seconds: t?.timeout_seconds ?? "",
     overridable: t?.overridable ?? [],
     survey: (t?.survey ?? []).map(toQuestionValues),
+    install_requirements: t?.install_requirements ?? true,
+    ansible_venv: t?.ansible_venv ?? "",
   };
 }
 
@@ -120,5 +153,7 @@ export function toTemplateBody(
     timeout_seconds: v.timeout_seconds === "" ? null : v.timeout_seconds,
     overridable: v.overridable,
     survey: v.survey.map(toQuestion),
+    install_requirements: v.install_requirements,
+    ansible_venv: v.ansible_venv,
   };
 }
