@@ -67,7 +67,7 @@ class World:
     """One object of every kind a path names: the params a probe does not aim at are real."""
 
     client: TestClient  # the admin; server errors come back as 500 responses, not exceptions
-    ids: dict[str, int]
+    ids: dict[str, int | str]
 
     def url(self, path: str, **hostile: str) -> str:
         return path.format(**{**{p: str(self.ids[p]) for p in path_params(path)}, **hostile})
@@ -93,6 +93,35 @@ def world(client: TestClient) -> World:
         client, f"{base}/templates/{template}/grants", {"team_id": team, "permission": "view"}
     )
     token = created(client, f"{API}/users/me/tokens", {"name": "spare"})
+    schedule = created(
+        client,
+        f"{base}/templates/{template}/schedules",
+        {"name": "nightly", "kind": "cron", "expression": "0 3 1 1 *"},
+    )
+    webhook = client.post(
+        f"{base}/templates/{template}/webhooks",
+        json={"name": "push", "auth": "bearer", "secret_key_id": key},
+    )
+    assert webhook.status_code == 201, webhook.text
+    destination = created(
+        client,
+        f"{base}/notification-destinations",
+        {
+            "name": "hook",
+            "kind": "webhook",
+            "config": {"url": "http://127.0.0.1:9/"},
+            "secret_key_id": key,
+        },
+    )
+    subscription = created(
+        client,
+        f"{base}/notification-subscriptions",
+        {"destination_id": destination, "events": ["failed"]},
+    )
+    galaxy = created(
+        client, f"{base}/galaxy-servers", {"name": "hub", "url": "https://127.0.0.1:9/api/"}
+    )
+    group = created(client, f"{API}/runner-groups", {"name": "dmz"})
     return World(
         admin,
         {
@@ -108,6 +137,14 @@ def world(client: TestClient) -> World:
             "token_id": token,
             "session_id": 999_999,  # the admin's own, if there were one: none is needed
             "run_id": inserted(app, finished_run(project, template)),
+            "schedule_id": schedule,
+            "webhook_id": webhook.json()["id"],
+            "hook_id": webhook.json()["url"].rsplit("/", 1)[-1],
+            "delivery_id": 999_999,  # none is needed: a delivery is only read
+            "destination_id": destination,
+            "subscription_id": subscription,
+            "server_id": galaxy,
+            "group_id": group,
         },
     )
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import ActorDep, AdminActor, RuntimeDep, SessionDep
+from steward.api.deps import ActorDep, AdminActor, RuntimeDep, SessionDep, StoredPathIds
 from steward.api.schemas import Page, PageParams
 from steward.runner_groups import service
 from steward.runner_groups.models import RunnerGroup
@@ -20,7 +20,7 @@ from steward.runner_groups.schemas import (
 )
 from steward.runtime import Runtime
 
-router = APIRouter(prefix="/runner-groups", tags=["runner groups"])
+router = APIRouter(prefix="/runner-groups", tags=["runner groups"], dependencies=[StoredPathIds])
 workers = APIRouter(prefix="/workers", tags=["runner groups"])
 
 

@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from steward.api import problems
-from steward.api.bounds import WEBHOOK_BODY_MAX
+from steward.api.bounds import WEBHOOK_BODY_MAX, Id
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -131,7 +131,7 @@ def list_webhooks(
     session: SessionDep,
     runtime: RuntimeDep,
     page: Annotated[PageParams, Query()],
-    template_id: Annotated[int | None, Query(ge=1)] = None,
+    template_id: Annotated[Id | None, Query()] = None,
 ) -> Page[WebhookRead]:
     """The webhooks of the templates the caller may see, by name."""
     rows, total = service.list_for_project(
