@@ -47,10 +47,10 @@ class Run(Base):
     relaunch_of_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     # what launched it besides a person: "via schedule N" / "via webhook N"
     schedule_id: Mapped[int | None] = mapped_column(
-        ForeignKey("schedules.id", ondelete="SET NULL", use_alter=True), index=True
+        ForeignKey("schedules.id", ondelete="SET NULL"), index=True
     )
     webhook_id: Mapped[int | None] = mapped_column(
-        ForeignKey("webhooks.id", ondelete="SET NULL", use_alter=True), index=True
+        ForeignKey("webhooks.id", ondelete="SET NULL"), index=True
     )
 
     # effective parameters with secrets redacted, and the template as it was at launch

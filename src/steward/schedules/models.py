@@ -55,7 +55,9 @@ class Schedule(ProjectScoped):
 
     next_fire_at: Mapped[dt.datetime | None]  # UTC; None when no occurrence is left
     last_fired_at: Mapped[dt.datetime | None]
-    last_run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    # no foreign key: runs point at their schedule, and a cycle of keys cannot be created in
+    # one CREATE TABLE each; a pruned run leaves an id the API answers 404 for
+    last_run_id: Mapped[int | None]
     disabled_reason: Mapped[str] = mapped_column(Text, default="")
 
     # for their names in reads (schedules.service loads them with joins)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-23 22:06:27.792633
+Create Date: 2026-11-23 23:19:38.371353
 """
 
 from collections.abc import Sequence
@@ -513,87 +513,53 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_templates_project_id"), ["project_id"], unique=False)
 
     op.create_table(
-        "runs",
+        "schedules",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("uuid", sa.String(length=36), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
         sa.Column("template_id", sa.Integer(), nullable=True),
-        sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("status_reason", sa.Text(), nullable=False),
-        sa.Column("rc", sa.Integer(), nullable=True),
-        sa.Column("launched_by_id", sa.Integer(), nullable=True),
-        sa.Column("launch_type", sa.String(length=16), nullable=False),
-        sa.Column("source_ip", sa.String(length=64), nullable=False),
-        sa.Column("user_agent", sa.String(length=400), nullable=False),
-        sa.Column("relaunch_of_id", sa.Integer(), nullable=True),
-        sa.Column("schedule_id", sa.Integer(), nullable=True),
-        sa.Column("webhook_id", sa.Integer(), nullable=True),
-        sa.Column("params", sa.JSON(), nullable=False),
-        sa.Column("template_snapshot", sa.JSON(), nullable=False),
-        sa.Column("secret_params", sa.LargeBinary(), nullable=True),
-        sa.Column("commit_hash", sa.String(length=64), nullable=False),
+        sa.Column("owner_id", sa.Integer(), nullable=True),
+        sa.Column("kind", sa.String(length=8), nullable=False),
+        sa.Column("expression", sa.Text(), nullable=False),
+        sa.Column("timezone", sa.String(length=64), nullable=False),
+        sa.Column("start_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("end_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("missed_policy", sa.String(length=16), nullable=False),
+        sa.Column("launch", sa.JSON(), nullable=False),
+        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
+        sa.Column("next_fire_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("last_fired_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("last_run_id", sa.Integer(), nullable=True),
+        sa.Column("disabled_reason", sa.Text(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("runner_group", sa.String(length=63), nullable=False),
-        sa.Column("worker_id", sa.String(length=200), nullable=False),
-        sa.Column("heartbeat_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("line_count", sa.Integer(), nullable=False),
-        sa.Column("event_count", sa.Integer(), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["launched_by_id"],
+            ["owner_id"],
             ["users.id"],
-            name=op.f("fk_runs_launched_by_id_users"),
+            name=op.f("fk_schedules_owner_id_users"),
             ondelete="SET NULL",
         ),
         sa.ForeignKeyConstraint(
             ["project_id"],
             ["projects.id"],
-            name=op.f("fk_runs_project_id_projects"),
+            name=op.f("fk_schedules_project_id_projects"),
             ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["relaunch_of_id"],
-            ["runs.id"],
-            name=op.f("fk_runs_relaunch_of_id_runs"),
-            ondelete="SET NULL",
-        ),
-        sa.ForeignKeyConstraint(
-            ["schedule_id"],
-            ["schedules.id"],
-            name=op.f("fk_runs_schedule_id_schedules"),
-            ondelete="SET NULL",
-            use_alter=True,
         ),
         sa.ForeignKeyConstraint(
             ["template_id"],
             ["templates.id"],
-            name=op.f("fk_runs_template_id_templates"),
+            name=op.f("fk_schedules_template_id_templates"),
             ondelete="SET NULL",
         ),
-        sa.ForeignKeyConstraint(
-            ["webhook_id"],
-            ["webhooks.id"],
-            name=op.f("fk_runs_webhook_id_webhooks"),
-            ondelete="SET NULL",
-            use_alter=True,
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
-        sa.UniqueConstraint("uuid", name=op.f("uq_runs_uuid")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_schedules")),
+        sa.UniqueConstraint("project_id", "name", name=op.f("uq_schedules_project_id")),
     )
-    with op.batch_alter_table("runs", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_runs_launched_by_id"), ["launched_by_id"], unique=False
-        )
-        batch_op.create_index(
-            "ix_runs_project_id_created_at", ["project_id", "created_at"], unique=False
-        )
-        batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_runs_schedule_id"), ["schedule_id"], unique=False)
-        batch_op.create_index("ix_runs_status", ["status"], unique=False)
-        batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
+    with op.batch_alter_table("schedules", schema=None) as batch_op:
+        batch_op.create_index("ix_schedules_due", ["enabled", "next_fire_at"], unique=False)
+        batch_op.create_index(batch_op.f("ix_schedules_project_id"), ["project_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_schedules_template_id"), ["template_id"], unique=False)
 
     op.create_table(
         "template_grants",
@@ -704,6 +670,128 @@ def upgrade() -> None:
     with op.batch_alter_table("webhooks", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_webhooks_project_id"), ["project_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_webhooks_template_id"), ["template_id"], unique=False)
+
+    op.create_table(
+        "notification_subscriptions",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("destination_id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("schedule_id", sa.Integer(), nullable=True),
+        sa.Column("events", sa.JSON(), nullable=False),
+        sa.Column("long_running_minutes", sa.Double(), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["destination_id"],
+            ["notification_destinations.id"],
+            name=op.f("fk_notification_subscriptions_destination_id_notification_destinations"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_notification_subscriptions_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["schedule_id"],
+            ["schedules.id"],
+            name=op.f("fk_notification_subscriptions_schedule_id_schedules"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_notification_subscriptions_template_id_templates"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_subscriptions")),
+    )
+    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_notification_subscriptions_project_id"), ["project_id"], unique=False
+        )
+
+    op.create_table(
+        "runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("uuid", sa.String(length=36), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("status_reason", sa.Text(), nullable=False),
+        sa.Column("rc", sa.Integer(), nullable=True),
+        sa.Column("launched_by_id", sa.Integer(), nullable=True),
+        sa.Column("launch_type", sa.String(length=16), nullable=False),
+        sa.Column("source_ip", sa.String(length=64), nullable=False),
+        sa.Column("user_agent", sa.String(length=400), nullable=False),
+        sa.Column("relaunch_of_id", sa.Integer(), nullable=True),
+        sa.Column("schedule_id", sa.Integer(), nullable=True),
+        sa.Column("webhook_id", sa.Integer(), nullable=True),
+        sa.Column("params", sa.JSON(), nullable=False),
+        sa.Column("template_snapshot", sa.JSON(), nullable=False),
+        sa.Column("secret_params", sa.LargeBinary(), nullable=True),
+        sa.Column("commit_hash", sa.String(length=64), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("runner_group", sa.String(length=63), nullable=False),
+        sa.Column("worker_id", sa.String(length=200), nullable=False),
+        sa.Column("heartbeat_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("line_count", sa.Integer(), nullable=False),
+        sa.Column("event_count", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["launched_by_id"],
+            ["users.id"],
+            name=op.f("fk_runs_launched_by_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_runs_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["relaunch_of_id"],
+            ["runs.id"],
+            name=op.f("fk_runs_relaunch_of_id_runs"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["schedule_id"],
+            ["schedules.id"],
+            name=op.f("fk_runs_schedule_id_schedules"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_runs_template_id_templates"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["webhook_id"],
+            ["webhooks.id"],
+            name=op.f("fk_runs_webhook_id_webhooks"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
+        sa.UniqueConstraint("uuid", name=op.f("uq_runs_uuid")),
+    )
+    with op.batch_alter_table("runs", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_runs_launched_by_id"), ["launched_by_id"], unique=False
+        )
+        batch_op.create_index(
+            "ix_runs_project_id_created_at", ["project_id", "created_at"], unique=False
+        )
+        batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_runs_schedule_id"), ["schedule_id"], unique=False)
+        batch_op.create_index("ix_runs_status", ["status"], unique=False)
+        batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
 
     op.create_table(
         "notification_messages",
@@ -856,61 +944,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("run_id", "last_line", name=op.f("pk_run_output")),
     )
     op.create_table(
-        "schedules",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("project_id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(length=100), nullable=False),
-        sa.Column("description", sa.Text(), nullable=False),
-        sa.Column("template_id", sa.Integer(), nullable=True),
-        sa.Column("owner_id", sa.Integer(), nullable=True),
-        sa.Column("kind", sa.String(length=8), nullable=False),
-        sa.Column("expression", sa.Text(), nullable=False),
-        sa.Column("timezone", sa.String(length=64), nullable=False),
-        sa.Column("start_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("end_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("enabled", sa.Boolean(), nullable=False),
-        sa.Column("missed_policy", sa.String(length=16), nullable=False),
-        sa.Column("launch", sa.JSON(), nullable=False),
-        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
-        sa.Column("next_fire_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("last_fired_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("last_run_id", sa.Integer(), nullable=True),
-        sa.Column("disabled_reason", sa.Text(), nullable=False),
-        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["last_run_id"],
-            ["runs.id"],
-            name=op.f("fk_schedules_last_run_id_runs"),
-            ondelete="SET NULL",
-        ),
-        sa.ForeignKeyConstraint(
-            ["owner_id"],
-            ["users.id"],
-            name=op.f("fk_schedules_owner_id_users"),
-            ondelete="SET NULL",
-        ),
-        sa.ForeignKeyConstraint(
-            ["project_id"],
-            ["projects.id"],
-            name=op.f("fk_schedules_project_id_projects"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["template_id"],
-            ["templates.id"],
-            name=op.f("fk_schedules_template_id_templates"),
-            ondelete="SET NULL",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_schedules")),
-        sa.UniqueConstraint("project_id", "name", name=op.f("uq_schedules_project_id")),
-    )
-    with op.batch_alter_table("schedules", schema=None) as batch_op:
-        batch_op.create_index("ix_schedules_due", ["enabled", "next_fire_at"], unique=False)
-        batch_op.create_index(batch_op.f("ix_schedules_project_id"), ["project_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_schedules_template_id"), ["template_id"], unique=False)
-
-    op.create_table(
         "webhook_deliveries",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("webhook_id", sa.Integer(), nullable=False),
@@ -975,56 +1008,11 @@ def upgrade() -> None:
     with op.batch_alter_table("notification_attempts", schema=None) as batch_op:
         batch_op.create_index("ix_notification_attempts_message_id", ["message_id"], unique=False)
 
-    op.create_table(
-        "notification_subscriptions",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("project_id", sa.Integer(), nullable=False),
-        sa.Column("destination_id", sa.Integer(), nullable=False),
-        sa.Column("template_id", sa.Integer(), nullable=True),
-        sa.Column("schedule_id", sa.Integer(), nullable=True),
-        sa.Column("events", sa.JSON(), nullable=False),
-        sa.Column("long_running_minutes", sa.Double(), nullable=True),
-        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["destination_id"],
-            ["notification_destinations.id"],
-            name=op.f("fk_notification_subscriptions_destination_id_notification_destinations"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["project_id"],
-            ["projects.id"],
-            name=op.f("fk_notification_subscriptions_project_id_projects"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["schedule_id"],
-            ["schedules.id"],
-            name=op.f("fk_notification_subscriptions_schedule_id_schedules"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["template_id"],
-            ["templates.id"],
-            name=op.f("fk_notification_subscriptions_template_id_templates"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_subscriptions")),
-    )
-    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_notification_subscriptions_project_id"), ["project_id"], unique=False
-        )
-
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
-    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_notification_subscriptions_project_id"))
-
-    op.drop_table("notification_subscriptions")
     with op.batch_alter_table("notification_attempts", schema=None) as batch_op:
         batch_op.drop_index("ix_notification_attempts_message_id")
 
@@ -1034,12 +1022,6 @@ def downgrade() -> None:
         batch_op.drop_index("ix_webhook_deliveries_webhook_id_id")
 
     op.drop_table("webhook_deliveries")
-    with op.batch_alter_table("schedules", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_schedules_template_id"))
-        batch_op.drop_index(batch_op.f("ix_schedules_project_id"))
-        batch_op.drop_index("ix_schedules_due")
-
-    op.drop_table("schedules")
     op.drop_table("run_output")
     with op.batch_alter_table("run_metric_gaps", schema=None) as batch_op:
         batch_op.drop_index("ix_run_metric_gaps_run_id_kind_host")
@@ -1060,6 +1042,20 @@ def downgrade() -> None:
         batch_op.drop_index("ix_notification_messages_destination_id_id")
 
     op.drop_table("notification_messages")
+    with op.batch_alter_table("runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
+        batch_op.drop_index("ix_runs_template_id_id")
+        batch_op.drop_index("ix_runs_status")
+        batch_op.drop_index(batch_op.f("ix_runs_schedule_id"))
+        batch_op.drop_index("ix_runs_project_id_id")
+        batch_op.drop_index("ix_runs_project_id_created_at")
+        batch_op.drop_index(batch_op.f("ix_runs_launched_by_id"))
+
+    op.drop_table("runs")
+    with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_notification_subscriptions_project_id"))
+
+    op.drop_table("notification_subscriptions")
     with op.batch_alter_table("webhooks", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_webhooks_template_id"))
         batch_op.drop_index(batch_op.f("ix_webhooks_project_id"))
@@ -1072,16 +1068,12 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_template_grants_team_id"))
 
     op.drop_table("template_grants")
-    with op.batch_alter_table("runs", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
-        batch_op.drop_index("ix_runs_template_id_id")
-        batch_op.drop_index("ix_runs_status")
-        batch_op.drop_index(batch_op.f("ix_runs_schedule_id"))
-        batch_op.drop_index("ix_runs_project_id_id")
-        batch_op.drop_index("ix_runs_project_id_created_at")
-        batch_op.drop_index(batch_op.f("ix_runs_launched_by_id"))
+    with op.batch_alter_table("schedules", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_schedules_template_id"))
+        batch_op.drop_index(batch_op.f("ix_schedules_project_id"))
+        batch_op.drop_index("ix_schedules_due")
 
-    op.drop_table("runs")
+    op.drop_table("schedules")
     with op.batch_alter_table("templates", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_templates_project_id"))
 
