@@ -314,6 +314,7 @@ test("notifications: a destination on 127.0.0.1 tested, one on a closed port fai
   await expect(message.getByRole("table", { name: "Attempts" })).toContainText("delivered");
   expect(received.length).toBeGreaterThan(0);
   const post = received[received.length - 1];
+  if (post === undefined) throw new Error("the receiver got no request");
   expect(post.path).toBe("/steward");
   expect(post.headers["x-team"]).toBe("dba");
   expect(post.headers["x-steward-signature-256"]).toMatch(/^sha256=[0-9a-f]{64}$/);
