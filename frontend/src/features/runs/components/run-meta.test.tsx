@@ -89,4 +89,24 @@ describe("RunParams", () => {
     const row = screen.getByRole("rowheader", { name: "Become key" }).closest("tr");
     expect(row?.textContent).toBe("Become key#8");
   });
+
+  it("says whether requirements were installed, and with whose Ansible", () => {
+    const row = (label: string) =>
+      screen.getByRole("rowheader", { name: label }).closest("tr")?.textContent;
+    const { unmount } = show(
+      makeRun({ params: { ...makeRun().params, install_requirements: true, ansible_venv: "" } }),
+      RunParams,
+    );
+    expect(row("Requirements")).toBe("Requirementsinstalled before the playbook");
+    expect(row("Ansible")).toBe("Ansiblethe server's own");
+    unmount();
+    show(
+      makeRun({
+        params: { ...makeRun().params, install_requirements: false, ansible_venv: "/opt/a216" },
+      }),
+      RunParams,
+    );
+    expect(row("Requirements")).toBe("Requirementsnot installed");
+    expect(row("Ansible")).toBe("Ansible/opt/a216");
+  });
 });
