@@ -26,8 +26,6 @@ class Settings(BaseSettings):
 
     max_parallel_runs: int = Field(default=4, ge=1, le=256)  # on this server (or worker)
     default_project_parallel_runs: int = Field(default=4, ge=1, le=256)
-    cancel_grace_seconds: float = Field(default=5.0, ge=0.1, le=300)
-    session_hours: float = Field(default=12.0, gt=0)
     # runs at once in the whole installation, counted by every claim; None: no such limit
     global_parallel_runs: int | None = Field(default=None, ge=1, le=100000)
     # Celery mode: a launch is delivered through this broker (redis://…) to `steward worker`
@@ -35,6 +33,8 @@ class Settings(BaseSettings):
     broker_url: SecretStr | None = None
     # a queued run not claimed for this long gets a new message (its first may have been lost)
     redeliver_seconds: float = Field(default=30.0, ge=0.05, le=3600)
+    cancel_grace_seconds: float = Field(default=5.0, ge=0.1, le=300)
+    session_hours: float = Field(default=12.0, gt=0)
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     lease_seconds: float = Field(default=60.0, gt=0)
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)

@@ -88,9 +88,6 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("DELETE", "/teams/{team_id}/members/{user_id}"): [
         Probe("admin", 404, {"user_id": "outsider"})  # not in the team
     ],
-    ("GET", "/projects"): [Probe("signed_in", 200)],
-    ("POST", "/projects"): [Probe("admin", 422, body=BAD)],
-    ("GET", "/projects/{project_id}"): [Probe("project", 200)],
     # runner groups: everyone signed in sees them (a waiting run names its group); admins
     # change them and see the workers
     ("GET", "/runner-groups"): [Probe("signed_in", 200)],
@@ -99,6 +96,9 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("PATCH", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"}, BAD)],
     ("DELETE", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"})],
     ("GET", "/workers"): [Probe("admin", 200)],
+    ("GET", "/projects"): [Probe("signed_in", 200)],
+    ("POST", "/projects"): [Probe("admin", 422, body=BAD)],
+    ("GET", "/projects/{project_id}"): [Probe("project", 200)],
     ("PATCH", "/projects/{project_id}"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}"): [Probe("owner", 409)],  # runs are running
     ("GET", "/projects/{project_id}/members"): [Probe("members", 200)],

@@ -16,4 +16,3 @@ def markers_dir() -> Iterator[Path]:
     it with a control: a trusted template variable touching a marker here."""
     with tempfile.TemporaryDirectory(prefix="steward-markers-") as name:
         yield Path(name)
-

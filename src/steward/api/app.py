@@ -32,11 +32,11 @@ from steward.metrics.routes import router as metrics_router
 from steward.notifications.routes import router as notifications_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
+from steward.runner_groups.routes import router as runner_groups_router
+from steward.runner_groups.routes import workers as workers_router
 from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
 from steward.runtime import Runtime
-from steward.runner_groups.routes import router as runner_groups_router
-from steward.runner_groups.routes import workers as workers_router
 from steward.schedules.routes import router as schedules_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
@@ -119,8 +119,8 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         templates_router,
         venvs_router,
         grants_router,
-        notifications_router,
         schedules_router,
+        notifications_router,
         runs_router,
         metrics_router,
         all_runs_router,

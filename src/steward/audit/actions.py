@@ -45,12 +45,12 @@ class AuditAction(enum.StrEnum):
     RUN_CANCEL = "run:cancel"
     RUN_LAUNCH = "run:launch"
     RUN_RELAUNCH = "run:relaunch"
-    SCHEDULE_CREATE = "schedule:create"
-    SCHEDULE_DELETE = "schedule:delete"
-    SCHEDULE_DISABLE = "schedule:disable"  # by Steward: template gone, rights lost
     RUNNER_GROUP_CREATE = "runner_group:create"
     RUNNER_GROUP_DELETE = "runner_group:delete"
     RUNNER_GROUP_UPDATE = "runner_group:update"
+    SCHEDULE_CREATE = "schedule:create"
+    SCHEDULE_DELETE = "schedule:delete"
+    SCHEDULE_DISABLE = "schedule:disable"  # by Steward: template gone, rights lost
     SCHEDULE_UPDATE = "schedule:update"
     SUBSCRIPTION_CREATE = "subscription:create"
     SUBSCRIPTION_DELETE = "subscription:delete"

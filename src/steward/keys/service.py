@@ -178,8 +178,8 @@ def _users(session: Session, key: Key) -> dict[str, list[str]]:
             session, Environment.name, Environment.secrets.any(EnvironmentSecret.key_id == key.id)
         ),
         "template": scoped.names_of(session, Template.name, uses_key),
-        "galaxy server": scoped.names_of(session, GalaxyServer.name, GalaxyServer.key_id == key.id),
         "webhook": scoped.names_of(session, Webhook.name, Webhook.secret_key_id == key.id),
+        "galaxy server": scoped.names_of(session, GalaxyServer.name, GalaxyServer.key_id == key.id),
         "notification destination": scoped.names_of(
             session, Destination.name, Destination.secret_key_id == key.id
         ),

@@ -194,11 +194,11 @@ def relaunch(
         status=RunStatus.QUEUED,
         launched_by_id=actor.user.id,
         launch_type=LaunchType.RELAUNCH,
-        source_ip=actor.source_ip,
-        user_agent=actor.user_agent,
         runner_group=runner_groups.group_of(
             session, project, session.get(Template, previous.template_id or 0)
         ),
+        source_ip=actor.source_ip,
+        user_agent=actor.user_agent,
         relaunch_of_id=previous.id,
         params=params.model_dump(mode="json"),
         template_snapshot=previous.template_snapshot,

@@ -111,10 +111,10 @@ def create(
     server's own (``runner.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
     check_venv(body.ansible_venv, venvs)
-    template = Template(project_id=project.id)
-    _apply(session, project, template, body.model_dump(mode="json"))
     if body.runner_group_id is not None:
         runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
+    template = Template(project_id=project.id)
+    _apply(session, project, template, body.model_dump(mode="json"))
     _check_playbook(session, cipher, template, roots)
     session.add(template)
     session.flush()
@@ -141,11 +141,11 @@ def update(
     changes = body.changes(mode="json")
     if "ansible_venv" in changes:
         check_venv(changes["ansible_venv"], venvs)
+    if changes.get("runner_group_id", template.runner_group_id) != template.runner_group_id:
+        runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     if "name" in changes:
         name = changes["name"]
         scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
-    if changes.get("runner_group_id", template.runner_group_id) != template.runner_group_id:
-        runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     _apply(session, project, template, changes)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots)
