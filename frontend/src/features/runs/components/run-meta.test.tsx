@@ -30,6 +30,17 @@ describe("RunMeta", () => {
     expect(screen.getByText("25.6 s")).toBeInTheDocument();
   });
 
+  it("says why a queued run waits, and nothing once it runs", () => {
+    const reason = "no worker of runner group 'dmz' is online";
+    const { unmount } = show(
+      makeRun({ status: "queued", started_at: null, waiting_reason: reason }),
+    );
+    expect(screen.getByLabelText("Why it waits")).toHaveTextContent(`Waiting: ${reason}`);
+    unmount();
+    show(makeRun({ status: "running", waiting_reason: reason }));
+    expect(screen.queryByLabelText("Why it waits")).toBeNull();
+  });
+
   it("shows a finished run's duration, which no longer moves", () => {
     vi.useFakeTimers();
     vi.setSystemTime(Date.parse("2025-03-01T13:00:00Z"));

@@ -58,6 +58,11 @@ export function RunMeta({ run }: { run: Run }) {
           </Fact>
         )}
       </Group>
+      {run.status === "queued" && run.waiting_reason && (
+        <Text size="sm" c="dimmed" aria-label="Why it waits">
+          Waiting: {run.waiting_reason}
+        </Text>
+      )}
       {run.status_reason && !isActive(run.status) && (
         <Text size="sm" c={run.status === "successful" ? "dimmed" : "red"}>
           {run.status_reason}

@@ -83,6 +83,11 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
                 </Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={run.status} />
+                  {run.status === "queued" && run.waiting_reason && (
+                    <Text size="xs" c="dimmed">
+                      {run.waiting_reason}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td visibleFrom="sm" style={{ whiteSpace: "nowrap" }}>
                   {runDuration(run, now) ?? "—"}
