@@ -7,6 +7,9 @@ import dataclasses
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+# every table mapped in every process (server, worker, CLI): a flush resolves the foreign keys
+# of a row to tables this process may never use itself (runs -> schedules in a worker)
+import steward.models  # noqa: F401
 from steward.config import Settings
 from steward.db import make_engine, make_session_factory
 from steward.keys.crypto import KeyCipher
