@@ -17,6 +17,7 @@ import dataclasses
 import datetime as dt
 import json
 import math
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -107,13 +108,18 @@ class _Delivery:
     launch: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
+_HOOK_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
 def receive(
     session: Session, cipher: KeyCipher, queue: RunQueue, hook_id: str, inbound: Inbound
 ) -> Received:
     """A delivery posted by a sender to ``/hooks/{hook_id}``. An unknown id and a disabled
     webhook are the same 404 (one indexed query either way): the URL reveals nothing."""
     webhook = None
-    if len(hook_id) <= HOOK_ID_MAX:
+    # ids are token_urlsafe: anything else (a NUL byte, which PostgreSQL refuses in a query
+    # parameter) is not asked about
+    if len(hook_id) <= HOOK_ID_MAX and _HOOK_ID.fullmatch(hook_id):
         webhook = session.scalar(
             select(Webhook).where(Webhook.hook_id == hook_id, Webhook.enabled.is_(True))
         )
