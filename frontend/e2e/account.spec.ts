@@ -29,7 +29,8 @@ async function overlaps(a: Locator, b: Locator): Promise<boolean> {
 }
 
 async function expectToastClearOfAccount(page: Page, message: string) {
-  const toast = page.locator(".mantine-Notification-root", { hasText: message });
+  // the same message may still show from an earlier save: any of them must keep clear
+  const toast = page.locator(".mantine-Notification-root", { hasText: message }).last();
   await expect(toast).toBeVisible();
   const account = page.getByRole("button", { name: /^Account: / });
   expect(await overlaps(toast, account)).toBe(false);
