@@ -1,4 +1,5 @@
-"""The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, run."""
+"""The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, prune,
+run."""
 
 from __future__ import annotations
 
@@ -126,6 +127,33 @@ def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
     runtime.engine.dispose()
     print(f"removed {removed} audit records older than {days} days")  # noqa: T201
     return 0
+
+
+def _prune(settings: Settings, args: argparse.Namespace) -> int:
+    from steward.retention import service
+    from steward.runtime import Runtime
+
+    configured = service.Periods.of(settings)
+    periods = service.Periods(
+        runs=configured.runs if args.runs_days is None else args.runs_days,
+        deliveries=configured.deliveries if args.deliveries_days is None else args.deliveries_days,
+        messages=configured.messages if args.messages_days is None else args.messages_days,
+    )
+    runtime = Runtime.build(settings)
+    try:
+        with runtime.sessions() as session:
+            pruned = service.prune(session, periods)
+    finally:
+        runtime.engine.dispose()
+    print(pruned.summary(periods, zeros=True))  # noqa: T201
+    return 0
+
+
+def _days(value: str) -> int:
+    days = int(value)
+    if not 0 <= days <= 36500:
+        raise argparse.ArgumentTypeError("must be 0 (keep forever) to 36500 days")
+    return days
 
 
 class ApiClient:
@@ -273,6 +301,20 @@ def parser() -> argparse.ArgumentParser:
         help="default: STEWARD_AUDIT_RETENTION_DAYS (365)",
     )
     prune.set_defaults(fn=_audit_prune)
+    retention = sub.add_parser(
+        "prune",
+        help="apply the retention periods now: old finished runs, webhook deliveries and "
+        "notification messages (servers also do it every STEWARD_RETENTION_TICK_SECONDS)",
+    )
+    for flag, setting in (
+        ("--runs-days", "RUN_RETENTION_DAYS"),
+        ("--deliveries-days", "WEBHOOK_DELIVERY_RETENTION_DAYS"),
+        ("--messages-days", "NOTIFICATION_RETENTION_DAYS"),
+    ):
+        retention.add_argument(
+            flag, type=_days, default=None, help=f"0 keeps forever; default STEWARD_{setting}"
+        )
+    retention.set_defaults(fn=_prune)
     run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
     run.add_argument("target", metavar="PROJECT/TEMPLATE")
     run.add_argument("--limit")

@@ -44,6 +44,13 @@ class Settings(BaseSettings):
     login_window_seconds: int = Field(default=900, ge=1, le=86400)
     # `steward audit prune` removes older records; at least a day, so throttling still sees them
     audit_retention_days: int = Field(default=365, ge=1)
+    # retention (src/steward/retention), applied by every server each retention_tick_seconds
+    # and by `steward prune`: days kept, 0 keeps forever. Finished runs go with their output,
+    # events and metrics; webhook deliveries and sent/failed notification messages are logs.
+    run_retention_days: int = Field(default=0, ge=0, le=36500)
+    webhook_delivery_retention_days: int = Field(default=30, ge=0, le=36500)
+    notification_retention_days: int = Field(default=30, ge=0, le=36500)
+    retention_tick_seconds: float = Field(default=3600.0, ge=0.05, le=86400)
     log_level: str = "INFO"
     ui_dir: Path | None = None  # the built web console; empty: frontend/dist of this checkout
     # `local` repositories may only be directories strictly inside one of these (symlinks

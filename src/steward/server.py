@@ -13,6 +13,7 @@ from steward.config import Settings
 from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.notifications.notifier import Notifier
+from steward.retention.pruner import Pruner
 from steward.runtime import Runtime
 from steward.schedules.scheduler import Scheduler
 
@@ -32,7 +33,9 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
         )
     queue = queue_of(runtime)
-    return create_app(runtime, queue, [queue, Scheduler(runtime, queue), Notifier(runtime)])
+    return create_app(
+        runtime, queue, [queue, Scheduler(runtime, queue), Notifier(runtime), Pruner(runtime)]
+    )
 
 
 def queue_of(runtime: Runtime) -> LocalDispatcher | CeleryQueue:

@@ -42,6 +42,7 @@ class AuditAction(enum.StrEnum):
     REPOSITORY_CREATE = "repository:create"
     REPOSITORY_DELETE = "repository:delete"
     REPOSITORY_UPDATE = "repository:update"
+    RETENTION_PRUNE = "retention:prune"
     RUN_CANCEL = "run:cancel"
     RUN_LAUNCH = "run:launch"
     RUN_RELAUNCH = "run:relaunch"

@@ -1,0 +1,121 @@
+"""Retention: what is removed once it is older than its period (0 keeps it forever).
+
+- **Runs** that finished before the cutoff, with everything kept with them (output, events,
+  per-host recap, host metrics: their foreign keys cascade). A queued or running run is never
+  removed, however old. Off by default: the run history is the product's record.
+- **Webhook deliveries** (bodies and headers of what senders posted) and **notification
+  messages** that are done (sent or failed, with their attempts): operational logs, kept 30 days
+  by default.
+
+Runs go in batches, each in its own transaction, so a large backlog (the first prune of a busy
+installation) never holds a long write lock. Every pass that removes something is recorded in the
+audit trail, by the system.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from steward.audit.actions import AuditAction
+from steward.audit.service import record
+from steward.config import Settings
+from steward.db import utcnow
+from steward.notifications.models import Message, MessageStatus
+from steward.runs.models import Run
+from steward.runs.status import FINISHED
+from steward.webhooks.models import WebhookDelivery
+
+RUN_BATCH = 200  # runs removed per transaction (with all their lines, events and metrics)
+
+
+@dataclasses.dataclass(frozen=True)
+class Periods:
+    """Days each kind of record is kept; 0 keeps it forever."""
+
+    runs: int = 0
+    deliveries: int = 0
+    messages: int = 0
+
+    @classmethod
+    def of(cls, settings: Settings) -> Periods:
+        return cls(
+            runs=settings.run_retention_days,
+            deliveries=settings.webhook_delivery_retention_days,
+            messages=settings.notification_retention_days,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Pruned:
+    runs: int = 0
+    deliveries: int = 0
+    messages: int = 0
+
+    def summary(self, periods: Periods, *, zeros: bool = False) -> str:
+        """What was removed (the audit detail); with ``zeros`` every kind with a period (the
+        CLI's answer)."""
+        parts = [
+            f"{count} {what} older than {days} days"
+            for count, what, days in (
+                (self.runs, "runs", periods.runs),
+                (self.deliveries, "webhook deliveries", periods.deliveries),
+                (self.messages, "notification messages", periods.messages),
+            )
+            if days and (count or zeros)
+        ]
+        return "removed " + ", ".join(parts) if parts else "removed nothing"
+
+
+def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Pruned:
+    """Apply every period now; commits. Records the removal when anything was removed."""
+    pruned = Pruned(
+        runs=_runs(session, periods.runs, batch) if periods.runs else 0,
+        deliveries=_deliveries(session, periods.deliveries) if periods.deliveries else 0,
+        messages=_messages(session, periods.messages) if periods.messages else 0,
+    )
+    if pruned.runs or pruned.deliveries or pruned.messages:
+        record(session, None, AuditAction.RETENTION_PRUNE, detail=pruned.summary(periods))
+        session.commit()
+    return pruned
+
+
+def _cutoff(days: int) -> dt.datetime:
+    return utcnow() - dt.timedelta(days=days)
+
+
+def _runs(session: Session, days: int, batch: int) -> int:
+    cutoff = _cutoff(days)
+    removed = 0
+    while True:
+        ids = session.scalars(
+            select(Run.id)
+            .where(Run.finished_at < cutoff, Run.status.in_(FINISHED))
+            .order_by(Run.id)
+            .limit(batch)
+        ).all()
+        if not ids:
+            return removed
+        session.execute(delete(Run).where(Run.id.in_(ids)))
+        session.commit()
+        removed += len(ids)
+
+
+def _deliveries(session: Session, days: int) -> int:
+    result = session.execute(
+        delete(WebhookDelivery).where(WebhookDelivery.received_at < _cutoff(days))
+    )
+    session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def _messages(session: Session, days: int) -> int:
+    done = (MessageStatus.SENT, MessageStatus.FAILED)  # a pending one still has to be told
+    result = session.execute(
+        delete(Message).where(Message.created_at < _cutoff(days), Message.status.in_(done))
+    )
+    session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
