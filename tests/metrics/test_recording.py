@@ -167,3 +167,57 @@ def test_hanging_and_absent_endpoints_are_gaps_and_do_not_slow_the_run(
         assert found["times"] == []  # no invented zeros: no samples at all
         gap = found["gaps"][0]
         assert gap["end"] > gap["start"]
+
+
+def test_target_hosts_are_sampled_from_the_run_start_and_untouched_ones_are_not_kept(
+    workbench: Workbench, pcp_server: PcpServer
+) -> None:
+    """The target's first event comes after another host's 4-second play: its lane has samples
+    from before that event. A host the limit selects but no play touches is sampled too, and
+    its lane is removed once the run ends; a host outside the limit never has one."""
+    content = (
+        f"target ansible_host=127.0.0.1 {LOCAL}\n"
+        f"untouched ansible_host=127.0.0.1 {LOCAL}\n"
+        f"outside ansible_host=127.0.0.1 {LOCAL}\n"
+        f"waiter steward_pmproxy_url=off {LOCAL}\n"
+    )
+    inventory = workbench._post(
+        workbench.url("inventories"),
+        {
+            "name": "late",
+            "kind": "static",
+            "format": "ini",
+            "content": content,
+            "metrics_endpoint": pcp_server.endpoint,
+        },
+    )["id"]
+    template = workbench.template("late_target.yml", inventory_id=inventory, limit="all:!outside")
+    run_id = workbench.launch(template)["id"]
+
+    def sampled() -> set[str]:
+        return {x["host"] for x in metrics(workbench, run_id, kind="host")["lanes"]}
+
+    # while the waiter's play runs, before any event names them: both hosts of the limit
+    def early() -> set[str]:
+        hosts = sampled()
+        return hosts if {"target", "untouched"} <= hosts else set()
+
+    seen = wait_until(early, timeout=60, what="lanes of the limit's hosts")
+    assert "outside" not in seen
+    assert workbench.run(run_id)["status"] == "running"
+    run = workbench.wait(run_id)
+    assert run["status"] == "successful", run
+    events = workbench.client.get(
+        workbench.url(f"runs/{run_id}/events"), params={"host": "target"}
+    ).json()["items"]
+    first_event = min(_ms(e["created_at"]) for e in events)
+    assert first_event - _ms(run["started_at"]) > 3000  # the waiter's play came first
+
+    # once the run has ended: the untouched host's lane is gone, the outside one never was
+    wait_until(lambda: sampled() == {"target"}, timeout=30, what="the untouched lane removed")
+    target = lane(metrics(workbench, run_id), "host", "target")
+    assert target["gaps"] == []
+    before = [t for t in target["times"] if t < first_event]
+    # a sample every half second from about the run's start (the inventory is read first)
+    assert len(before) >= 3, (target["times"][:5], first_event)
+    assert all(v is not None for v in target["series"]["cpu.user"][: len(before)])

@@ -3,9 +3,14 @@
 The tree's CPU is the sum over its live processes of their own time plus the time of the
 children they reaped: a task's worker that exits is reaped by ansible-playbook, so its time
 moves into its parent's total instead of vanishing between two samples. The processes are the
-ones carrying the run's marker (``runner.processes``, a scan of every process: every
-``SCAN_SECONDS``) and their descendants, followed through ``/proc/<pid>/task/*/children`` at
-every sample (a few files, not a scan).
+ones carrying the run's marker (``runner.processes.MARKER`` in their environment) and their
+descendants, followed through ``/proc/<pid>/task/*/children`` at every sample.
+
+Sampling runs once a second for every run, so it reads ``/proc`` itself, once per process and
+sample: a process's ``stat`` gives its CPU times and RSS in one read (psutil reads two files and
+checks for zombies). The marker is looked for at every sample, but only in processes that
+appeared since the last look: a process's environment is read once in its life, not every few
+seconds for every process of the machine.
 """
 
 from __future__ import annotations
@@ -16,39 +21,71 @@ import time
 
 import psutil
 
-from steward.runner import processes
+from steward.runner.processes import MARKER
 
-SCAN_SECONDS = 5.0  # the marker scan costs ~15 ms on a machine with 150 processes
+TICKS = os.sysconf("SC_CLK_TCK")  # clock ticks a second, the unit of /proc/<pid>/stat's times
+PAGE = os.sysconf("SC_PAGE_SIZE")  # bytes a page, the unit of its RSS
 
 
 def _children(pid: int) -> list[int]:
     found: list[int] = []
     try:
         for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
                 found += [int(child) for child in f.read().split()]
     except OSError:
-        pass  # gone meanwhile, or a kernel without the children file: its marker scan finds them
+        pass  # gone meanwhile, or a kernel without the children file: the marker finds them
     return found
+
+
+def _stat(pid: int) -> tuple[float, float] | None:
+    """(CPU seconds of the process and of the children it reaped, RSS bytes); None: gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    # after the command name (which may hold spaces and parentheses): fields 3, 4, ...
+    fields = raw[raw.rindex(b")") + 2 :].split()
+    utime, stime, cutime, cstime = (int(v) for v in fields[11:15])
+    return (utime + stime + cutime + cstime) / TICKS, float(int(fields[21]) * PAGE)
+
+
+class MarkerScan:
+    """The pids of processes whose environment carries ``needle``, reading each new process's
+    environment once: the pids seen before (marked or not) are remembered while they live."""
+
+    def __init__(self, needle: bytes) -> None:
+        self._needle = needle
+        self._seen: dict[int, bool] = {}
+        self._me = os.getpid()
+
+    def marked(self) -> set[int]:
+        live = {int(name) for name in os.listdir("/proc") if name.isdigit()}
+        for pid in [pid for pid in self._seen if pid not in live]:
+            del self._seen[pid]
+        for pid in live:
+            if pid not in self._seen:
+                self._seen[pid] = pid != self._me and self._carries(pid)
+        return {pid for pid, marked in self._seen.items() if marked}
+
+    def _carries(self, pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                return self._needle in f.read().split(b"\0")
+        except OSError:  # gone, or another user's process
+            return False
 
 
 class RunTree:
     """CPU seconds, RSS and count of the processes of one run."""
 
     def __init__(self, run_uuid: str) -> None:
-        self._uuid = run_uuid
-        self._marked: set[int] = set()
-        self._next_scan = 0.0
-        self._known: dict[int, psutil.Process] = {}
+        self._scan = MarkerScan(f"{MARKER}={run_uuid}".encode())
 
     def _pids(self) -> set[int]:
-        now = time.monotonic()
-        if now >= self._next_scan:
-            self._marked = {p.pid for p in processes.run_processes(self._uuid)}
-            # until the playbook has started, look at every sample
-            self._next_scan = now + (SCAN_SECONDS if self._marked else 0.0)
         seen: set[int] = set()
-        todo = list(self._marked)
+        todo = list(self._scan.marked())
         while todo:
             pid = todo.pop()
             if pid not in seen:
@@ -59,21 +96,12 @@ class RunTree:
     def read(self) -> tuple[float, float, int]:
         """(CPU seconds so far, RSS bytes, processes) of the run's live processes."""
         cpu, rss, count = 0.0, 0.0, 0
-        pids = self._pids()
-        for pid in list(self._known):
-            if pid not in pids:
-                del self._known[pid]
-        for pid in pids:
-            try:
-                proc = self._known.get(pid) or self._known.setdefault(pid, psutil.Process(pid))
-                with proc.oneshot():
-                    times = proc.cpu_times()
-                    rss += proc.memory_info().rss
-            except psutil.Error:
-                self._known.pop(pid, None)
-                continue
-            cpu += times.user + times.system + times.children_user + times.children_system
-            count += 1
+        for pid in self._pids():
+            found = _stat(pid)
+            if found is not None:
+                cpu += found[0]
+                rss += found[1]
+                count += 1
         return cpu, rss, count
 
 
@@ -122,8 +150,12 @@ class ControllerProbe:
 
     def _counters(self) -> dict[str, float]:
         cpu = psutil.cpu_times()
-        disk = psutil.disk_io_counters()
-        nics = [n for name, n in psutil.net_io_counters(pernic=True).items() if name != "lo"]
+        disk = psutil.disk_io_counters(nowrap=False)  # a counter that wrapped: NaN, once
+        nics = [
+            n
+            for name, n in psutil.net_io_counters(pernic=True, nowrap=False).items()
+            if name != "lo"
+        ]
         tree_cpu, tree_rss, tree_count = self._tree.read()
         return {
             "cpu.user": cpu.user,
