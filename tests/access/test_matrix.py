@@ -268,6 +268,7 @@ ROUTES.update(
             Probe("t2_write", 422, T2, BAD),
         ],
         ("GET", "/projects/{project_id}/schedules"): [Probe("project", 200)],
+        ("POST", "/projects/{project_id}/schedules/preview"): [Probe("project", 422, body=BAD)],
         ("GET", S): [Probe("project", 200), Probe("t2", 200, S2)],
         ("GET", f"{S}/preview"): [Probe("project", 200), Probe("t2", 200, S2)],
         ("PATCH", S): [Probe("template_write", 422, body=BAD), Probe("t2_write", 422, S2, BAD)],

@@ -295,3 +295,30 @@ def test_the_owner_is_who_saved_it_last_and_must_be_allowed_to_launch(
     refused = read_only.patch(url, json={"description": "x"})
     assert refused.status_code == 403
     assert client.get(url).json()["description"] == "mine now"
+
+
+def test_a_draft_is_previewed_as_it_would_be_saved(workbench: Workbench, template_id: int) -> None:
+    recurrence = {
+        "kind": "rrule",
+        "expression": "FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=9;BYMINUTE=15",
+        "timezone": "America/New_York",
+        "start_at": "2027-03-01T00:00:00Z",
+        "end_at": "2027-03-26T00:00:00Z",
+    }
+    saved = make_schedule(
+        workbench.client, workbench.project_id, template_id, **recurrence, launch=launch_values()
+    )
+    params = {"count": 5, "viewer_tz": "Europe/Berlin"}
+    url = schedules_url(workbench, f"/{saved['id']}/preview")
+    expected = workbench.client.get(url, params=params).json()
+    draft = workbench.client.post(workbench.url("schedules/preview"), json={**recurrence, **params})
+    assert draft.status_code == 200, draft.text
+    assert draft.json() == expected
+    assert len(expected["items"]) == 5
+
+    every_second = {"kind": "rrule", "expression": "FREQ=SECONDLY"}
+    refused = workbench.client.post(workbench.url("schedules/preview"), json=every_second)
+    assert "at least 60 s are required" in assert_problem(refused, 422, "expression")
+    past = {**recurrence, "end_at": "2020-01-01T00:00:00Z", "start_at": None}
+    refused = workbench.client.post(workbench.url("schedules/preview"), json=past)
+    assert "in the past" in assert_problem(refused, 422, "end_at")

@@ -146,6 +146,10 @@ def test_hostile_expressions_are_refused(
     response = create(workbench, template, kind=kind, expression=expression)
     detail = assert_problem(response, 422, "expression")
     assert cause in detail
+    # the form's live preview refuses it the same way, as fast
+    draft = {"kind": kind, "expression": expression}
+    previewed = workbench.client.post(workbench.url("schedules/preview"), json=draft)
+    assert cause in assert_problem(previewed, 422, "expression")
     assert time.monotonic() - started < 10
 
 
@@ -162,6 +166,10 @@ def test_zones_are_iana_names_only(workbench: Workbench, zone: str) -> None:
         workbench.url(f"schedules/{made['id']}/preview"), params={"viewer_tz": zone}
     )
     assert_problem(preview, 422, "viewer_tz")
+    draft = {"kind": "cron", "expression": YEARLY}
+    url = workbench.url("schedules/preview")
+    assert_problem(workbench.client.post(url, json={**draft, "timezone": zone}), 422, "timezone")
+    assert_problem(workbench.client.post(url, json={**draft, "viewer_tz": zone}), 422, "viewer_tz")
 
 
 def test_objects_of_another_project_are_not_found(workbench: Workbench) -> None:

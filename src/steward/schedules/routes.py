@@ -11,6 +11,7 @@ from steward.auth.policy import Action
 from steward.schedules import service
 from steward.schedules.models import Schedule
 from steward.schedules.schemas import (
+    DraftPreview,
     PreviewParams,
     ScheduleCreate,
     SchedulePreview,
@@ -117,6 +118,16 @@ def list_schedules(
         only=rights.templates_allowing(Action.TEMPLATE_VIEW),
     )
     return Page.of([_read(s) for s in rows], total, page)
+
+
+@router.post("/schedules/preview")
+def preview_draft(
+    body: DraftPreview, _rights: AccessDep, min_interval: MinInterval
+) -> SchedulePreview:
+    """The next occurrences of a recurrence not saved yet (what the schedule form shows while
+    it is typed); a 422 names the field exactly as saving it would. Reads nothing of the
+    project: whoever sees the project may ask."""
+    return service.preview_draft(body, min_interval=min_interval)
 
 
 @router.get("/schedules/{schedule_id}")

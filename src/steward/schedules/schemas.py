@@ -91,6 +91,18 @@ class PreviewParams(BaseModel):
     viewer_tz: TimeZoneName = Field(default="UTC", description="the viewer's IANA zone")
 
 
+class DraftPreview(RequestModel):
+    """A recurrence not saved yet (the schedule form, while it is typed): checked like a save."""
+
+    kind: ScheduleKind
+    expression: ScheduleExpression = Field(description=EXPRESSION_DOC)
+    timezone: TimeZoneName = Field(default="UTC", description="IANA zone, e.g. Europe/Berlin")
+    start_at: AwareDatetime | None = None
+    end_at: AwareDatetime | None = None
+    count: int = Field(default=10, ge=1, le=PREVIEW_MAX)
+    viewer_tz: TimeZoneName = Field(default="UTC", description="the viewer's IANA zone")
+
+
 class Occurrence(BaseModel):
     at: dt.datetime = Field(description="UTC")
     local: dt.datetime = Field(description="in the schedule's zone, with its offset")

@@ -24,6 +24,7 @@ from steward.schedules import recurrence, values
 from steward.schedules.models import Schedule, ScheduleKind
 from steward.schedules.recurrence import Recurrence
 from steward.schedules.schemas import (
+    DraftPreview,
     Occurrence,
     PreviewParams,
     ScheduleCreate,
@@ -218,11 +219,30 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
 
 def preview(schedule: Schedule, params: PreviewParams) -> SchedulePreview:
     """The next ``count`` occurrences from now, in UTC, the schedule's zone and the viewer's."""
-    viewer = recurrence.zone(params.viewer_tz, "viewer_tz")
-    rec = recurrence_of(schedule)
+    return _preview(recurrence_of(schedule), params.count, params.viewer_tz)
+
+
+def preview_draft(draft: DraftPreview, *, min_interval: dt.timedelta) -> SchedulePreview:
+    """The same for a recurrence being typed, refused (422 naming the field) exactly as saving
+    it would be."""
+    now = utcnow()
+    rec = Recurrence(
+        kind=draft.kind,
+        expression=draft.expression,
+        timezone=draft.timezone,
+        start_at=draft.start_at,
+        end_at=draft.end_at,
+        anchor=draft.start_at or now,
+    )
+    recurrence.check(rec, now, min_interval=min_interval)
+    return _preview(rec, draft.count, draft.viewer_tz)
+
+
+def _preview(rec: Recurrence, count: int, viewer_tz: str) -> SchedulePreview:
+    viewer = recurrence.zone(viewer_tz, "viewer_tz")
     place = rec.zone
     items = [
         Occurrence(at=at, local=at.astimezone(place), viewer=at.astimezone(viewer))
-        for at in recurrence.upcoming(rec, utcnow(), params.count)
+        for at in recurrence.upcoming(rec, utcnow(), count)
     ]
-    return SchedulePreview(timezone=schedule.timezone, viewer_tz=params.viewer_tz, items=items)
+    return SchedulePreview(timezone=rec.timezone, viewer_tz=viewer_tz, items=items)
