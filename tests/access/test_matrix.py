@@ -201,6 +201,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("t2_run", 422, R2, BAD),
     ],
     ("GET", "/runs"): [Probe("signed_in", 200)],
+    ("GET", "/dashboard"): [Probe("signed_in", 200)],  # over the runs the caller sees
     ("GET", "/audit"): [Probe("signed_in", 200)],
     ("GET", "/audit/export"): [Probe("signed_in", 200)],
 }

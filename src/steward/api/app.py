@@ -22,6 +22,7 @@ from steward.api.limits import BodyLimit
 from steward.api.spa import DEFAULT_DIST, mount_spa
 from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
+from steward.dashboard.routes import router as dashboard_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
@@ -124,6 +125,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         runs_router,
         metrics_router,
         all_runs_router,
+        dashboard_router,
         audit_router,
         webhooks_router,
         hooks_router,
