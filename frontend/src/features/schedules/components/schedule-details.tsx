@@ -13,10 +13,11 @@ import {
   Title,
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { Fact } from "@/components/fact";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
 import { useScheduleTemplate } from "@/features/schedules/api/get-templates";
@@ -27,19 +28,6 @@ import { ScheduleState } from "@/features/schedules/components/schedule-state";
 import { MISSED_POLICIES } from "@/features/schedules/lib/schedule-form";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { paths } from "@/lib/paths";
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 interface ScheduleDetailsProps {
   projectId: number;

@@ -17,10 +17,11 @@ import {
   Tooltip,
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { Fact } from "@/components/fact";
 import { CheckIcon, CopyIcon } from "@/components/icons";
 import { useTemplatePermissions } from "@/features/webhooks/api/get-options";
 import { useWebhook } from "@/features/webhooks/api/get-webhooks";
@@ -31,19 +32,6 @@ import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-mo
 import { WebhookState } from "@/features/webhooks/components/webhook-state";
 import { AUTH_SCHEMES, SENDER_SETUP } from "@/features/webhooks/lib/webhook-form";
 import { paths } from "@/lib/paths";
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 interface WebhookDetailsProps {
   projectId: number;
