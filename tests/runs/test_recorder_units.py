@@ -207,6 +207,23 @@ def test_secrets_are_masked_in_stdout_and_everywhere_in_the_data() -> None:
     assert "s3cret-Pa55" not in repr(rows)
 
 
+@pytest.mark.parametrize(
+    "secret",
+    ['pa"ss\\word', "line1\nline2-long-enough", "pässwörd-ü", "tab\tand\x01control", "</script>"],
+)
+def test_secrets_that_json_escapes_are_masked_in_the_data_too(secret: str) -> None:
+    """The data of an event is searched as JSON, where these secrets appear escaped."""
+    raw = _event(1, host="web1", res={"msg": f"got {secret}!", secret: [1, {"k": secret}]})
+    row, _ = event_row(RUN, raw, Masker([secret]), default_counter=1)
+    assert row["data"]["res"] == {"msg": f"got {MASK}!", MASK: [1, {"k": MASK}]}
+
+
+def test_data_without_a_secret_is_stored_as_it_came() -> None:
+    raw = _event(1, host="web1", res={"msg": "nothing to hide", "rc": 0, "list": [1.5, None]})
+    row, _ = event_row(RUN, raw, Masker(["s3cret-Pa55"]), default_counter=1)
+    assert row["data"] == raw["event_data"]
+
+
 # ---- the per-host recap --------------------------------------------------------------------
 
 

@@ -36,6 +36,7 @@ from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.05
+BATCH_EVENTS = 2000  # at most this many events a transaction: a backlog is stored in steps
 RETRY_PAUSE_SECONDS = 0.5  # between attempts to store a batch while the database is away
 CHUNK_LINES = 500  # lines per stored output chunk
 COMMIT_LINES = 20000  # a huge output is committed in parts of this size, so readers see it arrive
@@ -75,9 +76,10 @@ def _timestamp(value: Any) -> dt.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
-def _trim(data: dict[str, Any]) -> dict[str, Any]:
-    """Keep event data reasonably small: the full text is in run_output already."""
-    if len(json.dumps(data, default=str)) <= MAX_DATA_BYTES:
+def _trim(data: dict[str, Any], size: int | None = None) -> dict[str, Any]:
+    """Keep event data reasonably small: the full text is in run_output already. ``size``: the
+    length of its JSON when known."""
+    if (size if size is not None else len(json.dumps(data, default=str))) <= MAX_DATA_BYTES:
         return data
     res = data.get("res")
     kept = {k: v for k, v in data.items() if k != "res"}
@@ -87,15 +89,30 @@ def _trim(data: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def _masked(data: dict[str, Any], masker: Masker) -> tuple[dict[str, Any], int | None]:
+    """``data`` masked, and the length of its JSON when that is known.
+
+    Most events hold no secret: their JSON (where every string, keys included, appears with
+    JSON escapes, one of the forms the masker looks for) is searched once, instead of walking
+    every string of the event; only an event where a secret shows is walked and masked."""
+    if not masker:
+        return data, None
+    dumped = json.dumps(data, default=str)
+    if masker.text(dumped) == dumped:
+        return data, len(dumped)
+    return masker.data(data), None
+
+
 def event_row(
     run_id: int, raw: dict[str, Any], masker: Masker, *, default_counter: int
 ) -> tuple[Row, str]:
     """The ``run_events`` row of one ansible-runner event (without its line range) and its
     stdout, both masked; "\\r\\n" (the pseudo-terminal's) back to "\\n"."""
-    data = masker.data(raw.get("event_data") or {})
+    data, size = _masked(raw.get("event_data") or {}, masker)
     kind = str(raw.get("event", ""))
     text = masker.text(str(raw.get("stdout") or "").replace("\r\n", "\n"))
-    res = data.get("res") if isinstance(data.get("res"), dict) else {}
+    found = data.get("res")
+    res: dict[str, Any] = found if isinstance(found, dict) else {}
     duration = data.get("duration")
     row = {
         "run_id": run_id,
@@ -115,7 +132,7 @@ def event_row(
         "started_at": _timestamp(data.get("start")),
         "ended_at": _timestamp(data.get("end")),
         "duration": duration if isinstance(duration, int | float) else None,
-        "data": _trim(data),
+        "data": _trim(data, size),
     }
     return row, text
 
@@ -346,7 +363,7 @@ class Recorder:
 
     def _collect(self, first_wait: float) -> tuple[list[dict[str, Any]], bool]:
         """The events received within ``BATCH_SECONDS`` of the first one (waited for up to
-        ``first_wait``), and whether ``close`` was called."""
+        ``first_wait``), at most ``BATCH_EVENTS``, and whether ``close`` was called."""
         batch: list[dict[str, Any]] = []
         try:
             item = self._queue.get(timeout=first_wait)
@@ -358,6 +375,8 @@ class Recorder:
                 return batch, True
             if isinstance(item, dict):
                 batch.append(item)
+                if len(batch) >= BATCH_EVENTS:
+                    return batch, False
             try:
                 item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
