@@ -24,9 +24,11 @@ from support.builders import (
     token,
 )
 
-from steward.dashboard.days import local_day, parse_day, window
+from steward.auth.actor import Actor
+from steward.auth.models import TokenScope, User
+from steward.dashboard import service
+from steward.dashboard.days import window
 from steward.db import utcnow
-from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
 
@@ -117,29 +119,37 @@ def test_runs_per_day_and_status_fall_on_the_callers_days(client: TestClient) ->
 def test_a_day_across_a_daylight_saving_change_is_counted_in_local_time(
     client: TestClient,
 ) -> None:
-    """The SQL day of a run against Python's zone database, both sides of a change (Berlin,
-    30 March 2025: 02:00 CET became 03:00 CEST) and of local midnight."""
+    """Day bounds from Python's zone database, both sides of a change (Berlin, 30 March 2025:
+    02:00 CET became 03:00 CEST, a 23-hour day) and of local midnight, counted in SQL."""
     project = make_project(client, "dst")
     t = _templates(client, project, "patch")["patch"]
     berlin = ZoneInfo("Europe/Berlin")
     instants = [
-        dt.datetime(2025, 3, 29, 23, 30, tzinfo=dt.UTC),  # 30 Mar 00:30 CET
-        dt.datetime(2025, 3, 29, 22, 59, 59, tzinfo=dt.UTC),  # 29 Mar 23:59:59 CET
+        dt.datetime(2025, 3, 29, 23, 0, 0, tzinfo=dt.UTC),  # 30 Mar 00:00 CET
+        dt.datetime(2025, 3, 29, 22, 59, 59, 999999, tzinfo=dt.UTC),  # 29 Mar 23:59:59.999999
         dt.datetime(2025, 3, 30, 0, 59, 59, tzinfo=dt.UTC),  # 30 Mar 01:59:59 CET
         dt.datetime(2025, 3, 30, 1, 0, 0, tzinfo=dt.UTC),  # 30 Mar 03:00 CEST
         dt.datetime(2025, 3, 30, 21, 59, 59, tzinfo=dt.UTC),  # 30 Mar 23:59:59 CEST
         dt.datetime(2025, 3, 30, 22, 0, 0, tzinfo=dt.UTC),  # 31 Mar 00:00 CEST
         dt.datetime(2025, 1, 10, 23, 0, 0, tzinfo=dt.UTC),  # 11 Jan 00:00 CET
+        dt.datetime(2024, 12, 1, 12, 0, 0, tzinfo=dt.UTC),  # before the window
     ]
-    ids = [_insert(client, project, t, S, created_at=at) for at in instants]
+    for at in instants:
+        _insert(client, project, t, S, created_at=at)
     win = window(90, "Europe/Berlin", dt.datetime(2025, 4, 2, 12, tzinfo=dt.UTC))
-    assert [offset for _, offset in win.offsets] == [3600, 7200]
+    day = win.dates.index(dt.date(2025, 3, 30))
+    assert win.bounds[day + 1] - win.bounds[day] == dt.timedelta(hours=23)
     with _runtime(client).sessions() as session:
-        day = local_day(session, win)
-        rows = dict(session.execute(select(Run.id, day).where(Run.id.in_(ids))).all())
-    got = [parse_day(rows[i]) for i in ids]
-    assert got == [at.astimezone(berlin).date() for at in instants]
-    assert got[:6] == [dt.date(2025, 3, d) for d in (30, 29, 30, 30, 30, 31)]
+        admin = session.scalars(select(User).where(User.username == "admin")).one()
+        counted = service.runs_per_day(session, Actor(admin, TokenScope.READ, "token"), win)
+    got = {d.day: d.total for d in counted if d.total}
+    assert got == Counter(a.astimezone(berlin).date() for a in instants if a >= win.start)
+    assert got == {
+        dt.date(2025, 1, 11): 1,
+        dt.date(2025, 3, 29): 1,
+        dt.date(2025, 3, 30): 4,
+        dt.date(2025, 3, 31): 1,
+    }
 
 
 def test_failing_templates_are_those_whose_latest_finished_run_failed(client: TestClient) -> None:

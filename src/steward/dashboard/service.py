@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import case, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.auth.policy import visible_runs
 from steward.config import Settings
-from steward.dashboard.days import Window, local_day, parse_day, window
+from steward.dashboard.days import Window, window
 from steward.dashboard.schemas import (
     ACTIVE_MAX,
     FAILING_MAX,
@@ -43,7 +43,7 @@ def dashboard(
     session: Session, actor: Actor, settings: Settings, params: DashboardParams
 ) -> Dashboard:
     win = window(params.days, params.tz, utcnow())
-    per_day = _per_day(session, actor, win)
+    per_day = runs_per_day(session, actor, win)
     failing = _failing_templates(session, actor, win)
     running = _active(session, actor, RunStatus.RUNNING)
     queued = _active(session, actor, RunStatus.QUEUED)
@@ -59,44 +59,42 @@ def dashboard(
     )
 
 
-def _per_day(session: Session, actor: Actor, win: Window) -> list[DayCounts]:
-    day = local_day(session, win)
+def runs_per_day(session: Session, actor: Actor, win: Window) -> list[DayCounts]:
+    days = win.ranges()
     rows = session.execute(
-        select(day, Run.status, func.count())
-        .where(visible_runs(actor), Run.created_at >= win.start)
-        .group_by(day, Run.status)
+        select(days.c.n, Run.status, func.count())
+        .select_from(days)
+        .join(Run, and_(Run.created_at >= days.c.since, Run.created_at < days.c.until))
+        .where(visible_runs(actor))
+        .group_by(Run.status, days.c.n)
     ).all()
-    counts: dict[dt.date, dict[RunStatus, int]] = {
-        date: dict.fromkeys(RunStatus, 0) for date in win.dates
-    }
-    for value, status, n in rows:
-        date = parse_day(value)
-        if date in counts:  # a run created after "now" was read: tomorrow is not shown yet
-            counts[date][RunStatus(status)] += n
+    counts = [dict.fromkeys(RunStatus, 0) for _ in win.dates]
+    for n, status, count in rows:
+        counts[n][RunStatus(status)] = count
     return [
         DayCounts(day=date, counts=by_status, total=sum(by_status.values()))
-        for date, by_status in counts.items()
+        for date, by_status in zip(win.dates, counts, strict=True)
     ]
 
 
 def _failing_templates(session: Session, actor: Actor, win: Window) -> list[FailingTemplate]:
     """Templates whose latest judged run of the window failed: such a template has a failure
-    in the window, so its latest judged run is in the window too (one grouped scan of it)."""
-    failure = Run.status.in_(FAILURES)
+    in the window, so its latest judged run is in the window too (one grouped scan of it; runs
+    of deleted templates drop out at the join)."""
+    failure, judged = Run.status.in_(FAILURES), Run.status.in_(JUDGED)
+    # the statuses are looked at in the aggregates, not the WHERE: the scan stays on the
+    # window's range of ix_runs_created_at (a status index would visit every judged run)
     stats = (
         select(
             Run.template_id.label("template_id"),
             func.sum(case((failure, 1), else_=0)).label("failures"),
-            func.count().label("finished"),
-            func.max(Run.id).label("last_id"),
+            func.sum(case((judged, 1), else_=0)).label("finished"),
+            func.max(case((judged, Run.id))).label("last_id"),
             func.max(case((failure, Run.id))).label("last_failed_id"),
         )
-        .where(
-            visible_runs(actor),
-            Run.created_at >= win.start,
-            Run.template_id.is_not(None),
-            Run.status.in_(JUDGED),
-        )
+        .where(visible_runs(actor), Run.created_at >= win.start)
+        # SQLite would rather walk a template index in GROUP BY order, all of it: 3x slower
+        .with_hint(Run, "INDEXED BY ix_runs_created_at", "sqlite")
         .group_by(Run.template_id)
         .subquery()
     )

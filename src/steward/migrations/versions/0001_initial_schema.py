@@ -782,6 +782,11 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.create_index(
+            "ix_runs_created_at",
+            ["created_at", "status", "project_id", "template_id"],
+            unique=False,
+        )
+        batch_op.create_index(
             batch_op.f("ix_runs_launched_by_id"), ["launched_by_id"], unique=False
         )
         batch_op.create_index(
@@ -1050,6 +1055,7 @@ def downgrade() -> None:
         batch_op.drop_index("ix_runs_project_id_id")
         batch_op.drop_index("ix_runs_project_id_created_at")
         batch_op.drop_index(batch_op.f("ix_runs_launched_by_id"))
+        batch_op.drop_index("ix_runs_created_at")
 
     op.drop_table("runs")
     with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
