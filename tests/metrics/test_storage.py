@@ -9,7 +9,13 @@ import random
 from steward.metrics import packing
 from steward.metrics.downsampling import buckets
 from steward.metrics.lanes import Lane
-from steward.metrics.series import CONTROLLER_SERIES, HOST_SERIES, LaneKind
+from steward.metrics.series import (
+    CONTROLLER_SERIES,
+    HOST_SERIES,
+    LaneKind,
+    names_of,
+    stored_names,
+)
 
 
 def test_a_chunk_keeps_times_values_and_what_was_not_measured() -> None:
@@ -27,7 +33,8 @@ def test_a_lane_writes_its_samples_once_and_a_gap_going_on_in_pieces_that_touch(
     chunk, gaps = lane.take(run_id=7)
     assert chunk is not None
     assert (chunk.run_id, chunk.kind, chunk.host, chunk.count) == (7, "host", "web1", 1)
-    assert chunk.series.split(",") == list(HOST_SERIES)
+    assert chunk.series == "@host.1"  # a short name for the host series, in their order
+    assert names_of(chunk.series) == list(HOST_SERIES)
     times, columns = packing.unpack(chunk.data, chunk.start_ms, chunk.count, len(HOST_SERIES))
     assert times == [1_000]
     assert columns[0] == [10.0]
@@ -78,3 +85,12 @@ def test_an_hour_of_a_lane_is_a_few_hundred_kilobytes() -> None:
     # 3,600 samples x 16 series: 245 KB raw (float32 and a uint32 time each); 212 KB
     # packed. A row per sample would be 3,600 rows, a row per value 57,600.
     assert sum(sizes) < 240_000, sum(sizes)
+
+
+def test_a_chunk_names_its_series_briefly_and_rows_with_every_name_still_read() -> None:
+    assert stored_names(CONTROLLER_SERIES) == "@controller.1"
+    assert names_of("@controller.1") == list(CONTROLLER_SERIES)
+    # another list (another order, or series added one day) is stored with its names
+    assert stored_names(("cpu.user", "mem.used")) == "cpu.user,mem.used"
+    assert names_of("cpu.user,mem.used") == ["cpu.user", "mem.used"]
+    assert names_of(",".join(HOST_SERIES)) == list(HOST_SERIES)  # rows written before

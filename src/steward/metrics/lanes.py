@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from steward.metrics import packing
 from steward.metrics.models import MetricChunk, MetricGap
-from steward.metrics.series import LaneKind, series_of
+from steward.metrics.series import LaneKind, series_of, stored_names
 
 
 @dataclasses.dataclass
@@ -75,7 +75,7 @@ class Lane:
                 start_ms=times[0],
                 end_ms=times[-1],
                 count=len(times),
-                series=",".join(self.series),
+                series=stored_names(self.series),
                 data=packing.pack(times[0], times, columns),
             )
         rows = [

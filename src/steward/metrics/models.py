@@ -25,7 +25,8 @@ class MetricChunk(Base):
     start_ms: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     end_ms: Mapped[int] = mapped_column(BigInteger)  # the last sample's time
     count: Mapped[int]  # samples in the chunk
-    series: Mapped[str] = mapped_column(String(1000))  # names, comma-separated, in packed order
+    # names, comma-separated, in packed order; or the name of a list of them (series.LAYOUTS)
+    series: Mapped[str] = mapped_column(String(1000))
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 

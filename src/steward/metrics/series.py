@@ -41,3 +41,36 @@ ALL_SERIES = frozenset(UNITS)
 
 def series_of(kind: LaneKind) -> tuple[str, ...]:
     return CONTROLLER_SERIES if kind is LaneKind.CONTROLLER else HOST_SERIES
+
+
+# What a chunk's ``series`` column holds when its series are one of these lists in this order:
+# a short name instead of ~190 characters of names in each of the 360 rows of a lane-hour. The
+# lists are frozen here: if ``UNITS`` changes, chunks are written with their names again (or a
+# new entry is added), and the rows written before keep meaning what they meant.
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    "@controller.1": (
+        *("cpu.user", "cpu.system", "cpu.iowait", "mem.used", "mem.total"),
+        *("disk.read_iops", "disk.write_iops", "disk.read_bytes", "disk.write_bytes"),
+        *("net.rx_packets", "net.tx_packets", "net.rx_bytes", "net.tx_bytes"),
+        *("run.cpu", "run.rss", "run.processes"),
+    ),
+    "@host.1": (
+        *("cpu.user", "cpu.system", "cpu.iowait", "mem.used", "mem.total"),
+        *("disk.read_iops", "disk.write_iops", "disk.read_bytes", "disk.write_bytes"),
+        *("net.rx_packets", "net.tx_packets", "net.rx_bytes", "net.tx_bytes"),
+    ),
+}
+
+
+def stored_names(names: tuple[str, ...]) -> str:
+    """What a chunk of ``names`` (in packed order) stores in its ``series`` column."""
+    for code, layout in LAYOUTS.items():
+        if layout == names:
+            return code
+    return ",".join(names)
+
+
+def names_of(stored: str) -> list[str]:
+    """The series of a chunk, in packed order, from its ``series`` column."""
+    layout = LAYOUTS.get(stored)
+    return list(layout) if layout is not None else stored.split(",")

@@ -14,7 +14,7 @@ from steward.metrics import packing
 from steward.metrics.downsampling import buckets
 from steward.metrics.models import MetricChunk, MetricGap
 from steward.metrics.schemas import GapRead, LaneRead, MetricsFilter, MetricsQuery, MetricsRead
-from steward.metrics.series import ALL_SERIES, UNITS, LaneKind, series_of
+from steward.metrics.series import ALL_SERIES, UNITS, LaneKind, names_of, series_of
 
 CHUNKS_PER_BATCH = 200
 
@@ -118,7 +118,7 @@ def samples(
         .execution_options(yield_per=CHUNKS_PER_BATCH)
     )
     for chunk in rows:
-        names = chunk.series.split(",")
+        names = names_of(chunk.series)
         times, columns = packing.unpack(chunk.data, chunk.start_ms, chunk.count, len(names))
         by_name = dict(zip(names, columns, strict=True))
         wanted = [(name, by_name.get(name)) for name in win.series]
