@@ -126,6 +126,9 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("POST", "/projects/{project_id}/repositories/{repository_id}/test"): [
         Probe("resource_write", 200)
     ],
+    ("GET", "/projects/{project_id}/repositories/{repository_id}/playbooks"): [
+        Probe("resources", 200)
+    ],
     ("GET", "/projects/{project_id}/inventories"): [Probe("resources", 200)],
     ("POST", "/projects/{project_id}/inventories"): [Probe("resource_write", 422, body=BAD)],
     ("POST", "/projects/{project_id}/inventories/preview"): [
@@ -195,6 +198,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("POST", "/projects/{project_id}/runs/{run_id}/cancel"): [
         Probe("t1_run", 409),  # already finished
         Probe("t2_run", 409, R2),
+    ],
+    ("GET", "/projects/{project_id}/runs/{run_id}/relaunch"): [
+        Probe("t1_run", 200),
+        Probe("t2_run", 200, R2),
     ],
     ("POST", "/projects/{project_id}/runs/{run_id}/relaunch"): [
         Probe("t1_run", 422, body=BAD),

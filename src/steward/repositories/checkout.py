@@ -6,7 +6,7 @@ import dataclasses
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -66,18 +66,19 @@ def local_head(directory: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _clone(url: str, ref: str, dest: Path, access: git.GitAccess) -> None:
+def _clone(url: str, ref: str, dest: Path, access: git.GitAccess, timeout: float) -> None:
     if ref.startswith("-") or url.startswith("-"):  # refused on save too; never an option to git
         raise git.GitFailed("a URL or ref beginning with '-' is refused")
     if git.COMMIT.match(ref):  # a commit needs the history: full clone, then check it out
-        git.run(["clone", "--no-checkout", "--", url, str(dest)], access)
+        git.run(["clone", "--no-checkout", "--", url, str(dest)], access, timeout=timeout)
         try:
-            git.run(["checkout", "--quiet", "--detach", ref], access, cwd=dest)
+            git.run(["checkout", "--quiet", "--detach", ref], access, cwd=dest, timeout=timeout)
         except git.GitFailed as exc:
             raise git.GitFailed(f"commit {ref} is not in the repository: {exc.message}") from exc
         return
     branch = ["--branch", ref] if ref else []
-    git.run(["clone", "--quiet", "--depth", "1", *branch, "--", url, str(dest)], access)
+    clone = ["clone", "--quiet", "--depth", "1", *branch, "--", url, str(dest)]
+    git.run(clone, access, timeout=timeout)
 
 
 def checkout(
@@ -88,8 +89,10 @@ def checkout(
     *,
     roots: Sequence[Path],
     ref: str | None = None,
+    timeout: float = git.TIMEOUT_SECONDS,
 ) -> Checkout:
-    """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref).
+    """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref);
+    each git command may take ``timeout`` seconds.
 
     A local repository or a ``file://`` URL must be inside one of ``roots``
     (``Settings.repository_roots``): checked again here, as settings and symlinks may change.
@@ -111,7 +114,7 @@ def checkout(
         wanted = repo.ref if ref is None else ref
         with git.access(key_material(session, cipher, repo), dest.parent) as access:
             try:
-                _clone(repo.url, wanted, dest, access)
+                _clone(repo.url, wanted, dest, access, timeout)
                 commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
             except git.GitFailed as exc:
                 raise CheckoutFailed(f"checkout of {repo.url} failed: {exc.message}") from exc
@@ -140,6 +143,7 @@ def require_path(
     field: str,
     roots: Sequence[Path],
     regular_file: bool,
+    problem: Callable[[Path], str | None] | None = None,
 ) -> None:
     """At save: ``relative`` (the ``field`` of a template or an inventory) must exist in a
     checkout of ``repo`` that stays inside itself, as a regular file when ``regular_file``.
@@ -148,7 +152,8 @@ def require_path(
     When the repository cannot be checked out now for another reason (a git server unreachable,
     a key refused), the save goes ahead: the repository may come back, and every use checks out
     again and refuses the same things, so that check is the authoritative one; this one tells
-    the editor early.
+    the editor early. ``problem``: what is wrong with the file found (None: nothing), a 422 on
+    ``field`` too.
     """
     with tempfile.TemporaryDirectory(prefix="steward-save-check-") as tmp:
         dest = Path(tmp) / "repository"
@@ -168,3 +173,6 @@ def require_path(
         if not (found.is_file() if regular_file else found.exists()):
             at = f" at commit {tree.commit[:12]}" if tree.commit else ""
             raise InvalidInput(field, f"'{relative}' is not in repository '{repo.name}'{at}")
+        wrong = problem(found) if problem is not None else None
+        if wrong is not None:
+            raise InvalidInput(field, f"'{relative}' {wrong}")

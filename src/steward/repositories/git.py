@@ -136,8 +136,11 @@ def mask(text: str, secrets: list[str]) -> str:
     return text
 
 
-def run(args: list[str], git: GitAccess, *, cwd: Path | None = None) -> str:
-    """Run ``git <args>``; its stdout, or GitFailed with the masked tail of its stderr."""
+def run(
+    args: list[str], git: GitAccess, *, cwd: Path | None = None, timeout: float = TIMEOUT_SECONDS
+) -> str:
+    """Run ``git <args>``; its stdout, or GitFailed with the masked tail of its stderr (or
+    when it takes more than ``timeout`` seconds)."""
     # no credential helper: a configured "store" helper would write the password to disk;
     # the protocols again as config, beside GIT_ALLOW_PROTOCOL, for every git that reads either
     command = ["git", "-c", "credential.helper=", *PROTOCOL_CONFIG, *args]
@@ -149,10 +152,10 @@ def run(args: list[str], git: GitAccess, *, cwd: Path | None = None) -> str:
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT_SECONDS,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired as exc:
-        raise GitFailed(f"git {args[0]} timed out after {TIMEOUT_SECONDS} s") from exc
+        raise GitFailed(f"git {args[0]} timed out after {timeout:g} s") from exc
     if done.returncode != 0:
         stderr = mask(done.stderr, git.secrets).strip()[-4000:]
         raise GitFailed(stderr or f"git {args[0]} exited with status {done.returncode}")

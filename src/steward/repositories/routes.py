@@ -16,9 +16,11 @@ from steward.api.deps import (
 )
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action
-from steward.repositories import service
+from steward.repositories import playbooks, service
 from steward.repositories.models import Repository
 from steward.repositories.schemas import (
+    PlaybookList,
+    PlaybookParams,
     RepositoryCreate,
     RepositoryRead,
     RepositoryTestResult,
@@ -90,3 +92,17 @@ def test_repository(
     return service.test_access(
         session, cipher, repository, settings.data_dir, settings.repository_roots
     )
+
+
+@router.get("/{repository_id}/playbooks")
+def list_playbooks(
+    repository: ViewedRepository,
+    session: SessionDep,
+    cipher: CipherDep,
+    roots: RootsDep,
+    params: Annotated[PlaybookParams, Query()],
+) -> PlaybookList:
+    """The playbooks found in a checkout of the repository at ``ref``; 409 with git's message
+    when it cannot be read now, 422 when its tree leads outside itself."""
+    found = playbooks.list_playbooks(session, cipher, repository, roots=roots, ref=params.ref)
+    return PlaybookList(commit=found.commit, playbooks=found.playbooks, truncated=found.truncated)

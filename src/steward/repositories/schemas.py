@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
@@ -56,3 +56,21 @@ class RepositoryTestResult(ResponseModel):
 
     ref: str
     commit: str
+
+
+class PlaybookParams(BaseModel):
+    ref: Ref | None = Field(
+        default=None, description="branch, tag or commit to look in (default: the repository's)"
+    )
+
+
+class PlaybookList(ResponseModel):
+    """Files ``*.yml``/``*.yaml`` whose top level is a list of plays, outside ``roles/``,
+    ``collections/``, ``group_vars/``, ``host_vars/`` and hidden directories."""
+
+    commit: str = Field(description='the commit looked in ("" for a local directory)')
+    playbooks: list[str] = Field(description="paths relative to the repository, sorted")
+    truncated: bool = Field(
+        description="a bound (depth, files walked, bytes read) was reached: the list may miss"
+        " some; type the path"
+    )

@@ -17,9 +17,10 @@ from steward.api.deps import (
     SessionDep,
 )
 from steward.auth.policy import Action
-from steward.runs import output, refs, service, waiting
+from steward.runs import output, refs, relaunch, service, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
+    FAILED_HOSTS_SHOWN,
     EventFilters,
     EventPage,
     EventRead,
@@ -28,6 +29,7 @@ from steward.runs.schemas import (
     LineFilters,
     LinePage,
     RelaunchRequest,
+    RelaunchValues,
     RunCreate,
     RunFilters,
     RunPage,
@@ -35,6 +37,7 @@ from steward.runs.schemas import (
     TimelineEntry,
     TimelineParams,
 )
+from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
 all_runs = APIRouter(prefix="/runs", tags=["runs"])
@@ -148,6 +151,24 @@ def cancel_run(
     return _read(run, *service.names(session, run))
 
 
+@router.get("/{run_id}/relaunch")
+def read_relaunch_values(
+    previous: RelaunchedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
+) -> RelaunchValues:
+    """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
+    to what the run's template lets a launch override, and the run's failed hosts."""
+    template = service.relaunched_template(session, rights.project, previous)
+    before = relaunch.previous(cipher, previous, template)
+    failed = relaunch.failed_hosts(session, previous)
+    return RelaunchValues(
+        launch=before.shown(),
+        kept_secrets=sorted(before.secrets),
+        overridable=list(template.overridable),
+        failed_hosts=failed[:FAILED_HOSTS_SHOWN],
+        failed_host_count=len(failed),
+    )
+
+
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
     previous: RelaunchedRun,
@@ -155,10 +176,22 @@ def relaunch_run(
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
+    cipher: CipherDep,
     queue: QueueDep,
 ) -> RunRead:
+    """Launch the run's template again with the run's launch values; the fields given replace
+    them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
+    hosts (409 when there are none)."""
+    overrides = LaunchOverrides.model_validate(body.model_dump(exclude={"hosts"}))
     run = service.relaunch(
-        session, queue, rights.project, actor, previous.id, failed_only=body.hosts == "failed"
+        session,
+        cipher,
+        queue,
+        rights.project,
+        actor,
+        previous,
+        overrides,
+        failed_only=body.hosts == "failed",
     )
     return _read(run, *service.names(session, run))
 

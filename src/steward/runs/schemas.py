@@ -6,11 +6,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from steward.api.bounds import Id, LineAfter, Offset
-from steward.api.schemas import RequestModel, ResponseModel
+from steward.api.schemas import ResponseModel
 from steward.runs.models import LaunchType
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
+
+FAILED_HOSTS_SHOWN = 1000
 
 
 class RunCreate(LaunchOverrides):
@@ -18,10 +20,32 @@ class RunCreate(LaunchOverrides):
     launch_type: Literal["api", "ui", "cli"] = "api"
 
 
-class RelaunchRequest(RequestModel):
+class RelaunchRequest(LaunchOverrides):
+    """The earlier run's launch values are kept; a field given here replaces its value (the
+    survey answer by answer; a secret answer left out or sent as ``********`` is kept)."""
+
     hosts: Literal["all", "failed"] = Field(
-        default="all", description="'failed': limit to the hosts that failed or were unreachable"
+        default="all",
+        description="'failed': limit to the hosts that failed or were unreachable (whatever"
+        " the template allows; not with limit)",
     )
+
+
+class RelaunchValues(ResponseModel):
+    """What a relaunch of a run starts from (``GET …/relaunch``), within today's template."""
+
+    launch: LaunchOverrides = Field(
+        description="the run's launch values that the template lets a launch override, its"
+        " extra vars and survey answers; secret answers shown as ********"
+    )
+    kept_secrets: list[str] = Field(
+        description="survey variables whose secret answer is kept unless a new one is given"
+    )
+    overridable: list[str] = Field(description="the fields the template lets a launch override")
+    failed_hosts: list[str] = Field(
+        description=f"failed or unreachable hosts of the run (the first {FAILED_HOSTS_SHOWN})"
+    )
+    failed_host_count: int
 
 
 class RunRefs(ResponseModel):

@@ -20,6 +20,7 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.runner_groups import service as runner_groups
 from steward.runs import lifecycle
+from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.params import RunParams
 from steward.runs.schemas import RunFilters
@@ -62,6 +63,7 @@ class Trigger:
     launch_type: LaunchType
     schedule_id: int | None = None
     webhook_id: int | None = None
+    relaunch_of_id: int | None = None
 
 
 def launch(
@@ -75,13 +77,14 @@ def launch(
     trigger: Trigger,
     *,
     commit: bool = True,
+    granted: frozenset[str] = frozenset(),
 ) -> Run:
     """Queue a run of ``template_id`` with ``body``'s overrides, validated like every launch.
 
     ``commit=False``: the caller commits (a scheduler claiming an occurrence in the same
-    transaction) and then calls ``queue.submit(run.id)``."""
+    transaction) and then calls ``queue.submit(run.id)``. ``granted``: see ``resolve_launch``."""
     template = _template(session, project, template_id)
-    params = resolve_launch(session, template, body)
+    params = resolve_launch(session, template, body, granted=granted)
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -90,6 +93,7 @@ def launch(
         launch_type=trigger.launch_type,
         schedule_id=trigger.schedule_id,
         webhook_id=trigger.webhook_id,
+        relaunch_of_id=trigger.relaunch_of_id,
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
@@ -113,7 +117,9 @@ def launch(
     )
     session.add(run)
     session.flush()
-    _audit(session, actor, AuditAction.RUN_LAUNCH, run, template.name)
+    relaunched = trigger.relaunch_of_id is not None
+    action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
+    _audit(session, actor, action, run, template.name)
     if commit:
         session.commit()
         queue.submit(run.id)
@@ -136,6 +142,7 @@ def _audit(
         detail=(
             f"{template_name} ({params.playbook}) limit={params.limit or 'all'}"
             f" via {run.launch_type}"
+            + (f" of run {run.relaunch_of_id}" if run.relaunch_of_id else "")
         ),
     )
 
@@ -170,48 +177,31 @@ def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, ru
 
 def relaunch(
     session: Session,
+    cipher: KeyCipher,
     queue: RunQueue,
     project: Project,
     actor: Actor,
-    run_id: int,
+    previous: Run,
+    body: LaunchOverrides,
     *,
     failed_only: bool,
 ) -> Run:
-    previous = get(session, project, run_id)
-    params = RunParams.of(previous.params, previous.id)
-    if failed_only:
-        hosts = session.scalars(
-            select(RunHost.host)
-            .where(RunHost.run_id == previous.id, (RunHost.failed > 0) | (RunHost.unreachable > 0))
-            .order_by(RunHost.host)
-        ).all()
-        if not hosts:
-            raise InvalidState(f"run {run_id} has no failed or unreachable hosts to relaunch")
-        params = params.model_copy(update={"limit": ",".join(hosts)})
-    run = Run(
-        project_id=project.id,
-        template_id=previous.template_id,
-        status=RunStatus.QUEUED,
-        launched_by_id=actor.user.id,
-        launch_type=LaunchType.RELAUNCH,
-        runner_group=runner_groups.group_of(
-            session, project, session.get(Template, previous.template_id or 0)
-        ),
-        source_ip=actor.source_ip,
-        user_agent=actor.user_agent,
-        relaunch_of_id=previous.id,
-        params=params.model_dump(mode="json"),
-        template_snapshot=previous.template_snapshot,
-        secret_params=previous.secret_params,
+    """Launch ``previous``'s template again with its launch values, ``body``'s replacing them
+    (``runs.relaunch``); checked like any launch."""
+    template = relaunched_template(session, project, previous)
+    overrides, granted = relaunch_values.overrides(
+        session, cipher, previous, template, body, failed_only=failed_only
     )
-    session.add(run)
-    session.flush()
-    _audit(
-        session, actor, AuditAction.RUN_RELAUNCH, run, str(run.template_snapshot.get("name", ""))
+    trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
+    return launch(
+        session, cipher, queue, project, actor, overrides, template.id, trigger, granted=granted
     )
-    session.commit()
-    queue.submit(run.id)
-    return run
+
+
+def relaunched_template(session: Session, project: Project, previous: Run) -> Template:
+    if previous.template_id is None:
+        raise InvalidState(f"run {previous.id}'s template was deleted; it cannot be relaunched")
+    return _template(session, project, previous.template_id)
 
 
 def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, str, str]:

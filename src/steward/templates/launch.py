@@ -68,8 +68,16 @@ class LaunchParams:
         return shown
 
 
-def resolve_launch(session: Session, template: Template, body: LaunchOverrides) -> LaunchParams:
-    _check_allowed(template, body)
+def resolve_launch(
+    session: Session,
+    template: Template,
+    body: LaunchOverrides,
+    *,
+    granted: frozenset[str] = frozenset(),
+) -> LaunchParams:
+    """``granted``: fields Steward itself sets whatever the template allows (the limit of a
+    relaunch on the failed hosts); they are checked like any other value."""
+    _check_allowed(template, body, granted)
     questions = [Question.model_validate(q) for q in template.survey]
     answers = validate_answers(questions, body.survey)
     return LaunchParams(
@@ -89,12 +97,12 @@ def resolve_launch(session: Session, template: Template, body: LaunchOverrides) 
     )
 
 
-def _check_allowed(template: Template, body: LaunchOverrides) -> None:
+def _check_allowed(template: Template, body: LaunchOverrides, granted: frozenset[str]) -> None:
     """An override needs the template's permission; ``null`` means "the template's value"."""
     for field in LaunchOverrides.model_fields:
         if field == "survey" or getattr(body, field) is None:
             continue
-        if field not in template.overridable:
+        if field not in template.overridable and field not in granted:
             raise InvalidInput(field, f"this template does not allow overriding {field}")
 
 

@@ -17,6 +17,7 @@ from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.repositories import playbooks
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
 from steward.runner.venvs import check_choice as check_venv
@@ -177,7 +178,7 @@ def _check_playbook(
     session: Session, cipher: KeyCipher, template: Template, roots: Sequence[Path]
 ) -> None:
     """The playbook must be a regular file in a checkout of the repository that stays inside
-    itself (no symlink or ``ansible.cfg`` path leading out)."""
+    itself (no symlink or ``ansible.cfg`` path leading out), and a list of plays."""
     require_path(
         session,
         cipher,
@@ -186,6 +187,7 @@ def _check_playbook(
         field="playbook",
         roots=roots,
         regular_file=True,
+        problem=playbooks.problem,
     )
 
 
