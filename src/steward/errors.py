@@ -45,3 +45,7 @@ class TooManyRequests(DomainError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Unavailable(DomainError):
+    """Something this server depends on does not answer (its database): try again later."""

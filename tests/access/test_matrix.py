@@ -62,6 +62,8 @@ R2 = {"run_id": "r2"}
 
 ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/health"): [Probe("anyone", 200)],
+    ("GET", "/health/ready"): [Probe("anyone", 200)],
+    ("GET", "/metrics"): [Probe("admin", 200)],  # Prometheus, over every project
     ("POST", "/auth/login"): [Probe("anyone", 422, body=BAD)],
     ("GET", "/auth/session"): [Probe("anyone", 401)],  # a cookie only; tokens get 401
     ("POST", "/auth/logout"): [Probe("signed_in", 204)],

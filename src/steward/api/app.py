@@ -30,6 +30,7 @@ from steward.grants.routes import router as grants_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
+from steward.monitoring.routes import router as monitoring_router
 from steward.notifications.routes import router as notifications_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
@@ -108,6 +109,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
     """
     api = APIRouter(prefix=API_PREFIX, responses=problems.OPENAPI_RESPONSES)
     api.add_api_route("/health", health, methods=["GET"], tags=["health"])
+    api.include_router(monitoring_router)
     for router in (
         auth_router,
         teams_router,

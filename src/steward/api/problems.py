@@ -22,6 +22,7 @@ from steward.errors import (
     NotFound,
     PermissionDenied,
     TooManyRequests,
+    Unavailable,
 )
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ STATUS: dict[type[DomainError], tuple[int, str]] = {
     InvalidState: (409, "Invalid State"),
     InvalidInput: (422, "Invalid Input"),
     TooManyRequests: (429, "Too Many Requests"),
+    Unavailable: (503, "Service Unavailable"),
 }
 
 

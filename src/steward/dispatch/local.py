@@ -12,6 +12,8 @@ import datetime as dt
 import logging
 import threading
 
+from sqlalchemy.exc import OperationalError
+
 from steward.dispatch import presence, reaper
 from steward.dispatch.queue import RunSignals
 from steward.runner_groups.models import EVERY_GROUP
@@ -69,8 +71,11 @@ class LocalDispatcher:
             signals.wake.set()
         for thread, _signals in active:
             thread.join(timeout=self.runtime.settings.cancel_grace_seconds + 15)
-        with self.runtime.sessions() as session:
-            presence.unregister(session, self.worker)
+        try:
+            with self.runtime.sessions() as session:
+                presence.unregister(session, self.worker)
+        except OperationalError:  # the row expires after the lease, as if this process died
+            log.warning("the database is away: this dispatcher's presence expires by itself")
 
     def recover(self) -> None:
         """Runs left 'running' by a process that is gone become 'error', their processes killed."""

@@ -1,0 +1,45 @@
+"""Monitoring: Prometheus metrics for admins, and a readiness probe for load balancers."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from fastapi import APIRouter, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import CollectorRegistry
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+from steward.api.deps import ActorDep, RuntimeDep, SessionDep
+from steward.auth.policy import require_admin
+from steward.errors import Unavailable
+from steward.monitoring.collector import DatabaseCollector
+
+router = APIRouter(tags=["monitoring"])
+
+
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus text"}},
+)
+def prometheus_metrics(actor: ActorDep, session: SessionDep, runtime: RuntimeDep) -> Response:
+    """Prometheus metrics of the whole installation (every server answers the same, from the
+    database): runs by project and status, the oldest queued and running run per runner group,
+    worker slots online, schedules, notification messages, webhook deliveries of the last hour.
+    Global admins only; a read-scoped token is enough (scrape with ``bearer_token``)."""
+    require_admin(actor, write=False)
+    registry = CollectorRegistry(auto_describe=False)
+    lease = dt.timedelta(seconds=runtime.settings.lease_seconds)
+    registry.register(DatabaseCollector(session, lease))
+    return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.get("/health/ready")
+def ready(session: SessionDep) -> dict[str, str]:
+    """Readiness: 200 when this server reaches its database, else 503. No authentication."""
+    try:
+        session.execute(text("SELECT 1"))
+    except SQLAlchemyError as exc:
+        raise Unavailable("the database does not answer") from exc
+    return {"status": "ready"}

@@ -1,0 +1,116 @@
+"""Monitoring: the Prometheus endpoint counts what the database holds (after real runs), only
+admins may scrape it, and the readiness probe says whether the server reaches its database."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
+from support.builders import Workbench, inserted_run, make_user, token
+from support.postgres import PostgresServer
+
+from steward.api.app import create_app
+from steward.config import Settings
+from steward.db import utcnow
+from steward.dispatch.local import LocalDispatcher
+from steward.runs.status import RunStatus
+from steward.runtime import Runtime
+from steward.server import build_app
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(client: TestClient, **headers: str) -> Samples:
+    response = client.get("/api/v1/metrics", headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/plain; version=")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
+
+
+def test_runs_and_capacity_are_counted_from_the_database(
+    client: TestClient, workbench: Workbench
+) -> None:
+    ok = workbench.template("ok.yml")
+    failing = workbench.template("fail.yml")
+    for template in (ok, ok, failing):
+        workbench.wait(workbench.launch(template)["id"])
+
+    samples = scrape(client)
+
+    def runs(status: str) -> float:
+        return samples.get(("steward_runs", (("project", "bench"), ("status", status))), 0)
+
+    assert (runs("successful"), runs("failed"), runs("queued"), runs("running")) == (2, 1, 0, 0)
+    # the embedded dispatcher of this server takes every group with its slots
+    assert samples[("steward_worker_slots_online", (("queue", "*"),))] == 4
+    versions = [dict(labels)["version"] for name, labels in samples if name == "steward_build_info"]
+    assert versions == ["0.1.0"]
+
+
+def test_the_oldest_queued_run_of_each_group_is_aged(settings: Settings, tmp_path: Path) -> None:
+    """No dispatcher runs here (no service started), so the queued runs stay queued."""
+    runtime = Runtime.build(settings)
+    app = create_app(runtime, LocalDispatcher(runtime), services=[])
+    with TestClient(app) as client:
+        client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        workbench = Workbench(client, tmp_path)
+        template = workbench.template("ok.yml")
+        with runtime.sessions() as session:
+            for group, minutes in (("dmz", 10), ("dmz", 2), ("default", 1)):
+                run = inserted_run(workbench.project_id, template, RunStatus.QUEUED)
+                run.runner_group = group
+                run.created_at = utcnow() - dt.timedelta(minutes=minutes)
+                session.add(run)
+            session.commit()
+
+        samples = scrape(client)
+
+    runtime.engine.dispose()
+    assert samples[("steward_runs", (("project", "bench"), ("status", "queued")))] == 3
+    oldest = {
+        dict(labels)["runner_group"]: value
+        for (name, labels), value in samples.items()
+        if name == "steward_oldest_run_age_seconds" and dict(labels)["status"] == "queued"
+    }
+    assert oldest.keys() == {"dmz", "default"}
+    assert 600 <= oldest["dmz"] < 900
+    assert 60 <= oldest["default"] < 360
+    assert ("steward_worker_slots_online", (("queue", "*"),)) not in samples  # none registered
+
+
+def test_only_admins_scrape_and_a_read_token_is_enough(client: TestClient) -> None:
+    make_user(client, "viewer")
+    viewer = token(client, "viewer", scope="read")
+    assert client.get("/api/v1/metrics", headers={"Authorization": ""}).status_code == 401
+    refused = client.get("/api/v1/metrics", headers={"Authorization": f"Bearer {viewer}"})
+    assert refused.status_code == 403
+    assert refused.headers["content-type"] == "application/problem+json"
+    admin_read = token(client, "admin", scope="read", password=ADMIN_PASSWORD)
+    scrape(client, Authorization=f"Bearer {admin_read}")
+
+
+@pytest.mark.sqlite_only
+def test_ready_when_the_database_answers_503_when_it_is_gone(
+    postgres: PostgresServer, postgres_template: str, settings: Settings
+) -> None:
+    name = postgres.create_database(template=postgres_template)
+    app = build_app(settings.model_copy(update={"database_url": postgres.url(name)}))
+    try:
+        with TestClient(app) as client:
+            assert client.get("/api/v1/health/ready").json() == {"status": "ready"}
+            postgres.drop_database(name)  # every connection of the pool is cut
+            gone = client.get("/api/v1/health/ready")
+            assert gone.status_code == 503
+            assert gone.json()["detail"] == "the database does not answer"
+            assert client.get("/api/v1/health").status_code == 200  # alive all the same
+    finally:
+        app.state.runtime.engine.dispose()
+        postgres.drop_database(name)
