@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 from collections.abc import Iterator
@@ -101,10 +102,10 @@ def _overlapping(
     return clauses or [literal(True)]
 
 
-def samples(
+def _chunks(
     session: Session, run_id: int, lane: tuple[LaneKind, str], win: Window
-) -> Iterator[tuple[int, dict[str, float | None]]]:
-    """The lane's samples in the window, in time order: (epoch ms, series -> value)."""
+) -> Iterator[tuple[list[int], dict[str, list[float | None]]]]:
+    """Each of the lane's chunks in the window, in time order: its times, series -> values."""
     kind, host = lane
     rows = session.scalars(
         select(MetricChunk)
@@ -120,11 +121,40 @@ def samples(
     for chunk in rows:
         names = names_of(chunk.series)
         times, columns = packing.unpack(chunk.data, chunk.start_ms, chunk.count, len(names))
-        by_name = dict(zip(names, columns, strict=True))
+        yield times, dict(zip(names, columns, strict=True))
+
+
+def _inside(times: list[int], win: Window) -> tuple[int, int]:
+    """The slice of ``times`` (ascending) inside the window."""
+    low = 0 if win.start is None else bisect.bisect_left(times, win.start)
+    high = len(times) if win.end is None else bisect.bisect_right(times, win.end)
+    return low, high
+
+
+def samples(
+    session: Session, run_id: int, lane: tuple[LaneKind, str], win: Window
+) -> Iterator[tuple[int, dict[str, float | None]]]:
+    """The lane's samples in the window, in time order: (epoch ms, series -> value)."""
+    for times, by_name in _chunks(session, run_id, lane, win):
+        low, high = _inside(times, win)
         wanted = [(name, by_name.get(name)) for name in win.series]
-        for i, t in enumerate(times):
-            if (win.start is None or t >= win.start) and (win.end is None or t <= win.end):
-                yield t, {name: (col[i] if col is not None else None) for name, col in wanted}
+        for i in range(low, high):
+            yield times[i], {name: (col[i] if col is not None else None) for name, col in wanted}
+
+
+def columns(
+    session: Session, run_id: int, lane: tuple[LaneKind, str], win: Window, names: list[str]
+) -> tuple[list[int], list[list[float | None]]]:
+    """The lane's samples in the window as columns: the times, and one list per name."""
+    times: list[int] = []
+    found: list[list[float | None]] = [[] for _ in names]
+    for chunk_times, by_name in _chunks(session, run_id, lane, win):
+        low, high = _inside(chunk_times, win)
+        times += chunk_times[low:high]
+        for name, column in zip(names, found, strict=True):
+            values = by_name.get(name)
+            column += values[low:high] if values is not None else [None] * (high - low)
+    return times, found
 
 
 def gaps(session: Session, run_id: int, lane: tuple[LaneKind, str], win: Window) -> list[GapRead]:
@@ -160,17 +190,15 @@ def read(session: Session, run_id: int, query: MetricsQuery) -> MetricsRead:
     shown: list[LaneRead] = []
     for lane in page:
         names = [name for name in win.series if name in series_of(lane[0])]
-        taken = list(samples(session, run_id, lane, win))
-        times = [t for t, _ in taken]
-        columns = [[values[name] for _, values in taken] for name in names]
-        width, times, columns = buckets(times, columns, start or 0, end or 0, query.points)
+        times, values = columns(session, run_id, lane, win, names)
+        width, times, values = buckets(times, values, start or 0, end or 0, query.points)
         shown.append(
             LaneRead(
                 kind=lane[0],
                 host=lane[1],
                 bucket_ms=width,
                 times=times,
-                series=dict(zip(names, columns, strict=True)),
+                series=dict(zip(names, values, strict=True)),
                 gaps=gaps(session, run_id, lane, win),
             )
         )
