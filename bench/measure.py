@@ -193,7 +193,7 @@ def _phases(api: Api, url: str, run: dict[str, Any], clock: _Clock) -> dict[str,
     return {
         "launch": created - clock.wall,  # POST → run row created
         "claim": started - created,  # queued → claimed by the dispatcher
-        "startup": first_at - started,  # prepare + ansible-runner + ansible up to its 1st event
+        "startup": first_at - started,  # prepare + executor + ansible up to its 1st event
         "ansible": last_at - first_at,  # first → last event emitted by ansible
         "finish": _timestamp(run["finished_at"]) - last_at,  # last event → final status
     }

@@ -221,7 +221,6 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "ansible_core": version("ansible-core"),
-        "ansible_runner": version("ansible-runner"),
         "steward_commit": commit,
         "started": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "load_start": os.getloadavg(),
@@ -238,7 +237,7 @@ def markdown(info: dict[str, Any], results: Sequence[ScenarioResult], quick: boo
         "",
         f"{info['started']} · {info['nproc']} CPUs, {info['memory_gb']} GB · {info['platform']}"
         f" · Python {info['python']} · ansible-core {info['ansible_core']}"
-        f" · ansible-runner {info['ansible_runner']} · Steward {info['steward_commit']}",
+        f" · Steward {info['steward_commit']}",
         "",
         f"Load average (1/5/15 min): start {_load(info['load_start'])},"
         f" end {_load(info['load_end'])}.",
@@ -288,7 +287,7 @@ def markdown(info: dict[str, Any], results: Sequence[ScenarioResult], quick: boo
         "## Where Steward's time goes (medians, s; server timestamps)",
         "",
         "launch: POST → row created · claim: queued → claimed · startup: claimed → ansible's"
-        " first event (prepare + ansible-runner + ansible start) · ansible: first → last event"
+        " first event (prepare + executor + ansible start) · ansible: first → last event"
         " · finish: last event → final status. Bare, the same three: start → first stdout,"
         " first → last stdout, last stdout → exit.",
         "",

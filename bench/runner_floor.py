@@ -1,27 +1,27 @@
-"""The floor under Steward's overhead: ansible-runner alone vs bare ansible-playbook.
+"""The floor under Steward's overhead: Steward's executor alone vs bare ansible-playbook.
 
-    .venv/bin/python bench/runner_floor.py [--runs N]
+    .venv/bin/python bench/runner_floor.py [--runs N] [--only NAME ...]
 
-Steward must run playbooks through ansible-runner. This runs each scenario's playbook three
-ways, alternately, and prints the medians of wall time and CPU (user + system of the whole
-process tree, which does not depend on load):
+This runs each scenario's playbook three ways, alternately, and prints the medians of wall time
+and CPU (user + system of the whole process tree, which depends much less on load than wall):
 
-- bare `ansible-playbook`;
-- callback only: the same command with ansible-runner's event callback plugin (`awx_display`)
-  loaded the way ansible-runner loads it, and nothing else: no pexpect, no runner process. The
-  plugin runs inside ansible's main process: for every event it serialises the event to JSON,
-  writes it to a file and base64-encodes a reference into stdout. This is how ansible-runner
-  gets events, it has no option to do otherwise;
-- ansible-runner: `ansible_runner.run()` called the way Steward calls it (no Steward, no
-  database, events dropped).
+- bare `ansible-playbook`, stdout to a pipe read by this process;
+- callback only: the same command with Steward's event plugin (`runner/callback/steward_events.py`)
+  loaded as Steward loads it, its events pipe going to /dev/null: what the plugin costs inside
+  ansible's controller (building and serialising events, routing the display through the pipe);
+- executor: `run_playbook()` called the way Steward calls it, in a fresh process (no server,
+  no database, events counted then dropped): plugin, pipes, reading and parsing the records.
 
-Together they show what ansible-runner alone costs before Steward adds anything, and how much
-of it is spent inside ansible itself.
+The difference between the last column and Steward's own figures (`run.py`) is what the
+server adds (queue, preparation, the recorder's inserts). ansible-runner, which Steward used
+before, measured 1.1-1.2x of bare on many_tasks and forks (README, 2026-11-21).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import statistics
 import subprocess
@@ -30,22 +30,32 @@ import tempfile
 import time
 from pathlib import Path
 
-from ansible_runner.utils import get_callback_dir
 from measure import bare_command
 from scenarios import SCENARIOS
 
-BENCH = Path(__file__).resolve().parent
+from steward.runner.playbook import CALLBACK_DIR, EVENTS_FD_VARIABLE
 
-# a child process per run, as clean as bare's: runner with Steward's settings, events dropped
-RUNNER = """
-import sys, ansible_runner
-r = ansible_runner.run(private_data_dir=sys.argv[1], project_dir=sys.argv[2],
-    playbook=sys.argv[3], inventory=sys.argv[4], cmdline=sys.argv[5],
-    forks=int(sys.argv[6]) or None,
-    settings={"pexpect_timeout": 0.25, "suppress_ansible_output": True},
-    suppress_env_files=True, suppress_output_file=True, quiet=True, ident="run",
-    event_handler=lambda e: False, cancel_callback=lambda: False)
-sys.exit(0 if r.status == "successful" else 1)
+BENCH = Path(__file__).resolve().parent
+WAYS = ("bare", "callback only", "executor")
+
+# a child process per run, as clean as bare's: run_playbook as Steward calls it, events counted
+EXECUTOR = """
+import json, sys, uuid
+from pathlib import Path
+from steward.runner.playbook import RunnerSpec, run_playbook
+args = json.loads(sys.argv[1])
+count = 0
+def on_event(event):
+    global count
+    count += 1
+spec = RunnerSpec(
+    run_uuid=str(uuid.uuid4()), private_data_dir=Path(args["private"]),
+    project_dir=Path(args["cwd"]), playbook=args["playbook"], inventory=Path(args["inventory"]),
+    extravars_files=tuple(Path(p) for p in args["extravars"]), forks=args["forks"],
+    env={"ANSIBLE_NOCOLOR": "1"},
+)
+outcome = run_playbook(spec, on_event=on_event, should_cancel=lambda: False)
+sys.exit(0 if outcome.status == "successful" and count else 1)
 """
 
 
@@ -54,71 +64,88 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one process tree run to completion, output discarded."""
+def _timed(
+    argv: list[str], cwd: Path, env: dict[str, str], pass_fds: tuple[int, ...] = ()
+) -> tuple[float, float]:
+    """(wall, CPU) seconds of one process tree run to completion, its output read and dropped."""
     cpu, start = _cpu(), time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        pass_fds=pass_fds,
+    )
+    if proc.stdout is None:
+        raise RuntimeError("no stdout pipe")
+    while os.read(proc.stdout.fileno(), 1 << 16):
+        pass
+    if proc.wait() != 0:
+        raise RuntimeError(f"{argv[:3]} failed with {proc.returncode}")
     return time.perf_counter() - start, _cpu() - cpu
 
 
-def _callback_env(env: dict[str, str], workdir: Path) -> dict[str, str]:
-    """What ansible-runner puts in ansible's environment to load its event callback."""
-    artifacts = Path(tempfile.mkdtemp(dir=workdir))
-    return {
-        **env,
-        "ANSIBLE_STDOUT_CALLBACK": "awx_display",
-        "ANSIBLE_CALLBACK_PLUGINS": get_callback_dir(),
-        "AWX_ISOLATED_DATA_DIR": str(artifacts),
-    }
+def _callback_only(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        plugin_env = {
+            **env,
+            "ANSIBLE_CALLBACK_PLUGINS": str(CALLBACK_DIR),
+            EVENTS_FD_VARIABLE: str(fd),
+        }
+        return _timed(argv, cwd, plugin_env, pass_fds=(fd,))
+    finally:
+        os.close(fd)
 
 
-def _runner_argv(argv: list[str], cwd: Path, workdir: Path) -> list[str]:
-    playbook, inventory = argv[3], argv[2]
-    forks = argv[argv.index("-f") + 1] if "-f" in argv else "0"
-    cmdline = " ".join(argv[argv.index("-e") :]) if "-e" in argv else ""
+def _executor_argv(argv: list[str], cwd: Path, workdir: Path) -> list[str]:
     private = Path(tempfile.mkdtemp(dir=workdir))
-    return [
-        sys.executable,
-        "-c",
-        RUNNER,
-        str(private),
-        str(cwd),
-        playbook,
-        inventory,
-        cmdline,
-        forks,
-    ]
+    args = {
+        "private": str(private),
+        "cwd": str(cwd),
+        "playbook": argv[3],
+        "inventory": argv[2],
+        "extravars": [argv[argv.index("-e") + 1][1:]] if "-e" in argv else [],
+        "forks": int(argv[argv.index("-f") + 1]) if "-f" in argv else None,
+    }
+    return [sys.executable, "-c", EXECUTOR, json.dumps(args)]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", action="append", metavar="NAME")
     args = parser.parse_args()
-    ways = ("bare", "callback only", "ansible-runner")
-    print("Medians; ratios against bare. Wall time depends on load, CPU does not.\n")
-    print("| scenario | " + " | ".join(f"{w} wall s | {w} CPU s" for w in ways) + " |")
-    print("|---|" + "---|---|" * len(ways))
+    print(f"load average {os.getloadavg()}")
+    print("Medians; ratios against bare. Wall time depends on load, CPU much less.\n")
+    print("| scenario | " + " | ".join(f"{w} wall s | {w} CPU s" for w in WAYS) + " |")
+    print("|---|" + "---|---|" * len(WAYS))
     with tempfile.TemporaryDirectory(prefix="steward-floor-") as tmp:
         workdir = Path(tmp)
         for scenario in SCENARIOS:
+            if args.only and scenario.name not in args.only:
+                continue
             command = bare_command(scenario, BENCH / "playbooks", workdir, quick=False)
-            samples: dict[str, list[tuple[float, float]]] = {way: [] for way in ways}
+            cwd = command.cwd
+            env = {**command.env, "ANSIBLE_NOCOLOR": "1"}
+            samples: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
             for _ in range(args.runs):
-                cwd, env = command.cwd, command.env
                 samples["bare"].append(_timed(command.argv, cwd, env))
-                callback_env = _callback_env(env, workdir)
-                samples["callback only"].append(_timed(command.argv, cwd, callback_env))
-                samples["ansible-runner"].append(
-                    _timed(_runner_argv(command.argv, cwd, workdir), cwd, env)
+                samples["callback only"].append(_callback_only(command.argv, cwd, env))
+                samples["executor"].append(
+                    _timed(_executor_argv(command.argv, cwd, workdir), cwd, env)
                 )
-            walls = {w: statistics.median(x for x, _ in samples[w]) for w in ways}
-            cpus = {w: statistics.median(c for _, c in samples[w]) for w in ways}
+            walls = {w: statistics.median(x for x, _ in samples[w]) for w in WAYS}
+            cpus = {w: statistics.median(c for _, c in samples[w]) for w in WAYS}
             cells = [
                 f"{walls[w]:.2f} ({walls[w] / walls['bare']:.2f}x) | "
                 f"{cpus[w]:.2f} ({cpus[w] / cpus['bare']:.2f}x)"
-                for w in ways
+                for w in WAYS
             ]
             print(f"| {scenario.name} | " + " | ".join(cells) + " |", flush=True)
+    print(f"\nload average {os.getloadavg()}")
     return 0
 
 

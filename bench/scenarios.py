@@ -35,7 +35,7 @@ class Scenario:
     playbook: str  # in bench/playbooks
     hosts: int  # 1: "localhost"; more: host01..hostNN, all local
     target: Target
-    repetitions: int = 3  # of each kind (bare, Steward), alternating
+    repetitions: int = 5  # of each kind (bare, Steward), alternating
     forks: int | None = None
     line_total: int | None = None  # big_output: lines its one task prints (full run)
     quick_line_total: int | None = None  # the same with --quick
@@ -58,16 +58,24 @@ class Scenario:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("small", "small.yml", hosts=1, target=Target(extra_seconds=0.3), repetitions=5),
+    Scenario("small", "small.yml", hosts=1, target=Target(extra_seconds=0.2)),
     Scenario("many_tasks", "many_tasks.yml", hosts=1, target=Target(ratio=1.05)),
     Scenario("forks", "forks.yml", hosts=20, forks=5, target=Target(ratio=1.05)),
     Scenario(
         "big_output",
         "big_output.yml",
         hosts=1,
-        target=Target(ratio=1.5),
+        target=Target(ratio=1.2),
         line_total=200_000,
         quick_line_total=20_000,
+    ),
+    Scenario(
+        "million_lines",
+        "big_output.yml",
+        hosts=1,
+        target=Target(ratio=1.15),
+        line_total=1_000_000,
+        quick_line_total=50_000,
     ),
 )
 WARMUP = SCENARIOS[0]  # one untimed run of each kind first: imports, page cache, pyc files

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import shutil
+import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
 
+import psutil
 import pytest
-from support.builders import PLAYBOOKS
+from support.builders import PLAYBOOKS, ssh_keygen
 
 from steward.runner import processes
-from steward.runner.playbook import Event, RunnerSpec, run_playbook
+from steward.runner.playbook import BIN_DIR, Event, Outcome, RunnerSpec, run_playbook
 
 
 def _spec(tmp_path: Path, playbook: str, **extra: object) -> RunnerSpec:
@@ -46,8 +50,8 @@ def test_successful_run_streams_events_in_order(tmp_path: Path) -> None:
     assert counters == sorted(counters)
     assert any("hello world" in e.get("stdout", "") for e in events)
     assert events[-1]["event"] == "playbook_on_stats"
-    # no second, unmasked copy of the output on disk
-    assert not (tmp_path / "pd" / "artifacts" / "run" / "stdout").exists()
+    # no copy of the output on disk
+    assert not (tmp_path / "pd" / "artifacts").exists()
 
 
 def test_secrets_in_extravars_file_never_reach_argv(tmp_path: Path) -> None:
@@ -102,3 +106,118 @@ def test_terminate_then_kill_leaves_no_process_of_the_run(tmp_path: Path) -> Non
     assert outcome.status in {"canceled", "failed"}
     assert time.monotonic() - t0 < 30
     assert processes.run_processes(spec.run_uuid) == []
+
+
+MIXED = """- hosts: all
+  gather_facts: false
+  tasks:
+    - name: greet
+      ansible.builtin.debug: {msg: "hello\\nworld é"}
+    - name: loop
+      ansible.builtin.debug: {msg: "item {{ item }}"}
+      loop: [1, 2]
+    - name: skipped
+      ansible.builtin.debug: {msg: never}
+      when: false
+    - name: fails but goes on
+      ansible.builtin.fail: {msg: expected}
+      ignore_errors: true
+    - name: changed
+      ansible.builtin.command: printf 'a\\nb\\n'
+"""
+
+
+def _lines(events: list[Event]) -> list[str]:
+    return [line for e in events if e["stdout"] for line in e["stdout"].split("\n")]
+
+
+def test_event_lines_are_exactly_what_bare_ansible_playbook_prints(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "mixed.yml", env={"ANSIBLE_NOCOLOR": "1"})
+    (spec.project_dir / "mixed.yml").write_text(MIXED)
+    events: list[Event] = []
+    outcome = run_playbook(spec, on_event=events.append, should_cancel=lambda: False)
+    assert outcome == Outcome(status="successful", rc=0)
+    bare = subprocess.run(
+        [str(BIN_DIR / "ansible-playbook"), "-i", str(spec.inventory), "mixed.yml"],
+        cwd=spec.project_dir,
+        env={"PATH": os.environ["PATH"], "ANSIBLE_NOCOLOR": "1", "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert bare.stderr == ""
+    assert _lines(events) == bare.stdout.split("\n")[:-1]
+    # and each event holds its own lines
+    by_kind = [(e["event"], e["stdout"].strip().split("\n")[0].rstrip(" *")) for e in events]
+    assert ("playbook_on_task_start", "TASK [loop]") in by_kind
+    assert ("runner_item_on_ok", "ok: [localhost] => (item=1) => {") in by_kind
+    assert ("runner_on_skipped", "skipping: [localhost]") in by_kind
+    assert ("runner_on_ok", "changed: [localhost]") in by_kind
+    assert [e["counter"] for e in events] == list(range(1, len(events) + 1))
+    failed = next(e for e in events if e["event"] == "runner_on_failed")
+    assert failed["event_data"]["ignore_errors"] is True
+    assert failed["event_data"]["res"]["msg"] == "expected"
+    assert failed["event_data"]["task"] == "fails but goes on"
+    assert failed["parent_uuid"] == failed["event_data"]["task_uuid"]
+    stats = events[-1]
+    assert stats["event"] == "playbook_on_stats"
+    assert stats["event_data"]["ok"] == {"localhost": 4}
+    assert stats["event_data"]["ignored"] == {"localhost": 1}
+    assert stats["stdout"].startswith("\nPLAY RECAP")
+
+
+def test_key_and_passwords_stay_off_every_argv_and_environment(tmp_path: Path) -> None:
+    key, _ = ssh_keygen(tmp_path)
+    secrets = ("Conn-Pw-9f3", "Become-Pw-7c1", key.splitlines()[1])
+    spec = _spec(
+        tmp_path,
+        "greet_then_sleep.yml",
+        ssh_key=key,
+        ssh_password=secrets[0],
+        become_password=secrets[1],
+        env={"TMPDIR": str(tmp_path)},
+    )
+    (spec.project_dir / "greet_then_sleep.yml").write_text(
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.command: sleep 30\n"
+    )
+    seen: list[str] = []
+    agent_keys: list[str] = []
+
+    def watch() -> bool:
+        for proc in processes.run_processes(spec.run_uuid):
+            with contextlib.suppress(psutil.Error):
+                seen.append(" ".join(proc.cmdline()))
+                seen.append(repr(proc.environ()))
+                if proc.name() == "sleep" and not agent_keys:
+                    socket = proc.environ().get("SSH_AUTH_SOCK", "")
+                    listed = subprocess.run(
+                        ["ssh-add", "-l"],
+                        env={"SSH_AUTH_SOCK": socket},
+                        capture_output=True,
+                        text=True,
+                        check=False,
+                    )
+                    agent_keys.append(listed.stdout)
+        return bool(agent_keys)
+
+    outcome = run_playbook(spec, on_event=lambda e: None, should_cancel=watch)
+    processes.kill_all(spec.run_uuid)
+    assert outcome.status == "canceled"
+    assert any("ssh-agent" in line for line in seen)
+    assert any("--connection-password-file=" in line for line in seen)
+    assert any("--become-password-file=" in line for line in seen)
+    assert "ED25519" in agent_keys[0]  # the run's agent held the key
+    for secret in secrets:
+        assert not any(secret in line for line in seen)
+    for name in ("connection-password", "become-password"):
+        assert (spec.private_data_dir / "secrets" / name).stat().st_mode & 0o777 == 0o600
+    assert not (tmp_path / "agent.sock").exists()  # the agent is gone
+    assert processes.run_processes(spec.run_uuid) == []
+
+
+def test_a_missing_ansible_playbook_fails_with_127_and_says_so(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "ok.yml", bin_dir=tmp_path / "nowhere")
+    events: list[Event] = []
+    outcome = run_playbook(spec, on_event=events.append, should_cancel=lambda: False)
+    assert outcome == Outcome(status="failed", rc=127)
+    assert "could not be started" in events[0]["stdout"]

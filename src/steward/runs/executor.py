@@ -40,7 +40,8 @@ STOPPED = Outcome(status="canceled", rc=None)  # stopped before the playbook sta
 
 
 class CancelWatch:
-    """Polled by ansible-runner: SIGTERM ansible-playbook, kill the whole tree after a grace."""
+    """Polled by ``run_playbook`` (every 0.25 s): SIGTERM ansible-playbook, kill the whole tree
+    after a grace."""
 
     def __init__(self, runtime: Runtime, run: Run, signals: RunSignals) -> None:
         self._runtime = runtime
@@ -109,7 +110,7 @@ def _final_status(outcome: Outcome, watch: CancelWatch) -> tuple[RunStatus, str]
     reasons = {
         RunStatus.FAILED: f"ansible-playbook exited with code {outcome.rc}",
         RunStatus.TIMED_OUT: Reason.TIMED_OUT,
-        RunStatus.ERROR: f"ansible-runner ended with status '{outcome.status}'",
+        RunStatus.ERROR: f"the playbook ended with status '{outcome.status}'",
     }
     if outcome.rc == 127 and status is RunStatus.FAILED:
         return status, "ansible-playbook could not be started (exit code 127)"

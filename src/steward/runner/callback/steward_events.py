@@ -1,0 +1,432 @@
+# Steward's event callback for ansible-playbook. Ansible imports this file by path (Steward puts
+# this directory on ANSIBLE_CALLBACK_PLUGINS), in whatever venv runs the playbook: it imports
+# nothing from Steward and keeps to the Python versions ansible-core supports.
+"""Compact events, and the exact text each printed, on a pipe of their own.
+
+Steward starts ``ansible-playbook`` with ``STEWARD_EVENTS_FD`` naming the write end of a pipe. In
+the controller process this plugin then:
+
+- sends every display write (``sys.stdout``/``sys.stderr``: the stdout callback's text, warnings)
+  through that pipe instead of stdout, as length-prefixed records: a target's output travels as
+  the payload of a record and can never be read as a record of its own;
+- wraps ``TaskQueueManager.send_callback``: text printed while one callback event is dispatched
+  (the stdout callback prints first, then this plugin builds the event) goes into that event's
+  record; text printed outside any event (``-v`` output, warnings) is a record without an event.
+
+A record is ``!II`` (event JSON length, text length), the event JSON (empty for bare text), the
+text (UTF-8). Forked workers close the pipe (they proxy their display to the controller), and it
+is not inherited by programs Ansible executes (modules, ssh), so nothing else can write to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import io
+import json
+import os
+import struct
+import sys
+import threading
+import uuid
+from typing import Any, TextIO
+
+from ansible.executor.task_queue_manager import TaskQueueManager
+from ansible.plugins.callback import CallbackBase
+
+DOCUMENTATION = """
+    name: steward_events
+    type: notification
+    short_description: Steward's run events, on the pipe Steward gives
+    description:
+      - Sends compact events and the text each printed to the file descriptor named by
+        STEWARD_EVENTS_FD. Does nothing without it.
+"""
+
+FD_VARIABLE = "STEWARD_EVENTS_FD"
+HEADER = struct.Struct("!II")
+CENSORED = (
+    "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
+)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat()
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace")
+
+
+def _jsonable(value: Any) -> Any:
+    """What json cannot encode itself: never decrypt a vaulted value."""
+    if hasattr(value, "_ciphertext") or "Encrypted" in type(value).__name__:
+        return {"__ansible_vault": "encrypted"}
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+class _Frame:
+    """One callback event being dispatched: the text printed meanwhile, and the event."""
+
+    __slots__ = ("event", "parts")
+
+    def __init__(self) -> None:
+        self.event: dict[str, Any] | None = None
+        self.parts: list[str] = []
+
+
+class _Channel:
+    def __init__(self, fd: int) -> None:
+        self.fd: int | None = fd
+        self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def frames(self) -> list[_Frame]:
+        stack: list[_Frame] | None = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        return stack
+
+    def write(self, meta: bytes, text: bytes) -> None:
+        if self.fd is None:
+            return
+        record = b"".join((HEADER.pack(len(meta), len(text)), meta, text))
+        view = memoryview(record)
+        with self._lock:
+            while view:
+                view = view[os.write(self.fd, view) :]
+
+    def text(self, value: str) -> None:
+        stack = self.frames()
+        if stack:
+            stack[-1].parts.append(value)
+        else:
+            self.write(b"", _encode(value))
+
+    def event(self, event: dict[str, Any]) -> None:
+        stack = self.frames()
+        if stack:
+            stack[-1].event = event
+        else:
+            self.write(self.dump(event), b"")
+
+    def close_frame(self, frame: _Frame) -> None:
+        text = _encode("".join(frame.parts)) if frame.parts else b""
+        meta = self.dump(frame.event) if frame.event is not None else b""
+        if meta or text:
+            self.write(meta, text)
+
+    @staticmethod
+    def dump(event: dict[str, Any]) -> bytes:
+        try:
+            return json.dumps(event, default=_jsonable, separators=(",", ":")).encode()
+        except (TypeError, ValueError):  # a result json cannot take: keep the event, not its res
+            event["event_data"].pop("res", None)
+            return json.dumps(event, default=str, separators=(",", ":")).encode()
+
+    def after_fork(self) -> None:
+        """In a forked worker: the pipe is the controller's only."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class _Stream(io.TextIOBase):
+    """``sys.stdout``/``sys.stderr`` of the controller: every write goes to the channel."""
+
+    def __init__(self, channel: _Channel, original: TextIO) -> None:
+        super().__init__()
+        self._channel = channel
+        self._original = original
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    @property
+    def errors(self) -> str:  # type: ignore[override]
+        return "surrogateescape"
+
+    @property
+    def buffer(self) -> _Bytes:
+        return _Bytes(self)
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self._original.fileno()
+
+    def write(self, s: str) -> int:
+        if s:
+            self._channel.text(s)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+class _Bytes:
+    def __init__(self, stream: _Stream) -> None:
+        self._stream = stream
+
+    def write(self, data: bytes) -> int:
+        self._stream.write(bytes(data).decode("utf-8", "surrogateescape"))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+_CHANNEL: _Channel | None = None
+_ORIGINAL_SEND = TaskQueueManager.send_callback
+
+
+def _send_callback(self: Any, method_name: str, *args: Any, **kwargs: Any) -> Any:
+    channel = _CHANNEL
+    if channel is None or channel.fd is None:
+        return _ORIGINAL_SEND(self, method_name, *args, **kwargs)
+    frame = _Frame()
+    stack = channel.frames()
+    stack.append(frame)
+    try:
+        return _ORIGINAL_SEND(self, method_name, *args, **kwargs)
+    finally:
+        stack.pop()
+        channel.close_frame(frame)
+
+
+def _install(fd: int) -> _Channel:
+    """Route the controller's display through the pipe (once per process)."""
+    global _CHANNEL
+    if _CHANNEL is not None:
+        return _CHANNEL
+    os.set_inheritable(fd, False)  # not for ssh, modules, or any program Ansible executes
+    channel = _Channel(fd)
+    originals = (sys.stdout, sys.stderr)
+    for stream in originals:  # what was printed before goes first, on stdout
+        stream.flush()
+
+    def restore() -> None:
+        channel.after_fork()
+        sys.stdout, sys.stderr = originals
+
+    os.register_at_fork(after_in_child=restore)
+    sys.stdout = _Stream(channel, originals[0])
+    sys.stderr = _Stream(channel, originals[1])
+    TaskQueueManager.send_callback = _send_callback
+    _CHANNEL = channel
+    return channel
+
+
+def _get(obj: Any, public: str, private: str) -> Any:
+    """A result's attribute by its public name (ansible-core >= 2.19), else its old one."""
+    value = getattr(obj, public, None)
+    return value if value is not None else getattr(obj, private, None)
+
+
+class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type hints
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "notification"
+    CALLBACK_NAME = "steward_events"
+    CALLBACK_NEEDS_ENABLED = False  # loads from its path, callbacks_enabled stays the project's
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        fd = os.environ.get(FD_VARIABLE, "")
+        self._channel = _install(int(fd)) if fd.isdigit() else None
+        self.disabled = self._channel is None
+        self._playbook_uuid = str(uuid.uuid4())
+        self._play: dict[str, str] = {}
+        self._host_start: dict[str, datetime.datetime] = {}
+
+    # ---- building events --------------------------------------------------------------------
+
+    def _emit(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        event_uuid: str | None = None,
+        parent: str | None = None,
+    ) -> None:
+        if parent is None:
+            parent = data.get("task_uuid") or data.get("play_uuid") or self._playbook_uuid
+        event = {
+            "event": kind,
+            "uuid": event_uuid or str(uuid.uuid4()),
+            "parent_uuid": parent if parent != event_uuid else "",
+            "created": _now(),
+            "event_data": data,
+        }
+        if self._channel is not None:
+            self._channel.event(event)
+
+    def _task_data(self, task: Any) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self._play)
+        data.update(
+            task=task.name or task.action,
+            task_uuid=str(task._uuid),
+            task_action=task.action,
+        )
+        with contextlib.suppress(AttributeError):
+            data["task_path"] = task.get_path()
+        role = getattr(task, "_role", None)
+        if role is not None:
+            data["role"] = role._role_name
+        return data
+
+    def _result_data(
+        self, result: Any, with_res: bool = True, timed: bool = True
+    ) -> dict[str, Any]:
+        host = _get(result, "host", "_host")
+        task = _get(result, "task", "_task")
+        name = host.get_name()
+        data = self._task_data(task)
+        data["host"] = name
+        data["remote_addr"] = host.address
+        if with_res:
+            data["res"] = self._res(task, _get(result, "result", "_result"))
+        if timed:
+            start = self._host_start.get(name)
+            if start is not None:
+                end = datetime.datetime.now(datetime.UTC)
+                data.update(
+                    start=start.isoformat(),
+                    end=end.isoformat(),
+                    duration=(end - start).total_seconds(),
+                )
+        return data
+
+    @staticmethod
+    def _res(task: Any, result: Any) -> dict[str, Any]:
+        """A copy of the result, as the event stores it (``no_log``: only that it is hidden)."""
+        res: dict[str, Any] = dict(result) if result is not None else {}
+        if res.get("_ansible_no_log"):
+            return {"censored": CENSORED}
+        if task.action in ("setup", "gather_facts", "ansible.builtin.setup"):
+            facts = res.get("ansible_facts")
+            if isinstance(facts, dict) and "ansible_env" in facts:  # the job's env: not stored
+                res["ansible_facts"] = {k: v for k, v in facts.items() if k != "ansible_env"}
+        items = res.get("results")
+        if isinstance(items, list):
+            res["results"] = [
+                {"censored": CENSORED} if isinstance(i, dict) and i.get("_ansible_no_log") else i
+                for i in items
+            ]
+        return res
+
+    # ---- playbook -----------------------------------------------------------------------------
+
+    def v2_playbook_on_start(self, playbook: Any) -> None:
+        data = {"playbook": getattr(playbook, "_file_name", "")}
+        self._emit("playbook_on_start", data, self._playbook_uuid, parent="")
+
+    def v2_playbook_on_play_start(self, play: Any) -> None:
+        hosts = getattr(play, "hosts", "")
+        pattern = ",".join(hosts) if isinstance(hosts, list) else str(hosts or "")
+        name = play.get_name().strip() or pattern
+        play_uuid = str(play._uuid)
+        self._play = {"play": name, "play_uuid": play_uuid, "play_pattern": pattern}
+        data = dict(self._play, name=name, pattern=pattern)
+        self._emit("playbook_on_play_start", data, play_uuid, parent=self._playbook_uuid)
+
+    def _task_start(self, task: Any, is_conditional: bool) -> None:
+        data = self._task_data(task)
+        data.update(name=task.get_name(), is_conditional=is_conditional)
+        self._emit("playbook_on_task_start", data, data["task_uuid"], parent=data.get("play_uuid"))
+
+    def v2_playbook_on_task_start(self, task: Any, is_conditional: bool) -> None:
+        self._task_start(task, is_conditional)
+
+    def v2_playbook_on_handler_task_start(self, task: Any) -> None:
+        self._task_start(task, True)
+
+    def v2_playbook_on_cleanup_task_start(self, task: Any) -> None:
+        self._task_start(task, True)
+
+    def v2_playbook_on_no_hosts_matched(self) -> None:
+        self._emit("playbook_on_no_hosts_matched", dict(self._play))
+
+    def v2_playbook_on_no_hosts_remaining(self) -> None:
+        self._emit("playbook_on_no_hosts_remaining", dict(self._play))
+
+    def v2_playbook_on_notify(self, handler: Any, host: Any) -> None:
+        data = dict(self._play, host=host.get_name(), handler=handler.get_name())
+        self._emit("playbook_on_notify", data)
+
+    def v2_playbook_on_include(self, included_file: Any) -> None:
+        data = dict(self._play, included_file=getattr(included_file, "_filename", None))
+        self._emit("playbook_on_include", data)
+
+    def v2_playbook_on_stats(self, stats: Any) -> None:
+        data = {
+            "changed": stats.changed,
+            "dark": stats.dark,
+            "failures": stats.failures,
+            "ignored": getattr(stats, "ignored", {}),
+            "ok": stats.ok,
+            "processed": stats.processed,
+            "rescued": getattr(stats, "rescued", {}),
+            "skipped": stats.skipped,
+        }
+        self._emit("playbook_on_stats", data, parent=self._playbook_uuid)
+
+    # ---- hosts --------------------------------------------------------------------------------
+
+    def v2_runner_on_start(self, host: Any, task: Any) -> None:
+        # only the start is kept (for the result's duration): no event, nothing stored per start
+        self._host_start[host.get_name()] = datetime.datetime.now(datetime.UTC)
+
+    def v2_runner_on_ok(self, result: Any) -> None:
+        self._emit("runner_on_ok", self._result_data(result))
+
+    def v2_runner_on_failed(self, result: Any, ignore_errors: bool = False) -> None:
+        data = self._result_data(result)
+        data["ignore_errors"] = ignore_errors
+        self._emit("runner_on_failed", data)
+
+    def v2_runner_on_skipped(self, result: Any) -> None:
+        self._emit("runner_on_skipped", self._result_data(result, with_res=False))
+
+    def v2_runner_on_unreachable(self, result: Any) -> None:
+        self._emit("runner_on_unreachable", self._result_data(result))
+
+    def v2_runner_on_async_poll(self, result: Any) -> None:
+        self._emit("runner_on_async_poll", self._result_data(result, timed=False))
+
+    def v2_runner_on_async_ok(self, result: Any) -> None:
+        self._emit("runner_on_async_ok", self._result_data(result, timed=False))
+
+    def v2_runner_on_async_failed(self, result: Any) -> None:
+        self._emit("runner_on_async_failed", self._result_data(result, timed=False))
+
+    def v2_runner_item_on_ok(self, result: Any) -> None:
+        self._emit("runner_item_on_ok", self._result_data(result, timed=False))
+
+    def v2_runner_item_on_failed(self, result: Any) -> None:
+        self._emit("runner_item_on_failed", self._result_data(result, timed=False))
+
+    def v2_runner_item_on_skipped(self, result: Any) -> None:
+        self._emit("runner_item_on_skipped", self._result_data(result, timed=False))
+
+    def v2_runner_retry(self, result: Any) -> None:
+        self._emit("runner_retry", self._result_data(result, timed=False))
+
+    def v2_on_file_diff(self, result: Any) -> None:
+        data = self._result_data(result, with_res=False, timed=False)
+        res = _get(result, "result", "_result") or {}
+        data["diff"] = res.get("diff")
+        self._emit("runner_on_file_diff", data)
