@@ -106,6 +106,10 @@ test("a run grant shows Cancel on a running run and Relaunch on a finished one",
   await shots(page, "rights-grantee-run");
   await page.getByRole("button", { name: "Relaunch" }).click();
   await page.getByRole("menuitem", { name: "All hosts" }).click();
+  await page
+    .getByRole("dialog", { name: `Relaunch run #${run.id}` })
+    .getByRole("button", { name: "Relaunch" })
+    .click();
   await expect(page).not.toHaveURL(new RegExp(`/runs/${run.id}$`));
   const relaunched = Number(page.url().split("/").pop());
   await expect(page.getByRole("heading", { name: new RegExp(`Run #${relaunched}`) })).toBeVisible();

@@ -24,6 +24,49 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus Metrics
+     * @description Prometheus metrics of the whole installation (every server answers the same, from the
+     *     database): runs by project and status, the oldest queued and running run per runner group,
+     *     worker slots online, schedules, notification messages, webhook deliveries of the last hour.
+     *     Global admins only; a read-scoped token is enough (scrape with ``bearer_token``).
+     */
+    get: operations["prometheus_metrics_api_v1_metrics_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/health/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ready
+     * @description Readiness: 200 when this server reaches its database, else 503. No authentication.
+     */
+    get: operations["ready_api_v1_health_ready_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/auth/login": {
     parameters: {
       query?: never;
@@ -574,6 +617,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/repositories/{repository_id}/playbooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Playbooks
+     * @description The playbooks found in a checkout of the repository at ``ref``; 409 with git's message
+     *     when it cannot be read now, 422 when its tree leads outside itself.
+     */
+    get: operations["list_playbooks_api_v1_projects__project_id__repositories__repository_id__playbooks_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/inventories": {
     parameters: {
       query?: never;
@@ -801,6 +865,28 @@ export interface paths {
     patch: operations["update_template_api_v1_projects__project_id__templates__template_id__patch"];
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/templates/{template_id}/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Template Stats
+     * @description Durations of the last runs (oldest first), the success rate of those and of the last
+     *     30 days, and the 5 slowest tasks' seconds over the most recent ended runs (at most 50).
+     *     Seen by who may see the template's runs.
+     */
+    get: operations["template_stats_api_v1_projects__project_id__templates__template_id__stats_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/ansible-venvs": {
     parameters: {
       query?: never;
@@ -903,6 +989,28 @@ export interface paths {
     get: operations["list_schedules_api_v1_projects__project_id__schedules_get"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/schedules/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview Draft
+     * @description The next occurrences of a recurrence not saved yet (what the schedule form shows while
+     *     it is typed); a 422 names the field exactly as saving it would. Reads nothing of the
+     *     project: whoever sees the project may ask.
+     */
+    post: operations["preview_draft_api_v1_projects__project_id__schedules_preview_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1109,6 +1217,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/runs/compare": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compare Runs
+     * @description Parameters, per-host recaps and per-task durations of 2 to 4 runs side by side.
+     *
+     *     The same rights as each run's output: a run the caller may not see (or that is not in
+     *     the project) is a 404 for the whole request.
+     */
+    get: operations["compare_runs_api_v1_projects__project_id__runs_compare_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/runs": {
     parameters: {
       query?: never;
@@ -1181,9 +1312,19 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Read Relaunch Values
+     * @description The launch values a relaunch of this run starts from (to prefill its dialog), restricted
+     *     to what the run's template lets a launch override, and the run's failed hosts.
+     */
+    get: operations["read_relaunch_values_api_v1_projects__project_id__runs__run_id__relaunch_get"];
     put?: never;
-    /** Relaunch Run */
+    /**
+     * Relaunch Run
+     * @description Launch the run's template again with the run's launch values; the fields given replace
+     *     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
+     *     hosts (409 when there are none).
+     */
     post: operations["relaunch_run_api_v1_projects__project_id__runs__run_id__relaunch_post"];
     delete?: never;
     options?: never;
@@ -1373,6 +1514,28 @@ export interface paths {
      * @description Runs of every project the caller may see, newest first (the dashboard).
      */
     get: operations["list_all_runs_api_v1_runs_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/dashboard": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Dashboard
+     * @description The home page, over the runs the caller may see (as the runs list shows them): runs per
+     *     day by status in the caller's zone, failing templates, running and queued runs (why each
+     *     waits), and totals.
+     */
+    get: operations["read_dashboard_api_v1_dashboard_get"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1660,6 +1823,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** ActiveRun */
+    ActiveRun: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /**
+       * Project Name
+       * @default
+       */
+      project_name: string;
+      /** Template Id */
+      template_id: number | null;
+      /**
+       * Template Name
+       * @default
+       */
+      template_name: string;
+      status: components["schemas"]["RunStatus"];
+      /**
+       * Launched By
+       * @default
+       */
+      launched_by: string;
+      launch_type: components["schemas"]["LaunchType"];
+      /** Runner Group */
+      runner_group: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Started At */
+      started_at: string | null;
+      /**
+       * Waiting Reason
+       * @description queued runs: why it waits
+       */
+      waiting_reason?: string | null;
+    };
     /** AnsibleVenvRead */
     AnsibleVenvRead: {
       /**
@@ -1745,6 +1948,58 @@ export interface components {
      * @description Slack and Teams: nothing but the incoming-webhook URL, kept in the key store.
      */
     ChatConfig: Record<string, never>;
+    /** Dashboard */
+    Dashboard: {
+      /** Days */
+      days: number;
+      /** Tz */
+      tz: string;
+      /**
+       * Since
+       * Format: date-time
+       * @description start of the first day, UTC
+       */
+      since: string;
+      /**
+       * Per Day
+       * @description one entry per day, oldest first
+       */
+      per_day: components["schemas"]["DayCounts"][];
+      /**
+       * Failing Templates
+       * @description latest failure first, at most 100
+       */
+      failing_templates: components["schemas"]["FailingTemplate"][];
+      /**
+       * Running
+       * @description longest running first, at most 50
+       */
+      running: components["schemas"]["ActiveRun"][];
+      /**
+       * Queued
+       * @description in claim order (oldest first), at most 50
+       */
+      queued: components["schemas"]["ActiveRun"][];
+      totals: components["schemas"]["Totals"];
+    };
+    /** DayCounts */
+    DayCounts: {
+      /**
+       * Day
+       * Format: date
+       * @description a day in the caller's zone
+       */
+      day: string;
+      /**
+       * Counts
+       * @description runs created that day, by current status
+       */
+      counts: {
+        [key: string]: number;
+      };
+      /** Total */
+      total: number;
+    };
     /**
      * DeliveryOutcome
      * @enum {string}
@@ -1909,6 +2164,39 @@ export interface components {
       } | null;
       /** Secret Key Id */
       secret_key_id?: number | null;
+    };
+    /**
+     * DraftPreview
+     * @description A recurrence not saved yet (the schedule form, while it is typed): checked like a save.
+     */
+    DraftPreview: {
+      kind: components["schemas"]["ScheduleKind"];
+      /**
+       * Expression
+       * @description kind 'cron': five fields (minute hour day-of-month month day-of-week) or @daily, @weekly, …; kind 'rrule': an RFC 5545 recurrence (RRULE, optionally DTSTART, RDATE, EXDATE lines) on local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART starts at start_at, else when the schedule was created.
+       */
+      expression: string;
+      /**
+       * Timezone
+       * @description IANA zone, e.g. Europe/Berlin
+       * @default UTC
+       */
+      timezone: string;
+      /** Start At */
+      start_at?: string | null;
+      /** End At */
+      end_at?: string | null;
+      /**
+       * Count
+       * @default 10
+       */
+      count: number;
+      /**
+       * Viewer Tz
+       * @description the viewer's IANA zone
+       * @default UTC
+       */
+      viewer_tz: string;
     };
     /** EmailConfig */
     EmailConfig: {
@@ -2097,6 +2385,44 @@ export interface components {
      * @enum {string}
      */
     ExportFormat: "csv" | "json";
+    /**
+     * FailingTemplate
+     * @description A template whose latest finished run (canceled ones left out) failed, errored or timed
+     *     out.
+     */
+    FailingTemplate: {
+      /** Project Id */
+      project_id: number;
+      /** Project Name */
+      project_name: string;
+      /** Template Id */
+      template_id: number;
+      /** Template Name */
+      template_name: string;
+      /**
+       * Failures
+       * @description failed, errored or timed-out runs in the window
+       */
+      failures: number;
+      /**
+       * Finished
+       * @description finished runs in the window (canceled ones left out)
+       */
+      finished: number;
+      /**
+       * Failure Rate
+       * @description failures / finished, from 0 to 1
+       */
+      failure_rate: number;
+      /**
+       * Last Failure At
+       * Format: date-time
+       */
+      last_failure_at: string;
+      /** Last Failed Run Id */
+      last_failed_run_id: number;
+      last_status: components["schemas"]["RunStatus"];
+    };
     /** FieldError */
     FieldError: {
       /** Field */
@@ -2284,6 +2610,18 @@ export interface components {
       rescued: number;
       /** Ignored */
       ignored: number;
+    };
+    /** HostRow */
+    HostRow: {
+      /** Host */
+      host: string;
+      /**
+       * Recaps
+       * @description per run; null: the host was not in it
+       */
+      recaps: (components["schemas"]["HostRecap"] | null)[];
+      /** Differs */
+      differs: boolean;
     };
     /** InventoryCreate */
     InventoryCreate: {
@@ -2916,6 +3254,21 @@ export interface components {
       /** Offset */
       offset: number;
     };
+    /** ParamRow */
+    ParamRow: {
+      /**
+       * Name
+       * @description what the row shows: 'Inventory', 'vars.nap', …
+       */
+      name: string;
+      /**
+       * Values
+       * @description as shown, one per run in the asked order
+       */
+      values: string[];
+      /** Differs */
+      differs: boolean;
+    };
     /** PasswordChange */
     PasswordChange: {
       /** Current Password */
@@ -2927,6 +3280,28 @@ export interface components {
     PasswordReset: {
       /** Password */
       password: string;
+    };
+    /**
+     * PlaybookList
+     * @description Files ``*.yml``/``*.yaml`` whose top level is a list of plays, outside ``roles/``,
+     *     ``collections/``, ``group_vars/``, ``host_vars/`` and hidden directories.
+     */
+    PlaybookList: {
+      /**
+       * Commit
+       * @description the commit looked in ("" for a local directory)
+       */
+      commit: string;
+      /**
+       * Playbooks
+       * @description paths relative to the repository, sorted
+       */
+      playbooks: string[];
+      /**
+       * Truncated
+       * @description a bound (depth, files walked, bytes read) was reached: the list may miss some; type the path
+       */
+      truncated: boolean;
     };
     /**
      * Problem
@@ -3060,15 +3435,72 @@ export interface components {
       | "choice"
       | "multi_choice"
       | "boolean";
-    /** RelaunchRequest */
+    /**
+     * RelaunchRequest
+     * @description The earlier run's launch values are kept; a field given here replaces its value (the
+     *     survey answer by answer; a secret answer left out or sent as ``********`` is kept).
+     */
     RelaunchRequest: {
+      /** Limit */
+      limit?: string | null;
+      /** Tags */
+      tags?: string | null;
+      /** Skip Tags */
+      skip_tags?: string | null;
+      /** Check Mode */
+      check_mode?: boolean | null;
+      /** Diff Mode */
+      diff_mode?: boolean | null;
+      /** Verbosity */
+      verbosity?: number | null;
+      /** Forks */
+      forks?: number | null;
+      /** Timeout Seconds */
+      timeout_seconds?: number | null;
+      /** Extra Vars */
+      extra_vars?: {
+        [key: string]: unknown;
+      } | null;
+      /** Inventory Id */
+      inventory_id?: number | null;
+      /** Ref */
+      ref?: string | null;
+      /** Survey */
+      survey?: {
+        [key: string]: unknown;
+      };
       /**
        * Hosts
-       * @description 'failed': limit to the hosts that failed or were unreachable
+       * @description 'failed': limit to the hosts that failed or were unreachable (whatever the template allows; not with limit)
        * @default all
        * @enum {string}
        */
       hosts: "all" | "failed";
+    };
+    /**
+     * RelaunchValues
+     * @description What a relaunch of a run starts from (``GET …/relaunch``), within today's template.
+     */
+    RelaunchValues: {
+      /** @description the run's launch values that the template lets a launch override, its extra vars and survey answers; secret answers shown as ******** */
+      launch: components["schemas"]["LaunchOverrides"];
+      /**
+       * Kept Secrets
+       * @description survey variables whose secret answer is kept unless a new one is given
+       */
+      kept_secrets: string[];
+      /**
+       * Overridable
+       * @description the fields the template lets a launch override
+       */
+      overridable: string[];
+      /**
+       * Failed Hosts
+       * @description failed or unreachable hosts of the run (the first 1000)
+       */
+      failed_hosts: string[];
+      /** Failed Host Count */
+      failed_host_count: number;
     };
     /**
      * RepositoryCreate
@@ -3486,6 +3918,34 @@ export interface components {
        */
       max_parallel_runs?: number | null;
     };
+    /** RunsCompared */
+    RunsCompared: {
+      /** Runs */
+      runs: components["schemas"]["RunRead"][];
+      /**
+       * Same Template
+       * @description false: runs of different templates are compared
+       */
+      same_template: boolean;
+      /**
+       * Durations
+       * @description seconds each run took (start to end)
+       */
+      durations: (number | null)[];
+      /** Parameters */
+      parameters: components["schemas"]["ParamRow"][];
+      /** Hosts */
+      hosts: components["schemas"]["HostRow"][];
+      /** Hosts Truncated */
+      hosts_truncated: boolean;
+      /**
+       * Tasks
+       * @description in playbook order (merged over the runs)
+       */
+      tasks: components["schemas"]["TaskRow"][];
+      /** Tasks Truncated */
+      tasks_truncated: boolean;
+    };
     /**
      * ScheduleCreate
      * @description Saved by the caller, who becomes the owner: the schedule launches with the owner's
@@ -3772,6 +4232,22 @@ export interface components {
        */
       passphrase: string;
     };
+    /** StatsRun */
+    StatsRun: {
+      /** Id */
+      id: number;
+      status: components["schemas"]["RunStatus"];
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Seconds
+       * @description start to end; null until it has ended
+       */
+      seconds: number | null;
+    };
     /**
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
@@ -3836,6 +4312,107 @@ export interface components {
       events?: components["schemas"]["RunEventKind"][] | null;
       /** Long Running Minutes */
       long_running_minutes?: number | null;
+    };
+    /** SuccessRate */
+    SuccessRate: {
+      /**
+       * Finished
+       * @description runs that ended (queued and running ones do not count)
+       */
+      finished: number;
+      /** Successful */
+      successful: number;
+      /**
+       * Rate
+       * @description successful / finished, 0..1; null without runs
+       */
+      rate: number | null;
+      /** By Status */
+      by_status: {
+        [key: string]: number;
+      };
+    };
+    /** TaskCell */
+    TaskCell: {
+      /**
+       * Seconds
+       * @description from the first host's start to the last's end
+       */
+      seconds: number | null;
+      /**
+       * Start
+       * @description seconds from the run's start
+       */
+      start: number | null;
+      /** End */
+      end: number | null;
+      /**
+       * Hosts
+       * @description results (one per host)
+       */
+      hosts: number;
+      /**
+       * Failed
+       * @description failed or unreachable results
+       */
+      failed: number;
+      /**
+       * Status
+       * @enum {string}
+       */
+      status: "failed" | "unreachable" | "changed" | "ok" | "skipped";
+    };
+    /** TaskRow */
+    TaskRow: {
+      /** Play */
+      play: string;
+      /** Role */
+      role: string;
+      /** Task */
+      task: string;
+      /**
+       * Occurrence
+       * @description 1 for the first task of this play, role and name
+       */
+      occurrence: number;
+      /**
+       * Kind
+       * @enum {string}
+       */
+      kind: "task" | "requirements";
+      /**
+       * Cells
+       * @description per run; null: the run has no such task
+       */
+      cells: (components["schemas"]["TaskCell"] | null)[];
+      /**
+       * Delta Seconds
+       * @description vs the first run (the baseline)
+       */
+      delta_seconds: (number | null)[];
+      /** Delta Percent */
+      delta_percent: (number | null)[];
+    };
+    /** TaskTrend */
+    TaskTrend: {
+      /** Play */
+      play: string;
+      /** Role */
+      role: string;
+      /** Task */
+      task: string;
+      /** Occurrence */
+      occurrence: number;
+      /**
+       * Seconds
+       * @description per run of trend_run_ids; null: not run
+       */
+      seconds: (number | null)[];
+      /**
+       * Mean
+       * @description mean seconds over the runs that ran it
+       */
+      mean: number;
     };
     /** TeamCreate */
     TeamCreate: {
@@ -4071,6 +4648,32 @@ export interface components {
        */
       permissions?: string[];
     };
+    /** TemplateStats */
+    TemplateStats: {
+      /**
+       * Last
+       * @description the number of last runs asked for
+       */
+      last: number;
+      /**
+       * Runs
+       * @description the last runs, oldest first
+       */
+      runs: components["schemas"]["StatsRun"][];
+      /** @description of the last runs */
+      success_last: components["schemas"]["SuccessRate"];
+      success_30_days: components["schemas"]["SuccessRate"];
+      /**
+       * Trend Run Ids
+       * @description the ended runs the task trend covers, oldest first
+       */
+      trend_run_ids: number[];
+      /**
+       * Slowest Tasks
+       * @description the 5 slowest on average, slowest first
+       */
+      slowest_tasks: components["schemas"]["TaskTrend"][];
+    };
     /**
      * TemplateUpdate
      * @description Only the fields sent change; ``null`` clears the optional ones.
@@ -4254,6 +4857,35 @@ export interface components {
      * @enum {string}
      */
     TokenScope: "read" | "run" | "write";
+    /** Totals */
+    Totals: {
+      /**
+       * Runs
+       * @description runs created in the window
+       */
+      runs: number;
+      /** By Status */
+      by_status: {
+        [key: string]: number;
+      };
+      /**
+       * Success Rate
+       * @description successful / finished runs of the window (canceled left out); null: none
+       */
+      success_rate: number | null;
+      /**
+       * Running
+       * @description running now
+       */
+      running: number;
+      /**
+       * Queued
+       * @description queued now
+       */
+      queued: number;
+      /** Failing Templates */
+      failing_templates: number;
+    };
     /** UserCreate */
     UserCreate: {
       /** Username */
@@ -4555,6 +5187,168 @@ export interface components {
 export type $defs = Record<string, never>;
 export interface operations {
   health_api_v1_health_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  prometheus_metrics_api_v1_metrics_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus text */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/plain; version=1.0.0; charset=utf-8": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  ready_api_v1_health_ready_get: {
     parameters: {
       query?: never;
       header?: never;
@@ -8207,6 +9001,92 @@ export interface operations {
       };
     };
   };
+  list_playbooks_api_v1_projects__project_id__repositories__repository_id__playbooks_get: {
+    parameters: {
+      query?: {
+        /** @description branch, tag or commit to look in (default: the repository's) */
+        ref?: string | null;
+      };
+      header?: never;
+      path: {
+        repository_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlaybookList"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_inventories_api_v1_projects__project_id__inventories_get: {
     parameters: {
       query?: {
@@ -10064,6 +10944,92 @@ export interface operations {
       };
     };
   };
+  template_stats_api_v1_projects__project_id__templates__template_id__stats_get: {
+    parameters: {
+      query?: {
+        /** @description how many of the last runs */
+        last?: number;
+      };
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateStats"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_ansible_venvs_api_v1_ansible_venvs_get: {
     parameters: {
       query?: never;
@@ -10678,6 +11644,92 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Page_ScheduleRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  preview_draft_api_v1_projects__project_id__schedules_preview_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DraftPreview"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SchedulePreview"];
         };
       };
       /** @description Not authenticated */
@@ -12100,6 +13152,91 @@ export interface operations {
       };
     };
   };
+  compare_runs_api_v1_projects__project_id__runs_compare_get: {
+    parameters: {
+      query: {
+        /** @description 2 to 4 run ids separated by commas; the first is the baseline */
+        ids: string;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunsCompared"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_runs_api_v1_projects__project_id__runs_get: {
     parameters: {
       query?: {
@@ -12379,6 +13516,89 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_relaunch_values_api_v1_projects__project_id__runs__run_id__relaunch_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RelaunchValues"];
         };
       };
       /** @description Not authenticated */
@@ -13283,6 +14503,91 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RunPage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_dashboard_api_v1_dashboard_get: {
+    parameters: {
+      query?: {
+        /** @description days shown, today included */
+        days?: number;
+        /** @description the caller's IANA zone: where each day starts and ends */
+        tz?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Dashboard"];
         };
       };
       /** @description Not authenticated */

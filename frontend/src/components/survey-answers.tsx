@@ -25,16 +25,20 @@ interface SurveyAnswersProps {
   questions: Question[];
   /** where the answers are in the form's values: `survey` (a launch), `launch.survey` (a schedule) */
   prefix?: string;
+  /** password questions whose earlier answer is kept unless a new one is typed (a relaunch) */
+  kept?: readonly string[];
 }
 
 function AnswerInput({
   form,
   question,
   prefix,
+  kept,
 }: {
   form: Form;
   question: Question;
   prefix: string;
+  kept: boolean;
 }) {
   const path = `${prefix}.${question.variable}`;
   const common = {
@@ -49,7 +53,18 @@ function AnswerInput({
     case "textarea":
       return <Textarea autosize minRows={3} maxLength={max} {...common} />;
     case "password":
-      return <PasswordInput autoComplete="new-password" maxLength={max} {...common} />;
+      return kept ? (
+        <PasswordInput
+          autoComplete="new-password"
+          maxLength={max}
+          {...common}
+          required={false}
+          placeholder="(kept)"
+          description="Kept from the earlier run (never shown); type to replace it"
+        />
+      ) : (
+        <PasswordInput autoComplete="new-password" maxLength={max} {...common} />
+      );
     case "integer":
     case "float":
       return (
@@ -79,11 +94,17 @@ function AnswerInput({
 }
 
 /** The survey as a typed form: one input per question, by its type. */
-export function SurveyAnswers({ form, questions, prefix = "survey" }: SurveyAnswersProps) {
+export function SurveyAnswers({ form, questions, prefix = "survey", kept }: SurveyAnswersProps) {
   return (
     <Stack gap="sm">
       {questions.map((question) => (
-        <AnswerInput key={question.variable} form={form} question={question} prefix={prefix} />
+        <AnswerInput
+          key={question.variable}
+          form={form}
+          question={question}
+          prefix={prefix}
+          kept={kept?.includes(question.variable) ?? false}
+        />
       ))}
     </Stack>
   );

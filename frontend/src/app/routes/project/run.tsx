@@ -3,6 +3,7 @@ import { Suspense, lazy } from "react";
 import { useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
 import { RunPage } from "@/features/runs/components/run-page";
+import { RelaunchModal } from "@/features/templates/components/relaunch-modal";
 import { paths } from "@/lib/paths";
 
 // the charts (uPlot) load with the timeline tab, not with the run page
@@ -24,6 +25,7 @@ export function Component() {
       runId={runId}
       projectPermissions={project.permissions}
       runsHref={paths.project(project.id, "runs")}
+      renderRelaunch={(props) => <RelaunchModal {...props} />}
       renderTimelineExtra={(run, version) => (
         <Suspense fallback={<Loader size="sm" aria-label="Loading host metrics" />}>
           <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>

@@ -18,20 +18,3 @@ export function useCancelRun(projectId: number, runId: number) {
     },
   });
 }
-
-export function useRelaunchRun(projectId: number, runId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (hosts: "all" | "failed") =>
-      unwrap(
-        api.POST("/api/v1/projects/{project_id}/runs/{run_id}/relaunch", {
-          params: { path: { project_id: projectId, run_id: runId } },
-          body: { hosts },
-        }),
-      ),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: runKeys.everywhere });
-      return queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) });
-    },
-  });
-}

@@ -1,36 +1,44 @@
 import { Button, Group, Menu, Modal, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { type Run, isActive } from "@/features/runs/api/get-run";
 import { outputUrl } from "@/features/runs/api/get-run-output";
 import type { RunPermissions } from "@/features/runs/api/get-run-permissions";
-import { useCancelRun, useRelaunchRun } from "@/features/runs/api/run-actions";
+import { useCancelRun } from "@/features/runs/api/run-actions";
 import { runPath } from "@/features/runs/lib/run-path";
+import type { ReactNode } from "react";
 
 function failure(title: string, error: Error) {
   notifications.show({ color: "red", title, message: error.message });
 }
 
+export type RelaunchHosts = "all" | "failed";
+
+/** The relaunch dialog of `run`, opened on `hosts`. */
+export type RenderRelaunch = (props: {
+  run: Run;
+  hosts: RelaunchHosts;
+  onClose: () => void;
+  onRelaunched: (next: Run) => void;
+}) => ReactNode;
+
 interface RunActionsProps {
   run: Run;
   permissions: RunPermissions;
   hasFailedHosts: boolean;
+  /** without it, no Relaunch */
+  renderRelaunch?: RenderRelaunch;
 }
 
 /** Cancel, relaunch (all or failed hosts), download; hidden when the caller may not. */
-export function RunActions({ run, permissions, hasFailedHosts }: RunActionsProps) {
+export function RunActions({ run, permissions, hasFailedHosts, renderRelaunch }: RunActionsProps) {
   const navigate = useNavigate();
   const cancel = useCancelRun(run.project_id, run.id);
-  const relaunch = useRelaunchRun(run.project_id, run.id);
   const [confirming, confirm] = useDisclosure(false);
+  const [relaunching, setRelaunching] = useState<RelaunchHosts | null>(null);
   const active = isActive(run.status);
-
-  const doRelaunch = (hosts: "all" | "failed") =>
-    relaunch.mutate(hosts, {
-      onSuccess: (next) => void navigate(runPath(next.project_id, next.id)),
-      onError: (error) => failure("Could not relaunch", error),
-    });
 
   return (
     <Group gap="xs">
@@ -45,17 +53,15 @@ export function RunActions({ run, permissions, hasFailedHosts }: RunActionsProps
           {run.cancel_requested_at ? "Canceling…" : "Cancel run"}
         </Button>
       )}
-      {!active && permissions.relaunch !== false && run.template_id !== null && (
+      {renderRelaunch && !active && permissions.relaunch !== false && run.template_id !== null && (
         <Menu position="bottom-end">
           <Menu.Target>
-            <Button variant="light" loading={relaunch.isPending}>
-              Relaunch
-            </Button>
+            <Button variant="light">Relaunch</Button>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item onClick={() => doRelaunch("all")}>All hosts</Menu.Item>
-            <Menu.Item onClick={() => doRelaunch("failed")} disabled={!hasFailedHosts}>
-              Failed hosts only
+            <Menu.Item onClick={() => setRelaunching("all")}>All hosts…</Menu.Item>
+            <Menu.Item onClick={() => setRelaunching("failed")} disabled={!hasFailedHosts}>
+              Failed hosts only…
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
@@ -73,6 +79,17 @@ export function RunActions({ run, permissions, hasFailedHosts }: RunActionsProps
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      {renderRelaunch &&
+        relaunching !== null &&
+        renderRelaunch({
+          run,
+          hosts: relaunching,
+          onClose: () => setRelaunching(null),
+          onRelaunched: (next) => {
+            setRelaunching(null);
+            void navigate(runPath(next.project_id, next.id));
+          },
+        })}
       <Modal opened={confirming} onClose={confirm.close} title={`Cancel run #${run.id}?`}>
         <Text size="sm">
           ansible-playbook is stopped; tasks already running on hosts may be left half done.

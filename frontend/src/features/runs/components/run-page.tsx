@@ -10,7 +10,7 @@ import {
   useRunTimeline,
 } from "@/features/runs/api/get-run-output";
 import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
-import { RunActions } from "@/features/runs/components/run-actions";
+import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { RunOutput } from "@/features/runs/components/run-output";
 import { RunRecap } from "@/features/runs/components/run-recap";
@@ -31,6 +31,8 @@ interface RunPageProps {
   /** more of the timeline tab, composed by the app (host metrics); `version` changes while
    * the run goes on */
   renderTimelineExtra?: (run: Run, version: string) => ReactNode;
+  /** the relaunch dialog, composed by the app (it is the templates' launch dialog) */
+  renderRelaunch?: RenderRelaunch;
 }
 
 function RunView({
@@ -39,6 +41,7 @@ function RunView({
   projectPermissions,
   runsHref,
   renderTimelineExtra,
+  renderRelaunch,
 }: { run: Run; store: LineStore } & Omit<RunPageProps, "projectId" | "runId">) {
   const { live, connected } = useRunLog(run, store);
   const active = isActive(run.status);
@@ -94,7 +97,12 @@ function RunView({
           </Title>
           <RunStatusBadge status={run.status} />
         </Group>
-        <RunActions run={run} permissions={permissions} hasFailedHosts={hasFailedHosts} />
+        <RunActions
+          run={run}
+          permissions={permissions}
+          hasFailedHosts={hasFailedHosts}
+          renderRelaunch={renderRelaunch}
+        />
       </Group>
       <RunMeta run={run} />
       <RunSummary

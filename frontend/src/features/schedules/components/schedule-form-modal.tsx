@@ -17,6 +17,8 @@ import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
+import { ExtraVarsInput } from "@/components/extra-vars-input";
+import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useScheduleTemplate, useWritableTemplates } from "@/features/schedules/api/get-templates";
@@ -221,11 +223,8 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
               />
             )}
             {allowed.has("extra_vars") && (
-              <CodeTextarea
-                label="Extra vars"
-                description="A JSON object, merged over the template's (as untrusted values)"
-                placeholder={'{ "name": "value" }'}
-                minRows={3}
+              <ExtraVarsInput
+                description={`${EXTRA_VARS_HELP}; merged over the template's (as untrusted values)`}
                 {...form.getInputProps("launch.extra_vars")}
               />
             )}

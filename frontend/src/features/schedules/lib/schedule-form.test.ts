@@ -79,12 +79,13 @@ describe("schedule form", () => {
 
   it("names the field of what it cannot send", () => {
     const values = toScheduleValues(null, template, "UTC");
-    values.launch.extra_vars = "retention: 7";
+    values.launch.extra_vars = "retention: [7";
     values.start_at = "tomorrow";
     const checked = toScheduleBody(values, template);
     expect("errors" in checked && checked.errors).toEqual({
       start_at: "is not a date and time in UTC",
-      "launch.extra_vars": expect.stringContaining("not valid JSON"),
+      "launch.extra_vars":
+        "line 1: not valid YAML (unexpected end of the stream within a flow collection)",
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Schemas } from "@/api/client";
-import { parseJsonObject, jsonText } from "@/lib/json-object";
+import { extraVarsText, parseExtraVars } from "@/lib/extra-vars";
 import { browserZone, utcToZonedWall, zonedWallToUtc } from "@/features/schedules/lib/zones";
 
 type Schedule = Schemas["ScheduleRead"];
@@ -90,7 +90,7 @@ export function toScheduleValues(
     missed_policy: schedule?.missed_policy ?? "run_once",
     launch: {
       limit: launch?.limit ?? "",
-      extra_vars: jsonText(launch?.extra_vars),
+      extra_vars: extraVarsText(launch?.extra_vars),
       survey: surveyValues(template?.survey ?? [], launch?.survey),
     },
   };
@@ -125,7 +125,7 @@ export function toScheduleBody(
   const launch: Schemas["LaunchOverrides"] = {};
   if (allowed.has("limit") && v.launch.limit.trim()) launch.limit = v.launch.limit.trim();
   if (allowed.has("extra_vars")) {
-    const vars = parseJsonObject(v.launch.extra_vars);
+    const vars = parseExtraVars(v.launch.extra_vars);
     if (typeof vars === "string") errors["launch.extra_vars"] = vars;
     else if (Object.keys(vars).length > 0) launch.extra_vars = vars;
   }

@@ -10,10 +10,10 @@ import {
   Text,
   TextInput,
 } from "@mantine/core";
-import { useForm } from "@mantine/form";
+import { type UseFormReturnType, useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
 import type { Schemas } from "@/api/client";
-import { CodeTextarea } from "@/components/code-textarea";
+import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useInventoryChoices } from "@/features/templates/api/get-choices";
@@ -23,7 +23,8 @@ import {
   toLaunchValues,
   toRunCreate,
 } from "@/features/templates/lib/launch-form";
-import { VERBOSITY, parseExtraVars } from "@/features/templates/lib/template-form";
+import { VERBOSITY } from "@/features/templates/lib/template-form";
+import { EXTRA_VARS_HELP, parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
@@ -66,7 +67,6 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
     });
   });
 
-  const overrides = allowed.size > 0;
   return (
     <FormModal
       onClose={onClose}
@@ -90,9 +90,36 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
           The server will refuse the launch.
         </Alert>
       )}
+      <LaunchFields form={form} template={template} inventories={inventoryData} />
+    </FormModal>
+  );
+}
+
+interface LaunchFieldsProps {
+  form: UseFormReturnType<LaunchFormValues>;
+  template: Template;
+  inventories: { value: string; label: string }[];
+  /** survey password questions whose earlier answer is kept (a relaunch) */
+  keptSecrets?: readonly string[];
+  /** why the limit cannot be typed (a relaunch on the failed hosts) */
+  limitFixed?: string;
+}
+
+/** The survey and the overrides the template allows: of a launch, and of a relaunch. */
+export function LaunchFields({
+  form,
+  template,
+  inventories,
+  keptSecrets,
+  limitFixed,
+}: LaunchFieldsProps) {
+  const allowed = new Set(template.overridable);
+  const overrides = allowed.size > 0;
+  return (
+    <>
       {template.survey.length > 0 && (
         <Fieldset legend="Survey">
-          <SurveyAnswers form={form} questions={template.survey} />
+          <SurveyAnswers form={form} questions={template.survey} kept={keptSecrets} />
         </Fieldset>
       )}
       {overrides && (
@@ -100,12 +127,18 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
           <Stack gap="sm">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {allowed.has("limit") && (
-                <TextInput label="Limit" placeholder="all" {...form.getInputProps("limit")} />
+                <TextInput
+                  label="Limit"
+                  placeholder="all"
+                  disabled={limitFixed !== undefined}
+                  description={limitFixed}
+                  {...form.getInputProps("limit")}
+                />
               )}
               {allowed.has("inventory_id") && (
                 <Select
                   label="Inventory"
-                  data={inventoryData}
+                  data={inventories}
                   allowDeselect={false}
                   {...form.getInputProps("inventory_id")}
                 />
@@ -157,20 +190,17 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
               </Group>
             )}
             {allowed.has("extra_vars") && (
-              <CodeTextarea
-                label="Extra vars"
-                description="A JSON object, merged over the template's"
-                placeholder={'{ "name": "value" }'}
-                minRows={3}
+              <ExtraVarsInput
+                description={`${EXTRA_VARS_HELP}; merged over the template's`}
                 {...form.getInputProps("extra_vars")}
               />
             )}
           </Stack>
         </Fieldset>
       )}
-      {!overrides && template.survey.length === 0 && (
+      {!overrides && template.survey.length === 0 && limitFixed === undefined && (
         <Text size="sm">This template runs as it is configured; it asks nothing.</Text>
       )}
-    </FormModal>
+    </>
   );
 }

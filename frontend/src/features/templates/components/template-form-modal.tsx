@@ -1,4 +1,5 @@
 import {
+  Autocomplete,
   Checkbox,
   Fieldset,
   Group,
@@ -15,7 +16,7 @@ import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
-import { CodeTextarea } from "@/components/code-textarea";
+import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { FormModal } from "@/components/form-modal";
 import {
   useEnvironmentChoices,
@@ -24,6 +25,7 @@ import {
   useRepositoryChoices,
 } from "@/features/templates/api/get-choices";
 import { useAnsibleVenvChoices } from "@/features/templates/api/get-ansible-venvs";
+import { usePlaybooks } from "@/features/templates/api/get-playbooks";
 import { useSaveTemplate } from "@/features/templates/api/save-template";
 import { SurveyEditor } from "@/features/templates/components/survey-editor";
 import {
@@ -31,10 +33,10 @@ import {
   SERVER_VENV,
   type TemplateFormValues,
   VERBOSITY,
-  parseExtraVars,
   toTemplateBody,
   toTemplateValues,
 } from "@/features/templates/lib/template-form";
+import { parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
@@ -45,6 +47,19 @@ interface TemplateFormModalProps {
   /** null: a new template */
   template: Template | null;
   onClose: () => void;
+}
+
+/** Under the playbook: where its choices come from, or why there are none. */
+function playbookHelp(repositoryId: string, playbooks: ReturnType<typeof usePlaybooks>): string {
+  if (repositoryId === "") return "Pick the repository to choose from its playbooks";
+  if (playbooks.isPending) return "Looking for playbooks in the repository…";
+  if (playbooks.isError) {
+    return `Could not list the repository's playbooks (${playbooks.error.message}); type the path`;
+  }
+  const found = playbooks.data.playbooks.length;
+  if (found === 0) return "No playbook found in the repository; type the path";
+  const more = playbooks.data.truncated ? " (the search stopped early: type it if missing)" : "";
+  return `${found} found in the repository, or type a path${more}`;
 }
 
 export function TemplateFormModal({ projectId, template, onClose }: TemplateFormModalProps) {
@@ -60,6 +75,7 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
     initialValues: toTemplateValues(template),
   });
   const serverErrors = useServerErrors(form);
+  const playbooks = usePlaybooks(projectId, form.values.repository_id);
 
   const keysOf = (...kinds: KeyKind[]) =>
     (keys.data ?? [])
@@ -119,11 +135,14 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-            <TextInput
+            <Autocomplete
               label="Playbook"
               required
               placeholder="playbooks/site.yml"
-              description="A .yml file, relative to the repository root"
+              description={playbookHelp(form.values.repository_id, playbooks)}
+              data={playbooks.data?.playbooks ?? []}
+              limit={200}
+              maxDropdownHeight={280}
               spellCheck={false}
               {...form.getInputProps("playbook")}
             />
@@ -220,13 +239,7 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
             />
             <Switch label="Diff mode" {...form.getInputProps("diff_mode", { type: "checkbox" })} />
           </Group>
-          <CodeTextarea
-            label="Extra vars"
-            description="A JSON object"
-            placeholder={'{ "pg_version": 16 }'}
-            minRows={3}
-            {...form.getInputProps("extra_vars")}
-          />
+          <ExtraVarsInput {...form.getInputProps("extra_vars")} />
         </Stack>
       </Fieldset>
 

@@ -1,5 +1,6 @@
 import type { Schemas } from "@/api/client";
 import type { Question } from "@/features/templates/lib/survey-form";
+import { extraVarsText } from "@/lib/extra-vars";
 
 type Template = Schemas["TemplateRead"];
 type RunCreate = Schemas["RunCreate"];
@@ -84,6 +85,69 @@ export function toRunCreate(
       continue;
     }
     answers[question.variable] = answer;
+  }
+  body.survey = answers;
+  return body;
+}
+
+export type RelaunchValues = Schemas["RelaunchValues"];
+export type RelaunchRequest = Schemas["RelaunchRequest"];
+export type RelaunchHosts = "all" | "failed";
+
+/** The relaunch dialog's values: the template's, then the earlier run's launch values (a
+ * kept secret answer shows blank: typing one replaces it). */
+export function toRelaunchValues(template: Template, earlier: RelaunchValues): LaunchFormValues {
+  const values = toLaunchValues(template);
+  const launch = earlier.launch;
+  const kept = new Set(earlier.kept_secrets);
+  const survey = { ...values.survey };
+  for (const [variable, answer] of Object.entries(launch.survey ?? {})) {
+    if (kept.has(variable) || !(variable in survey)) continue;
+    if (Array.isArray(answer)) survey[variable] = answer.map(String);
+    else if (typeof answer === "number" || typeof answer === "boolean") survey[variable] = answer;
+    else survey[variable] = answer == null ? "" : String(answer);
+  }
+  for (const variable of kept) survey[variable] = "";
+  return {
+    ...values,
+    limit: launch.limit ?? values.limit,
+    tags: launch.tags ?? values.tags,
+    skip_tags: launch.skip_tags ?? values.skip_tags,
+    check_mode: launch.check_mode ?? values.check_mode,
+    diff_mode: launch.diff_mode ?? values.diff_mode,
+    verbosity: launch.verbosity == null ? values.verbosity : String(launch.verbosity),
+    forks: launch.forks ?? values.forks,
+    timeout_seconds: launch.timeout_seconds ?? values.timeout_seconds,
+    extra_vars: extraVarsText(launch.extra_vars),
+    inventory_id: launch.inventory_id == null ? values.inventory_id : String(launch.inventory_id),
+    survey,
+  };
+}
+
+/**
+ * The relaunch body: the allowed overrides as shown (extra vars too when emptied, to clear
+ * them), every answer (a blank one: the question's default) but a kept secret left blank,
+ * which the server keeps; with `failed`, the server sets the limit.
+ */
+export function toRelaunchBody(
+  template: Template,
+  v: LaunchFormValues,
+  extraVars: Record<string, unknown>,
+  hosts: RelaunchHosts,
+  keptSecrets: readonly string[],
+): RelaunchRequest {
+  const launch: Partial<RunCreate> = toRunCreate(template, v, extraVars);
+  delete launch.template_id;
+  delete launch.launch_type;
+  const body: RelaunchRequest = { ...launch, hosts };
+  if (hosts === "failed") delete body.limit;
+  if (template.overridable.includes("extra_vars")) body.extra_vars = extraVars;
+  const answers: Record<string, Answer> = { ...launch.survey } as Record<string, Answer>;
+  for (const question of template.survey) {
+    const variable = question.variable;
+    if (variable in answers) continue;
+    if (question.type === "password" && keptSecrets.includes(variable)) continue;
+    answers[variable] = question.type === "multi_choice" ? [] : "";
   }
   body.survey = answers;
   return body;

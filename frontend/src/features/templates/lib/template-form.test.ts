@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { toLaunchValues, toRunCreate } from "@/features/templates/lib/launch-form";
 import { newQuestion, toQuestion, withType } from "@/features/templates/lib/survey-form";
 import {
-  parseExtraVars,
   toTemplateBody,
   toTemplateValues,
   SERVER_VENV,
@@ -151,13 +150,6 @@ describe("template form", () => {
         problem: "bin/ansible-galaxy is missing",
       },
     ]);
-  });
-
-  it("reads extra vars as a JSON object, and says what is wrong otherwise", () => {
-    expect(parseExtraVars("")).toEqual({});
-    expect(parseExtraVars('{"a": 1}')).toEqual({ a: 1 });
-    expect(parseExtraVars("[1]")).toMatch(/JSON object/);
-    expect(parseExtraVars("{a")).toMatch(/not valid JSON/);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Schemas } from "@/api/client";
+import { extraVarsText } from "@/lib/extra-vars";
 import {
   type QuestionValues,
   toQuestion,
@@ -39,7 +40,7 @@ export interface TemplateFormValues {
   ssh_key_id: string;
   become_key_id: string;
   vault_key_ids: string[];
-  extra_vars: string; // JSON text
+  extra_vars: string; // YAML, JSON or name=value lines (lib/extra-vars)
   limit: string;
   tags: string;
   skip_tags: string;
@@ -95,7 +96,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     ssh_key_id: id(t?.ssh_key_id),
     become_key_id: id(t?.become_key_id),
     vault_key_ids: (t?.vault_key_ids ?? []).map(String),
-    extra_vars: t && Object.keys(t.extra_vars).length ? JSON.stringify(t.extra_vars, null, 2) : "",
+    extra_vars: extraVarsText(t?.extra_vars),
     limit: t?.limit ?? "",
     tags: t?.tags ?? "",
     skip_tags: t?.skip_tags ?? "",
@@ -109,20 +110,6 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     install_requirements: t?.install_requirements ?? true,
     ansible_venv: t?.ansible_venv ?? "",
   };
-}
-
-/** JSON text as an object; an error message (for the field) when it is not one. */
-export function parseExtraVars(text: string): Record<string, unknown> | string {
-  if (!text.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
-    return 'must be a JSON object: { "name": value, … }';
-  } catch (error) {
-    return `not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
-  }
 }
 
 const ref = (value: string) => (value === "" ? null : Number(value));
