@@ -209,6 +209,13 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("t1_run", 422, body=BAD),
         Probe("t2_run", 422, R2, BAD),
     ],
+    # ids are checked once the project is seen (422 without them); a hidden run among them is
+    # a 404 (tests/security/test_compare.py)
+    ("GET", "/projects/{project_id}/runs/compare"): [Probe("project", 422)],
+    ("GET", "/projects/{project_id}/templates/{template_id}/stats"): [
+        Probe("project", 200),
+        Probe("t2", 200, T2),
+    ],
     ("GET", "/runs"): [Probe("signed_in", 200)],
     ("GET", "/dashboard"): [Probe("signed_in", 200)],  # over the runs the caller sees
     ("GET", "/audit"): [Probe("signed_in", 200)],

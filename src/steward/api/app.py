@@ -36,6 +36,7 @@ from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
 from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
+from steward.runs.compare_routes import router as compare_runs_router
 from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
 from steward.runtime import Runtime
@@ -43,6 +44,7 @@ from steward.schedules.routes import router as schedules_router
 from steward.teams.routes import router as teams_router
 from steward.templates.routes import router as templates_router
 from steward.templates.routes import venvs_router
+from steward.templates.stats_routes import router as template_stats_router
 from steward.webhooks.routes import hooks as hooks_router
 from steward.webhooks.routes import router as webhooks_router
 
@@ -120,10 +122,12 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         environments_router,
         galaxy_router,
         templates_router,
+        template_stats_router,
         venvs_router,
         grants_router,
         schedules_router,
         notifications_router,
+        compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
         metrics_router,
         all_runs_router,

@@ -52,6 +52,8 @@ HEADER_VALUE_MAX = 1000  # characters of one header value kept or given
 METRICS_ENDPOINT_MAX = 500  # an inventory's pmproxy URL template (metrics)
 METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
 METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
+COMPARE_RUNS_MAX = 4  # runs compared side by side in one request
+TEMPLATE_STATS_RUNS_MAX = 200  # a template's last runs in its statistics
 
 
 def describe_size(n: int) -> str:

@@ -795,6 +795,9 @@ def upgrade() -> None:
         batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
         batch_op.create_index(batch_op.f("ix_runs_schedule_id"), ["schedule_id"], unique=False)
         batch_op.create_index("ix_runs_status", ["status"], unique=False)
+        batch_op.create_index(
+            "ix_runs_template_id_created_at", ["template_id", "created_at", "status"], unique=False
+        )
         batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
         batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
 
@@ -1050,6 +1053,7 @@ def downgrade() -> None:
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
         batch_op.drop_index("ix_runs_template_id_id")
+        batch_op.drop_index("ix_runs_template_id_created_at")
         batch_op.drop_index("ix_runs_status")
         batch_op.drop_index(batch_op.f("ix_runs_schedule_id"))
         batch_op.drop_index("ix_runs_project_id_id")
