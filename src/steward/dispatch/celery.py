@@ -26,6 +26,7 @@ from steward.dispatch import presence, reaper
 from steward.runner_groups.models import DEFAULT_GROUP
 from steward.runs.models import Run
 from steward.runtime import Runtime
+from steward.ticker import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +88,9 @@ class Housekeeping:
         self.runtime = runtime
         self.app = app
         self.executing = executing
-        self.stopping = threading.Event()
-        self._thread: threading.Thread | None = None
         self.on_tick: list[Tick] = []
+        self._ticker = Ticker("housekeeping", self.pass_once, lambda: self.tick)
+        self.stopping = self._ticker.stopping
 
     @property
     def tick(self) -> float:
@@ -97,14 +98,10 @@ class Housekeeping:
         return min(settings.heartbeat_seconds, settings.redeliver_seconds)
 
     def start(self) -> None:
-        self.stopping.clear()
-        self._thread = threading.Thread(target=self._loop, name="housekeeping", daemon=True)
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self.stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        self._ticker.stop()
 
     def pass_once(self) -> None:
         settings = self.runtime.settings
@@ -120,14 +117,6 @@ class Housekeeping:
         for group in wake:
             if not publish(self.app, group):
                 break
-
-    def _loop(self) -> None:
-        while not self.stopping.wait(self.tick):
-            try:
-                self.pass_once()
-            except Exception:
-                # the database or broker is away: log, and try again next tick
-                log.exception("housekeeping failed; retrying")
 
 
 class CeleryQueue:

@@ -51,6 +51,7 @@ from steward.notifications.models import (
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
+from steward.ticker import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -78,35 +79,21 @@ class Notifier:
         # a send is bounded by its timeouts (connect, TLS, each read/write); a claim older than
         # this belongs to a process that is gone
         self.stale_after = dt.timedelta(seconds=max(60.0, 10 * settings.notify_timeout_seconds))
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker("notifier", self.tick, lambda: settings.notifier_tick_seconds)
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._in_flight: set[int] = set()
         self._lock = threading.Lock()
 
     # lifecycle
     def start(self) -> None:
-        self._stop.clear()
         self._pool = concurrent.futures.ThreadPoolExecutor(SENDERS, thread_name_prefix="notify")
-        self._thread = threading.Thread(target=self._loop, name="notifier", daemon=True)
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
         """Stop claiming; sends under way finish (each bounded by its timeout)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
+        self._ticker.stop()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def _loop(self) -> None:
-        tick = self.runtime.settings.notifier_tick_seconds
-        while not self._stop.is_set():
-            try:
-                self.tick()
-            except Exception:
-                log.exception("notifier tick failed; trying again next tick")
-            self._stop.wait(tick)
 
     def tick(self) -> None:
         now = utcnow()

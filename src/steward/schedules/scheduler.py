@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import threading
 
 from sqlalchemy.exc import OperationalError
 
@@ -18,6 +17,7 @@ from steward.db import utcnow
 from steward.dispatch.queue import RunQueue
 from steward.runtime import Runtime
 from steward.schedules import firing
+from steward.ticker import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -29,30 +29,18 @@ class Scheduler:
     def __init__(self, runtime: Runtime, queue: RunQueue) -> None:
         self.runtime = runtime
         self.queue = queue
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker("scheduler", self.tick, lambda: self.tick_seconds)
+        self._stopping = self._ticker.stopping
 
     @property
     def tick_seconds(self) -> float:
         return self.runtime.settings.scheduler_tick_seconds
 
     def start(self) -> None:
-        self._stopping.clear()
-        self._thread = threading.Thread(target=self._loop, name="scheduler", daemon=True)
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def _loop(self) -> None:
-        while not self._stopping.is_set():
-            try:
-                self.tick()
-            except Exception:  # the thread must outlive a failed tick
-                log.exception("schedules: a tick failed; trying again at the next one")
-            self._stopping.wait(self.tick_seconds)
+        self._ticker.stop()
 
     def tick(self) -> list[int]:
         """Fire everything due now; the ids of the runs this process launched."""
