@@ -23,6 +23,13 @@ def _not_an_option(value: str) -> str:
     return value
 
 
+def _one_line(value: str) -> str:
+    """No NUL (an argument cannot hold one) nor any other control character."""
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in value):
+        raise PydanticCustomError("control_character", "must not contain control characters")
+    return value
+
+
 def _no_file(value: str) -> str:
     if _FILE_ELEMENT.search(value):
         raise PydanticCustomError(
@@ -31,5 +38,7 @@ def _no_file(value: str) -> str:
     return value
 
 
-HostPattern = Annotated[Line, AfterValidator(_not_an_option), AfterValidator(_no_file)]
-TagList = Annotated[Line, AfterValidator(_not_an_option)]
+HostPattern = Annotated[
+    Line, AfterValidator(_one_line), AfterValidator(_not_an_option), AfterValidator(_no_file)
+]
+TagList = Annotated[Line, AfterValidator(_one_line), AfterValidator(_not_an_option)]
