@@ -1,47 +1,126 @@
-import { Anchor, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { isApiError } from "@/api/errors";
 import { useProjectContext } from "@/app/routes/project/context";
-import { CompareRunsMetrics } from "@/features/metrics/components/compare-runs-metrics";
+import { useRunsCompared } from "@/features/metrics/api/get-runs-compared";
+import { CompareMetrics } from "@/features/metrics/components/compare-metrics";
+import { HostsSideBySide } from "@/features/metrics/components/hosts-side-by-side";
+import { ParametersDiff } from "@/features/metrics/components/parameters-diff";
+import { RunHeads } from "@/features/metrics/components/run-heads";
+import { SharedTimeline } from "@/features/metrics/components/shared-timeline";
+import { TaskDurations } from "@/features/metrics/components/task-durations";
+import { askedRuns } from "@/features/metrics/lib/compare";
+import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
 import { paths } from "@/lib/paths";
 
-const MAX_RUNS = 4;
-
-/** "12, 15 18" -> [12, 15, 18]: positive ids, each once, at most four. */
-function runIdsOf(text: string): number[] {
-  const ids = text
-    .split(/[\s,]+/)
-    .map(Number)
-    .filter((n) => Number.isSafeInteger(n) && n > 0);
-  return [...new Set(ids)].slice(0, MAX_RUNS);
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Stack gap="xs" component="section" aria-label={title}>
+      <Title order={4}>{title}</Title>
+      {children}
+    </Stack>
+  );
 }
 
+function Compared({ projectId, runIds }: { projectId: number; runIds: number[] }) {
+  const compared = useRunsCompared(projectId, runIds);
+  const [hovered, setHovered] = useState<string | null>(null);
+  if (compared.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading the runs" />
+      </Center>
+    );
+  }
+  if (compared.isError) {
+    const missing = isApiError(compared.error) && compared.error.status === 404;
+    return (
+      <Alert color={missing ? "yellow" : "red"} title={missing ? "Run not found" : "Error"}>
+        {compared.error.message}
+      </Alert>
+    );
+  }
+  const c = compared.data;
+  const templates = [...new Set(c.runs.map((r) => r.template_name || "(deleted template)"))];
+  return (
+    <Stack gap="lg">
+      <RunHeads
+        runs={c.runs}
+        durations={c.durations}
+        status={(run) => <RunStatusBadge status={run.status} />}
+      />
+      {!c.same_template && (
+        <Alert color="yellow" title="Runs of different templates">
+          These runs are of {templates.join(", ")}: their tasks are aligned by play, role and name,
+          so a difference may come from the playbooks rather than the machines.
+        </Alert>
+      )}
+      <Section title="Parameters">
+        <ParametersDiff rows={c.parameters} runIds={runIds} />
+      </Section>
+      <Section title="Task durations">
+        <TaskDurations
+          tasks={c.tasks}
+          runIds={runIds}
+          durations={c.durations}
+          truncated={c.tasks_truncated}
+          hovered={hovered}
+          onHover={setHovered}
+        />
+      </Section>
+      <Section title="Timelines">
+        <SharedTimeline
+          tasks={c.tasks}
+          runIds={runIds}
+          durations={c.durations}
+          hovered={hovered}
+          onHover={setHovered}
+        />
+      </Section>
+      <Section title="Host metrics">
+        <CompareMetrics projectId={projectId} runs={c.runs} tasks={c.tasks} hovered={hovered} />
+      </Section>
+      <Section title="Hosts">
+        <HostsSideBySide hosts={c.hosts} runIds={runIds} truncated={c.hosts_truncated} />
+      </Section>
+    </Stack>
+  );
+}
+
+/** 2–4 runs side by side: `?runs=12,15` (the first is the baseline). */
 export function Component() {
   const { project } = useProjectContext();
   const [params, setParams] = useSearchParams();
-  const runIds = runIdsOf(params.get("runs") ?? "");
-  const [text, setText] = useState(runIds.join(", "));
+  const asked = askedRuns(params.get("runs") ?? "");
+  const [text, setText] = useState(asked.ids.join(", "));
+  const apply = () => setParams({ runs: askedRuns(text).ids.join(",") });
   return (
     <Stack>
       <Anchor component={Link} to={paths.project(project.id, "runs")} size="sm">
         ← Runs
       </Anchor>
-      <Title order={2}>Compare runs</Title>
-      <TextInput
-        label="Runs"
-        description="2 to 4 run numbers of this project, e.g. 12, 15"
-        value={text}
-        onChange={(event) => setText(event.currentTarget.value)}
-        onBlur={() => setParams({ runs: runIdsOf(text).join(",") })}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") setParams({ runs: runIdsOf(text).join(",") });
-        }}
-        maw={360}
-      />
-      {runIds.length >= 2 ? (
-        <CompareRunsMetrics key={runIds.join(",")} projectId={project.id} runIds={runIds} />
+      <Group justify="space-between" align="end" wrap="wrap">
+        <Title order={2}>Compare runs</Title>
+        <TextInput
+          label="Runs"
+          description="2 to 4 run numbers; the first is the baseline"
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          onBlur={apply}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") apply();
+          }}
+          w={280}
+          maw="100%"
+        />
+      </Group>
+      {asked.problem ? (
+        <Alert color="yellow" title="Nothing to compare yet">
+          <Text size="sm">{asked.problem}</Text>
+        </Alert>
       ) : (
-        <Text c="dimmed">Name at least two runs to compare.</Text>
+        <Compared key={asked.ids.join(",")} projectId={project.id} runIds={asked.ids} />
       )}
     </Stack>
   );

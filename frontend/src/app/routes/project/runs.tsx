@@ -1,4 +1,5 @@
 import { Stack } from "@mantine/core";
+import { ComparePicker, useRunPicks } from "@/app/routes/project/compare-picker";
 import { useProjectContext } from "@/app/routes/project/context";
 import { RunsFilters } from "@/features/runs/components/runs-filters";
 import { RunsTable } from "@/features/runs/components/runs-table";
@@ -7,10 +8,12 @@ import { useRunFilters } from "@/features/runs/hooks/use-run-filters";
 export function Component() {
   const { project } = useProjectContext();
   const { filters } = useRunFilters();
+  const picks = useRunPicks();
   return (
     <Stack>
       <RunsFilters projectId={project.id} />
-      <RunsTable projectId={project.id} filters={filters} />
+      <ComparePicker projectId={project.id} picks={picks} />
+      <RunsTable projectId={project.id} filters={filters} selection={picks} />
     </Stack>
   );
 }

@@ -12,15 +12,18 @@ import {
 } from "@mantine/core";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { isApiError } from "@/api/errors";
+import { ComparePicker, useRunPicks } from "@/app/routes/project/compare-picker";
 import { useProjectContext } from "@/app/routes/project/context";
 import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
+import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
 import { useTemplate } from "@/features/templates/api/get-template";
+import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
-const TABS = ["schedules", "webhooks", "notifications"] as const;
+const TABS = ["schedules", "webhooks", "notifications", "runs"] as const;
 type Tab = (typeof TABS)[number];
 
 /** A template's page: what launches it by itself (schedules, webhooks) and who is told. */
@@ -29,6 +32,9 @@ function TemplatePage({ templateId }: { templateId: number }) {
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
   const template = useTemplate(project.id, templateId);
+  const picks = useRunPicks();
+  const askedLast = Number(searchParams.get("last"));
+  const last = LAST_CHOICES.find((n) => n === askedLast) ?? 50;
   const asked = searchParams.get("tab");
   const tab: Tab = TABS.find((t) => t === asked) ?? "schedules";
   const templatesHref = paths.project(project.id, "templates");
@@ -78,6 +84,21 @@ function TemplatePage({ templateId }: { templateId: number }) {
           </Button>
         )}
       </Group>
+      <TemplateStatsPanel
+        projectId={project.id}
+        templateId={t.id}
+        last={last}
+        onLast={(next) =>
+          setSearchParams(
+            (current) => {
+              const params = new URLSearchParams(current);
+              params.set("last", String(next));
+              return params;
+            },
+            { replace: true },
+          )
+        }
+      />
       <Tabs
         value={tab}
         onChange={(next) =>
@@ -98,7 +119,14 @@ function TemplatePage({ templateId }: { templateId: number }) {
           {tabs.includes("notifications") && (
             <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
           )}
+          <Tabs.Tab value="runs">Runs</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="runs" pt="md">
+          <Stack gap="xs">
+            <ComparePicker projectId={project.id} picks={picks} />
+            <RunsTable projectId={project.id} filters={{ template_id: t.id }} selection={picks} />
+          </Stack>
+        </Tabs.Panel>
         <Tabs.Panel value="schedules" pt="md">
           <SchedulesTable
             projectId={project.id}

@@ -21,6 +21,10 @@ interface MetricChartProps {
   highlight: Highlight | null;
   /** charts with the same key move their cursors together */
   syncKey: string;
+  /** times and range are milliseconds from a zero (compared runs), shown as seconds */
+  relative?: boolean;
+  /** the figure's accessible name (default: "<title> over the run") */
+  label?: string;
 }
 
 const HEIGHT = 110;
@@ -35,6 +39,8 @@ export function MetricChart({
   range,
   highlight,
   syncKey,
+  relative = false,
+  label,
 }: MetricChartProps) {
   const dark = useComputedColorScheme("light") === "dark";
   const box = useRef<HTMLDivElement>(null);
@@ -59,9 +65,16 @@ export function MetricChart({
       height: HEIGHT,
       cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
       legend: { show: true, live: true },
-      scales: { x: { time: true, range: [range.start / 1000, range.end / 1000] } },
+      scales: { x: { time: !relative, range: [range.start / 1000, range.end / 1000] } },
       axes: [
-        { stroke: palette.axis, grid: { stroke: palette.grid }, ticks: { stroke: palette.grid } },
+        {
+          stroke: palette.axis,
+          grid: { stroke: palette.grid },
+          ticks: { stroke: palette.grid },
+          ...(relative
+            ? { values: (_u: uPlot, ticks: number[]) => ticks.map((v) => `${v}s`) }
+            : {}),
+        },
         {
           stroke: palette.axis,
           grid: { stroke: palette.grid },
@@ -71,7 +84,7 @@ export function MetricChart({
         },
       ],
       series: [
-        {},
+        relative ? { value: (_u: uPlot, v: number | null) => (v == null ? "–" : `${v}s`) } : {},
         ...spec.series.map((s) => ({
           label: s.label,
           stroke: s.color,
@@ -105,7 +118,7 @@ export function MetricChart({
       created.destroy();
       plot.current = null;
     };
-  }, [dark, spec, times, series, range.start, range.end, syncKey]);
+  }, [dark, spec, times, series, range.start, range.end, syncKey, relative]);
 
   useEffect(() => {
     shaded.current = { highlight, gaps };
@@ -117,7 +130,7 @@ export function MetricChart({
       <Text size="xs" fw={600}>
         {spec.title}
       </Text>
-      <div ref={box} role="img" aria-label={`${spec.title} over the run`} />
+      <div ref={box} role="img" aria-label={label ?? `${spec.title} over the run`} />
     </div>
   );
 }

@@ -1,4 +1,15 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Table, Text } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  Table,
+  Text,
+  VisuallyHidden,
+} from "@mantine/core";
 import { Link } from "react-router";
 import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
 import { LaunchedVia } from "@/features/runs/components/launched-via";
@@ -15,9 +26,17 @@ interface RunsTableProps {
   /** show the "older runs" button */
   pageable?: boolean;
   filters?: RunFilters;
+  /** a checkbox per run (to compare runs): the ticked ids and what a tick does */
+  selection?: { selected: readonly number[]; onToggle: (runId: number) => void };
 }
 
-export function RunsTable({ projectId, limit = 25, pageable = true, filters }: RunsTableProps) {
+export function RunsTable({
+  projectId,
+  limit = 25,
+  pageable = true,
+  filters,
+  selection,
+}: RunsTableProps) {
   const runs = useRuns(projectId, limit, filters);
   const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
   // durations of running runs count up between refreshes
@@ -54,6 +73,11 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
         <Table aria-label="Runs" verticalSpacing="xs" highlightOnHover>
           <Table.Thead>
             <Table.Tr>
+              {selection && (
+                <Table.Th w={36}>
+                  <VisuallyHidden>Pick to compare</VisuallyHidden>
+                </Table.Th>
+              )}
               <Table.Th>Run</Table.Th>
               <Table.Th>Template</Table.Th>
               <Table.Th>Status</Table.Th>
@@ -67,6 +91,15 @@ export function RunsTable({ projectId, limit = 25, pageable = true, filters }: R
           <Table.Tbody>
             {rows.map((run) => (
               <Table.Tr key={run.id}>
+                {selection && (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Pick run ${run.id}`}
+                      checked={selection.selected.includes(run.id)}
+                      onChange={() => selection.onToggle(run.id)}
+                    />
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <Anchor component={Link} to={runPath(run.project_id, run.id)}>
                     #{run.id}
