@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event
 from support.builders import assert_problem
 
 from access.world import SECRET, World, ok
@@ -136,19 +133,6 @@ def test_membership_names_exactly_one_holder(world: World) -> None:
         ("owner", None, "owner"),
         (None, "ops", "operator"),
     }
-
-
-@pytest.fixture
-def statements(client: TestClient) -> Iterator[list[str]]:
-    engine: Engine = client.app.state.runtime.engine  # type: ignore[attr-defined]
-    seen: list[str] = []
-
-    def record(*args: Any) -> None:
-        seen.append(args[2])
-
-    event.listen(engine, "before_cursor_execute", record)
-    yield seen
-    event.remove(engine, "before_cursor_execute", record)
 
 
 def test_rights_cost_the_same_queries_for_1_and_11_items(

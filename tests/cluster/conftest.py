@@ -3,13 +3,11 @@ own (they are stopped and restarted by some tests, so not the session's shared o
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.postgres import PostgresServer, _memory_backed_dir, start_postgres
+from support.postgres import PostgresServer, throwaway_postgres
 
 from cluster.harness import Cluster, Redis, cluster_of
 
@@ -24,15 +22,8 @@ FAST = {
 
 @pytest.fixture(scope="session")
 def cluster_postgres() -> Iterator[PostgresServer]:
-    workdir = Path(tempfile.mkdtemp(prefix="steward-cluster-pg-", dir=_memory_backed_dir()))
-    try:
-        server = start_postgres(workdir)
-        try:
-            yield server
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    with throwaway_postgres("steward-cluster-pg-") as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

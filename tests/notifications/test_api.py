@@ -15,9 +15,11 @@ from support.notifications import (
     secret_key,
     subscribe,
     subscriptions_url,
+    webhook_destination,
 )
 
 URL_SECRET = "https://127.0.0.1:9/services/T1/B1/t0ken"
+CLOSED = "http://127.0.0.1:9/"  # nothing listens on the discard port
 
 
 def audit(client: TestClient, object_type: str) -> list[dict[str, Any]]:
@@ -93,15 +95,7 @@ def test_destinations_of_each_kind_round_trip_without_their_secret(client: TestC
 
 def test_a_deleted_destination_takes_its_subscriptions_along(client: TestClient) -> None:
     project = make_project(client)
-    key = secret_key(client, project, "hmac", "x" * 20)
-    hook = make_destination(
-        client,
-        project,
-        name="hook",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    hook = webhook_destination(client, project, CLOSED, "x" * 20)
     subscribe(client, project, destination_id=hook["id"], events=["failed"])
     deleted = client.delete(destinations_url(project, f"/{hook['id']}"))
     assert deleted.status_code == 204
@@ -178,15 +172,7 @@ def test_a_password_is_never_sent_in_clear(client: TestClient) -> None:
 
 def test_patch_checks_the_config_against_the_kind(client: TestClient) -> None:
     project = make_project(client)
-    key = secret_key(client, project, "hmac", "s3cret")
-    hook = make_destination(
-        client,
-        project,
-        name="hook",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    hook = webhook_destination(client, project, CLOSED, "s3cret")
     url = destinations_url(project, f"/{hook['id']}")
     assert_problem(client.patch(url, json={"config": {"host": "x"}}), 422, "config.url")
     assert_problem(client.patch(url, json={"config": {"url": "gopher://x/"}}), 422, "config.url")
@@ -200,15 +186,7 @@ def test_subscriptions_of_the_project_and_of_a_template(client: TestClient, tmp_
     project = bench.project_id
     deploy = bench.template("ok.yml", name="deploy")
     other = bench.template("ok.yml", name="other")
-    key = secret_key(client, project, "hmac", "s3cret")
-    hook = make_destination(
-        client,
-        project,
-        name="hook",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    hook = webhook_destination(client, project, CLOSED, "s3cret")
     everywhere = subscribe(client, project, destination_id=hook["id"], events=["failed"])
     assert everywhere["scope"] == "project"
     assert everywhere["destination_name"] == "hook"
@@ -269,15 +247,7 @@ def test_a_subscription_that_makes_no_sense_is_refused(
     client: TestClient, body: dict[str, Any], field: str
 ) -> None:
     project = make_project(client)
-    key = secret_key(client, project, "hmac", "s3cret")
-    hook = make_destination(
-        client,
-        project,
-        name="hook",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    hook = webhook_destination(client, project, CLOSED, "s3cret")
     response = client.post(subscriptions_url(project), json={"destination_id": hook["id"], **body})
     assert_problem(response, 422, field)
 
@@ -285,15 +255,7 @@ def test_a_subscription_that_makes_no_sense_is_refused(
 def test_a_destination_of_another_project_cannot_be_subscribed_to(client: TestClient) -> None:
     project = make_project(client)
     elsewhere = make_project(client, "elsewhere")
-    key = secret_key(client, elsewhere, "hmac", "s3cret")
-    theirs = make_destination(
-        client,
-        elsewhere,
-        name="theirs",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    theirs = webhook_destination(client, elsewhere, CLOSED, "s3cret", name="theirs")
     response = client.post(
         subscriptions_url(project), json={"destination_id": theirs["id"], "events": ["failed"]}
     )
@@ -307,15 +269,7 @@ def test_a_project_with_destinations_can_be_deleted(client: TestClient) -> None:
     """Its keys, destinations, subscriptions and messages go together (the key's RESTRICT
     does not stand in the way of the project's cascade)."""
     project = make_project(client)
-    key = secret_key(client, project, "hmac", "s3cret")
-    hook = make_destination(
-        client,
-        project,
-        name="hook",
-        kind="webhook",
-        config={"url": "http://127.0.0.1:9/"},
-        secret_key_id=key,
-    )
+    hook = webhook_destination(client, project, CLOSED, "s3cret")
     subscribe(client, project, destination_id=hook["id"], events=["failed"])
     assert client.post(destinations_url(project, f"/{hook['id']}/test")).status_code == 202
     assert client.delete(f"/api/v1/projects/{project}").status_code == 204

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,10 +147,10 @@ def _memory_backed_dir() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    """A PostgreSQL server on 127.0.0.1 for the whole session; create databases with it."""
-    workdir = Path(tempfile.mkdtemp(prefix="steward-pg-", dir=_memory_backed_dir()))
+@contextmanager
+def throwaway_postgres(prefix: str = "steward-pg-") -> Iterator[PostgresServer]:
+    """A PostgreSQL server in a temporary directory (in memory when it can), removed after."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix, dir=_memory_backed_dir()))
     try:
         server = start_postgres(workdir)
         try:
@@ -158,3 +159,10 @@ def postgres() -> Iterator[PostgresServer]:
             server.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server on 127.0.0.1 for the whole session; create databases with it."""
+    with throwaway_postgres() as server:
+        yield server

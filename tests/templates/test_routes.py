@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event
 from support.builders import (
     PLAYBOOKS,
     assert_problem,
@@ -235,20 +233,6 @@ def test_names_are_unique_and_delete_removes(
     assert client.get(url(other, f"/{template['id']}")).status_code == 404
     assert client.delete(url(project_id, f"/{template['id']}")).status_code == 204
     assert_problem(client.get(url(project_id, f"/{template['id']}")), 404, str(template["id"]))
-
-
-@pytest.fixture
-def statements(client: TestClient) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while the test runs."""
-    engine: Engine = client.app.state.runtime.engine  # type: ignore[attr-defined]
-    seen: list[str] = []
-
-    def record(*args: Any) -> None:
-        seen.append(args[2])
-
-    event.listen(engine, "before_cursor_execute", record)
-    yield seen
-    event.remove(engine, "before_cursor_execute", record)
 
 
 def test_list_sends_the_same_number_of_queries_for_1_and_20_templates(

@@ -1,5 +1,5 @@
 """What every object of a project shares: its columns (``ProjectScoped``), its lookup by id
-within the project, the uniqueness of its name, its list and the "still in use" refusal.
+within the project, the uniqueness of its name, its list and the "still in use" refusals.
 
 Not a CRUD framework: each domain's service still writes its own create/update/delete and calls
 these for the parts that are the same everywhere, so the messages are the same everywhere too.
@@ -15,8 +15,10 @@ from sqlalchemy import ColumnElement, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import InstrumentedAttribute, Mapped, Session, declared_attr, mapped_column
 
 from steward.db import Base, utcnow
-from steward.errors import Conflict, NotFound
+from steward.errors import Conflict, InvalidState, NotFound
 from steward.projects.models import Project
+from steward.runs.models import Run
+from steward.runs.status import RunStatus
 
 # the shared columns keep the place they had in each table: first id, project_id, name and
 # description, then the domain's own columns (sort order 0), last the timestamps
@@ -53,11 +55,20 @@ class Named(Protocol):
 
 
 def get_in_project[M: ProjectScoped](
-    session: Session, model: type[M], project: Project, object_id: int, what: str
+    session: Session,
+    model: type[M],
+    project: Project,
+    object_id: int,
+    what: str,
+    *where: ColumnElement[bool],
+    options: Sequence[Any] = (),
 ) -> M:
-    """The object ``object_id`` of ``project``; one of another project is a 404, like no object."""
+    """The object ``object_id`` of ``project``; one of another project, or one that ``where``
+    leaves out (one the caller may not see), is a 404, like no object."""
     found = session.scalar(
-        select(model).where(model.id == object_id, model.project_id == project.id)
+        select(model)
+        .options(*options)
+        .where(model.id == object_id, model.project_id == project.id, *where)
     )
     if found is None:
         raise NotFound(f"{what} {object_id} not found in project '{project.name}'")
@@ -125,6 +136,18 @@ def refuse_if_used(what: str, name: str, users: Mapping[str, Sequence[str]]) -> 
     ]
     if parts:
         raise Conflict(f"{what} '{name}' is used by {'; '.join(parts)}")
+
+
+def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[bool]) -> None:
+    """409 while the runs ``where`` picks (those of ``what``: "template 'deploy'") are queued or
+    running: an object that launched them is deleted only once they have ended."""
+    active = session.scalar(
+        select(func.count())
+        .select_from(Run)
+        .where(*where, Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]))
+    )
+    if active:
+        raise InvalidState(f"{what} has {active} queued or running runs")
 
 
 def _plural(noun: str) -> str:

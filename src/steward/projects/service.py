@@ -11,10 +11,9 @@ from steward.auth.policy import Action, project_actions, visible_projects
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.projects.schemas import HolderRef, MemberSet, ProjectCreate, ProjectUpdate
-from steward.projects.scoped import check_name_free
+from steward.projects.scoped import check_name_free, refuse_while_runs_active
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
-from steward.runs.status import RunStatus
 from steward.teams.models import Team
 
 
@@ -83,13 +82,7 @@ def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate
 
 
 def delete(session: Session, actor: Actor, project: Project) -> None:
-    active = session.scalar(
-        select(func.count())
-        .select_from(Run)
-        .where(Run.project_id == project.id, Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]))
-    )
-    if active:
-        raise InvalidState(f"project '{project.name}' has {active} queued or running runs")
+    refuse_while_runs_active(session, f"project '{project.name}'", Run.project_id == project.id)
     audit.record_change(
         session,
         actor,

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
@@ -14,12 +14,11 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.policy import Action, ProjectAccess
 from steward.db import utcnow
-from steward.errors import InvalidState, NotFound
+from steward.errors import InvalidState
 from steward.keys.crypto import KeyCipher
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run
-from steward.runs.status import RunStatus
 from steward.schedules import recurrence, values
 from steward.schedules.models import Schedule, ScheduleKind
 from steward.schedules.recurrence import Recurrence
@@ -85,14 +84,9 @@ def list_for_project(
 def get(
     session: Session, project: Project, schedule_id: int, *, only: Collection[int] | None = None
 ) -> Schedule:
-    schedule = session.scalar(
-        select(Schedule)
-        .options(*WITH_NAMES)
-        .where(Schedule.id == schedule_id, Schedule.project_id == project.id, *_visible(only))
+    return scoped.get_in_project(
+        session, Schedule, project, schedule_id, "schedule", *_visible(only), options=WITH_NAMES
     )
-    if schedule is None:
-        raise NotFound(f"schedule {schedule_id} not found in project '{project.name}'")
-    return schedule
 
 
 def create(
@@ -200,16 +194,9 @@ def _seal_again(
 
 
 def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
-    active = session.scalar(
-        select(func.count())
-        .select_from(Run)
-        .where(
-            Run.schedule_id == schedule.id,
-            Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]),
-        )
+    scoped.refuse_while_runs_active(
+        session, f"schedule '{schedule.name}'", Run.schedule_id == schedule.id
     )
-    if active:
-        raise InvalidState(f"schedule '{schedule.name}' has {active} queued or running runs")
     audit.record_change(
         session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
     )

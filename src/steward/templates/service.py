@@ -4,14 +4,14 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.environments.models import Environment
-from steward.errors import InvalidInput, InvalidState, NotFound
+from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
@@ -23,7 +23,6 @@ from steward.repositories.models import Repository
 from steward.runner.venvs import check_choice as check_venv
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
-from steward.runs.status import RunStatus
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
 
@@ -87,14 +86,15 @@ def list_for_project(
 def get(
     session: Session, project: Project, template_id: int, *, only: Collection[int] | None = None
 ) -> Template:
-    template = session.scalar(
-        select(Template)
-        .options(*WITH_REFERENCES)
-        .where(Template.id == template_id, Template.project_id == project.id, *_visible(only))
+    return scoped.get_in_project(
+        session,
+        Template,
+        project,
+        template_id,
+        "template",
+        *_visible(only),
+        options=WITH_REFERENCES,
     )
-    if template is None:
-        raise NotFound(f"template {template_id} not found in project '{project.name}'")
-    return template
 
 
 def create(
@@ -157,16 +157,9 @@ def update(
 
 
 def delete(session: Session, template: Template, *, actor: Actor) -> None:
-    active = session.scalar(
-        select(func.count())
-        .select_from(Run)
-        .where(
-            Run.template_id == template.id,
-            Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]),
-        )
+    scoped.refuse_while_runs_active(
+        session, f"template '{template.name}'", Run.template_id == template.id
     )
-    if active:
-        raise InvalidState(f"template '{template.name}' has {active} queued or running runs")
     audit.record_change(
         session, actor, AuditAction.TEMPLATE_DELETE, template, audit.diff(_fields(template), {})
     )

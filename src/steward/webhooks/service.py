@@ -166,12 +166,13 @@ def get(
 ) -> Webhook:
     """``templates``: the ids of the templates whose webhooks the caller may see (None: all);
     any other webhook is not found, like one that does not exist."""
-    webhook = session.scalar(
-        select(Webhook).where(Webhook.id == webhook_id, Webhook.project_id == project.id)
+    return scoped.get_in_project(
+        session, Webhook, project, webhook_id, "webhook", *_visible(templates)
     )
-    if webhook is None or (templates is not None and webhook.template_id not in templates):
-        raise NotFound(f"webhook {webhook_id} not found in project '{project.name}'")
-    return webhook
+
+
+def _visible(templates: Collection[int] | None) -> list[ColumnElement[bool]]:
+    return [] if templates is None else [Webhook.template_id.in_(list(templates))]
 
 
 def list_for_project(
@@ -183,9 +184,7 @@ def list_for_project(
     limit: int,
     offset: int,
 ) -> tuple[list[Webhook], int]:
-    where: list[ColumnElement[bool]] = []
-    if templates is not None:
-        where.append(Webhook.template_id.in_(list(templates)))
+    where = _visible(templates)
     if template_id is not None:
         where.append(Webhook.template_id == template_id)
     return scoped.list_in_project(session, Webhook, project, *where, limit=limit, offset=offset)
