@@ -77,7 +77,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 async function signIn(page: Page, username: string) {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -158,7 +158,7 @@ test("a run-only grantee sees only its template, and may launch it", async ({ pa
 test("an owner picks members and grantees by name; on a phone the forms still fit", async ({
   page,
 }) => {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -194,7 +194,7 @@ test("a second tab of a signed-in browser needs no second sign-in, and can chang
   page,
   context,
 }) => {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill("vera-viewer");
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();

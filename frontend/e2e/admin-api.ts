@@ -41,7 +41,7 @@ export async function makeUser(api: AdminApi, username: string, extra: object = 
 }
 
 export async function signInAs(page: Page, username: string, password = PASSWORD) {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -11,6 +11,9 @@ async function signIn(page: Page) {
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();
+  // the first screen is the dashboard; the projects moved to /projects
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await page.goto("/projects");
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
 }
 
@@ -139,4 +142,7 @@ test("on a phone the navigation folds behind a menu button", async ({ page }) =>
   await page.getByRole("button", { name: "Open navigation" }).click();
   await expect(navigation).toBeInViewport();
   await shot(page, "08-phone-navigation");
+  await page.goto("/no-such-page");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await shot(page, "09-phone-not-found");
 });

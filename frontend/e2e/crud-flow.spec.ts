@@ -23,7 +23,7 @@ async function shots(page: Page, name: string) {
 }
 
 async function signIn(page: Page) {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -106,7 +106,7 @@ export class Workbench {
 }
 
 export async function signIn(page: Page) {
-  await page.goto("/login");
+  await page.goto("/login?next=/projects"); // the first screen is the dashboard
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -12,7 +12,8 @@ export const router = createBrowserRouter([
         path: "/",
         lazy: () => import("@/app/routes/app-layout"),
         children: [
-          { index: true, lazy: () => import("@/app/routes/projects") },
+          { index: true, lazy: () => import("@/app/routes/dashboard") },
+          { path: "projects", lazy: () => import("@/app/routes/projects") },
           {
             path: "projects/:projectId",
             lazy: () => import("@/app/routes/project/layout"),

@@ -1,6 +1,7 @@
 /** Every URL of the console, built in one place. */
 export const paths = {
   home: () => "/",
+  projects: () => "/projects",
   login: (next?: string) =>
     next && next !== "/" ? `/login?next=${encodeURIComponent(next)}` : "/login",
   account: (tab?: "password" | "tokens" | "sessions") => (tab ? `/account?tab=${tab}` : "/account"),

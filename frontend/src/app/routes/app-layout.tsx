@@ -126,8 +126,15 @@ function Shell() {
         <NavLink
           component={Link}
           to={paths.home()}
+          label="Dashboard"
+          active={pathname === paths.home()}
+          onClick={nav.close}
+        />
+        <NavLink
+          component={Link}
+          to={paths.projects()}
           label="Projects"
-          active={pathname === "/" || pathname.startsWith("/projects")}
+          active={pathname.startsWith(paths.projects())}
           onClick={nav.close}
         />
         {me.data.is_admin && (

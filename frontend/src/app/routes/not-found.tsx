@@ -8,7 +8,7 @@ export function Component() {
       <Title order={2}>Page not found</Title>
       <Text>
         Nothing lives at this address.{" "}
-        <Anchor component={Link} to={paths.home()}>
+        <Anchor component={Link} to={paths.projects()}>
           Back to projects
         </Anchor>
       </Text>

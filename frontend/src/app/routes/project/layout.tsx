@@ -26,7 +26,7 @@ function ProjectPage({ projectId }: { projectId: number }) {
     return (
       <Alert color={missing ? "yellow" : "red"} title={missing ? "Project not found" : "Error"}>
         {missing ? "It does not exist, or you are not a member." : project.error.message}{" "}
-        <Anchor component={Link} to={paths.home()}>
+        <Anchor component={Link} to={paths.projects()}>
           Back to projects
         </Anchor>
       </Alert>

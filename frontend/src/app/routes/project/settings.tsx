@@ -13,7 +13,7 @@ export function Component() {
     <ProjectSettings
       project={project}
       canEdit={can(project.permissions, PROJECT_ACTIONS.edit)}
-      onDeleted={() => void navigate(paths.home(), { replace: true })}
+      onDeleted={() => void navigate(paths.projects(), { replace: true })}
       sections={
         <>
           <Divider my="md" />

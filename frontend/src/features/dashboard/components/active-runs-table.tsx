@@ -1,0 +1,75 @@
+import { Anchor, Badge, Table, Text } from "@mantine/core";
+import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { STATUS_COLORS, statusLabel } from "@/features/dashboard/lib/status";
+import { formatDateTime } from "@/lib/format";
+import { paths } from "@/lib/paths";
+
+type ActiveRun = Schemas["ActiveRun"];
+
+function elapsed(since: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - new Date(since).getTime()) / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Running runs (for how long), then queued runs in claim order with why each still waits. */
+export function ActiveRunsTable({
+  running,
+  queued,
+  now,
+}: {
+  running: ActiveRun[];
+  queued: ActiveRun[];
+  now: number;
+}) {
+  const rows = [...running, ...queued];
+  if (rows.length === 0) {
+    return <Text c="dimmed">Nothing is running or queued.</Text>;
+  }
+  return (
+    // three columns that wrap rather than scroll: at phone width, why a run waits stays in view
+    <Table.ScrollContainer minWidth={300}>
+      <Table aria-label="Running and queued runs" verticalSpacing="xs" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Run</Table.Th>
+            <Table.Th>Template</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((run) => (
+            <Table.Tr key={run.id}>
+              <Table.Td>
+                <Anchor component={Link} to={paths.run(run.project_id, run.id)}>
+                  #{run.id}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{run.template_name || "(deleted template)"}</Text>
+                <Text size="xs" c="dimmed">
+                  {run.project_name} · by {run.launched_by || run.launch_type}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLORS[run.status]} variant="light" style={{ flexShrink: 0 }}>
+                  {statusLabel(run.status)}
+                </Badge>
+                {run.status === "queued" ? (
+                  <Text size="sm">{run.waiting_reason ?? "waiting"}</Text>
+                ) : (
+                  <Text size="sm" title={run.started_at ? formatDateTime(run.started_at) : ""}>
+                    {run.started_at ? `running for ${elapsed(run.started_at, now)}` : "starting"}
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

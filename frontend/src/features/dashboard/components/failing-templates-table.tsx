@@ -1,0 +1,62 @@
+import { Anchor, Badge, Table, Text } from "@mantine/core";
+import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { STATUS_COLORS, statusLabel } from "@/features/dashboard/lib/status";
+import { formatDateTime } from "@/lib/format";
+import { paths } from "@/lib/paths";
+
+/** Templates whose latest finished run failed: how often, and the run that failed last. */
+export function FailingTemplatesTable({ items }: { items: Schemas["FailingTemplate"][] }) {
+  if (items.length === 0) {
+    return (
+      <Text c="dimmed">No failing templates: every template&apos;s latest run went well.</Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={300}>
+      <Table aria-label="Failing templates" verticalSpacing="xs" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Template</Table.Th>
+            <Table.Th>Failures</Table.Th>
+            <Table.Th>Last failure</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((t) => (
+            <Table.Tr key={t.template_id}>
+              <Table.Td>
+                <Anchor component={Link} to={paths.template(t.project_id, t.template_id)}>
+                  {t.template_name}
+                </Anchor>
+                <Text size="xs">
+                  <Anchor component={Link} to={paths.project(t.project_id)} c="dimmed" inherit>
+                    {t.project_name}
+                  </Anchor>
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                {t.failures} of {t.finished} ({Math.round(t.failure_rate * 100)}%)
+              </Table.Td>
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={paths.run(t.project_id, t.last_failed_run_id)}
+                  aria-label={`Run #${t.last_failed_run_id}, ${statusLabel(t.last_status)}`}
+                >
+                  <Badge color={STATUS_COLORS[t.last_status]} variant="light" mr={6}>
+                    {statusLabel(t.last_status)}
+                  </Badge>
+                  #{t.last_failed_run_id}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {formatDateTime(t.last_failure_at)}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
