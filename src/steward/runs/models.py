@@ -28,8 +28,8 @@ class Run(Base):
         Index("ix_runs_template_id_id", "template_id", "id"),
         Index("ix_runs_status", "status"),
         Index("ix_runs_project_id_created_at", "project_id", "created_at"),
-        # a template's runs of the last days by status (its stats): counted from the index alone
-        Index("ix_runs_template_id_created_at", "template_id", "created_at", "status"),
+        # a template's runs of the last days, counted per status (its stats) from the index alone
+        Index("ix_runs_template_id_status_created_at", "template_id", "status", "created_at"),
         # the dashboard's window of days across projects: its aggregates read this index alone
         Index("ix_runs_created_at", "created_at", "status", "project_id", "template_id"),
     )

@@ -795,10 +795,12 @@ def upgrade() -> None:
         batch_op.create_index("ix_runs_project_id_id", ["project_id", "id"], unique=False)
         batch_op.create_index(batch_op.f("ix_runs_schedule_id"), ["schedule_id"], unique=False)
         batch_op.create_index("ix_runs_status", ["status"], unique=False)
-        batch_op.create_index(
-            "ix_runs_template_id_created_at", ["template_id", "created_at", "status"], unique=False
-        )
         batch_op.create_index("ix_runs_template_id_id", ["template_id", "id"], unique=False)
+        batch_op.create_index(
+            "ix_runs_template_id_status_created_at",
+            ["template_id", "status", "created_at"],
+            unique=False,
+        )
         batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
 
     op.create_table(
@@ -1052,8 +1054,8 @@ def downgrade() -> None:
     op.drop_table("notification_messages")
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
+        batch_op.drop_index("ix_runs_template_id_status_created_at")
         batch_op.drop_index("ix_runs_template_id_id")
-        batch_op.drop_index("ix_runs_template_id_created_at")
         batch_op.drop_index("ix_runs_status")
         batch_op.drop_index(batch_op.f("ix_runs_schedule_id"))
         batch_op.drop_index("ix_runs_project_id_id")

@@ -45,9 +45,20 @@ export function RunHeads({
                   {status(run)}
                 </Group>
               </Group>
-              <Text size="sm" truncate>
-                {run.template_name || "(deleted template)"}
-              </Text>
+              {run.template_id !== null ? (
+                <Anchor
+                  component={Link}
+                  to={paths.template(run.project_id, run.template_id)}
+                  size="sm"
+                  truncate
+                >
+                  {run.template_name}
+                </Anchor>
+              ) : (
+                <Text size="sm" truncate>
+                  {run.template_name || "(deleted template)"}
+                </Text>
+              )}
               <Text size="xs" c="dimmed">
                 {formatDateTime(run.started_at ?? run.created_at)} · {formatSeconds(seconds)}
                 {delta !== null && ` · ${formatDelta(delta, base ? (delta / base) * 100 : null)}`}
