@@ -308,7 +308,7 @@ def test_a_draft_is_previewed_as_it_would_be_saved(workbench: Workbench, templat
     saved = make_schedule(
         workbench.client, workbench.project_id, template_id, **recurrence, launch=launch_values()
     )
-    params = {"count": 5, "viewer_tz": "Europe/Berlin"}
+    params: dict[str, str | int] = {"count": 5, "viewer_tz": "Europe/Berlin"}
     url = schedules_url(workbench, f"/{saved['id']}/preview")
     expected = workbench.client.get(url, params=params).json()
     draft = workbench.client.post(workbench.url("schedules/preview"), json={**recurrence, **params})
