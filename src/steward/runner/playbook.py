@@ -45,6 +45,7 @@ EVENTS_FD_VARIABLE = "STEWARD_EVENTS_FD"  # read by the plugin
 HEADER = struct.Struct("!II")  # a record: event JSON length, text length (the plugin's format)
 POLL_SECONDS = 0.25  # should_cancel is called this often
 READ_BYTES = 1 << 20
+EXITED_READS = 64  # reads once ansible-playbook has exited: more than a full pipe holds
 PIPE_BYTES = 1 << 20  # a bigger pipe: fewer wake-ups on big outputs
 AGENT_START_SECONDS = 10.0
 F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
@@ -283,9 +284,9 @@ def _nonblocking_pipe() -> tuple[int, int]:
     return read, write
 
 
-def _drain(fd: int, sink: Callable[[bytes], None]) -> bool:
-    """Read what ``fd`` has now; False at end of file."""
-    while True:
+def _drain(fd: int, sink: Callable[[bytes], None], *, budget: int | None = None) -> bool:
+    """Read what ``fd`` has now (at most ``budget`` reads); False at end of file."""
+    while budget is None or budget > 0:
         try:
             data = os.read(fd, READ_BYTES)
         except BlockingIOError:
@@ -293,6 +294,8 @@ def _drain(fd: int, sink: Callable[[bytes], None]) -> bool:
         if not data:
             return False
         sink(data)
+        budget = None if budget is None else budget - 1
+    return True
 
 
 def run_playbook(
@@ -369,10 +372,10 @@ def _follow(
             exited = proc.poll() is not None
             if exited and open_fds:
                 # whatever the controller wrote is in the pipes: a child it left behind that
-                # still holds one (a daemon) must not keep the run open
+                # still holds one (a daemon) must not keep the run open, even if it writes on
                 for fd, sink in ((raw_fd, stream.raw), (events_fd, take)):
                     if fd in open_fds:
-                        _drain(fd, sink)
+                        _drain(fd, sink, budget=EXITED_READS)
                 break
             if time.monotonic() >= next_poll:
                 next_poll = time.monotonic() + POLL_SECONDS
