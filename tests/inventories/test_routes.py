@@ -82,6 +82,7 @@ def by_name(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {item["name"]: item for item in items}
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_static_ini_inventory_resolves_hosts_and_groups(
     client: TestClient, project_id: int
 ) -> None:
@@ -117,6 +118,7 @@ def test_secret_variables_are_masked_in_hosts(client: TestClient, project_id: in
         assert secret not in ini_hosts.text + yaml_hosts.text
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_broken_ini_is_refused_with_ansibles_message(client: TestClient, project_id: int) -> None:
     body = {"name": "bad", "kind": "static", "format": "ini", "content": "[web]\nweb1 port\n"}
     refused = client.post(url(project_id), json=body)
@@ -126,6 +128,7 @@ def test_broken_ini_is_refused_with_ansibles_message(client: TestClient, project
     assert client.get(url(project_id)).json()["total"] == 0
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_broken_yaml_is_refused_with_ansibles_message(client: TestClient, project_id: int) -> None:
     body = {"name": "bad", "kind": "static", "format": "yaml", "content": "all:\n  hosts: {a: 1\n"}
     detail = assert_problem(client.post(url(project_id), json=body), 422, "content")
@@ -133,6 +136,7 @@ def test_broken_yaml_is_refused_with_ansibles_message(client: TestClient, projec
     assert "/tmp" not in detail
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_ini_text_declared_as_yaml_does_not_fall_through_to_another_plugin(
     client: TestClient, project_id: int
 ) -> None:
@@ -156,6 +160,7 @@ def test_path_is_stored_normalized(client: TestClient, project_id: int, reposito
     assert created["format"] is None
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_file_inventory_resolves_from_a_checkout_with_its_host_vars(
     client: TestClient, project_id: int, repository_id: int
 ) -> None:
@@ -168,6 +173,7 @@ def test_file_inventory_resolves_from_a_checkout_with_its_host_vars(
     assert hosts["app1"]["vars"] == {"db_password": "********", "role": "a"}
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_plugin_inventories_run_plugin_configs_and_scripts(
     client: TestClient, project_id: int, repository_id: int
 ) -> None:
@@ -180,6 +186,7 @@ def test_plugin_inventories_run_plugin_configs_and_scripts(
     assert scripted["hosts"] == [{"name": "s1", "groups": ["scripted"], "vars": {"x": 1}}]
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_hosts_of_a_broken_or_missing_repository_file_name_the_path(
     client: TestClient, project_id: int, repository_id: int, repo_dir: Path
 ) -> None:
@@ -195,6 +202,7 @@ def test_hosts_of_a_broken_or_missing_repository_file_name_the_path(
     assert "'nope.ini' is not in repository 'playbooks'" in detail
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_hosts_of_a_repository_that_cannot_be_checked_out_is_a_conflict(
     client: TestClient, project_id: int, repository_id: int, repo_dir: Path
 ) -> None:
@@ -205,6 +213,7 @@ def test_hosts_of_a_repository_that_cannot_be_checked_out_is_a_conflict(
     assert_problem(refused, 409, "repository 'playbooks' could not be checked out")
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_preview_resolves_unsaved_text_or_names_content(
     client: TestClient, project_id: int
 ) -> None:
@@ -244,6 +253,7 @@ def test_repository_of_another_project_is_refused(
     assert f"repository {foreign} does not exist in this project" in detail
 
 
+@pytest.mark.sqlite_only  # Ansible parses it; the database is incidental
 def test_update_validates_the_whole_source_and_keeps_the_old_on_error(
     client: TestClient, project_id: int, repository_id: int
 ) -> None:

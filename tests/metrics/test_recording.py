@@ -58,6 +58,7 @@ def task_window(workbench: Workbench, run_id: int, task: str) -> tuple[int, int]
     return _ms(entry["started_at"]), _ms(entry["ended_at"])
 
 
+@pytest.mark.sqlite_only  # sampling; the database is incidental
 def test_cpu_of_a_burst_task_rises_on_the_controller_and_through_pcp(
     workbench: Workbench, pcp_server: PcpServer
 ) -> None:
@@ -169,6 +170,7 @@ def test_hanging_and_absent_endpoints_are_gaps_and_do_not_slow_the_run(
         assert gap["end"] > gap["start"]
 
 
+@pytest.mark.sqlite_only  # sampling; the database is incidental
 def test_target_hosts_are_sampled_from_the_run_start_and_untouched_ones_are_not_kept(
     workbench: Workbench, pcp_server: PcpServer
 ) -> None:

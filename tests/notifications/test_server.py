@@ -13,7 +13,7 @@ from support.builders import PLAYBOOKS, bearer, localhost_project, post
 from support.notifications import HttpReceiver
 from support.server import Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only]  # the server's services, not its database
 
 
 def test_a_served_failed_run_is_told_with_its_first_failure(

@@ -16,6 +16,8 @@ from steward.repositories.checkout import Checkout, CheckoutFailed, checkout
 from steward.repositories.models import Repository
 from steward.runtime import Runtime
 
+pytestmark = pytest.mark.sqlite_only  # git and the file system; the database is incidental
+
 
 @pytest.fixture
 def origin(tmp_path: Path) -> tuple[Path, dict[str, str]]:

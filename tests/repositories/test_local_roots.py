@@ -24,6 +24,8 @@ from support.waits import wait_finished
 from steward.config import Settings
 from steward.server import build_app
 
+pytestmark = pytest.mark.sqlite_only  # the file system and the settings; the database is incidental
+
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:

@@ -92,6 +92,7 @@ def schedule_of(api: httpx2.Client, project_id: int, schedule_id: int) -> dict[s
     return found
 
 
+@pytest.mark.sqlite_only  # the loop's timing; claims race on both databases below, test_claims
 def test_a_schedule_fires_every_occurrence_once_through_the_server_loop(
     tmp_path: Path, database_url: str
 ) -> None:
