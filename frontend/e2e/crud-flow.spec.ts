@@ -64,6 +64,15 @@ test("create repository, inventory, key, environment and template, then launch",
   await page.getByRole("button", { name: "New repository" }).click();
   let dialog = page.getByRole("dialog", { name: "New repository" });
   await dialog.getByRole("textbox", { name: "Name" }).fill("playbooks");
+  // a git URL over ssh offers pinned host keys, which the server checks line by line
+  await dialog.getByRole("textbox", { name: "URL" }).fill("git@git.example.com:ops.git");
+  const hostKeys = dialog.getByRole("textbox", { name: "SSH host keys of the git server" });
+  await hostKeys.fill("git.example.com ssh-ed25519");
+  await dialog.getByRole("button", { name: "Create repository" }).click();
+  await expect(hostKeys).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toContainText("line 1 is not a known_hosts line");
+  await dialog.getByRole("textbox", { name: "URL" }).fill("https://git.example.com/ops.git");
+  await expect(hostKeys).toBeHidden();
   await dialog.getByText("Local directory").click();
   const url = dialog.getByRole("textbox", { name: "Directory on the server" });
   await url.fill("/no/such/dir");

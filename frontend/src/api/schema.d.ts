@@ -3526,6 +3526,12 @@ export interface components {
       ref: string;
       /** Key Id */
       key_id?: number | null;
+      /**
+       * Ssh Known Hosts
+       * @description the git server's SSH host keys (known_hosts lines, e.g. from ssh-keyscan); empty: the key met at the first fetch is pinned (trust on first use)
+       * @default
+       */
+      ssh_known_hosts: string;
     };
     /**
      * RepositoryKind
@@ -3549,6 +3555,11 @@ export interface components {
       ref: string;
       /** Key Id */
       key_id: number | null;
+      /**
+       * Ssh Known Hosts
+       * @description pinned SSH host keys of the git server (public)
+       */
+      ssh_known_hosts: string;
       /**
        * Created At
        * Format: date-time
@@ -3587,6 +3598,8 @@ export interface components {
       ref?: string | null;
       /** Key Id */
       key_id?: number | null;
+      /** Ssh Known Hosts */
+      ssh_known_hosts?: string | null;
     };
     /**
      * ResolvedRead

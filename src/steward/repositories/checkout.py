@@ -16,7 +16,7 @@ from steward.inventories.paths import inside
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
-from steward.repositories import containment, git
+from steward.repositories import containment, git, host_keys
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 
@@ -112,12 +112,14 @@ def checkout(
         tree = Checkout(path=dest, commit=local_head(directory))
     else:
         wanted = repo.ref if ref is None else ref
-        with git.access(key_material(session, cipher, repo), dest.parent) as access:
+        material = key_material(session, cipher, repo)
+        with git.access(material, dest.parent, repo.ssh_known_hosts) as access:
             try:
                 _clone(repo.url, wanted, dest, access, timeout)
                 commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
             except git.GitFailed as exc:
                 raise CheckoutFailed(f"checkout of {repo.url} failed: {exc.message}") from exc
+            host_keys.remember(session, repo, access)
         tree = Checkout(path=dest, commit=commit)
     _check_contained(repo, tree)
     return tree

@@ -35,6 +35,12 @@ _SCP_LIKE = re.compile(rf"^(?:[A-Za-z0-9_][A-Za-z0-9._-]*@)?{_HOST}:(?!:)\S+$")
 # never ext:: (runs a command) or fd::
 ALLOWED_PROTOCOLS = "file:http:https:ssh"
 PROTOCOL_CONFIG = ("-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never")
+HOST_KEY_REFUSED = "Host key verification failed"
+HOST_KEY_ADVICE = (
+    "the git server's SSH host key is not the one pinned for this repository (ssh_known_hosts):"
+    " someone may be intercepting the connection. If the server's key was changed on purpose,"
+    " put its new key in ssh_known_hosts, or clear it to pin the key met at the next fetch."
+)
 _ASKPASS = """#!/bin/sh
 case "$1" in
   [Uu]sername*) printf '%s\\n' "$STEWARD_GIT_USERNAME" ;;
@@ -55,6 +61,13 @@ class GitFailed(Exception):
 class GitAccess:
     env: dict[str, str] = dataclasses.field(repr=False)
     secrets: list[str] = dataclasses.field(repr=False)
+    known_hosts: Path | None = None  # ssh's file: the pinned keys, or those it met (accept-new)
+
+    def host_keys_met(self) -> str:
+        """The known_hosts lines ssh holds now: the pinned ones, or those it accepted."""
+        if self.known_hosts is None or not self.known_hosts.exists():
+            return ""
+        return self.known_hosts.read_text().strip()
 
 
 def transport(url: str) -> str | None:
@@ -87,9 +100,18 @@ def has_password_in_url(url: str) -> bool:
     return "://" in url and urlsplit(url).password is not None
 
 
-def _ssh_command(scratch: Path, material: KeyMaterial | None) -> str:
-    command = ["ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new"]
-    command += ["-o", f"UserKnownHostsFile={scratch / 'known_hosts'}"]
+def _ssh_command(scratch: Path, material: KeyMaterial | None, *, pinned: bool) -> str:
+    """ssh for git: host keys checked against the repository's pinned ones, or (none pinned
+    yet) accepted and written down so that the caller pins them (trust on first use)."""
+    checking = "yes" if pinned else "accept-new"
+    command = ["ssh", "-o", "BatchMode=yes", "-o", f"StrictHostKeyChecking={checking}"]
+    command += [
+        "-o",
+        f"UserKnownHostsFile={scratch / 'known_hosts'}",
+        "-o",
+        "GlobalKnownHostsFile=/dev/null",
+    ]
+    command += ["-o", "HashKnownHosts=no", "-o", "UpdateHostKeys=no"]
     if material is not None and material.kind == KeyKind.SSH:
         key_file = scratch / "id_key"
         fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -112,20 +134,28 @@ def _askpass_env(scratch: Path, material: KeyMaterial) -> dict[str, str]:
 
 
 @contextmanager
-def access(material: KeyMaterial | None, scratch_parent: Path) -> Iterator[GitAccess]:
-    """The environment for git with this key, valid inside the block; the key files go after."""
+def access(
+    material: KeyMaterial | None, scratch_parent: Path, known_hosts: str = ""
+) -> Iterator[GitAccess]:
+    """The environment for git with this key (and ssh host keys, if pinned), valid inside the
+    block; the key files go after."""
     scratch = Path(tempfile.mkdtemp(prefix=".git-access-", dir=scratch_parent))
     try:
+        hosts_file = scratch / "known_hosts"
+        fd = os.open(hosts_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(known_hosts.strip() + "\n" if known_hosts.strip() else "")
         env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
         env |= {
             "LC_ALL": "C",
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
         }
-        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material)
+        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material, pinned=bool(known_hosts.strip()))
         if material is not None and material.kind == KeyKind.LOGIN_PASSWORD:
             env |= _askpass_env(scratch, material)
-        yield GitAccess(env=env, secrets=material.secret_values() if material else [])
+        secrets = material.secret_values() if material else []
+        yield GitAccess(env=env, secrets=secrets, known_hosts=hosts_file)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -158,6 +188,8 @@ def run(
         raise GitFailed(f"git {args[0]} timed out after {timeout:g} s") from exc
     if done.returncode != 0:
         stderr = mask(done.stderr, git.secrets).strip()[-4000:]
+        if HOST_KEY_REFUSED in stderr:
+            stderr = f"{HOST_KEY_ADVICE}\n{stderr}"
         raise GitFailed(stderr or f"git {args[0]} exited with status {done.returncode}")
     return done.stdout
 

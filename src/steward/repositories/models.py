@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import enum
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.projects.scoped import ProjectScoped
@@ -20,3 +20,6 @@ class Repository(ProjectScoped):
     url: Mapped[str] = mapped_column(String(2000))  # git URL, or an absolute directory for local
     ref: Mapped[str] = mapped_column(String(200), default="")  # branch, tag or commit; "" = HEAD
     key_id: Mapped[int | None] = mapped_column(ForeignKey("keys.id", ondelete="RESTRICT"))
+    # OpenSSH known_hosts lines of the git server: given, or pinned at the first fetch over ssh
+    # (trust on first use); a server presenting another key is refused from then on
+    ssh_known_hosts: Mapped[str] = mapped_column(Text, default="")

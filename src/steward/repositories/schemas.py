@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
@@ -11,6 +12,35 @@ from steward.repositories.models import RepositoryKind
 
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
 Ref = Annotated[str, Field(max_length=LABEL_MAX, pattern=REF_PATTERN)]
+KNOWN_HOSTS_MAX = 16 * 1024
+# OpenSSH known_hosts: [marker] hosts keytype base64-key [comment]
+_HOST_KEY_LINE = re.compile(
+    r"^(@cert-authority |@revoked )?[^\s#-]\S* (ssh-[a-z0-9-]+|ecdsa-sha2-nistp\d+|"
+    r"sk-[a-z0-9@.-]+)(-cert-v01@openssh\.com)? [A-Za-z0-9+/]+={0,2}( [^\x00-\x1f]*)?$"
+)
+
+
+def _known_hosts(text: str) -> str:
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if line and not line.startswith("#") and not _HOST_KEY_LINE.match(line):
+            raise ValueError(
+                f"line {number} is not a known_hosts line ('host key-type base64-key', as"
+                " ssh-keyscan prints)"
+            )
+    return text.strip()
+
+
+KnownHosts = Annotated[
+    str,
+    Field(
+        max_length=KNOWN_HOSTS_MAX,
+        pattern=r"^[^\x00-\x09\x0b-\x1f]*$",
+        description="the git server's SSH host keys (known_hosts lines, e.g. from ssh-keyscan);"
+        " empty: the key met at the first fetch is pinned (trust on first use)",
+    ),
+    AfterValidator(_known_hosts),
+]
 
 
 class RepositoryCreate(RequestModel):
@@ -24,6 +54,7 @@ class RepositoryCreate(RequestModel):
     url: Url
     ref: Ref = ""
     key_id: Id | None = None
+    ssh_known_hosts: KnownHosts = ""
 
 
 class RepositoryUpdate(NamedUpdate):
@@ -33,6 +64,7 @@ class RepositoryUpdate(NamedUpdate):
     url: Url | None = None
     ref: Ref | None = None
     key_id: Id | None = None
+    ssh_known_hosts: KnownHosts | None = None
 
     NULLABLE = frozenset({"key_id"})
 
@@ -46,6 +78,7 @@ class RepositoryRead(ResponseModel):
     url: str
     ref: str
     key_id: int | None
+    ssh_known_hosts: str = Field(description="pinned SSH host keys of the git server (public)")
     created_at: dt.datetime
     updated_at: dt.datetime
 

@@ -16,7 +16,7 @@ from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.repositories import git
+from steward.repositories import git, host_keys
 from steward.repositories.checkout import key_material, local_head
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
@@ -29,7 +29,7 @@ KEY_KIND_FOR: dict[str, KeyKind | None] = {
     "http": KeyKind.LOGIN_PASSWORD,
     "file": None,
 }
-AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id")
+AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id", "ssh_known_hosts")
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
@@ -47,6 +47,8 @@ def _check_local(repo: Repository) -> None:
         raise InvalidInput("key_id", "a local repository takes no key")
     if repo.ref:
         raise InvalidInput("ref", "a local repository has no ref: it is used as it is")
+    if repo.ssh_known_hosts:
+        raise InvalidInput("ssh_known_hosts", "a local repository is not fetched over ssh")
 
 
 def _check_git_url(url: str) -> str:
@@ -80,6 +82,8 @@ def _check(session: Session, project: Project, repo: Repository, roots: Sequence
         scheme = _check_git_url(repo.url)
         if repo.key_id is not None:
             _check_key(session, project, repo.key_id, scheme)
+        if repo.ssh_known_hosts and scheme != "ssh":
+            raise InvalidInput("ssh_known_hosts", f"only an ssh URL uses it; this one is {scheme}")
     _server_directory(repo, roots)
 
 
@@ -158,11 +162,12 @@ def test_access(
     directory = _server_directory(repo, roots)
     if repo.kind == RepositoryKind.LOCAL and directory is not None:
         return RepositoryTestResult(ref="", commit=local_head(directory))
-    with git.access(key_material(session, cipher, repo), scratch) as access:
+    with git.access(key_material(session, cipher, repo), scratch, repo.ssh_known_hosts) as access:
         try:
             refs = git.ls_remote(repo.url, access)
         except git.GitFailed as exc:
             raise InvalidInput("url", f"git ls-remote failed: {exc.message}") from exc
+        host_keys.remember(session, repo, access)
     commit = git.resolve_ref(refs, repo.ref)
     if commit is None and not git.COMMIT.match(repo.ref):
         raise InvalidInput("ref", f"no branch or tag '{repo.ref}' in {repo.url}")

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-23 23:19:38.371353
+Create Date: 2026-11-24 02:06:08.783351
 """
 
 from collections.abc import Sequence
@@ -385,6 +385,7 @@ def upgrade() -> None:
         sa.Column("url", sa.String(length=2000), nullable=False),
         sa.Column("ref", sa.String(length=200), nullable=False),
         sa.Column("key_id", sa.Integer(), nullable=True),
+        sa.Column("ssh_known_hosts", sa.Text(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(

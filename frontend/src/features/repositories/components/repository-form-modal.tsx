@@ -1,4 +1,4 @@
-import { SegmentedControl, Select, Text, TextInput } from "@mantine/core";
+import { SegmentedControl, Select, Text, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
@@ -17,6 +17,7 @@ interface RepositoryFormValues {
   url: string;
   ref: string;
   key_id: string;
+  ssh_known_hosts: string;
 }
 
 /** The key kinds a git URL can use (the server checks it; this only narrows the picker). */
@@ -36,6 +37,7 @@ function initialValues(repository: Repository | null): RepositoryFormValues {
     url: repository?.url ?? "",
     ref: repository?.ref ?? "",
     key_id: repository?.key_id == null ? "" : String(repository.key_id),
+    ssh_known_hosts: repository?.ssh_known_hosts ?? "",
   };
 }
 
@@ -56,6 +58,7 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
   const serverErrors = useServerErrors(form);
   const { kind, url } = form.values;
   const kinds = keyKindsForUrl(url);
+  const overSsh = kind === "git" && kinds.length === 1 && kinds[0] === "ssh";
   const keyData = (keys.data ?? [])
     .filter((key) => kinds.includes(key.kind) || String(key.id) === form.values.key_id)
     .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
@@ -70,6 +73,8 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
       url: values.url,
       ref: local ? "" : values.ref,
       key_id: local || values.key_id === "" ? null : Number(values.key_id),
+      // only an ssh URL uses pinned host keys (the server refuses them for any other)
+      ssh_known_hosts: overSsh ? values.ssh_known_hosts : "",
     };
     save.mutate(body, {
       onSuccess: (saved) => {
@@ -139,6 +144,19 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
             {...form.getInputProps("key_id")}
             onChange={(value) => form.setFieldValue("key_id", value ?? "")}
           />
+          {overSsh && (
+            <Textarea
+              label="SSH host keys of the git server"
+              description="Empty: the key the server presents at the first fetch is pinned, and any other is refused from then on. Paste ssh-keyscan's lines to pin them in advance; clear it after a deliberate key change."
+              placeholder="git.example.com ssh-ed25519 AAAA…"
+              autosize
+              minRows={2}
+              maxRows={6}
+              spellCheck={false}
+              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+              {...form.getInputProps("ssh_known_hosts")}
+            />
+          )}
         </>
       )}
     </FormModal>
