@@ -141,12 +141,19 @@ test("a schedule: previewed in its zone and the viewer's, edited without losing 
   await expression.fill("61 2 * * 1,3,5");
   await pickOption(page, dialog.getByRole("textbox", { name: "Time zone" }), "Europe/Berlin");
   await dialog.getByRole("textbox", { name: /Database/ }).fill("ORCL");
+  // the live preview says why while typing, before any save
+  await expect(
+    dialog.getByRole("alert").filter({ hasText: "is not a valid cron expression" }),
+  ).toBeVisible();
   await dialog.getByRole("button", { name: "Create schedule" }).click();
   await expect(expression).toHaveAttribute("aria-invalid", "true");
   await expect(dialog).toContainText("is not a valid cron expression");
   await expression.scrollIntoViewIfNeeded();
   await shots(page, "triggers-schedule-form-error");
   await expression.fill("30 2 * * 1,3,5");
+  const typed = dialog.getByRole("table", { name: "Next runs" });
+  await expect(typed.getByRole("row")).toHaveCount(6); // the header and the next five
+  await expect(typed.getByRole("row").nth(1).getByRole("cell").nth(1)).toContainText(/ 02:30 /);
   await dialog.getByRole("button", { name: "Create schedule" }).click();
   await expect(dialog).toBeHidden();
 

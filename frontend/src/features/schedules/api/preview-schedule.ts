@@ -1,4 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { Schemas } from "@/api/client";
 import { api, unwrap } from "@/api/client";
 import { scheduleKeys } from "@/features/schedules/api/query-keys";
 
@@ -23,5 +24,25 @@ export function useSchedulePreview(
       ),
     // "the next occurrences from now": a minute later the first may be gone
     refetchInterval: 60_000,
+  });
+}
+
+/** The next occurrences of a recurrence not saved yet (the form, as it is typed); `null`: none. */
+export function useDraftPreview(projectId: number, draft: Schemas["DraftPreview"] | null) {
+  return useQuery({
+    queryKey: scheduleKeys.draft(projectId, draft),
+    queryFn: ({ signal }) => {
+      if (draft === null) throw new Error("nothing to preview yet"); // not enabled then
+      return unwrap(
+        api.POST("/api/v1/projects/{project_id}/schedules/preview", {
+          params: { path: { project_id: projectId } },
+          body: draft,
+          signal,
+        }),
+      );
+    },
+    enabled: draft !== null,
+    placeholderData: keepPreviousData, // no flicker between two keystrokes
+    retry: false, // a 422 is the answer: the expression is refused, and says why
   });
 }

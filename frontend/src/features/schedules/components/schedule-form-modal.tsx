@@ -23,7 +23,7 @@ import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useScheduleTemplate, useWritableTemplates } from "@/features/schedules/api/get-templates";
 import { useSaveSchedule } from "@/features/schedules/api/save-schedule";
-import { SchedulePreview } from "@/features/schedules/components/schedule-preview";
+import { DraftSchedulePreview } from "@/features/schedules/components/schedule-preview";
 import { TimeZoneSelect } from "@/features/schedules/components/time-zone-select";
 import {
   EXAMPLES,
@@ -234,11 +234,9 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
           </Stack>
         </Fieldset>
       )}
-      {schedule && (
-        <Fieldset legend="As saved">
-          <SchedulePreview projectId={projectId} scheduleId={schedule.id} />
-        </Fieldset>
-      )}
+      <Fieldset legend="Next runs">
+        <DraftSchedulePreview projectId={projectId} values={form.values} />
+      </Fieldset>
     </FormModal>
   );
 }

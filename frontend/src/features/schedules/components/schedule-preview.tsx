@@ -1,7 +1,9 @@
 import { Alert, Center, Group, Loader, Select, Stack, Table, Text } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
-import { useSchedulePreview } from "@/features/schedules/api/preview-schedule";
+import { useDraftPreview, useSchedulePreview } from "@/features/schedules/api/preview-schedule";
+import { type ScheduleFormValues, toDraftPreview } from "@/features/schedules/lib/schedule-form";
 import { browserZone, formatWallTime } from "@/features/schedules/lib/zones";
 
 type Preview = Schemas["SchedulePreview"];
@@ -84,4 +86,39 @@ export function SchedulePreview({
       )}
     </Stack>
   );
+}
+
+/** The next runs of the schedule as it is being typed: the server's answer, or why it refuses
+ * the recurrence, a moment after the typing stops. */
+export function DraftSchedulePreview({
+  projectId,
+  values,
+}: {
+  projectId: number;
+  values: ScheduleFormValues;
+}) {
+  const [draft] = useDebouncedValue(toDraftPreview(values, browserZone()), 400);
+  const preview = useDraftPreview(projectId, draft);
+  if (draft === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        The next runs show here once the expression is typed.
+      </Text>
+    );
+  }
+  if (preview.isError) {
+    return (
+      <Text size="sm" c="red" role="alert">
+        {preview.error.message}
+      </Text>
+    );
+  }
+  if (preview.data === undefined) {
+    return (
+      <Center py="md">
+        <Loader size="sm" aria-label="Computing the next runs" />
+      </Center>
+    );
+  }
+  return <PreviewTable preview={preview.data} />;
 }

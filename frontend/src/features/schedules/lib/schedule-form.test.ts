@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/api/errors";
 import {
   type ScheduleFormValues,
+  toDraftPreview,
   toScheduleBody,
   toScheduleValues,
 } from "@/features/schedules/lib/schedule-form";
@@ -108,5 +109,20 @@ describe("schedule form", () => {
       "launch.survey.db": "is required",
       "launch.extra_vars": "x: too long",
     });
+  });
+
+  it("previews the recurrence as typed, and nothing before it is typed or while a date is bad", () => {
+    const values = toScheduleValues(makeSchedule(), template, "UTC");
+    expect(toDraftPreview(values, "America/New_York")).toEqual({
+      kind: "cron",
+      expression: values.expression.trim(),
+      timezone: values.timezone,
+      start_at: body(values).start_at,
+      end_at: body(values).end_at,
+      count: 5,
+      viewer_tz: "America/New_York",
+    });
+    expect(toDraftPreview({ ...values, expression: "  " }, "UTC")).toBeNull();
+    expect(toDraftPreview({ ...values, start_at: "not a date" }, "UTC")).toBeNull();
   });
 });

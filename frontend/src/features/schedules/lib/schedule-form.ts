@@ -151,3 +151,19 @@ export function toScheduleBody(
     },
   };
 }
+
+/**
+ * The recurrence as typed, for the server's live preview (the same checks as a save); null
+ * while there is nothing to preview yet (no expression, or a date that is not one).
+ */
+export function toDraftPreview(
+  v: ScheduleFormValues,
+  viewerTz: string,
+  count = 5,
+): Schemas["DraftPreview"] | null {
+  if (!v.expression.trim()) return null;
+  const checked = toScheduleBody(v, null);
+  if (!("body" in checked)) return null;
+  const { kind, expression, timezone, start_at, end_at } = checked.body;
+  return { kind, expression, timezone, start_at, end_at, count, viewer_tz: viewerTz };
+}
