@@ -1,4 +1,4 @@
-"""The recorder's pure part: ansible-runner events in, the rows to store out (no database)."""
+"""The recorder's pure part: the executor's events in, the rows to store out (no database)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Runs of real playbooks through the API, the dispatcher and ansible-runner, on localhost."""
+"""Runs of real playbooks through the API, the dispatcher and Steward's executor, on localhost."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ class Run(Base):
 
 
 class RunEvent(Base):
-    """One ansible-runner callback event, in order; its stdout lives in ``run_output``."""
+    """One callback event of ansible-playbook, in order; its stdout lives in ``run_output``."""
 
     __tablename__ = "run_events"
     __table_args__ = (

@@ -1,11 +1,11 @@
-"""Turn ansible-runner events into stored rows: events, output lines, per-host recap.
+"""Turn the executor's events into stored rows: events, output lines, per-host recap.
 
 Two layers:
 
 - pure functions (``event_row``, ``output_chunks``, ``recap_rows``, ``batch_rows``,
   ``commit_parts``, ``Lease``): an event (or a batch of them) and the numbering so far in, the
   row dicts to insert out. No database, no thread, no clock: unit-tested on their own.
-- ``Recorder``, a thin shell over them: ansible-runner calls ``add`` from its pexpect loop; a
+- ``Recorder``, a thin shell over them: the executor calls ``add`` from its reading loop; a
   writer thread collects events for a few tens of milliseconds, turns the batch into rows and
   inserts them with Core ``executemany`` in one transaction, so a slow database never slows the
   playbook and output shows up in the API within a fraction of a second. Renewing the run's
@@ -106,7 +106,7 @@ def _masked(data: dict[str, Any], masker: Masker) -> tuple[dict[str, Any], int |
 def event_row(
     run_id: int, raw: dict[str, Any], masker: Masker, *, default_counter: int
 ) -> tuple[Row, str]:
-    """The ``run_events`` row of one ansible-runner event (without its line range) and its
+    """The ``run_events`` row of one event (without its line range) and its
     stdout, both masked; "\\r\\n" (the pseudo-terminal's) back to "\\n"."""
     data, size = _masked(raw.get("event_data") or {}, masker)
     kind = str(raw.get("event", ""))
