@@ -135,7 +135,7 @@ def _askpass_env(scratch: Path, material: KeyMaterial) -> dict[str, str]:
 
 @contextmanager
 def access(
-    material: KeyMaterial | None, scratch_parent: Path, known_hosts: str = ""
+    material: KeyMaterial | None, scratch_parent: Path, known_hosts: str | None = None
 ) -> Iterator[GitAccess]:
     """The environment for git with this key (and ssh host keys, if pinned), valid inside the
     block; the key files go after."""
@@ -144,14 +144,15 @@ def access(
         hosts_file = scratch / "known_hosts"
         fd = os.open(hosts_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(known_hosts.strip() + "\n" if known_hosts.strip() else "")
+            pinned = (known_hosts or "").strip()  # None: a repository not saved yet
+            f.write(pinned + "\n" if pinned else "")
         env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
         env |= {
             "LC_ALL": "C",
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
         }
-        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material, pinned=bool(known_hosts.strip()))
+        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material, pinned=bool(pinned))
         if material is not None and material.kind == KeyKind.LOGIN_PASSWORD:
             env |= _askpass_env(scratch, material)
         secrets = material.secret_values() if material else []
