@@ -171,3 +171,25 @@ def create_project(
         }
         templates[scenario.name] = api.post(f"{base}/templates", template)["id"]
     return Project(id=project, templates=templates)
+
+
+def restart_template(api: Api, repo_dir: Path, project_name: str) -> tuple[int, int]:
+    """A project with one template ("restart" of site.yml on db01 and db02) for benchmarks that
+    fill the runs table themselves; (project id, template id)."""
+    project = api.post("/projects", {"name": project_name})["id"]
+    base = f"/projects/{project}"
+    repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
+    inventory = api.post(
+        f"{base}/inventories",
+        {"name": "i", "kind": "static", "format": "ini", "content": "db01\ndb02\n"},
+    )
+    template = api.post(
+        f"{base}/templates",
+        {
+            "name": "restart",
+            "playbook": "site.yml",
+            "repository_id": repo["id"],
+            "inventory_id": inventory["id"],
+        },
+    )
+    return int(project), int(template["id"])

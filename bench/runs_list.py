@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 from typing import Any, cast
 
-from harness import Api, Server
+from harness import Api, Server, restart_template
 from sqlalchemy import Table
 
 from steward.db import make_engine
@@ -29,26 +29,6 @@ from steward.runs.models import Run, RunHost
 
 REPEAT = 7
 BATCH = 10_000
-
-
-def _project(api: Api, repo_dir: Path) -> tuple[int, int]:
-    project = api.post("/projects", {"name": "runs-list"})["id"]
-    base = f"/projects/{project}"
-    repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
-    inventory = api.post(
-        f"{base}/inventories",
-        {"name": "i", "kind": "static", "format": "ini", "content": "db01\ndb02\n"},
-    )
-    template = api.post(
-        f"{base}/templates",
-        {
-            "name": "restart",
-            "playbook": "site.yml",
-            "repository_id": repo["id"],
-            "inventory_id": inventory["id"],
-        },
-    )
-    return int(project), int(template["id"])
 
 
 def _fill(database: Path, project: int, template: int, count: int) -> None:
@@ -126,7 +106,7 @@ def main() -> int:
         with Server(workdir) as server:
             api = Api(server.base_url)
             try:
-                project, template = _project(api, workdir / "repo")
+                project, template = restart_template(api, workdir / "repo", "runs-list")
                 began = time.perf_counter()
                 _fill(server.data_dir / "steward.db", project, template, args.runs)
                 print(

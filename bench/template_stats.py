@@ -24,7 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any, cast
 
-from harness import Api, Server
+from harness import Api, Server, restart_template
 from sqlalchemy import Table
 
 from steward.db import make_engine
@@ -35,26 +35,6 @@ BATCH = 10_000
 WITH_TASKS = 200  # the newest runs get task results
 TASKS = 20
 HOSTS = ("db01", "db02")
-
-
-def _project(api: Api, repo_dir: Path) -> tuple[int, int]:
-    project = api.post("/projects", {"name": "template-stats"})["id"]
-    base = f"/projects/{project}"
-    repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
-    inventory = api.post(
-        f"{base}/inventories",
-        {"name": "i", "kind": "static", "format": "ini", "content": "db01\ndb02\n"},
-    )
-    template = api.post(
-        f"{base}/templates",
-        {
-            "name": "restart",
-            "playbook": "site.yml",
-            "repository_id": repo["id"],
-            "inventory_id": inventory["id"],
-        },
-    )
-    return int(project), int(template["id"])
 
 
 def _results(run_id: int, started: dt.datetime) -> list[dict[str, Any]]:
@@ -166,7 +146,7 @@ def main() -> int:
         with Server(workdir) as server:
             api = Api(server.base_url)
             try:
-                project, template = _project(api, workdir / "repo")
+                project, template = restart_template(api, workdir / "repo", "template-stats")
                 began = time.perf_counter()
                 database = server.data_dir / "steward.db"
                 _fill(database, project, template, args.runs)
