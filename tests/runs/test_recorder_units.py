@@ -365,7 +365,8 @@ def test_the_recorder_renews_the_lease_only_when_due() -> None:
     try:
         assert recorder.renew_lease_if_due(0.0) is False
         assert log == []
-        due = recorder._lease.renewed_at + 3600.0
+        # a second past the period: renewed_at + 3600.0 - renewed_at may round below 3600.0
+        due = recorder._lease.renewed_at + 3601.0
         assert recorder.renew_lease_if_due(due) is True
         assert log == ["heartbeat", "commit"]
         assert recorder.renew_lease_if_due(due + 1.0) is False
