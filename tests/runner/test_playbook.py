@@ -127,6 +127,25 @@ MIXED = """- hosts: all
 """
 
 
+def test_a_huge_result_is_trimmed_in_ansible_and_its_lines_are_all_there(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "huge.yml", env={"ANSIBLE_NOCOLOR": "1"})
+    (spec.project_dir / "huge.yml").write_text(
+        "- hosts: all\n  gather_facts: false\n  tasks:\n"
+        '    - ansible.builtin.debug: {msg: "{{ range(50000) | list }}"}\n'
+        "    - ansible.builtin.command: echo small\n"
+    )
+    events: list[Event] = []
+    assert run_playbook(spec, on_event=events.append, should_cancel=lambda: False).rc == 0
+    huge, small = (e for e in events if e["event"] == "runner_on_ok")
+    # the list's 50,000 lines are the event's text; its data keeps the small values only
+    assert len(huge["stdout"].split("\n")) == 50_000 + 4
+    assert huge["event_data"]["res"] == {"_truncated": True, "changed": False} | {
+        k: v for k, v in huge["event_data"]["res"].items() if k.startswith("_ansible")
+    }
+    assert small["event_data"]["res"]["stdout"] == "small"
+    assert "_truncated" not in small["event_data"]["res"]
+
+
 def _lines(events: list[Event]) -> list[str]:
     return [line for e in events if e["stdout"] for line in e["stdout"].split("\n")]
 
@@ -159,6 +178,11 @@ def test_event_lines_are_exactly_what_bare_ansible_playbook_prints(tmp_path: Pat
     assert failed["event_data"]["res"]["msg"] == "expected"
     assert failed["event_data"]["task"] == "fails but goes on"
     assert failed["parent_uuid"] == failed["event_data"]["task_uuid"]
+    # the default callback deletes "results" from its copy of the loop's result: not from ours
+    loop = next(
+        e for e in events if e["event"] == "runner_on_ok" and e["event_data"]["task"] == "loop"
+    )
+    assert [i["msg"] for i in loop["event_data"]["res"]["results"]] == ["item 1", "item 2"]
     stats = events[-1]
     assert stats["event"] == "playbook_on_stats"
     assert stats["event_data"]["ok"] == {"localhost": 4}

@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 from support.builders import Workbench
 
+from steward.runs.models import RunOutput
 from steward.runs.output import ANSI
 
 
@@ -96,13 +98,20 @@ def test_200000_line_output_is_complete_and_in_order_at_final_status(
 
 
 def test_pages_filters_and_stream_agree_across_stored_chunks(workbench: Workbench) -> None:
-    """Output is stored in chunks of up to 500 lines: whatever the page size or starting
-    line, and with a text filter, reading gives exactly the lines of the whole output."""
-    template = workbench.template("many_lines.yml", extra_vars={"line_total": 1234})
+    """Output is stored in chunks of about 16 KiB of whole lines: whatever the page size or
+    starting line, and with a text filter, reading gives exactly the lines of the whole output
+    (4,000 lines: about 80 KiB, several chunks)."""
+    template = workbench.template("many_lines.yml", extra_vars={"line_total": 4000})
     run = workbench.wait(workbench.launch(template)["id"])
     assert run["status"] == "successful"
     everything = workbench.lines(run["id"])
-    assert len(everything) == run["line_count"] > 1234
+    assert len(everything) == run["line_count"] > 4000
+    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        stored = session.scalar(
+            select(func.count()).select_from(RunOutput).where(RunOutput.run_id == run["id"])
+        )
+    assert stored >= 5
     url = workbench.url(f"runs/{run['id']}/lines")
 
     def page(after: int, limit: int, **params: Any) -> list[tuple[int, str]]:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from steward.runner.masking import MASK, Masker
 from steward.runs.recorder import (
-    CHUNK_LINES,
+    CHUNK_CHARS,
     MAX_DATA_BYTES,
     BatchRows,
     Lease,
@@ -61,29 +61,45 @@ def _batch(
 # ---- output chunks -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("count", "sizes"),
-    [
-        (1, [1]),
-        (499, [499]),
-        (500, [500]),
-        (501, [500, 1]),
-        (1000, [500, 500]),
-        (1001, [500, 500, 1]),
-    ],
-)
-def test_an_events_lines_are_split_into_chunks_of_at_most_500(count: int, sizes: list[int]) -> None:
-    text = _lines(count)
-    chunks = output_chunks(RUN, 3, 10, text)
-    assert [c["last_line"] - c["first_line"] + 1 for c in chunks] == sizes
-    assert [len(c["text"].split("\n")) for c in chunks] == sizes
-    assert chunks[0]["first_line"] == 10
-    assert chunks[-1]["last_line"] == 10 + count - 1
+def _check_chunks(chunks: list[dict[str, Any]], text: str, first_line: int) -> None:
+    """Chunks hold whole consecutive lines, numbered on, and give the text back exactly."""
+    assert chunks[0]["first_line"] == first_line
+    assert chunks[-1]["last_line"] == first_line + text.count("\n")
     for before, after in itertools.pairwise(chunks):
         assert after["first_line"] == before["last_line"] + 1
+    for chunk in chunks:
+        assert len(chunk["text"].split("\n")) == chunk["last_line"] - chunk["first_line"] + 1
     assert "\n".join(c["text"] for c in chunks) == text
     assert {(c["run_id"], c["counter"]) for c in chunks} == {(RUN, 3)}
-    assert CHUNK_LINES == 500
+
+
+@pytest.mark.parametrize("width", [1, 9, 100, CHUNK_CHARS - 1, CHUNK_CHARS, CHUNK_CHARS + 1])
+@pytest.mark.parametrize("count", [1, 2, 3, 1000])
+def test_an_events_lines_are_cut_into_chunks_of_whole_lines(width: int, count: int) -> None:
+    text = "\n".join(str(i % 10) * width for i in range(count))
+    chunks = output_chunks(RUN, 3, 10, text)
+    _check_chunks(chunks, text, 10)
+    for chunk in chunks:  # none bigger than it must be: a longer line only is a chunk alone
+        assert len(chunk["text"]) <= CHUNK_CHARS or "\n" not in chunk["text"]
+    assert len(chunks) <= len(text) // CHUNK_CHARS + count
+
+
+def test_a_chunk_is_cut_at_the_last_whole_line_that_fits() -> None:
+    line = "x" * 99  # 100 characters with its newline
+    text = "\n".join([line] * 1000)
+    chunks = output_chunks(RUN, 3, 0, text)
+    _check_chunks(chunks, text, 0)
+    per_chunk = (CHUNK_CHARS + 1) // 100
+    assert [c["last_line"] - c["first_line"] + 1 for c in chunks[:-1]] == [per_chunk] * (
+        len(chunks) - 1
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["\n", "\n\n\n", "a\n", "\na", "\n" * (CHUNK_CHARS + 5), "é\n" * CHUNK_CHARS]
+)
+def test_empty_lines_and_edges_keep_their_numbers(text: str) -> None:
+    _check_chunks(output_chunks(RUN, 3, 5, text), text, 5)
 
 
 def test_empty_lines_count_and_an_empty_stdout_has_no_chunk() -> None:
@@ -266,16 +282,20 @@ def test_the_recap_comes_from_the_stats_event_and_adds_the_hosts_it_names() -> N
 
 
 def test_line_numbers_and_event_counts_continue_across_events_and_batches() -> None:
-    first = _batch([_event(1, _lines(3)), _event(2, ""), _event(3, _lines(501))])
+    big = "\n".join(["y" * 99] * 501)  # 50,100 characters: 4 chunks of 163, 163, 163, 12
+    first = _batch([_event(1, _lines(3)), _event(2, ""), _event(3, big)])
     assert [(e["counter"], e["start_line"], e["end_line"]) for e in first.events] == [
         (1, 0, 3),
         (2, 3, 3),  # no stdout: an empty range where it would have been
         (3, 3, 504),
     ]
+    assert CHUNK_CHARS == 16384
     assert [(c["counter"], c["first_line"], c["last_line"]) for c in first.chunks] == [
         (1, 0, 2),
-        (3, 3, 502),
-        (3, 503, 503),
+        (3, 3, 165),
+        (3, 166, 328),
+        (3, 329, 491),
+        (3, 492, 503),
     ]
     assert first.numbering == Numbering(next_line=504, events=3)
 
@@ -311,13 +331,14 @@ def test_each_new_host_is_added_once_and_the_known_hosts_are_left_alone() -> Non
 
 
 def test_a_huge_output_is_committed_in_parts_of_at_least_the_given_lines() -> None:
-    chunks = _batch([_event(1, _lines(2600)), _event(2, _lines(10))]).chunks
+    wide = "\n".join(["w" * 99] * 2600)  # chunks of 163 lines
+    chunks = _batch([_event(1, wide), _event(2, _lines(10))]).chunks
     parts = commit_parts(chunks, 1000)
-    assert [len(p) for p in parts] == [2, 2, 3]  # 500-line chunks: 2 make 1,000
+    assert [len(p) for p in parts] == [7, 7, 3]  # 7 x 163 = 1,141: the first to reach 1,000
     assert [(p[0]["first_line"], p[-1]["last_line"]) for p in parts] == [
-        (0, 999),
-        (1000, 1999),
-        (2000, 2609),
+        (0, 1140),
+        (1141, 2281),
+        (2282, 2609),
     ]
     assert [c for p in parts for c in p] == chunks
     assert commit_parts(chunks, 100_000) == [chunks]

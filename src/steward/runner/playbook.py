@@ -248,7 +248,9 @@ class EventStream:
             self._verbose.append(text)
             return
         self.flush()
-        self._emit(json.loads(meta), text)
+        head = json.loads(meta)
+        head["json_bytes"] = len(meta)  # spares the recorder measuring its data again
+        self._emit(head, text)
 
     def raw(self, data: bytes) -> None:
         data = self._partial + data

@@ -113,10 +113,11 @@ class RunEvent(Base):
 class RunOutput(Base):
     """A run's output, masked, ANSI kept, in chunks: consecutive lines of one event.
 
-    Lines are numbered from 0 per run; a chunk holds up to ``CHUNK_LINES`` of them joined by
-    "\\n". One row per chunk rather than per line: a task printing 200,000 lines is 400 rows,
-    which is what makes storing huge outputs cheap. Keyed by its last line, so the chunk holding
-    any line ``n`` is the first one with ``last_line >= n``.
+    Lines are numbered from 0 per run; a chunk holds whole lines, about ``CHUNK_CHARS``
+    characters of them joined by "\\n". One row per chunk rather than per line: a task printing
+    200,000 short lines is a few hundred rows, which is what makes storing huge outputs cheap.
+    Keyed by its last line, so the chunk holding any line ``n`` is the first one with
+    ``last_line >= n``.
     """
 
     __tablename__ = "run_output"

@@ -34,7 +34,7 @@ RESULT_STATUS = {
 TASK_HEADERS = ("playbook_on_task_start", "playbook_on_handler_task_start")
 PLAY_HEADER = "playbook_on_play_start"
 STREAM_BATCH = 2000  # lines per live-stream message
-FETCH_CHUNKS = 200  # stored chunks read per query (each up to 500 lines)
+FETCH_CHUNKS = 200  # stored chunks read per query (each about 16 KiB of whole lines)
 STREAM_POLL_SECONDS = 0.1
 
 

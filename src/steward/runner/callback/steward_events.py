@@ -11,7 +11,12 @@ the controller process this plugin then:
   the payload of a record and can never be read as a record of its own;
 - wraps ``TaskQueueManager.send_callback``: text printed while one callback event is dispatched
   (the stdout callback prints first, then this plugin builds the event) goes into that event's
-  record; text printed outside any event (``-v`` output, warnings) is a record without an event.
+  record; text printed outside any event (``-v`` output, warnings) is a record without an event;
+- builds a task result's dict once per dispatch (ansible-core >= 2.19 builds it for every callback
+  plugin, a deep conversion that takes seconds for a result of a million items); every plugin
+  still gets a dict of its own to change;
+- keeps an event's data under ``MAX_EVENT_BYTES``: a result too big for that loses its big values
+  (the text of the event has them), without serialising them when their size alone shows it.
 
 A record is ``!II`` (event JSON length, text length), the event JSON (empty for bare text), the
 text (UTF-8). Forked workers close the pipe (they proxy their display to the controller), and it
@@ -45,6 +50,8 @@ DOCUMENTATION = """
 
 FD_VARIABLE = "STEWARD_EVENTS_FD"
 HEADER = struct.Struct("!II")
+MAX_EVENT_BYTES = 64 * 1024  # Steward stores no more of an event's data (runs/recorder.py)
+MAX_VALUE_BYTES = 4096  # a value of a trimmed result is kept under this size
 CENSORED = (
     "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 )
@@ -72,6 +79,36 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, default=_jsonable, separators=(",", ":")).encode()
+
+
+def _size_floor(value: Any) -> int:
+    """A lower bound of the length of ``value``'s JSON, known without serialising it: a string
+    takes its length, a container at least 2 characters an item."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, dict):
+        return 2 + sum(_size_floor(v) + 3 for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return 2 * len(value) + 1
+    return 1
+
+
+def _trimmed(res: dict[str, Any]) -> dict[str, Any]:
+    """``res`` without the values of ``MAX_VALUE_BYTES`` or more, marked ``_truncated``."""
+    kept: dict[str, Any] = {"_truncated": True}
+    for key, value in res.items():
+        if _size_floor(value) >= MAX_VALUE_BYTES:
+            continue
+        try:
+            if len(_dumps(value)) < MAX_VALUE_BYTES:
+                kept[key] = value
+        except (TypeError, ValueError):
+            continue
+    return kept
 
 
 class _Frame:
@@ -127,11 +164,20 @@ class _Channel:
 
     @staticmethod
     def dump(event: dict[str, Any]) -> bytes:
+        data = event["event_data"]
+        res = data.get("res")
+        if isinstance(res, dict) and _size_floor(res) > MAX_EVENT_BYTES:  # too big, surely
+            data["res"] = _trimmed(res)
         try:
-            return json.dumps(event, default=_jsonable, separators=(",", ":")).encode()
+            meta = _dumps(event)
         except (TypeError, ValueError):  # a result json cannot take: keep the event, not its res
-            event["event_data"].pop("res", None)
+            data.pop("res", None)
             return json.dumps(event, default=str, separators=(",", ":")).encode()
+        res = data.get("res")
+        if len(meta) > MAX_EVENT_BYTES and isinstance(res, dict) and "_truncated" not in res:
+            data["res"] = _trimmed(res)
+            meta = _dumps(event)
+        return meta
 
     def after_fork(self) -> None:
         """In a forked worker: the pipe is the controller's only."""
@@ -202,11 +248,48 @@ def _send_callback(self: Any, method_name: str, *args: Any, **kwargs: Any) -> An
     frame = _Frame()
     stack = channel.frames()
     stack.append(frame)
+    outermost = getattr(_DISPATCH, "results", None) is None
+    if outermost:
+        _DISPATCH.results = {}
     try:
         return _ORIGINAL_SEND(self, method_name, *args, **kwargs)
     finally:
+        if outermost:
+            _DISPATCH.results = None
         stack.pop()
         channel.close_frame(frame)
+
+
+# a task result's dict per dispatch: {(id, options): (the result, its dict)}; None outside one
+_DISPATCH = threading.local()
+
+
+def _once_per_dispatch(build: Any) -> Any:
+    """``UnifiedTaskResult.as_result_dict`` built once per callback dispatch: ansible-core calls
+    it for every callback plugin. Each caller gets a copy of the dict's top level, which is
+    what callbacks change (the default one pops keys of a debug result before printing)."""
+
+    def as_result_dict(self: Any, *args: Any, **kwargs: Any) -> Any:
+        results: dict[Any, Any] | None = getattr(_DISPATCH, "results", None)
+        if results is None or args:
+            return build(self, *args, **kwargs)
+        key = (id(self), *sorted(kwargs.items()))
+        found = results.get(key)
+        if found is None:  # the result is kept with its dict: its id is not reused meanwhile
+            found = results[key] = (self, build(self, **kwargs))
+        return dict(found[1])
+
+    return as_result_dict
+
+
+def _share_result_dicts() -> None:
+    try:  # ansible-core >= 2.19; older versions copy a ready dict per plugin
+        from ansible._internal._task import UnifiedTaskResult
+    except ImportError:
+        return
+    build = getattr(UnifiedTaskResult, "as_result_dict", None)
+    if callable(build):
+        UnifiedTaskResult.as_result_dict = _once_per_dispatch(build)
 
 
 def _install(fd: int) -> _Channel:
@@ -228,6 +311,7 @@ def _install(fd: int) -> _Channel:
     sys.stdout = _Stream(channel, originals[0])
     sys.stderr = _Stream(channel, originals[1])
     TaskQueueManager.send_callback = _send_callback
+    _share_result_dicts()
     _CHANNEL = channel
     return channel
 
