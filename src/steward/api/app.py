@@ -32,6 +32,7 @@ from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
 from steward.monitoring.routes import router as monitoring_router
 from steward.notifications.routes import router as notifications_router
+from steward.portability.routes import router as portability_router
 from steward.projects.routes import router as projects_router
 from steward.repositories.routes import router as repositories_router
 from steward.runner_groups.routes import router as runner_groups_router
@@ -115,6 +116,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
     for router in (
         auth_router,
         teams_router,
+        portability_router,  # before projects_router: "import" is not a project id
         projects_router,
         keys_router,
         repositories_router,

@@ -38,6 +38,8 @@ class AuditAction(enum.StrEnum):
     MEMBER_SET = "member:set"
     PROJECT_CREATE = "project:create"
     PROJECT_DELETE = "project:delete"
+    PROJECT_EXPORT = "project:export"
+    PROJECT_IMPORT = "project:import"
     PROJECT_UPDATE = "project:update"
     REPOSITORY_CREATE = "repository:create"
     REPOSITORY_DELETE = "repository:delete"

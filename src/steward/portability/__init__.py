@@ -1,0 +1,1 @@
+"""Project export and import: one JSON document, objects by name, no secret."""
