@@ -1,7 +1,7 @@
 """Every domain's tables, imported once so ``Base.metadata`` is complete (Alembic, tests)."""
 
 from steward.audit.models import AuditRecord
-from steward.auth.models import ApiToken, User, WebSession
+from steward.auth.models import ApiToken, RecoveryCode, User, WebSession
 from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
@@ -35,6 +35,7 @@ __all__ = [
     "MetricGap",
     "Project",
     "ProjectMember",
+    "RecoveryCode",
     "Repository",
     "Run",
     "RunEvent",

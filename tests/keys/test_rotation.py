@@ -52,7 +52,12 @@ def test_rotation_reencrypts_keys_and_run_parameters_and_is_audited(client: Test
         session.commit()
 
     report = rotation.rotate(runtime.sessions, key_file, drop_old=True, batch=2)
-    assert report.reencrypted == {"keys": 1, "run parameters": 3, "schedule answers": 0}
+    assert report.reencrypted == {
+        "keys": 1,
+        "run parameters": 3,
+        "schedule answers": 0,
+        "two-factor secrets": 0,
+    }
     new = _key_lines(key_file)
     assert len(new) == 1
     assert new[0] not in old

@@ -73,6 +73,9 @@ class AuditAction(enum.StrEnum):
     USER_ENABLE = "user:enable"
     USER_PASSWORD_CHANGE = "user:password_change"  # noqa: S105 - an action name
     USER_PASSWORD_RESET = "user:password_reset"  # noqa: S105 - an action name
+    USER_TOTP_DISABLE = "user:totp_disable"
+    USER_TOTP_ENABLE = "user:totp_enable"
+    USER_TOTP_RESET = "user:totp_reset"
     USER_UPDATE = "user:update"
     WEBHOOK_CREATE = "webhook:create"
     WEBHOOK_DELETE = "webhook:delete"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base, utcnow
@@ -25,6 +25,11 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     is_admin: Mapped[bool] = mapped_column(default=False)
     is_active: Mapped[bool] = mapped_column(default=True)
+    # two-factor authentication (``auth.totp``): the TOTP secret sealed with the master key, set
+    # from the start of an enrollment; ``totp_enabled`` once a code confirmed it
+    totp_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
+    totp_enabled: Mapped[bool] = mapped_column(default=False)
+    totp_last_step: Mapped[int | None]  # the last time step accepted: a code is used once
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -32,6 +37,18 @@ class User(Base):
     def name(self) -> str:
         """How the audit trail names a user (``audit.Named``)."""
         return self.username
+
+
+class RecoveryCode(Base):
+    """A one-time code that stands in for a TOTP code; only its SHA-256 is stored."""
+
+    __tablename__ = "totp_recovery_codes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    used_at: Mapped[dt.datetime | None]
 
 
 class ApiToken(Base):

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.responses import JSONResponse
 
 from steward.api.deps import (
     SESSION_COOKIE,
@@ -14,10 +15,12 @@ from steward.api.deps import (
     StoredPathIds,
     client_ip,
 )
+from steward.api.problems import problem
 from steward.api.schemas import Page, PageParams
-from steward.auth import api_tokens, sessions, users
+from steward.auth import api_tokens, sessions, totp, users
 from steward.auth.models import User, WebSession
 from steward.auth.schemas import (
+    LoginProblem,
     LoginRequest,
     LoginResponse,
     PasswordChange,
@@ -27,6 +30,11 @@ from steward.auth.schemas import (
     TokenCreate,
     TokenCreated,
     TokenRead,
+    TotpConfirm,
+    TotpDisable,
+    TotpEnrollment,
+    TotpRecoveryCodes,
+    TotpStart,
     UserCreate,
     UserRead,
     UserUpdate,
@@ -44,13 +52,25 @@ def _managed(user_id: int, _admin: AdminActor, session: SessionDep) -> User:
 ManagedUser = Annotated[User, Depends(_managed)]  # a user, for an admin to change
 
 
-@router.post("/auth/login")
+_LOGIN_REFUSED: dict[int | str, dict[str, Any]] = {
+    401: {
+        "description": "Not authenticated; ``code`` says when a second factor is needed",
+        "model": LoginProblem,
+        "content": {"application/problem+json": {}},
+    }
+}
+
+
+@router.post("/auth/login", response_model=LoginResponse, responses=_LOGIN_REFUSED)
 def login(
     body: LoginRequest, request: Request, response: Response, session: SessionDep, rt: RuntimeDep
-) -> LoginResponse:
+) -> LoginResponse | JSONResponse:
     """Start a browser session: sets an HttpOnly cookie and returns the CSRF token.
 
-    Repeated failures for an account or from an address are refused with 429 and Retry-After."""
+    A user with two-factor authentication also sends ``otp``: without it a right password gets
+    401 with ``code: otp_required``, with a wrong, expired or used code 401 ``otp_invalid``.
+    Both count as failed logins. Repeated failures for an account or from an address are
+    refused with 429 and Retry-After."""
     agent = request.headers.get("user-agent", "")
     user = sessions.authenticate(
         session,
@@ -60,6 +80,13 @@ def login(
         source_ip=client_ip(request),
         user_agent=agent,
     )
+    try:
+        totp.check_login(
+            session, rt.cipher, user, body.otp, source_ip=client_ip(request), user_agent=agent
+        )
+    except totp.SecondFactorNeeded as exc:
+        headers = {"WWW-Authenticate": "Bearer"}
+        return problem(401, "Not Authenticated", exc.message, headers=headers, code=exc.code)
     secret, web = sessions.start_session(
         session,
         user,
@@ -150,6 +177,51 @@ def change_password(
     )
 
 
+@router.post("/users/me/totp")
+def start_totp(
+    body: TotpStart, session: SessionDep, actor: ActorDep, rt: RuntimeDep
+) -> TotpEnrollment:
+    """Start (or start again) turning on two-factor authentication, given your password: a new
+    secret for your authenticator app, shown only here. ``POST /users/me/totp/confirm`` with a
+    code of it turns it on. 409 if it is on already; a wrong password is 403 and counts as a
+    failed login."""
+    secret, uri = totp.start_enrollment(
+        session, rt.cipher, actor, body.password, limits=Limits.from_settings(rt.settings)
+    )
+    return TotpEnrollment(secret=secret, otpauth_uri=uri)
+
+
+@router.post("/users/me/totp/confirm")
+def confirm_totp(
+    body: TotpConfirm, request: Request, session: SessionDep, actor: ActorDep, rt: RuntimeDep
+) -> TotpRecoveryCodes:
+    """Turn two-factor authentication on with a current code of the new secret: ten recovery
+    codes, shown only here. Your other browser sessions end (sessions that were open before
+    would otherwise stay without the second factor); this one and your API tokens stay."""
+    codes = totp.confirm_enrollment(
+        session, rt.cipher, actor, body.code, current_session=request.cookies.get(SESSION_COOKIE)
+    )
+    return TotpRecoveryCodes(recovery_codes=codes)
+
+
+@router.delete("/users/me/totp", status_code=status.HTTP_204_NO_CONTENT)
+def disable_totp(
+    body: TotpDisable, request: Request, session: SessionDep, actor: ActorDep, rt: RuntimeDep
+) -> None:
+    """Turn your two-factor authentication off, given your password and a code (or a recovery
+    code); your other browser sessions end. A wrong password (403) or code (422) counts as a
+    failed login."""
+    totp.disable(
+        session,
+        rt.cipher,
+        actor,
+        body.password,
+        body.code,
+        limits=Limits.from_settings(rt.settings),
+        current_session=request.cookies.get(SESSION_COOKIE),
+    )
+
+
 @router.patch("/users/me")
 def update_profile(body: ProfileUpdate, session: SessionDep, actor: ActorDep) -> UserRead:
     """Change your own display name or e-mail address."""
@@ -219,3 +291,14 @@ def reset_password(
 ) -> None:
     """Set a user's password (admins only); their browser sessions end."""
     users.reset_password(session, admin, user, body.password)
+
+
+@router.delete(
+    "/users/{user_id}/totp",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[StoredPathIds],
+)
+def reset_totp(user: ManagedUser, request: Request, session: SessionDep, admin: AdminActor) -> None:
+    """Turn a user's two-factor authentication off (admins only: a lost phone); their browser
+    sessions end. They can turn it on again themselves."""
+    totp.reset(session, admin, user, current_session=request.cookies.get(SESSION_COOKIE))

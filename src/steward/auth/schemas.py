@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from steward.api.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
+from steward.api.problems import Problem
 from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.auth.models import TokenScope
+from steward.auth.totp import CODE_MAX
 
 Username = str
 Password = Annotated[str, Field(min_length=8, max_length=PASSPHRASE_MAX)]
@@ -16,6 +18,20 @@ Password = Annotated[str, Field(min_length=8, max_length=PASSPHRASE_MAX)]
 class LoginRequest(RequestModel):
     username: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
+    otp: str | None = Field(
+        default=None,
+        max_length=CODE_MAX,
+        description="For a user with two-factor authentication: the current code of their"
+        " authenticator app, or one of their unused recovery codes",
+    )
+
+
+class LoginProblem(Problem):
+    """A refused login. ``code`` is set when the password was right but a second factor is
+    needed: ``otp_required`` (send ``otp``) or ``otp_invalid`` (the code sent is wrong, expired
+    or already used)."""
+
+    code: Literal["otp_required", "otp_invalid"] | None = None
 
 
 class UserCreate(RequestModel):
@@ -59,6 +75,7 @@ class UserRead(ResponseModel):
     email: str
     is_admin: bool
     is_active: bool
+    totp_enabled: bool = Field(description="two-factor authentication (TOTP) is on")
     created_at: dt.datetime
 
 
@@ -98,3 +115,28 @@ class SessionRead(ResponseModel):
     source_ip: str
     user_agent: str
     current: bool = Field(default=False, description="the browser session of this request")
+
+
+OtpCode = Annotated[str, Field(min_length=1, max_length=CODE_MAX)]
+
+
+class TotpStart(RequestModel):
+    password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
+
+
+class TotpEnrollment(ResponseModel):
+    secret: str = Field(description="base32; shown only in this response")
+    otpauth_uri: str = Field(description="the secret as an otpauth:// URI, for a QR code")
+
+
+class TotpConfirm(RequestModel):
+    code: OtpCode
+
+
+class TotpRecoveryCodes(ResponseModel):
+    recovery_codes: list[str] = Field(description="each usable once instead of a code; shown once")
+
+
+class TotpDisable(RequestModel):
+    password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
+    code: OtpCode = Field(description="a current code of the authenticator app or a recovery code")

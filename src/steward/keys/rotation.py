@@ -4,7 +4,7 @@
    processes see the change on their next use of the cipher (``crypto.KeyCipher``): they encrypt
    with the new key from then on and still open what the old keys sealed.
 2. Every stored secret (``keys.ciphertext``, ``runs.secret_params``,
-   ``schedules.secret_launch``) is re-encrypted under the new
+   ``schedules.secret_launch``, ``users.totp_secret``) is re-encrypted under the new
    key in batches. Each row is written only if it still holds what was read, so a secret replaced
    meanwhile through the API is never overwritten with its older value.
 3. Rows written meanwhile by a process that had not yet seen the new key are found by a check
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
+from steward.auth.models import User
 from steward.keys.crypto import KeyCipher, MasterKeyError, read_key_file, write_key_file
 from steward.keys.models import Key
 from steward.runs.models import Run
@@ -44,11 +45,12 @@ class EncryptedColumn:
 def encrypted_columns() -> list[EncryptedColumn]:
     """Every column that holds a secret sealed with the master key."""
     keys, runs = cast(Table, Key.__table__), cast(Table, Run.__table__)
-    schedules = cast(Table, Schedule.__table__)
+    schedules, users = cast(Table, Schedule.__table__), cast(Table, User.__table__)
     return [
         EncryptedColumn("keys", keys, keys.c.ciphertext),
         EncryptedColumn("run parameters", runs, runs.c.secret_params),
         EncryptedColumn("schedule answers", schedules, schedules.c.secret_launch),
+        EncryptedColumn("two-factor secrets", users, users.c.totp_secret),
     ]
 
 

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 02:06:08.783351
+Create Date: 2026-11-24 04:54:35.046614
 """
 
 from collections.abc import Sequence
@@ -74,6 +74,9 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.String(length=200), nullable=False),
         sa.Column("is_admin", sa.Boolean(), nullable=False),
         sa.Column("is_active", sa.Boolean(), nullable=False),
+        sa.Column("totp_secret", sa.LargeBinary(), nullable=True),
+        sa.Column("totp_enabled", sa.Boolean(), nullable=False),
+        sa.Column("totp_last_step", sa.Integer(), nullable=True),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_users")),
@@ -152,6 +155,26 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("team_members", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_team_members_user_id"), ["user_id"], unique=False)
+
+    op.create_table(
+        "totp_recovery_codes",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("code_hash", sa.String(length=64), nullable=False),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("used_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name=op.f("fk_totp_recovery_codes_user_id_users"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_totp_recovery_codes")),
+    )
+    with op.batch_alter_table("totp_recovery_codes", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_totp_recovery_codes_user_id"), ["user_id"], unique=False
+        )
 
     op.create_table(
         "web_sessions",
@@ -1135,6 +1158,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_web_sessions_user_id"))
 
     op.drop_table("web_sessions")
+    with op.batch_alter_table("totp_recovery_codes", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_totp_recovery_codes_user_id"))
+
+    op.drop_table("totp_recovery_codes")
     with op.batch_alter_table("team_members", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_team_members_user_id"))
 
