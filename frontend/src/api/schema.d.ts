@@ -80,7 +80,10 @@ export interface paths {
      * Login
      * @description Start a browser session: sets an HttpOnly cookie and returns the CSRF token.
      *
-     *     Repeated failures for an account or from an address are refused with 429 and Retry-After.
+     *     A user with two-factor authentication also sends ``otp``: without it a right password gets
+     *     401 with ``code: otp_required``, with a wrong, expired or used code 401 ``otp_invalid``.
+     *     Both count as failed logins. Repeated failures for an account or from an address are
+     *     refused with 429 and Retry-After.
      */
     post: operations["login_api_v1_auth_login_post"];
     delete?: never;
@@ -200,6 +203,57 @@ export interface paths {
      * @description Change your own password, given the current one; your other browser sessions end.
      */
     post: operations["change_password_api_v1_users_me_password_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/users/me/totp": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start Totp
+     * @description Start (or start again) turning on two-factor authentication, given your password: a new
+     *     secret for your authenticator app, shown only here. ``POST /users/me/totp/confirm`` with a
+     *     code of it turns it on. 409 if it is on already; a wrong password is 403 and counts as a
+     *     failed login.
+     */
+    post: operations["start_totp_api_v1_users_me_totp_post"];
+    /**
+     * Disable Totp
+     * @description Turn your two-factor authentication off, given your password and a code (or a recovery
+     *     code); your other browser sessions end. A wrong password (403) or code (422) counts as a
+     *     failed login.
+     */
+    delete: operations["disable_totp_api_v1_users_me_totp_delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/users/me/totp/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm Totp
+     * @description Turn two-factor authentication on with a current code of the new secret: ten recovery
+     *     codes, shown only here. Your other browser sessions end (sessions that were open before
+     *     would otherwise stay without the second factor); this one and your API tokens stay.
+     */
+    post: operations["confirm_totp_api_v1_users_me_totp_confirm_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -331,6 +385,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/users/{user_id}/totp": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Reset Totp
+     * @description Turn a user's two-factor authentication off (admins only: a lost phone); their browser
+     *     sessions end. They can turn it on again themselves.
+     */
+    delete: operations["reset_totp_api_v1_users__user_id__totp_delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/teams": {
     parameters: {
       query?: never;
@@ -404,6 +479,52 @@ export interface paths {
     post?: never;
     /** Remove Team Member */
     delete: operations["remove_team_member_api_v1_teams__team_id__members__user_id__delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export Project
+     * @description The project's settings and objects as one JSON document, objects referring to each other
+     *     by name. No secret value is in it: keys come without their secret, schedules without their
+     *     password answers, webhooks without their hook id.
+     */
+    get: operations["export_project_api_v1_projects__project_id__export_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import Project Route
+     * @description A new project made of an export document, all of it or nothing (those who may create
+     *     projects; the importer becomes its owner). Keys come back without values, schedules and
+     *     webhooks disabled: ``needs_attention`` lists them. ``dry_run`` checks everything the same
+     *     way and makes nothing (200 instead of 201). A wrong field is a 422 naming its place in the
+     *     document.
+     */
+    post: operations["import_project_route_api_v1_projects_import_post"];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1900,6 +2021,18 @@ export interface components {
       /** Duration Ms */
       duration_ms: number;
     };
+    /** Attention */
+    Attention: {
+      /**
+       * Kind
+       * @description key, schedule, webhook, notification_destination, …
+       */
+      kind: string;
+      /** Name */
+      name: string;
+      /** Reason */
+      reason: string;
+    };
     /** AuditPage */
     AuditPage: {
       /** Items */
@@ -2381,6 +2514,81 @@ export interface components {
       };
     };
     /**
+     * ExportDocument
+     * @description One project, as ``GET /projects/{id}/export`` writes it and ``POST /projects/import``
+     *     reads it. Unknown top-level fields are refused.
+     */
+    ExportDocument: {
+      /**
+       * Steward Export
+       * @description the format version: 1
+       */
+      steward_export: number;
+      /** Exported At */
+      exported_at?: string | null;
+      /**
+       * Project
+       * @description name, description, max_parallel_runs, runner_group (a name or null)
+       */
+      project: {
+        [key: string]: unknown;
+      };
+      /**
+       * Keys
+       * @description name, description, kind and the non-secret fields of the kind; no value
+       */
+      keys?: {
+        [key: string]: unknown;
+      }[];
+      /** Repositories */
+      repositories?: {
+        [key: string]: unknown;
+      }[];
+      /** Inventories */
+      inventories?: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Environments
+       * @description secrets name their key, never a value
+       */
+      environments?: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Templates
+       * @description with surveys, overridable fields and defaults
+       */
+      templates?: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Schedules
+       * @description secret survey answers are left out (listed in omitted_secret_answers)
+       */
+      schedules?: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Webhooks
+       * @description matchers and extractors; no hook id, no secret
+       */
+      webhooks?: {
+        [key: string]: unknown;
+      }[];
+      /**
+       * Notification Destinations
+       * @description the credential key by name
+       */
+      notification_destinations?: {
+        [key: string]: unknown;
+      }[];
+      /** Notification Subscriptions */
+      notification_subscriptions?: {
+        [key: string]: unknown;
+      }[];
+    };
+    /**
      * ExportFormat
      * @enum {string}
      */
@@ -2622,6 +2830,42 @@ export interface components {
       recaps: (components["schemas"]["HostRecap"] | null)[];
       /** Differs */
       differs: boolean;
+    };
+    /** ImportReport */
+    ImportReport: {
+      /**
+       * Project Id
+       * @description null on a dry run
+       */
+      project_id: number | null;
+      /** Project Name */
+      project_name: string;
+      /** Dry Run */
+      dry_run: boolean;
+      /**
+       * Created
+       * @description how many objects of each kind (would be) made
+       */
+      created: {
+        [key: string]: number;
+      };
+      /** Needs Attention */
+      needs_attention: components["schemas"]["Attention"][];
+    };
+    /** ImportRequest */
+    ImportRequest: {
+      document: components["schemas"]["ExportDocument"];
+      /**
+       * Name
+       * @description the new project's name (default: the document's)
+       */
+      name?: string | null;
+      /**
+       * Dry Run
+       * @description check everything and report, without creating anything
+       * @default false
+       */
+      dry_run: boolean;
     };
     /** InventoryCreate */
     InventoryCreate: {
@@ -2892,12 +3136,40 @@ export interface components {
       /** Password */
       password: string;
     };
+    /**
+     * LoginProblem
+     * @description A refused login. ``code`` is set when the password was right but a second factor is
+     *     needed: ``otp_required`` (send ``otp``) or ``otp_invalid`` (the code sent is wrong, expired
+     *     or already used).
+     */
+    LoginProblem: {
+      /**
+       * Type
+       * @default about:blank
+       */
+      type: string;
+      /** Title */
+      title: string;
+      /** Status */
+      status: number;
+      /** Detail */
+      detail: string;
+      /** Errors */
+      errors?: components["schemas"]["FieldError"][] | null;
+      /** Code */
+      code?: ("otp_required" | "otp_invalid") | null;
+    };
     /** LoginRequest */
     LoginRequest: {
       /** Username */
       username: string;
       /** Password */
       password: string;
+      /**
+       * Otp
+       * @description For a user with two-factor authentication: the current code of their authenticator app, or one of their unused recovery codes
+       */
+      otp?: string | null;
     };
     /** LoginResponse */
     LoginResponse: {
@@ -4899,6 +5171,47 @@ export interface components {
       /** Failing Templates */
       failing_templates: number;
     };
+    /** TotpConfirm */
+    TotpConfirm: {
+      /** Code */
+      code: string;
+    };
+    /** TotpDisable */
+    TotpDisable: {
+      /** Password */
+      password: string;
+      /**
+       * Code
+       * @description a current code of the authenticator app or a recovery code
+       */
+      code: string;
+    };
+    /** TotpEnrollment */
+    TotpEnrollment: {
+      /**
+       * Secret
+       * @description base32; shown only in this response
+       */
+      secret: string;
+      /**
+       * Otpauth Uri
+       * @description the secret as an otpauth:// URI, for a QR code
+       */
+      otpauth_uri: string;
+    };
+    /** TotpRecoveryCodes */
+    TotpRecoveryCodes: {
+      /**
+       * Recovery Codes
+       * @description each usable once instead of a code; shown once
+       */
+      recovery_codes: string[];
+    };
+    /** TotpStart */
+    TotpStart: {
+      /** Password */
+      password: string;
+    };
     /** UserCreate */
     UserCreate: {
       /** Username */
@@ -4935,6 +5248,11 @@ export interface components {
       is_admin: boolean;
       /** Is Active */
       is_active: boolean;
+      /**
+       * Totp Enabled
+       * @description two-factor authentication (TOTP) is on
+       */
+      totp_enabled: boolean;
       /**
        * Created At
        * Format: date-time
@@ -5465,14 +5783,14 @@ export interface operations {
           "application/json": components["schemas"]["LoginResponse"];
         };
       };
-      /** @description Not authenticated */
+      /** @description Not authenticated; ``code`` says when a second factor is needed */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/problem+json": unknown;
-          "application/json": components["schemas"]["Problem"];
+          "application/json": components["schemas"]["LoginProblem"];
         };
       };
       /** @description Forbidden: the missing permission is named */
@@ -6091,6 +6409,256 @@ export interface operations {
       };
     };
   };
+  start_totp_api_v1_users_me_totp_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TotpStart"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TotpEnrollment"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  disable_totp_api_v1_users_me_totp_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TotpDisable"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  confirm_totp_api_v1_users_me_totp_confirm_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TotpConfirm"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TotpRecoveryCodes"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   update_profile_api_v1_users_me_patch: {
     parameters: {
       query?: never;
@@ -6603,6 +7171,86 @@ export interface operations {
         "application/json": components["schemas"]["PasswordReset"];
       };
     };
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  reset_totp_api_v1_users__user_id__totp_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
     responses: {
       /** @description Successful Response */
       204: {
@@ -7274,6 +7922,172 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  export_project_api_v1_projects__project_id__export_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExportDocument"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  import_project_route_api_v1_projects_import_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImportRequest"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ImportReport"];
+        };
       };
       /** @description Not authenticated */
       401: {
