@@ -103,6 +103,8 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}"): [Probe("project", 200)],
     ("PATCH", "/projects/{project_id}"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}"): [Probe("owner", 409)],  # runs are running
+    ("GET", "/projects/{project_id}/export"): [Probe("owner", 200)],  # admins: any scope
+    ("POST", "/projects/import"): [Probe("admin", 422, body=BAD)],
     ("GET", "/projects/{project_id}/members"): [Probe("members", 200)],
     ("PUT", "/projects/{project_id}/members"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}/members/{user_id}"): [

@@ -69,7 +69,10 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
         name="become", kind="login_password", username="root", password=secrets["login_password"]
     )
     vault = key(
-        name="vault-prod", kind="vault_password", vault_id="prod", password=secrets["vault_password"]
+        name="vault-prod",
+        kind="vault_password",
+        vault_id="prod",
+        password=secrets["vault_password"],
     )
     token = key(name="api-token", kind="secret", value=secrets["secret_value"])
     hook_key = key(name="hook-secret", kind="secret", value=secrets["hook_secret"])

@@ -149,6 +149,9 @@ class Context:
 
 
 def _path(parts: Sequence[str | int]) -> str:
+    """``("templates", 2, "inventory_id")`` -> ``templates[2].inventory``."""
+    if not parts:
+        return "document"
     out = ""
     for part in parts:
         if isinstance(part, int):
@@ -168,14 +171,17 @@ def _service_field(field: str) -> list[str | int]:
 
 
 @contextlib.contextmanager
-def _at(*where: str | int) -> Iterator[None]:
+def _at(*where: str | int, tagged: bool = False) -> Iterator[None]:
     """Errors of the schema or service of the object at ``where`` in the document, as a 422
-    naming the field by its document path (name fields for id fields)."""
+    naming the field by its document path (name fields for id fields). ``tagged``: a union
+    chosen by ``kind``, whose errors start with the kind (left out of the path)."""
     try:
         yield
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = [p for p in error.get("loc", ()) if isinstance(p, str | int)]
+        if tagged and len(loc) > 1:
+            loc = loc[1:]
         message = "unknown field" if error.get("type") == "extra_forbidden" else error["msg"]
         raise InvalidInput(_path([*where, *loc]), message) from None
     except InvalidInput as exc:
@@ -207,6 +213,7 @@ class _Importer:
         self.created: Counter[str] = Counter()
         self.attention: list[Attention] = []
         self.skipped_destinations: set[str] = set()  # Slack and Teams ones, by name
+        self.skipped_schedules: set[str] = set()  # needing a secret answer never exported
 
     # --- references -------------------------------------------------------------------------
 
@@ -309,7 +316,7 @@ class _Importer:
     def _keys(self, project: Project) -> None:
         for i, item in enumerate(self.document.keys):
             where = ("keys", i)
-            with _at(*where):
+            with _at(*where, tagged=True):
                 body = KeyPlaceholder.validate_python(item)
                 scoped.check_name_free(self.session, Key, project, body.name, "key")
             key = Key(project_id=project.id, ciphertext=None, **body.model_dump())
@@ -412,32 +419,58 @@ class _Importer:
             body = self._body(item, where, ["template"])
             template = self._template(item, where)
             omitted = body.pop("omitted_secret_answers", [])
+            if not isinstance(omitted, list) or not all(isinstance(v, str) for v in omitted):
+                raise InvalidInput(
+                    _path([*where, "omitted_secret_answers"]), "a list of variable names"
+                )
             body.pop("template_id", None)
             launch = body.get("launch")
             if isinstance(launch, Mapping):
                 body["launch"] = self._body(launch, (*where, "launch"), ["inventory"])
             was_enabled = body.get("enabled", True)
             body["enabled"] = False
-            with _at(*where):
-                created = schedules.create(
-                    self.session,
-                    rights,
-                    template,
-                    ScheduleCreate.model_validate(body),
-                    actor=self.actor,
-                    cipher=self.cipher,
-                    min_interval=self.context.min_interval,
+            try:
+                with _at(*where):
+                    created = schedules.create(
+                        self.session,
+                        rights,
+                        template,
+                        ScheduleCreate.model_validate(body),
+                        actor=self.actor,
+                        cipher=self.cipher,
+                        min_interval=self.context.min_interval,
+                    )
+            except InvalidInput as exc:
+                # a required password answer was left out of the export: the schedule cannot
+                # be saved without it (its launch values are checked like a launch)
+                needed = [v for v in omitted if exc.field == _path([*where, "launch", "survey", v])]
+                if not needed:
+                    raise
+                self._forget_unsaved()
+                name = str(body.get("name", ""))
+                self.skipped_schedules.add(name)
+                self._note(
+                    "schedule",
+                    name,
+                    f"not imported: template '{template.name}' requires the secret survey answer"
+                    f" {needed[0]}, which is never exported; create the schedule again",
                 )
+                continue
             self.ids["schedule"][created.name] = created.id
             self.created["schedules"] += 1
             reasons = []
             if was_enabled:
                 reasons.append("imported disabled: enable it once the keys it needs have values")
-            if isinstance(omitted, list) and omitted:
-                answers = ", ".join(str(v) for v in omitted)
+            if omitted:
+                answers = ", ".join(omitted)
                 reasons.append(f"secret survey answers were not exported: {answers}")
             if reasons:
                 self._note("schedule", created.name, "; ".join(reasons))
+
+    def _forget_unsaved(self) -> None:
+        """Drop what a refused create left pending in the session (nothing is flushed yet)."""
+        for obj in list(self.session.new):
+            self.session.expunge(obj)
 
     def _webhooks(self, project: Project) -> None:
         for i, item in enumerate(self.document.webhooks):
@@ -468,7 +501,7 @@ class _Importer:
         for i, item in enumerate(self.document.notification_destinations):
             where = ("notification_destinations", i)
             body = self._body(item, where, ["secret_key"])
-            with _at(*where):
+            with _at(*where, tagged=True):
                 validated = adapter.validate_python(body)
             if validated.kind in _NEEDS_KEY_VALUE:
                 with _at(*where):
@@ -504,11 +537,14 @@ class _Importer:
         rights = access(self.session, self.actor, project)
         for i, item in enumerate(self.document.notification_subscriptions):
             where = ("notification_subscriptions", i)
-            if isinstance(item, Mapping) and item.get("destination") in self.skipped_destinations:
+            destination, schedule = item.get("destination"), item.get("schedule")
+            if (isinstance(destination, str) and destination in self.skipped_destinations) or (
+                isinstance(schedule, str) and schedule in self.skipped_schedules
+            ):
                 self._note(
                     "notification_subscription",
                     str(item.get("destination")),
-                    "not imported with its destination",
+                    "not imported: its destination or schedule was not imported",
                 )
                 continue
             body = self._body(item, where, ["destination", "template", "schedule"])
@@ -537,6 +573,8 @@ def import_project(
 ) -> ImportReport:
     """Make the project of ``request.document`` (named ``request.name`` if given), or on a dry
     run check all of it and make nothing. The importer becomes its owner."""
+    with _at():
+        document = ExportDocument.model_validate(request.document)
     with runtime.engine.connect() as connection:
         outer = connection.begin()
         if connection.dialect.name == "sqlite":
@@ -548,7 +586,7 @@ def import_project(
         )
         try:
             importer_actor = dataclasses.replace(actor, user=session.get_one(User, actor.user.id))
-            importer = _Importer(session, runtime, importer_actor, context, request.document)
+            importer = _Importer(session, runtime, importer_actor, context, document)
             project = importer.run(request.name)
             created = {kind: importer.created.get(kind, 0) for kind in KINDS}
             audit.record_change(

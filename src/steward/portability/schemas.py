@@ -59,7 +59,10 @@ class ExportDocument(BaseModel):
 
 
 class ImportRequest(RequestModel):
-    document: ExportDocument
+    document: dict[str, Any] = Field(
+        description="an export document (ExportDocument), checked by the import itself so"
+        " that each error names its place in the document (templates[2].inventory)"
+    )
     name: Name | None = Field(
         default=None, description="the new project's name (default: the document's)"
     )
