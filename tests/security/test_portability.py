@@ -440,6 +440,7 @@ def test_no_field_of_a_document_given_a_wrong_type_makes_a_500(
         if response.status_code >= 400:
             assert response.headers["content-type"] == "application/problem+json"
     assert answers.get(422, 0) > len(places) // 2, answers
-    for garbage in ([], "x", 5, {"steward_export": 1}, {"steward_export": "1"}):
+    garbage_documents: list[Any] = [[], "x", 5, {"steward_export": 1}, {"steward_export": "1"}]
+    for garbage in garbage_documents:
         response = client.post(IMPORT_URL, json={"document": garbage})
         assert response.status_code == 422, response.text

@@ -2854,7 +2854,13 @@ export interface components {
     };
     /** ImportRequest */
     ImportRequest: {
-      document: components["schemas"]["ExportDocument"];
+      /**
+       * Document
+       * @description an export document (ExportDocument), checked by the import itself so that each error names its place in the document (templates[2].inventory)
+       */
+      document: {
+        [key: string]: unknown;
+      };
       /**
        * Name
        * @description the new project's name (default: the document's)
