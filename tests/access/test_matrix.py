@@ -75,11 +75,16 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("PATCH", "/users/me"): [Probe("signed_in", 422, body=BAD)],
     ("GET", "/users/me/sessions"): [Probe("signed_in", 200)],
     ("DELETE", "/users/me/sessions/{session_id}"): [Probe("signed_in", 404)],  # own only
+    ("POST", "/users/me/totp"): [Probe("signed_in", 422, body=BAD)],
+    ("POST", "/users/me/totp/confirm"): [Probe("signed_in", 422, body=BAD)],
+    ("DELETE", "/users/me/totp"): [Probe("signed_in", 422, body=BAD)],
     ("GET", "/users"): [Probe("directory", 200)],  # owners pick members by name
     # admins only (AdminActor): everyone else is refused before the body is read
     ("POST", "/users"): [Probe("admin", 422, body=BAD)],
     ("PATCH", "/users/{user_id}"): [Probe("admin", 422, {"user_id": "viewer"}, BAD)],
     ("POST", "/users/{user_id}/password"): [Probe("admin", 422, {"user_id": "viewer"}, BAD)],
+    # a user that is not there: a reset of a real one would end their sessions
+    ("DELETE", "/users/{user_id}/totp"): [Probe("admin", 404, {"user_id": "missing"})],
     ("GET", "/teams"): [Probe("directory", 200)],
     ("POST", "/teams"): [Probe("admin", 422, body=BAD)],
     ("GET", "/teams/{team_id}"): [Probe("directory", 200)],
