@@ -8,9 +8,11 @@ From then on a password login also needs a current code or an unused recovery co
 - Codes: SHA1, 6 digits, 30 s steps, one step either side accepted. The last step accepted is
   remembered per user, so a code (or an older one) is never accepted twice: a code seen over a
   shoulder or in a log is worth nothing once used.
-- API tokens are unaffected: a token is its own credential. Browser sessions that existed before
-  the user turned TOTP on stay valid (they were opened by that user); but turning it on or off,
-  and an admin's reset, end every OTHER browser session of the user, as a password change does.
+- API tokens are unaffected: a token is its own credential, and tokens made before TOTP was on
+  keep working. The browser session that turns TOTP on stays valid, although it was opened with
+  the password alone; turning TOTP on or off, and an admin's reset, end every OTHER browser
+  session of the user, as a password change does (an admin's reset ends all of them, unless the
+  admin resets their own).
 - Wrong passwords and wrong codes count as failed logins (``auth.throttle``), wherever they are
   given: at login, or to confirm a change with a stolen session.
 """
