@@ -2,12 +2,14 @@ import { Button, Group, Stack, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useMe } from "@/features/auth/api/get-me";
 import { CreateProjectModal } from "@/features/projects/components/create-project-modal";
+import { ImportProjectModal } from "@/features/projects/components/import-project-modal";
 import { ProjectsTable } from "@/features/projects/components/projects-table";
 import { RunsTable } from "@/features/runs/components/runs-table";
 
 /** The first screen: the projects this user may see, and the latest runs across them. */
 export function Component() {
   const [creating, create] = useDisclosure(false);
+  const [importing, importer] = useDisclosure(false);
   // only admins create projects (the API answers 403 to anyone else)
   const canCreate = useMe().data?.is_admin ?? false;
   return (
@@ -15,10 +17,18 @@ export function Component() {
       <Stack>
         <Group justify="space-between">
           <Title order={2}>Projects</Title>
-          {canCreate && <Button onClick={create.open}>New project</Button>}
+          {canCreate && (
+            <Group gap="xs">
+              <Button variant="default" onClick={importer.open}>
+                Import project
+              </Button>
+              <Button onClick={create.open}>New project</Button>
+            </Group>
+          )}
         </Group>
         <ProjectsTable canCreate={canCreate} />
         {canCreate && <CreateProjectModal opened={creating} onClose={create.close} />}
+        {canCreate && <ImportProjectModal opened={importing} onClose={importer.close} />}
       </Stack>
       <Stack>
         <Title order={2}>Recent runs</Title>

@@ -7,6 +7,7 @@ import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { FormError } from "@/components/form-error";
 import { useDeleteProject } from "@/features/projects/api/delete-project";
+import { useExportProject } from "@/features/projects/api/export-project";
 import { useUpdateProject } from "@/features/projects/api/update-project";
 import {
   ProjectFields,
@@ -78,6 +79,8 @@ export function ProjectSettings({ project, canEdit, onDeleted, sections }: Proje
       </form>
       {sections}
       <Divider my="md" />
+      <ExportSection projectId={project.id} />
+      <Divider my="md" />
       <Title order={3} size="h4">
         Delete this project
       </Title>
@@ -97,5 +100,37 @@ export function ProjectSettings({ project, canEdit, onDeleted, sections }: Proje
         onConfirm={() => remove.mutateAsync().then(onDeleted)}
       />
     </Stack>
+  );
+}
+
+/** Download the project as one JSON file, to import it here or on another server. */
+function ExportSection({ projectId }: { projectId: number }) {
+  const exportProject = useExportProject(projectId);
+  return (
+    <>
+      <Title order={3} size="h4">
+        Export
+      </Title>
+      <Text size="sm" c="dimmed">
+        One JSON file with the project&apos;s settings, keys (names and kinds only: never a secret),
+        repositories, inventories, environments, templates, schedules, webhooks and notifications.
+        Import it from the projects list.
+      </Text>
+      <FormError message={exportProject.error ? exportProject.error.message : null} />
+      <Group>
+        <Button
+          variant="default"
+          loading={exportProject.isPending}
+          onClick={() =>
+            exportProject.mutate(undefined, {
+              onSuccess: (name) =>
+                notifications.show({ color: "green", message: `Downloaded ${name}` }),
+            })
+          }
+        >
+          Export
+        </Button>
+      </Group>
+    </>
   );
 }
