@@ -105,7 +105,7 @@ export function ImportProjectModal({ opened, onClose }: { opened: boolean; onClo
           title: `Project “${done.project_name}” imported`,
           message:
             attention > 0
-              ? `${attention} things need attention: ${done.needs_attention
+              ? `${attention === 1 ? "1 thing needs" : `${attention} things need`} attention: ${done.needs_attention
                   .map((item) => `${item.kind.replaceAll("_", " ")} “${item.name}”`)
                   .join(", ")}`
               : describeCreated(done.created),
@@ -154,7 +154,7 @@ export function ImportProjectModal({ opened, onClose }: { opened: boolean; onClo
         }}
       />
       {report && (
-        <Alert color="blue" title="Dry run: nothing is made yet" aria-label="Import report">
+        <Alert color="blue" title="Dry run: nothing is made yet">
           <Stack gap="xs">
             <Text size="sm">
               Project “{report.project_name}” with {describeCreated(report.created)}.

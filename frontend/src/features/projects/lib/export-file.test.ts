@@ -46,8 +46,9 @@ describe("readExport", () => {
 
 describe("describeCreated", () => {
   it("lists the kinds made, without the empty ones", () => {
-    expect(describeCreated({ keys: 2, templates: 1, webhooks: 0 })).toBe("2 keys, 1 templates");
-    expect(describeCreated({ notification_destinations: 1 })).toBe("1 notification destinations");
+    expect(describeCreated({ keys: 2, templates: 1, webhooks: 0 })).toBe("2 keys, 1 template");
+    expect(describeCreated({ notification_destinations: 2 })).toBe("2 notification destinations");
+    expect(describeCreated({ inventories: 1 })).toBe("1 inventory");
     expect(describeCreated({ keys: 0 })).toBe("nothing");
   });
 });

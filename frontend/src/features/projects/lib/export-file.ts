@@ -39,10 +39,25 @@ export function readExport(text: string, size: number = text.length): ReadExport
   return { ok: true, document, name };
 }
 
-/** "3 keys, 2 templates": what an import made (or would make), the kinds with none left out. */
+const SINGULAR: Readonly<Record<string, string>> = {
+  keys: "key",
+  repositories: "repository",
+  inventories: "inventory",
+  environments: "environment",
+  templates: "template",
+  schedules: "schedule",
+  webhooks: "webhook",
+  notification_destinations: "notification destination",
+  notification_subscriptions: "notification subscription",
+};
+
+/** "3 keys, 1 template": what an import made (or would make), the kinds with none left out. */
 export function describeCreated(created: Readonly<Record<string, number>>): string {
   const parts = Object.entries(created)
     .filter(([, count]) => count > 0)
-    .map(([kind, count]) => `${count} ${kind.replaceAll("_", " ")}`);
+    .map(([kind, count]) => {
+      const noun = count === 1 ? (SINGULAR[kind] ?? kind) : kind.replaceAll("_", " ");
+      return `${count} ${noun}`;
+    });
   return parts.length > 0 ? parts.join(", ") : "nothing";
 }
