@@ -25,6 +25,20 @@ pytest_plugins = [
     "support.webhooks",
 ]
 
+# `make test-py` runs the suite on both cores (pytest-xdist, `-n 2 --dist loadgroup`): each worker
+# starts its own PostgreSQL, Redis, sshd and PCP (session fixtures, free ports, its own basetemp).
+# The cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
+# leases of 4 s: they run one after another on one worker (the other runs the rest meanwhile).
+ONE_AT_A_TIME = {"tests/cluster/": "cluster"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which names the groups from these marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for prefix, group in ONE_AT_A_TIME.items():
+            if item.nodeid.startswith(prefix):
+                item.add_marker(pytest.mark.xdist_group(name=group))
+
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str) -> Settings:
