@@ -5,11 +5,13 @@ import { PasswordForm } from "@/features/auth/components/password-form";
 import { ProfileForm } from "@/features/auth/components/profile-form";
 import { SessionsPanel } from "@/features/auth/components/sessions-panel";
 import { TokensPanel } from "@/features/auth/components/tokens-panel";
+import { TwoFactorPanel } from "@/features/auth/components/two-factor-panel";
 
-const ACCOUNT_TABS = ["profile", "password", "tokens", "sessions"] as const;
+const ACCOUNT_TABS = ["profile", "password", "two-factor", "tokens", "sessions"] as const;
 type AccountTab = (typeof ACCOUNT_TABS)[number];
 
-/** Your account: profile, password, API tokens, browser sessions (the tab is in the URL). */
+/** Your account: profile, password, two-factor authentication, API tokens, browser sessions
+ * (the tab is in the URL). */
 export function Component() {
   const me = useMe();
   const [params, setParams] = useSearchParams();
@@ -27,6 +29,7 @@ export function Component() {
         <Tabs.List aria-label="Account sections">
           <Tabs.Tab value="profile">Profile</Tabs.Tab>
           <Tabs.Tab value="password">Password</Tabs.Tab>
+          <Tabs.Tab value="two-factor">Two-factor</Tabs.Tab>
           <Tabs.Tab value="tokens">API tokens</Tabs.Tab>
           <Tabs.Tab value="sessions">Sessions</Tabs.Tab>
         </Tabs.List>
@@ -35,6 +38,9 @@ export function Component() {
         </Tabs.Panel>
         <Tabs.Panel value="password" pt="md">
           <PasswordForm />
+        </Tabs.Panel>
+        <Tabs.Panel value="two-factor" pt="md">
+          <TwoFactorPanel user={me.data} />
         </Tabs.Panel>
         <Tabs.Panel value="tokens" pt="md">
           <TokensPanel />

@@ -49,3 +49,13 @@ export function useResetPassword() {
       ),
   });
 }
+
+/** Turn a user's two-factor authentication off (a lost phone): the password alone signs in. */
+export function useResetTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) =>
+      unwrap(api.DELETE("/api/v1/users/{user_id}/totp", { params: { path: { user_id: id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey }),
+  });
+}

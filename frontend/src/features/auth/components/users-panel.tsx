@@ -5,7 +5,7 @@ import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { SectionToolbar } from "@/components/section-toolbar";
-import { type User, useUpdateUser, useUsers } from "@/features/auth/api/users";
+import { type User, useResetTotp, useUpdateUser, useUsers } from "@/features/auth/api/users";
 import {
   CreateUserModal,
   EditUserModal,
@@ -14,7 +14,7 @@ import {
 import { usePageParam } from "@/hooks/use-page-param";
 import { formatDateTime } from "@/lib/format";
 
-type Pending = { kind: "edit" | "password" | "disable"; user: User } | null;
+type Pending = { kind: "edit" | "password" | "disable" | "totp"; user: User } | null;
 
 /** Admins: every user, their role and state, and what can be done to each. */
 export function UsersPanel({ meId }: { meId: number }) {
@@ -23,6 +23,7 @@ export function UsersPanel({ meId }: { meId: number }) {
   const { page, setPage, limit, offset } = usePageParam(50);
   const users = useUsers(q, limit, offset);
   const update = useUpdateUser();
+  const resetTotp = useResetTotp();
   const [creating, create] = useDisclosure(false);
   const [pending, setPending] = useState<Pending>(null);
 
@@ -72,6 +73,11 @@ export function UsersPanel({ meId }: { meId: number }) {
         <Group gap={4}>
           {user.is_admin && <Badge color="grape">admin</Badge>}
           {!user.is_active && <Badge color="gray">disabled</Badge>}
+          {user.totp_enabled && (
+            <Badge color="teal" variant="light" title="Two-factor authentication is on">
+              2FA
+            </Badge>
+          )}
           {user.is_active && !user.is_admin && (
             <Text size="sm" c="dimmed">
               user
@@ -104,6 +110,11 @@ export function UsersPanel({ meId }: { meId: number }) {
               <Menu.Item onClick={() => setPending({ kind: "password", user })}>
                 Reset password
               </Menu.Item>
+              {user.totp_enabled && (
+                <Menu.Item onClick={() => setPending({ kind: "totp", user })}>
+                  Reset two-factor
+                </Menu.Item>
+              )}
               <Menu.Item
                 onClick={() =>
                   change(
@@ -179,6 +190,22 @@ export function UsersPanel({ meId }: { meId: number }) {
         message="They are signed out everywhere and their API tokens are revoked at once. You can enable them again; their tokens stay revoked."
         confirmLabel="Disable"
         onConfirm={() => update.mutateAsync({ id: pending?.user.id ?? 0, is_active: false })}
+      />
+      <ConfirmModal
+        opened={pending?.kind === "totp"}
+        onClose={() => setPending(null)}
+        title={`Reset two-factor for “${pending?.user.username ?? ""}”?`}
+        message="Their authenticator app and recovery codes stop working: their password alone signs them in until they turn two-factor authentication on again. Do this for someone who lost their phone, once you know it is them."
+        confirmLabel="Reset two-factor"
+        onConfirm={async () => {
+          const user = pending?.user;
+          if (!user) return;
+          await resetTotp.mutateAsync(user.id);
+          notifications.show({
+            color: "green",
+            message: `Two-factor authentication of “${user.username}” is off`,
+          });
+        }}
       />
     </Stack>
   );
