@@ -54,7 +54,7 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
         "repositories": 2,
         "inventories": 2,
         "environments": 1,
-        "templates": 2,
+        "templates": 3,
         "schedules": 2,
         "webhooks": 1,
         "notification_destinations": 2,

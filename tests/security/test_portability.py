@@ -293,7 +293,7 @@ def test_a_failure_late_in_the_document_leaves_nothing_behind(
             "notification_destinations[0].config.headers",
         ),
         (lambda d: d.update(keys=[d["keys"][0]] * 1001), "keys"),
-        (lambda d: d["templates"].append(5), "templates[2]"),
+        (lambda d: d["templates"].append(5), "templates[3]"),
         (lambda d: d["templates"][0].update(name=["x"]), "templates[0].name"),
         (lambda d: d["schedules"][0].update(template=None), "schedules[0].template"),
         (
@@ -420,6 +420,11 @@ def test_no_field_of_a_document_given_a_wrong_type_makes_a_500(
 ) -> None:
     """Every field of every object, in turn, given an object, a list or null: each answer is
     a 2xx (a value the create endpoint accepts too) or a 4xx problem naming where."""
+    # the template on the unreachable git server costs a failed checkout on every import
+    document = {
+        **document,
+        "templates": [t for t in document["templates"] if t["name"] != "remote-site"],
+    }
     places: list[tuple[str, int, str]] = [
         (kind, i, field)
         for kind, items in document.items()

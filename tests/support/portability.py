@@ -84,7 +84,7 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
     local = post(
         client, f"{base}/repositories", {"name": "local", "kind": "local", "url": str(repo_dir)}
     )["id"]
-    post(
+    remote = post(
         client,
         f"{base}/repositories",
         {
@@ -94,7 +94,7 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "ref": "main",
             "key_id": ssh,
         },
-    )
+    )["id"]
     static = post(
         client,
         f"{base}/inventories",
@@ -153,6 +153,19 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "install_requirements": False,
         },
     )["id"]
+    # on a private git repository: saved although it cannot be checked out now (as on create),
+    # and imported the same way while its key is a placeholder
+    post(
+        client,
+        f"{base}/templates",
+        {
+            "name": "remote-site",
+            "playbook": "site.yml",
+            "repository_id": remote,
+            "inventory_id": static,
+            "ssh_key_id": ssh,
+        },
+    )
     nightly = post(
         client,
         f"{base}/templates/{full}/schedules",
