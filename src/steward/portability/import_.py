@@ -106,9 +106,7 @@ KeyPlaceholder = TypeAdapter(
         Field(discriminator="kind"),
     ]
 )
-_ADAPTERS: dict[Any, TypeAdapter[Any]] = {
-    DestinationCreate: TypeAdapter(DestinationCreate),
-}
+DESTINATION: TypeAdapter[Any] = TypeAdapter(DestinationCreate)
 # destinations whose own check reads the key's value (the incoming-webhook URL)
 _NEEDS_KEY_VALUE = frozenset({DestinationKind.SLACK, DestinationKind.TEAMS})
 _NOUNS = {
@@ -209,7 +207,6 @@ class _Importer:
         self.context = context
         self.document = document
         self.ids: dict[str, dict[str, int]] = {noun: {} for noun in set(_NOUNS.values())}
-        self.key_kinds: dict[str, KeyKind] = {}
         self.created: Counter[str] = Counter()
         self.attention: list[Attention] = []
         self.skipped_destinations: set[str] = set()  # Slack and Teams ones, by name
@@ -332,7 +329,6 @@ class _Importer:
                 detail="imported without its secret",
             )
             self.ids["key"][key.name] = key.id
-            self.key_kinds[key.name] = KeyKind(key.kind)
             self.created["keys"] += 1
             self._note("key", key.name, "needs a value: imported without its secret")
 
@@ -497,12 +493,11 @@ class _Importer:
             )
 
     def _destinations(self, project: Project) -> None:
-        adapter = _ADAPTERS[DestinationCreate]
         for i, item in enumerate(self.document.notification_destinations):
             where = ("notification_destinations", i)
             body = self._body(item, where, ["secret_key"])
             with _at(*where, tagged=True):
-                validated = adapter.validate_python(body)
+                validated = DESTINATION.validate_python(body)
             if validated.kind in _NEEDS_KEY_VALUE:
                 with _at(*where):
                     scoped.check_name_free(
