@@ -303,8 +303,8 @@ function DisableForm({ onDisabled, onCancel }: { onDisabled: () => void; onCance
     <form onSubmit={submit} noValidate aria-label="Disable two-factor authentication">
       <Stack>
         <Text size="sm">
-          Your password and a code from your authenticator app; then the password alone signs you
-          in.
+          Your password and a code from your authenticator app (or a recovery code); then the
+          password alone signs you in.
         </Text>
         <PasswordInput
           label="Current password"
