@@ -42,20 +42,22 @@ export function totp(secret: string, unixMs = Date.now(), digits = 6): string {
 }
 
 /**
- * A code of a time step later than `usedCounter` (a server accepts each step's code once),
- * waiting for the next step when this one was used; returns it with its step.
+ * A code of a time step later than `usedCounter` (a server accepts each step's code once, and
+ * the steps next to its own: ±1), so a second code need not wait for the clock: the next
+ * step's code is taken at once. Waits only when even that one was used; returns the code with
+ * its step.
  */
 export async function freshCode(
   secret: string,
   usedCounter: number | null,
 ): Promise<{ code: string; counter: number }> {
-  let now = Date.now();
-  // a code typed in the last second of its step may reach the server in the next one
-  const late = now % (STEP_SECONDS * 1000) > (STEP_SECONDS - 2) * 1000;
-  if (late || (usedCounter !== null && counterAt(now) <= usedCounter)) {
-    const next = (Math.max(counterAt(now), usedCounter ?? 0) + 1) * STEP_SECONDS * 1000;
-    await new Promise((wait) => setTimeout(wait, next - now + 50));
-    now = Date.now();
+  let current = counterAt(Date.now());
+  const wanted = usedCounter === null ? current : Math.max(current, usedCounter + 1);
+  while (wanted > current + 1) {
+    // the server's step must come within one of the code's
+    const next = (current + 1) * STEP_SECONDS * 1000;
+    await new Promise((wait) => setTimeout(wait, next - Date.now() + 50));
+    current = counterAt(Date.now());
   }
-  return { code: totp(secret, now), counter: counterAt(now) };
+  return { code: hotp(base32Decode(secret), wanted), counter: wanted };
 }
