@@ -156,8 +156,7 @@ def check_login(
         session, user.username, user, reason, source_ip=source_ip, user_agent=user_agent
     )
     raise SecondFactorNeeded(
-        f"{reason}: send the current code of your authenticator app (or a recovery code)"
-        " as 'otp' with the password",
+        f"otp: {reason}; give the current code of your authenticator app, or a recovery code",
         code,
     )
 
