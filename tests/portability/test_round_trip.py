@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from support.builders import assert_problem
 from support.portability import IMPORT_URL, export_url, full_project
 from support.waits import wait_for_run
 
@@ -140,3 +141,26 @@ def test_export_answers_an_attachment_with_a_safe_file_name(client: TestClient) 
     assert response.status_code == 200, response.text
     disposition = response.headers["content-disposition"]
     assert disposition == 'attachment; filename="steward-Web_site_prod.json"'
+
+
+def test_a_failure_late_in_the_document_leaves_nothing_behind(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """All or nothing, on both databases: the import's one transaction is rolled back."""
+    hostile = export(client, full_project(client, tmp_path)["project"])
+    hostile["notification_subscriptions"][-1]["events"] = ["no-such-event"]
+    audit_before = _newest_audit_id(client)
+    before = _project_names(client)
+    response = client.post(IMPORT_URL, json={"document": hostile, "name": "half"})
+    assert_problem(response, 422, "notification_subscriptions[2].events")
+    assert _project_names(client) == before
+    assert _newest_audit_id(client) == audit_before
+
+
+def _project_names(client: TestClient) -> list[str]:
+    return [p["name"] for p in client.get("/api/v1/projects?limit=200").json()["items"]]
+
+
+def _newest_audit_id(client: TestClient) -> int:
+    newest: int = client.get("/api/v1/audit", params={"limit": 1}).json()["items"][0]["id"]
+    return newest
