@@ -30,6 +30,9 @@ pytest_plugins = [
 # The cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
 # leases of 4 s: they run one after another on one worker (the other runs the rest meanwhile).
 ONE_AT_A_TIME = {"tests/cluster/": "cluster"}
+# Tests that measure the whole machine (its CPU through PCP and psutil at the same moments):
+# marked `alone`; `make test-py` runs them after the others, with no other test beside them.
+ALONE = ("tests/metrics/test_recording.py",)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's, which names the groups from these marks
@@ -38,6 +41,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for prefix, group in ONE_AT_A_TIME.items():
             if item.nodeid.startswith(prefix):
                 item.add_marker(pytest.mark.xdist_group(name=group))
+        if item.nodeid.startswith(ALONE):
+            item.add_marker(pytest.mark.alone)
 
 
 @pytest.fixture
