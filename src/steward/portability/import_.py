@@ -574,8 +574,11 @@ def import_project(
         outer = connection.begin()
         if connection.dialect.name == "sqlite":
             # pysqlite begins a transaction only before a write: without this, the first
-            # SAVEPOINT would start one that its RELEASE (a service's commit) commits for good
-            connection.exec_driver_sql("BEGIN")
+            # SAVEPOINT would start one that its RELEASE (a service's commit) commits for good.
+            # IMMEDIATE: the write lock now, waited for (busy_timeout) like any writer; a
+            # deferred one failed at once with "database is locked" when another connection
+            # wrote between its first read and its first write
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         session = Session(
             bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
         )
