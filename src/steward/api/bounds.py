@@ -54,6 +54,8 @@ METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
 METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
 COMPARE_RUNS_MAX = 4  # runs compared side by side in one request
 TEMPLATE_STATS_RUNS_MAX = 200  # a template's last runs in its statistics
+DIRECTORY_GROUPS_MAX = 50  # directory groups mapped to one team (steward.directory)
+DIRECTORY_GROUP_MAX = 512  # characters of one: an LDAP group DN or an OIDC group claim value
 
 
 def describe_size(n: int) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import ForeignKey, LargeBinary, String
+from sqlalchemy import ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base, utcnow
@@ -15,14 +15,33 @@ class TokenScope(enum.StrEnum):
     WRITE = "write"
 
 
+class AuthSource(enum.StrEnum):
+    """Who checks a user's password: Steward (``local``) or a directory (``directory``)."""
+
+    LOCAL = "local"
+    LDAP = "ldap"
+    OIDC = "oidc"
+
+
+EXTERNAL_ID_MAX = 512  # an LDAP DN, or an OIDC "issuer|sub"
+# the password hash of a directory user: no argon2 hash, so it never verifies (verify_password
+# treats an unparsable hash as a wrong password); local logins also refuse directory users
+NO_LOCAL_PASSWORD = "!directory"  # noqa: S105 - a marker that is no hash
+
+
 class User(Base):
     __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("auth_source", "external_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(64), unique=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
     email: Mapped[str] = mapped_column(String(320), default="")
     password_hash: Mapped[str] = mapped_column(String(200))
+    # a directory user (``steward.directory``) is found by (auth_source, external_id) at each of
+    # its logins, has no local password, and its teams and admin flag follow its groups
+    auth_source: Mapped[AuthSource] = mapped_column(String(10), default=AuthSource.LOCAL)
+    external_id: Mapped[str | None] = mapped_column(String(EXTERNAL_ID_MAX))
     is_admin: Mapped[bool] = mapped_column(default=False)
     is_active: Mapped[bool] = mapped_column(default=True)
     # two-factor authentication (``auth.totp``): the TOTP secret sealed with the master key, set
@@ -37,6 +56,11 @@ class User(Base):
     def name(self) -> str:
         """How the audit trail names a user (``audit.Named``)."""
         return self.username
+
+    @property
+    def is_local(self) -> bool:
+        """Whether Steward checks this user's password (not a directory)."""
+        return self.auth_source == AuthSource.LOCAL
 
 
 class RecoveryCode(Base):

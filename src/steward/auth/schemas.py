@@ -8,7 +8,7 @@ from pydantic import Field
 from steward.api.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
 from steward.api.problems import Problem
 from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
-from steward.auth.models import TokenScope
+from steward.auth.models import AuthSource, TokenScope
 from steward.auth.totp import CODE_MAX
 
 Username = str
@@ -76,6 +76,11 @@ class UserRead(ResponseModel):
     is_admin: bool
     is_active: bool
     totp_enabled: bool = Field(description="two-factor authentication (TOTP) is on")
+    auth_source: AuthSource = Field(
+        default=AuthSource.LOCAL,
+        description="who checks the password: Steward (local) or a directory (ldap, oidc);"
+        " a directory user has no Steward password and their teams follow their groups",
+    )
     created_at: dt.datetime
 
 

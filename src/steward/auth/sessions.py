@@ -66,6 +66,7 @@ def authenticate(
         source_ip=source_ip,
     )
     valid = verify_password(user.password_hash if user else None, password)
+    valid = valid and user is not None and user.is_local  # a directory checks the others
     if user is None or not valid or not user.is_active:
         reason = "this account is disabled" if user and valid else "invalid username or password"
         record_failure(session, username, user, reason, source_ip=source_ip, user_agent=user_agent)

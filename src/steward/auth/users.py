@@ -14,7 +14,7 @@ from steward.auth.models import TokenScope, User
 from steward.auth.passwords import hash_password, verify_password
 from steward.auth.schemas import PasswordChange, ProfileUpdate, UserCreate, UserUpdate
 from steward.db import icontains
-from steward.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from steward.errors import Conflict, InvalidInput, InvalidState, NotFound, PermissionDenied
 from steward.runner.masking import MASK
 
 USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
@@ -118,8 +118,18 @@ def update_profile(session: Session, actor: Actor, body: ProfileUpdate) -> User:
     return user
 
 
+def _local_password(user: User, field: str) -> None:
+    """A directory user's password is the directory's: Steward neither holds nor sets one."""
+    if not user.is_local:
+        raise InvalidState(
+            f"{field}: '{user.username}' logs in through {user.auth_source}; their password is"
+            f" set in the directory, not in Steward"
+        )
+
+
 def reset_password(session: Session, actor: Actor, user: User, password: str) -> User:
     """An admin sets a new password; the user's web sessions end (their tokens stay)."""
+    _local_password(user, "password")
     user.password_hash = hash_password(password)
     ended = sessions.end_all(session, user)
     masked = {"password": [MASK, MASK]}
@@ -151,6 +161,7 @@ def change_own_password(
     if actor.scope is not TokenScope.WRITE:
         raise PermissionDenied(f"a token with scope '{actor.scope}' may not change the password")
     user = actor.user
+    _local_password(user, "new_password")
     throttle.check(
         session, limits, username=user.username, user_id=user.id, source_ip=actor.source_ip
     )

@@ -66,8 +66,10 @@ def delete_team(team: ManagedTeam, admin: AdminActor, session: SessionDep) -> No
 @router.get("/{team_id}/members")
 def list_team_members(team: ViewedTeam, session: SessionDep) -> list[TeamMemberRead]:
     return [
-        TeamMemberRead(user_id=u.id, username=u.username, display_name=u.display_name)
-        for u in service.list_members(session, team)
+        TeamMemberRead(
+            user_id=u.id, username=u.username, display_name=u.display_name, synced=synced
+        )
+        for u, synced in service.list_members(session, team)
     ]
 
 

@@ -14,7 +14,7 @@ from steward.projects.scoped import check_name_free
 from steward.teams.models import Team, TeamMember
 from steward.teams.schemas import TeamCreate, TeamUpdate
 
-FIELDS = ("name", "description")
+FIELDS = ("name", "description", "directory_groups")
 
 
 def list_all(session: Session, *, limit: int, offset: int) -> tuple[list[Team], int]:
@@ -69,15 +69,15 @@ def delete(session: Session, actor: Actor, team: Team) -> None:
     session.commit()
 
 
-def list_members(session: Session, team: Team) -> list[User]:
-    return list(
-        session.scalars(
-            select(User)
-            .join(TeamMember, TeamMember.user_id == User.id)
-            .where(TeamMember.team_id == team.id)
-            .order_by(User.username)
-        )
+def list_members(session: Session, team: Team) -> list[tuple[User, bool]]:
+    """The team's users, with whether a directory login gave the membership (``synced``)."""
+    rows = session.execute(
+        select(User, TeamMember.synced)
+        .join(TeamMember, TeamMember.user_id == User.id)
+        .where(TeamMember.team_id == team.id)
+        .order_by(User.username)
     )
+    return [(user, synced) for user, synced in rows]
 
 
 def add_member(session: Session, actor: Actor, team: Team, user_id: int) -> User:

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 04:54:35.046614
+Create Date: 2026-11-24 07:24:04.452117
 """
 
 from collections.abc import Sequence
@@ -61,6 +61,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("directory_groups", sa.JSON(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_teams")),
         sa.UniqueConstraint("name", name=op.f("uq_teams_name")),
@@ -72,6 +73,8 @@ def upgrade() -> None:
         sa.Column("display_name", sa.String(length=200), nullable=False),
         sa.Column("email", sa.String(length=320), nullable=False),
         sa.Column("password_hash", sa.String(length=200), nullable=False),
+        sa.Column("auth_source", sa.String(length=10), nullable=False),
+        sa.Column("external_id", sa.String(length=512), nullable=True),
         sa.Column("is_admin", sa.Boolean(), nullable=False),
         sa.Column("is_active", sa.Boolean(), nullable=False),
         sa.Column("totp_secret", sa.LargeBinary(), nullable=True),
@@ -80,6 +83,7 @@ def upgrade() -> None:
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_users")),
+        sa.UniqueConstraint("auth_source", "external_id", name=op.f("uq_users_auth_source")),
         sa.UniqueConstraint("username", name=op.f("uq_users_username")),
     )
     op.create_table(
@@ -138,6 +142,7 @@ def upgrade() -> None:
         "team_members",
         sa.Column("team_id", sa.Integer(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("synced", sa.Boolean(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["team_id"],

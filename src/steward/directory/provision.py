@@ -1,0 +1,289 @@
+"""Directory users (LDAP, OIDC): created or updated at each of their logins, their teams and
+admin flag following their directory groups.
+
+The one entry point is ``provision``, called once a directory has vouched for the person (an
+LDAP bind with their password, a verified OIDC ID token). It:
+
+- finds the user by ``(source, external_id)`` (the LDAP DN, the OIDC ``issuer|sub``), so a
+  rename in the directory renames the Steward user instead of creating another one;
+- creates them on their first login, with no local password (``NO_LOCAL_PASSWORD``: local
+  logins refuse them, and no API sets one);
+- never takes over an account of another source: a username held by a local user (or by a user
+  of another directory) is refused with 409, whatever the directory says;
+- refuses a disabled user (401): an admin's ``is_active: false`` wins over the directory;
+- puts the user in exactly the teams whose ``directory_groups`` meet their groups (memberships
+  marked ``synced``), removes the synced memberships whose groups they left, and never touches
+  memberships an admin gave by hand;
+- sets or clears ``is_admin`` when the source has admin groups configured (``admin`` not None),
+  except that the last active admin is never demoted by a sync (the change is refused in the
+  audit trail's detail instead, as an admin's own demotion would be);
+- records every change in the audit trail, naming the source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ldap3.core.exceptions import LDAPInvalidDnError
+from ldap3.utils.dn import parse_dn
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from steward.api.bounds import LABEL_MAX
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.models import EXTERNAL_ID_MAX, NO_LOCAL_PASSWORD, AuthSource, User
+from steward.errors import Conflict, InvalidInput, NotAuthenticated
+from steward.teams.models import Team, TeamMember
+
+USER_FIELDS = ("username", "display_name", "email", "is_admin", "auth_source", "external_id")
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")  # as for local users (UserCreate)
+EMAIL_MAX = 320
+GROUPS_MAX = 10_000  # groups of one user considered at a login; more are ignored
+
+
+class AccountDisabled(NotAuthenticated):
+    """The directory vouched for the person, but an admin disabled their Steward account."""
+
+
+def group_key(source: AuthSource | str, group: str) -> str:
+    """How a group is compared: LDAP DNs without case and without blanks around ``,`` and
+    ``=``; OIDC group claim values exactly (after trimming)."""
+    group = group.strip()
+    if source != AuthSource.LDAP:
+        return group
+    try:
+        parts = parse_dn(group, escape=False, strip=True)
+    except (LDAPInvalidDnError, ValueError, IndexError):
+        return group.casefold()
+    return ",".join(f"{attr.strip()}={value.strip()}" for attr, value, _sep in parts).casefold()
+
+
+def _keys(source: AuthSource | str, groups: Iterable[str]) -> set[str]:
+    keys = set()
+    for count, group in enumerate(groups):
+        if count >= GROUPS_MAX:
+            break
+        if isinstance(group, str) and group.strip():
+            keys.add(group_key(source, group))
+    return keys
+
+
+def _check_username(username: str) -> None:
+    if not USERNAME_PATTERN.match(username):
+        raise InvalidInput(
+            "username",
+            f"the directory's username {username[:80]!r} is not a valid Steward username"
+            " (1-64 characters: letters, digits, '_', '.', '@', '-')",
+        )
+
+
+def _username_free(session: Session, username: str, user: User | None) -> None:
+    holder = session.scalar(select(User).where(User.username == username))
+    if holder is None or holder is user:
+        return
+    what = "a local user" if holder.is_local else f"a user of {holder.auth_source}"
+    raise Conflict(
+        f"username: '{username}' is already {what}; a directory login never takes over"
+        " another account (an admin may rename or remove that user)"
+    )
+
+
+def _last_active_admin(session: Session, user: User) -> bool:
+    others = session.scalars(
+        select(User.id)
+        .where(User.is_admin.is_(True), User.is_active.is_(True), User.id != user.id)
+        .limit(1)
+    ).first()
+    return user.is_admin and user.is_active and others is None
+
+
+def _sync_teams(
+    session: Session,
+    user: User,
+    source: AuthSource,
+    groups: set[str],
+    *,
+    source_ip: str,
+    user_agent: str,
+) -> None:
+    """Synced memberships = teams whose directory groups meet ``groups``; manual ones stay."""
+    wanted = {
+        team.id: team
+        for team in session.scalars(select(Team).order_by(Team.id))
+        if groups & _keys(source, team.directory_groups or [])
+    }
+    have = {
+        member.team_id: member
+        for member in session.scalars(select(TeamMember).where(TeamMember.user_id == user.id))
+    }
+    for team_id, team in wanted.items():
+        if team_id in have:
+            continue  # synced already, or given by hand (stays manual)
+        session.add(TeamMember(team_id=team_id, user_id=user.id, synced=True))
+        _record_team(
+            session,
+            AuditAction.TEAM_MEMBER_ADD,
+            team,
+            user,
+            source,
+            "joined",
+            source_ip,
+            user_agent,
+        )
+    for team_id, member in have.items():
+        if member.synced and team_id not in wanted:
+            left = session.get(Team, team_id)
+            session.delete(member)
+            if left is not None:
+                _record_team(
+                    session,
+                    AuditAction.TEAM_MEMBER_REMOVE,
+                    left,
+                    user,
+                    source,
+                    "left",
+                    source_ip,
+                    user_agent,
+                )
+
+
+def _record_team(
+    session: Session,
+    action: AuditAction,
+    team: Team,
+    user: User,
+    source: AuthSource,
+    verb: str,
+    source_ip: str,
+    user_agent: str,
+) -> None:
+    audit.record(
+        session,
+        None,
+        action,
+        object_type="team",
+        object_id=team.id,
+        object_name=team.name,
+        detail=f"{user.username} {verb} (directory groups, {source} login)",
+        source_ip=source_ip,
+        user_agent=user_agent,
+    )
+
+
+def _apply(
+    session: Session,
+    *,
+    source: AuthSource,
+    external_id: str,
+    username: str,
+    email: str,
+    display_name: str,
+    groups: set[str],
+    admin: bool | None,
+    source_ip: str,
+    user_agent: str,
+) -> User:
+    user = session.scalar(
+        select(User).where(User.auth_source == source, User.external_id == external_id)
+    )
+    if user is not None and not user.is_active:
+        raise AccountDisabled("this account is disabled")
+    _username_free(session, username, user)
+    created = user is None
+    before = {} if user is None else audit.snapshot(user, USER_FIELDS)
+    if user is None:
+        user = User(
+            username=username,
+            password_hash=NO_LOCAL_PASSWORD,
+            auth_source=source,
+            external_id=external_id,
+            is_admin=bool(admin),
+            is_active=True,
+        )
+        session.add(user)
+    user.username = username
+    user.email = email
+    user.display_name = display_name
+    detail, kept = f"{source} login", False
+    if admin is not None and admin != user.is_admin:
+        if not admin and _last_active_admin(session, user):
+            detail += "; not in an admin group any more, but kept admin: the last active admin"
+            kept = True
+        else:
+            user.is_admin = admin
+    session.flush()
+    changes = audit.diff(before, audit.snapshot(user, USER_FIELDS))
+    if created or changes or kept:
+        action = AuditAction.USER_CREATE if created else AuditAction.USER_UPDATE
+        audit.record(
+            session,
+            None,
+            action,
+            object_type="user",
+            object_id=user.id,
+            object_name=user.username,
+            changes=changes,
+            detail=detail,
+            source_ip=source_ip,
+            user_agent=user_agent,
+        )
+    _sync_teams(session, user, source, groups, source_ip=source_ip, user_agent=user_agent)
+    session.flush()
+    return user
+
+
+def provision(
+    session: Session,
+    *,
+    source: AuthSource | str,
+    external_id: str,
+    username: str,
+    email: str,
+    display_name: str,
+    groups: Iterable[str],
+    admin: bool | None,
+    source_ip: str = "",
+    user_agent: str = "",
+) -> User:
+    """Create or update the directory user the directory vouched for, sync their teams (and
+    admin flag when ``admin`` is not None), commit, and return them.
+
+    Raises ``AccountDisabled`` (401) for a disabled user, ``Conflict`` (409) when the username
+    belongs to another account, ``InvalidInput`` (422) for a username Steward cannot hold."""
+    source = AuthSource(source)
+    if source is AuthSource.LOCAL:
+        raise ValueError("provision is for directory users; local users are created by admins")
+    if not external_id or len(external_id) > EXTERNAL_ID_MAX:
+        raise InvalidInput("external_id", f"must be 1-{EXTERNAL_ID_MAX} characters")
+    _check_username(username)
+    email = (email or "").strip()[:EMAIL_MAX]
+    display_name = (display_name or "").strip()[:LABEL_MAX]
+    keys = _keys(source, groups)
+
+    def attempt() -> User:
+        return _apply(
+            session,
+            source=source,
+            external_id=external_id,
+            username=username,
+            email=email,
+            display_name=display_name,
+            groups=keys,
+            admin=admin,
+            source_ip=source_ip,
+            user_agent=user_agent,
+        )
+
+    try:
+        user = attempt()
+        session.commit()
+    except IntegrityError:
+        # two first logins of the same person at once (or a username taken meanwhile): the
+        # other one won; once more sees its rows, and either updates them or refuses clearly
+        session.rollback()
+        user = attempt()
+        session.commit()
+    return user
