@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.orm import Session
 from support.builders import Workbench
 
+from steward.runs import output
+from steward.runs.bell import BELL, ring_after_commit
 from steward.runs.models import RunOutput
 from steward.runs.output import ANSI
 
@@ -61,6 +65,46 @@ def test_live_stream_shows_lines_while_running_and_resumes_without_gaps(
     assert again == list(range(middle + 1, total))
     by_query = _sse(workbench.client.get(url, params={"after": middle}).text)
     assert [line["n"] for _, e, d in by_query if e == "lines" for line in d["lines"]] == again
+
+
+def test_a_stream_is_woken_by_commits_not_by_a_clock(
+    workbench: Workbench, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the fallback read two minutes away, only the bells rung by the claim, the
+    recorder's commits and the final status can bring the lines and the end in time."""
+    monkeypatch.setattr(output, "STREAM_QUIET_SECONDS", 120.0)
+    started = time.monotonic()
+    run = workbench.launch(workbench.template("slow.yml", timeout_seconds=3))
+    url = workbench.url(f"runs/{run['id']}/stream")
+    statuses: list[str] = []
+    with workbench.client.stream("GET", url) as response:
+        body = "".join(response.iter_text())
+    elapsed = time.monotonic() - started
+    messages = _sse(body)
+    statuses = [d["status"] for _, e, d in messages if e == "status"]
+    numbers = [line["n"] for _, e, d in messages if e == "lines" for line in d["lines"]]
+    assert messages[-1][1] == "end"
+    assert statuses[-1] == "timed_out"
+    assert "running" in statuses
+    assert numbers == list(range(workbench.run(run["id"])["line_count"]))
+    assert elapsed < 60, f"the stream waited for its fallback read ({elapsed:.1f} s)"
+    assert BELL.listening() == 0
+
+
+def test_a_bell_rings_after_commit_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    rung: list[int] = []
+    monkeypatch.setattr(BELL, "ring", rung.append)
+    with Session(create_engine("sqlite://")) as session:
+        session.execute(text("SELECT 1"))
+        ring_after_commit(session, 5)
+        session.rollback()
+        assert rung == []
+        session.execute(text("SELECT 1"))
+        ring_after_commit(session, 6)
+        ring_after_commit(session, 6)
+        assert rung == []
+        session.commit()
+        assert rung == [6]
 
 
 def test_lines_paging_filters_and_download(workbench: Workbench) -> None:

@@ -18,6 +18,7 @@ from steward.db import utcnow
 from steward.notifications import outbox
 from steward.projects.models import Project
 from steward.runner_groups.models import RunnerGroup
+from steward.runs.bell import ring_after_commit
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
 
@@ -88,6 +89,7 @@ def _set_status(
     ).scalar_one_or_none()
     if changed is not None:
         outbox.on_transition(session, changed, new)
+        ring_after_commit(session, changed)
     return changed
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import QueryableAttribute, Session, aliased, sessionmaker
 
 from steward.db import icontains
+from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.runs.recorder import REQUIREMENTS_EVENT
 from steward.runs.schemas import (
@@ -35,7 +36,11 @@ TASK_HEADERS = ("playbook_on_task_start", "playbook_on_handler_task_start")
 PLAY_HEADER = "playbook_on_play_start"
 STREAM_BATCH = 2000  # lines per live-stream message
 FETCH_CHUNKS = 200  # stored chunks read per query (each about 16 KiB of whole lines)
-STREAM_POLL_SECONDS = 0.1
+# a stream reads at most this often while lines flow: the first line after a quiet spell is sent
+# as soon as the bell rings, what follows within this interval comes in the next message
+STREAM_INTERVAL_SECONDS = 0.25
+# how long a stream waits for the bell before reading anyway (a change it cannot hear of)
+STREAM_QUIET_SECONDS = 1.0
 
 
 def _read(
@@ -245,29 +250,47 @@ def _poll(
 
 
 async def stream(
-    sessions: sessionmaker[Session], run_id: int, after: int, *, heartbeat: float = 15.0
+    sessions: sessionmaker[Session],
+    run_id: int,
+    after: int,
+    *,
+    quiet: float = STREAM_QUIET_SECONDS,
+    heartbeat: float = 15.0,
 ) -> AsyncIterator[bytes]:
     """Server-Sent Events: ``lines`` batches (id = last line_no, so a reconnect with
-    Last-Event-ID resumes exactly), ``status`` on every change, ``end`` once all is sent."""
+    Last-Event-ID resumes exactly), ``status`` on every change, ``end`` once all is sent.
+
+    Reads when ``bell`` rings for the run, at most every ``STREAM_INTERVAL_SECONDS``, and after
+    ``quiet`` seconds without a ring."""
     last_status: RunStatus | None = None
     idle = 0.0
     yield b"retry: 1000\n\n"
-    while True:
-        rows, status, line_count = await anyio.to_thread.run_sync(_poll, sessions, run_id, after)
-        if rows:
-            after = rows[-1][0]
-            payload = {"first": rows[0][0], "lines": [{"n": n, "c": c, "t": t} for n, c, t in rows]}
-            yield _sse("lines", payload, after)
-            idle = 0.0
-        if status != last_status:
-            last_status = status
-            yield _sse("status", {"status": status, "line_count": line_count}, after)
-        if status.is_finished and after >= line_count - 1 and not rows:
-            yield _sse("end", {"status": status, "line_count": line_count}, after)
-            return
-        if not rows:
-            await anyio.sleep(STREAM_POLL_SECONDS)
-            idle += STREAM_POLL_SECONDS
+    with BELL.listen(run_id) as rung:
+        while True:
+            rung.clear()  # a commit from now on rings again, even one during the read
+            rows, status, line_count = await anyio.to_thread.run_sync(
+                _poll, sessions, run_id, after
+            )
+            if rows:
+                after = rows[-1][0]
+                lines = [{"n": n, "c": c, "t": t} for n, c, t in rows]
+                yield _sse("lines", {"first": rows[0][0], "lines": lines}, after)
+                idle = 0.0
+            if status != last_status:
+                last_status = status
+                yield _sse("status", {"status": status, "line_count": line_count}, after)
+            if status.is_finished and after >= line_count - 1 and not rows:
+                yield _sse("end", {"status": status, "line_count": line_count}, after)
+                return
+            if len(rows) == STREAM_BATCH:  # more are stored: a reader catching up goes on
+                continue
+            if rows:
+                await anyio.sleep(STREAM_INTERVAL_SECONDS)
+                continue
+            started = anyio.current_time()
+            with anyio.move_on_after(quiet):
+                await rung.wait()
+            idle += anyio.current_time() - started
             if idle >= heartbeat:
                 idle = 0.0
                 yield b": keep-alive\n\n"

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
 from steward.runner.masking import Masker
+from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 
 log = logging.getLogger(__name__)
@@ -409,6 +410,7 @@ class Recorder:
                 if i < len(parts) - 1:  # more to come: let readers see this much already
                     self._progress(session, Numbering(part[-1]["last_line"] + 1, numbering.events))
                     session.commit()
+                    BELL.ring(self._run_id)
             if rows.new_hosts:
                 session.execute(HOSTS.insert(), rows.new_hosts)
             if rows.recap:
@@ -421,6 +423,7 @@ class Recorder:
                 )
             self._progress(session, numbering)
             session.commit()
+        BELL.ring(self._run_id)
         self._numbering = numbering
         self._hosts.update(h["host"] for h in rows.new_hosts)
 

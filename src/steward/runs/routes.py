@@ -273,8 +273,12 @@ def stream_output(
 ) -> StreamingResponse:
     """Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect)."""
     start = last_event_id if last_event_id is not None else after
+    # Celery mode: the run's recorder is in a worker and rings no bell in this process
+    quiet = (
+        output.STREAM_INTERVAL_SECONDS if rt.settings.broker_url else output.STREAM_QUIET_SECONDS
+    )
     return StreamingResponse(
-        output.stream(rt.sessions, run.id, start),
+        output.stream(rt.sessions, run.id, start, quiet=quiet),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
