@@ -24,6 +24,7 @@ pytest_plugins = [
     "support.pcp",
     "support.databases",
     "support.webhooks",
+    "support.oidc_provider",
 ]
 
 # `make test-py` runs the suite on both cores (pytest-xdist, `-n 2 --dist loadgroup`): each worker
@@ -79,7 +80,9 @@ def workbench(client: TestClient, tmp_path: Path) -> Workbench:
     return Workbench(client, tmp_path)
 
 
-BACKGROUND_THREADS = {"scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher"}
+BACKGROUND_THREADS = {
+    "scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher", "workflows",
+}  # fmt: skip
 
 
 @pytest.fixture

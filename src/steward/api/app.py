@@ -23,6 +23,7 @@ from steward.api.spa import DEFAULT_DIST, mount_spa
 from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dashboard.routes import router as dashboard_router
+from steward.directory.oidc_routes import router as oidc_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
@@ -48,6 +49,7 @@ from steward.templates.routes import venvs_router
 from steward.templates.stats_routes import router as template_stats_router
 from steward.webhooks.routes import hooks as hooks_router
 from steward.webhooks.routes import router as webhooks_router
+from steward.workflows.routes import router as workflows_router
 
 API_PREFIX = "/api/v1"
 DOCS_URL = f"{API_PREFIX}/docs"
@@ -115,6 +117,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
     api.include_router(monitoring_router)
     for router in (
         auth_router,
+        oidc_router,
         teams_router,
         portability_router,  # before projects_router: "import" is not a project id
         projects_router,
@@ -128,6 +131,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         venvs_router,
         grants_router,
         schedules_router,
+        workflows_router,
         notifications_router,
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
