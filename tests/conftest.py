@@ -80,9 +80,7 @@ def workbench(client: TestClient, tmp_path: Path) -> Workbench:
     return Workbench(client, tmp_path)
 
 
-BACKGROUND_THREADS = {
-    "scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher", "workflows",
-}  # fmt: skip
+BACKGROUND_THREADS = {"scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher"}
 
 
 @pytest.fixture
