@@ -107,38 +107,80 @@ class Settings(BaseSettings):
         default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
     )
 
+    # LDAP login (``steward.directory.ldap``): on when ldap_url is set. Steward searches the
+    # user with its own account (bind DN), binds as the user with their password, reads their
+    # groups and provisions them (``directory.provision``); local users are tried first
+    ldap_url: Annotated[list[str], NoDecode] = Field(default_factory=list)  # tried in order
+    ldap_start_tls: bool = False  # ldap:// upgraded with StartTLS before any bind
+    ldap_ca_file: Path | None = None  # CA certificates for ldaps:// and StartTLS; else system's
+    ldap_bind_dn: str = Field(default="", max_length=1000)  # empty: anonymous search
+    ldap_bind_password: SecretStr | None = None
+    ldap_bind_password_file: Path | None = None  # read at start; better than the environment
+    ldap_user_base: str = Field(default="", max_length=1000)
+    # {username} is replaced by the typed username, escaped as a filter value (RFC 4515)
+    ldap_user_filter: str = Field(
+        default="(&(objectClass=inetOrgPerson)(uid={username}))", max_length=2000
+    )
+    ldap_username_attribute: str = Field(default="uid", min_length=1, max_length=100)
+    ldap_email_attribute: str = Field(default="mail", min_length=1, max_length=100)
+    ldap_display_name_attribute: str = Field(default="cn", min_length=1, max_length=100)
+    # groups: searched under ldap_group_base with {user_dn} (escaped) in the filter; with no
+    # group base, the user entry's ldap_member_of_attribute (Active Directory, memberof overlay)
+    ldap_group_base: str = Field(default="", max_length=1000)
+    ldap_group_filter: str = Field(
+        default="(|(member={user_dn})(uniqueMember={user_dn}))", max_length=2000
+    )
+    ldap_member_of_attribute: str = Field(default="memberOf", min_length=1, max_length=100)
+    # members of these group DNs are admins, the others not; empty: LDAP leaves is_admin alone.
+    # DNs contain commas: a JSON list, or DNs separated by ';'
+    ldap_admin_groups: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    ldap_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
+
+    @field_validator("ldap_url", "ldap_admin_groups", mode="before")
+    @classmethod
+    def _split_ldap_lists(cls, value: object) -> object:
+        """From the environment: a JSON list, or items separated by ';' (or ',' for URLs)."""
+        if not isinstance(value, str):
+            return value
+        if value.lstrip().startswith("["):
+            return json.loads(value)
+        return [part.strip() for part in value.split(";") if part.strip()]
+
+    @field_validator("ldap_url")
+    @classmethod
+    def _ldap_urls(cls, value: list[str]) -> list[str]:
+        urls = [url for part in value for url in part.replace(",", " ").split() if url]
+        for url in urls:
+            if not re.match(r"^ldaps?://[^/?#\s]+/?$", url, re.IGNORECASE):
+                raise ValueError(f"{url!r} is not an ldap://host[:port] or ldaps://host[:port] URL")
+        return urls
+
+    @model_validator(mode="after")
+    def _ldap_settings(self) -> Settings:
+        if not self.ldap_url:
+            return self
+        if not self.ldap_user_base:
+            raise ValueError("ldap_user_base: required with ldap_url (where users are searched)")
+        if "{username}" not in self.ldap_user_filter:
+            raise ValueError("ldap_user_filter: must contain {username}")
+        if self.ldap_group_base and "{user_dn}" not in self.ldap_group_filter:
+            raise ValueError("ldap_group_filter: must contain {user_dn}")
+        if self.ldap_bind_password is not None and self.ldap_bind_password_file is not None:
+            raise ValueError("ldap_bind_password: give it or ldap_bind_password_file, not both")
+        if self.ldap_start_tls and any(u.lower().startswith("ldaps://") for u in self.ldap_url):
+            raise ValueError("ldap_start_tls: ldaps:// is TLS already; StartTLS is for ldap://")
+        return self
+
+    @property
+    def ldap_enabled(self) -> bool:
+        return bool(self.ldap_url)
+
     # the console's address in links (notifications), and for the `steward run` client command
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
 
-    # OpenID Connect single sign-on (``steward.directory.oidc``): on when issuer and client id
-    # are set. The secret comes from oidc_client_secret or, better, a file (never logged or
-    # returned); groups claim values map to teams (``teams.directory_groups``) and admin groups
-    oidc_issuer: str = Field(default="", max_length=2000)
-    oidc_client_id: str = Field(default="", max_length=500)
-    oidc_client_secret: SecretStr | None = None
-    oidc_client_secret_file: Path | None = None
-    oidc_scopes: str = Field(default="openid profile email", max_length=1000)
-    oidc_username_claim: str = Field(default="preferred_username", min_length=1, max_length=100)
-    oidc_email_claim: str = Field(default="email", min_length=1, max_length=100)
-    oidc_name_claim: str = Field(default="name", min_length=1, max_length=100)
-    oidc_groups_claim: str = Field(default="groups", min_length=1, max_length=100)
-    oidc_admin_groups: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    oidc_button_label: str = Field(default="Sign in with SSO", min_length=1, max_length=100)
-    # e-mail domains allowed to sign in (verified addresses only); empty: any
-    oidc_allowed_domains: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    # where the provider sends the browser back; empty: <url>/api/v1/auth/oidc/callback
-    oidc_redirect_uri: str = Field(default="", max_length=2000)
-    oidc_timeout_seconds: float = Field(default=10.0, gt=0, le=120)
-    oidc_discovery_cache_seconds: float = Field(default=3600.0, ge=0, le=86400)
-
     @field_validator(
-        "trusted_proxies",
-        "notify_blocked_networks",
-        "metrics_blocked_networks",
-        "oidc_admin_groups",
-        "oidc_allowed_domains",
-        mode="before",
+        "trusted_proxies", "notify_blocked_networks", "metrics_blocked_networks", mode="before"
     )
     @classmethod
     def _split_proxies(cls, value: object) -> object:
@@ -199,11 +241,6 @@ class Settings(BaseSettings):
         if self.local_repository_roots is None:
             self.local_repository_roots = [self.data_dir / "repositories"]
         return self
-
-    @property
-    def oidc_enabled(self) -> bool:
-        """Whether the OpenID Connect login is configured (issuer and client id)."""
-        return bool(self.oidc_issuer and self.oidc_client_id)
 
     @property
     def key_file(self) -> Path:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
@@ -40,6 +41,7 @@ from steward.auth.schemas import (
     UserUpdate,
 )
 from steward.auth.throttle import Limits
+from steward.directory import ldap_login
 from steward.errors import NotAuthenticated
 
 router = APIRouter(tags=["auth"])
@@ -70,10 +72,15 @@ def login(
     A user with two-factor authentication also sends ``otp``: without it a right password gets
     401 with ``code: otp_required``, with a wrong, expired or used code 401 ``otp_invalid``.
     Both count as failed logins. Repeated failures for an account or from an address are
-    refused with 429 and Retry-After."""
+    refused with 429 and Retry-After.
+
+    With LDAP configured, a username that is no local user is checked by the directory, and
+    the user created or updated from it (teams from its groups); 503 when no directory server
+    answers (local users still log in)."""
     agent = request.headers.get("user-agent", "")
-    user = sessions.authenticate(
+    user = ldap_login.authenticate(
         session,
+        rt.settings,
         body.username,
         body.password,
         limits=Limits.from_settings(rt.settings),
@@ -186,7 +193,12 @@ def start_totp(
     code of it turns it on. 409 if it is on already; a wrong password is 403 and counts as a
     failed login."""
     secret, uri = totp.start_enrollment(
-        session, rt.cipher, actor, body.password, limits=Limits.from_settings(rt.settings)
+        session,
+        rt.cipher,
+        actor,
+        body.password,
+        limits=Limits.from_settings(rt.settings),
+        password_matches=functools.partial(ldap_login.password_matches, rt.settings),
     )
     return TotpEnrollment(secret=secret, otpauth_uri=uri)
 
@@ -219,6 +231,7 @@ def disable_totp(
         body.code,
         limits=Limits.from_settings(rt.settings),
         current_session=request.cookies.get(SESSION_COOKIE),
+        password_matches=functools.partial(ldap_login.password_matches, rt.settings),
     )
 
 

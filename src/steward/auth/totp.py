@@ -1,4 +1,5 @@
-"""Two-factor authentication for local accounts: TOTP (RFC 6238) and one-time recovery codes.
+"""Two-factor authentication for local and LDAP accounts: TOTP (RFC 6238) and one-time
+recovery codes.
 
 A user turns it on in two steps: their password starts an enrollment (a new secret, stored sealed
 with the master key like every other secret, ``keys.crypto``), a code from their authenticator
@@ -23,6 +24,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 
 import pyotp
 from sqlalchemy import delete, update
@@ -168,15 +170,30 @@ def _may_change(actor: Actor) -> None:
         )
 
 
+PasswordCheck = Callable[[User, str], bool]
+
+
+def _local_password(user: User, password: str) -> bool:
+    return user.is_local and verify_password(user.password_hash, password)
+
+
 def _confirm_password(
-    session: Session, actor: Actor, password: str, limits: throttle.Limits, why: str
+    session: Session,
+    actor: Actor,
+    password: str,
+    limits: throttle.Limits,
+    why: str,
+    password_matches: PasswordCheck | None,
 ) -> None:
-    """The actor's password, checked like a login (throttled; a wrong one recorded, 403)."""
+    """The actor's password, checked like a login (throttled; a wrong one recorded, 403).
+
+    ``password_matches`` checks it where it is kept (an LDAP user's in the directory:
+    ``directory.ldap_login``); without it only a local password matches."""
     user = actor.user
     throttle.check(
         session, limits, username=user.username, user_id=user.id, source_ip=actor.source_ip
     )
-    if not verify_password(user.password_hash, password):
+    if not (password_matches or _local_password)(user, password):
         sessions.record_failure(
             session,
             user.username,
@@ -195,7 +212,13 @@ def provisioning_uri(secret: str, username: str) -> str:
 
 
 def start_enrollment(
-    session: Session, cipher: KeyCipher, actor: Actor, password: str, *, limits: throttle.Limits
+    session: Session,
+    cipher: KeyCipher,
+    actor: Actor,
+    password: str,
+    *,
+    limits: throttle.Limits,
+    password_matches: PasswordCheck | None = None,
 ) -> tuple[str, str]:
     """A new secret for the actor (replacing an enrollment not confirmed yet): the secret and
     its ``otpauth://`` URI, returned here only. 409 if TOTP is already on."""
@@ -203,7 +226,8 @@ def start_enrollment(
     user = actor.user
     if user.totp_enabled:
         raise Conflict("two-factor authentication is already on; turn it off first")
-    _confirm_password(session, actor, password, limits, "starting two-factor authentication")
+    why = "starting two-factor authentication"
+    _confirm_password(session, actor, password, limits, why, password_matches)
     secret = pyotp.random_base32()
     user.totp_secret = cipher.encrypt({"totp": secret})
     user.totp_last_step = None
@@ -275,6 +299,7 @@ def disable(
     *,
     limits: throttle.Limits,
     current_session: str | None,
+    password_matches: PasswordCheck | None = None,
 ) -> None:
     """Turn the actor's TOTP off, given their password and a code (or a recovery code).
 
@@ -284,7 +309,7 @@ def disable(
     if not user.totp_enabled:
         raise InvalidState("two-factor authentication is not on")
     why = "turning two-factor authentication off"
-    _confirm_password(session, actor, password, limits, why)
+    _confirm_password(session, actor, password, limits, why, password_matches)
     if not accept_code(session, cipher, user, code):
         sessions.record_failure(
             session,

@@ -1,0 +1,299 @@
+"""The LDAP client of LDAP logins: find a user, check their password by binding as them, read
+their groups. ``directory.ldap_login`` turns the answer into a Steward login.
+
+- The typed username only ever reaches the directory as an escaped filter value (RFC 4515,
+  ``escape_filter_chars``): ``*)(uid=*`` searches for a user literally named so, never for
+  everyone. A search finding more than one entry is refused as ambiguous.
+- The password is checked by a simple bind as the DN found, on a connection of its own. An
+  empty password is refused before any bind: to an LDAP server, a simple bind with a DN and no
+  password is an *unauthenticated* bind, which succeeds without checking anything (RFC 4513
+  5.1.2).
+- TLS: ``ldaps://``, or ``ldap://`` with StartTLS before any bind; certificates are verified
+  (``ldap_ca_file``, else the system's CAs). Plain ``ldap://`` sends passwords in clear: only
+  for a directory on the same machine or a trusted network.
+- No server answering (connection refused, timeout, TLS failure) is ``LdapUnavailable``: 503,
+  never a failed login and never a 500. The bind password is never logged or put in an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ldap3 import ANONYMOUS, NONE, SIMPLE, SUBTREE, Connection, Server, Tls
+from ldap3.core.exceptions import LDAPException, LDAPStartTLSError
+from ldap3.utils.conv import escape_filter_chars
+
+from steward.config import Settings
+from steward.directory.provision import GROUPS_MAX, group_key
+from steward.errors import Unavailable
+
+log = logging.getLogger(__name__)
+
+INVALID_CREDENTIALS = 49  # the LDAP result code of a wrong password (or an unknown DN)
+
+
+class LdapUnavailable(Unavailable):
+    """No directory server answered as it should: the login cannot be checked now (503)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LdapConfig:
+    urls: tuple[str, ...]
+    start_tls: bool
+    ca_file: str | None
+    bind_dn: str
+    bind_password: str = dataclasses.field(repr=False)
+    user_base: str
+    user_filter: str
+    username_attribute: str
+    email_attribute: str
+    display_name_attribute: str
+    group_base: str
+    group_filter: str
+    member_of_attribute: str
+    admin_groups: tuple[str, ...]
+    timeout: float
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LdapConfig | None:
+        """The LDAP settings, or None when LDAP login is off. The bind password file is read
+        here (at each login), so a rotated password needs no restart."""
+        if not settings.ldap_enabled:
+            return None
+        password = ""
+        if settings.ldap_bind_password is not None:
+            password = settings.ldap_bind_password.get_secret_value()
+        if settings.ldap_bind_password_file is not None:
+            try:
+                password = settings.ldap_bind_password_file.read_text().strip()
+            except OSError as exc:
+                raise LdapUnavailable(
+                    f"LDAP: cannot read ldap_bind_password_file ({exc.strerror})"
+                ) from None
+        return cls(
+            urls=tuple(settings.ldap_url),
+            start_tls=settings.ldap_start_tls,
+            ca_file=str(settings.ldap_ca_file) if settings.ldap_ca_file else None,
+            bind_dn=settings.ldap_bind_dn,
+            bind_password=password,
+            user_base=settings.ldap_user_base,
+            user_filter=settings.ldap_user_filter,
+            username_attribute=settings.ldap_username_attribute,
+            email_attribute=settings.ldap_email_attribute,
+            display_name_attribute=settings.ldap_display_name_attribute,
+            group_base=settings.ldap_group_base,
+            group_filter=settings.ldap_group_filter,
+            member_of_attribute=settings.ldap_member_of_attribute,
+            admin_groups=tuple(settings.ldap_admin_groups),
+            timeout=settings.ldap_timeout_seconds,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectoryEntry:
+    """A person the directory vouched for (their password bound)."""
+
+    dn: str
+    username: str
+    email: str
+    display_name: str
+    groups: tuple[str, ...]
+    admin: bool | None  # None: no admin groups configured
+
+
+def user_filter(config: LdapConfig, username: str) -> str:
+    """The user search filter with the username as an escaped value, never as filter syntax."""
+    return config.user_filter.replace("{username}", escape_filter_chars(username))
+
+
+def _servers(config: LdapConfig) -> list[Server]:
+    tls = Tls(validate=ssl.CERT_REQUIRED, ca_certs_file=config.ca_file)
+    return [
+        Server(
+            url,
+            use_ssl=url.lower().startswith("ldaps://"),
+            tls=tls,
+            get_info=NONE,
+            connect_timeout=config.timeout,
+        )
+        for url in config.urls
+    ]
+
+
+def _open(config: LdapConfig, servers: list[Server], dn: str, password: str) -> Connection:
+    """A connection to the first server that answers, in order (ldap3's ServerPool would sleep
+    ten seconds between rounds: a dead directory must be a quick 503)."""
+    failure: LDAPException | None = None
+    for server in servers:
+        conn = Connection(
+            server,
+            user=dn or None,
+            password=password or None,
+            authentication=SIMPLE if dn else ANONYMOUS,
+            receive_timeout=max(1, math.ceil(config.timeout)),  # ldap3 packs it as an integer
+            read_only=True,
+            auto_referrals=False,
+            raise_exceptions=False,
+        )
+        try:
+            conn.open()
+            if config.start_tls and not conn.start_tls():
+                raise LDAPStartTLSError(f"StartTLS refused: {conn.result.get('description')}")
+        except LDAPException as exc:
+            conn.unbind()
+            failure = exc
+            log.warning("LDAP: %s does not answer: %s", server.name, type(exc).__name__)
+            continue
+        return conn
+    raise failure or LDAPException("no LDAP server configured")
+
+
+@contextmanager
+def _connection(
+    config: LdapConfig, servers: list[Server], dn: str, password: str
+) -> Iterator[Connection]:
+    """An open connection (StartTLS done when configured), bound or not: ``.bound`` says."""
+    conn = _open(config, servers, dn, password)
+    try:
+        conn.bind()
+        yield conn
+    finally:
+        conn.unbind()
+
+
+def _first(attributes: dict[str, Any], name: str) -> str:
+    value = attributes.get(name)
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return value if isinstance(value, str) else ""
+
+
+def _all(attributes: dict[str, Any], name: str) -> list[str]:
+    value = attributes.get(name) or []
+    values = value if isinstance(value, list) else [value]
+    return [v for v in values if isinstance(v, str)]
+
+
+def _entries(conn: Any) -> list[dict[str, Any]]:
+    return [r for r in conn.response or [] if r.get("type") == "searchResEntry"]
+
+
+def _find_user(conn: Any, config: LdapConfig, username: str) -> dict[str, Any] | None:
+    attributes = [
+        config.username_attribute,
+        config.email_attribute,
+        config.display_name_attribute,
+    ]
+    if not config.group_base:
+        attributes.append(config.member_of_attribute)
+    conn.search(
+        config.user_base,
+        user_filter(config, username),
+        search_scope=SUBTREE,
+        attributes=attributes,
+        size_limit=2,
+        time_limit=max(1, int(config.timeout)),
+    )
+    _check_answer(conn, "searching the user")
+    found = _entries(conn)
+    if len(found) > 1:
+        log.warning("LDAP: more than one entry matches the user filter; login refused")
+        return None
+    return found[0] if found else None
+
+
+def _groups(conn: Any, config: LdapConfig, entry: dict[str, Any]) -> list[str]:
+    if not config.group_base:
+        return _all(entry.get("attributes", {}), config.member_of_attribute)[:GROUPS_MAX]
+    conn.search(
+        config.group_base,
+        config.group_filter.replace("{user_dn}", escape_filter_chars(entry["dn"])),
+        search_scope=SUBTREE,
+        attributes=[],
+        size_limit=GROUPS_MAX,
+        time_limit=max(1, int(config.timeout)),
+    )
+    _check_answer(conn, "searching the user's groups")
+    return [str(found["dn"]) for found in _entries(conn)]
+
+
+_ANSWERED = {0, 4, 32}  # success, sizeLimitExceeded (counted by the caller), noSuchObject
+
+
+def _check_answer(conn: Any, doing: str) -> None:
+    result = conn.result or {}
+    if result.get("result") not in _ANSWERED:
+        raise LdapUnavailable(
+            f"LDAP: the directory refused {doing}: {result.get('description')}"
+            f" {result.get('message') or ''}".rstrip()
+        )
+
+
+def _password_binds(config: LdapConfig, servers: list[Server], dn: str, password: str) -> bool:
+    with _connection(config, servers, dn, password) as conn:
+        if conn.bound:
+            return True
+        code = (conn.result or {}).get("result")
+        if code is not None and code != INVALID_CREDENTIALS:
+            log.info("LDAP: the bind as a user was refused with result %s", code)
+        if code is None:
+            raise LdapUnavailable("LDAP: the directory server did not answer the bind")
+        return False
+
+
+def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryEntry | None:
+    """The directory's entry of ``username`` when ``password`` is theirs; None for an unknown
+    user, a wrong or empty password, or an ambiguous username. ``LdapUnavailable`` when no
+    directory server answers."""
+    if not username or not password:
+        return None  # an empty password would be an unauthenticated bind: it checks nothing
+    servers = _servers(config)
+    try:
+        with _connection(config, servers, config.bind_dn, config.bind_password) as service:
+            if not service.bound:
+                result = service.result or {}
+                raise LdapUnavailable(
+                    "LDAP: the directory refused Steward's own bind (ldap_bind_dn):"
+                    f" {result.get('description') or 'no answer'}"
+                )
+            entry = _find_user(service, config, username)
+            if entry is None or not _password_binds(config, servers, entry["dn"], password):
+                return None
+            groups = _groups(service, config, entry)
+    except LDAPException as exc:
+        log.warning("LDAP: no directory server answered: %s", type(exc).__name__)
+        raise LdapUnavailable(
+            f"LDAP: no directory server answered ({type(exc).__name__}); local accounts can"
+            " still log in"
+        ) from None
+    attributes = entry.get("attributes", {})
+    admin = None
+    if config.admin_groups:
+        wanted = {group_key("ldap", g) for g in config.admin_groups}
+        admin = bool(wanted & {group_key("ldap", g) for g in groups})
+    return DirectoryEntry(
+        dn=str(entry["dn"]),
+        username=_first(attributes, config.username_attribute) or username,
+        email=_first(attributes, config.email_attribute),
+        display_name=_first(attributes, config.display_name_attribute),
+        groups=tuple(groups),
+        admin=admin,
+    )
+
+
+def password_binds(config: LdapConfig, dn: str, password: str) -> bool:
+    """Whether ``password`` binds as ``dn`` (to confirm a sensitive change of an LDAP user)."""
+    if not password:
+        return False
+    try:
+        return _password_binds(config, _servers(config), dn, password)
+    except LDAPException as exc:
+        raise LdapUnavailable(
+            f"LDAP: no directory server answered ({type(exc).__name__})"
+        ) from None

@@ -1,0 +1,90 @@
+"""Password logins with LDAP: local users first, then the directory.
+
+- A username held by a local user is checked locally only (``auth.sessions.authenticate``): a
+  directory entry of the same name never logs in as them, and local admins log in whatever
+  state the directory is in.
+- Any other username, when LDAP is configured, is checked by the directory
+  (``directory.ldap``), then provisioned (``directory.provision``): created or updated, teams
+  and admin flag synced from its groups.
+- Throttling is the local logins' (``auth.throttle``): checked before the directory is asked,
+  every refusal recorded as ``auth:login_failed``. A directory that does not answer is a 503
+  and is not counted against the person.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from steward.auth import sessions, throttle
+from steward.auth.models import AuthSource, User
+from steward.auth.passwords import verify_password
+from steward.config import Settings
+from steward.directory import ldap
+from steward.directory.provision import provision
+from steward.errors import Conflict, InvalidInput, InvalidState, NotAuthenticated
+
+INVALID = "invalid username or password"
+
+
+def authenticate(
+    session: Session,
+    settings: Settings,
+    username: str,
+    password: str,
+    *,
+    limits: throttle.Limits,
+    source_ip: str,
+    user_agent: str,
+) -> User:
+    """The user ``username`` when ``password`` is theirs (locally, or in the directory)."""
+    user = session.scalar(select(User).where(User.username == username))
+    config = ldap.LdapConfig.from_settings(settings) if settings.ldap_enabled else None
+    if config is None or (user is not None and user.auth_source != AuthSource.LDAP):
+        return sessions.authenticate(
+            session, username, password, limits=limits, source_ip=source_ip, user_agent=user_agent
+        )
+    throttle.check(
+        session, limits, username=username, user_id=user.id if user else None, source_ip=source_ip
+    )
+    entry = ldap.authenticate(config, username, password)
+    if entry is None:
+        sessions.record_failure(
+            session, username, user, INVALID, source_ip=source_ip, user_agent=user_agent
+        )
+        raise NotAuthenticated(INVALID)
+    try:
+        return provision(
+            session,
+            source=AuthSource.LDAP,
+            external_id=entry.dn,
+            username=entry.username,
+            email=entry.email,
+            display_name=entry.display_name,
+            groups=entry.groups,
+            admin=entry.admin,
+            source_ip=source_ip,
+            user_agent=user_agent,
+        )
+    except (NotAuthenticated, Conflict, InvalidInput) as exc:
+        session.rollback()
+        sessions.record_failure(
+            session, username, user, exc.message, source_ip=source_ip, user_agent=user_agent
+        )
+        raise
+
+
+def password_matches(settings: Settings, user: User, password: str) -> bool:
+    """Whether ``password`` is the user's, wherever it is kept (to confirm a sensitive change,
+    like turning two-factor authentication on)."""
+    if user.is_local:
+        return verify_password(user.password_hash, password)
+    if user.auth_source == AuthSource.LDAP and user.external_id:
+        config = ldap.LdapConfig.from_settings(settings)
+        if config is None:
+            raise InvalidState("password: LDAP login is not configured on this server any more")
+        return ldap.password_binds(config, user.external_id, password)
+    raise InvalidState(
+        f"'{user.username}' signs in through {user.auth_source}: Steward holds no password for"
+        " them (two-factor authentication is the identity provider's)"
+    )

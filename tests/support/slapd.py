@@ -1,0 +1,265 @@
+"""A real OpenLDAP ``slapd`` on 127.0.0.1 for the LDAP login tests: ``slapd_server``.
+
+Each server gets its own cn=config directory (built with ``slapadd -n0``), an MDB database for
+``dc=example,dc=test``, the memberof overlay (so ``memberOf`` works as on Active Directory) and
+the usual ACLs: passwords readable by nobody, anonymous users may only bind, Steward's service
+account (``cn=steward,ou=services``) reads the tree. Seeded with ``ldapadd``. Started in the
+foreground as a child process, stopped by its PID.
+
+``Directory`` adds and changes people and groups for one test (as the directory's root) and
+removes them afterwards: the session's server is shared by the tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from ldap3 import MODIFY_ADD, MODIFY_DELETE, Connection, Server
+
+from support.processes import answers, free_port, stop, wait_until_ready
+
+SUFFIX = "dc=example,dc=test"
+ROOT_DN = f"cn=admin,{SUFFIX}"
+ROOT_PASSWORD = "root-secret-for-tests"
+SERVICE_DN = f"cn=steward,ou=services,{SUFFIX}"
+SERVICE_PASSWORD = "service-secret-for-tests"
+PEOPLE = f"ou=people,{SUFFIX}"
+GROUPS = f"ou=groups,{SUFFIX}"
+SCHEMAS = ("core", "cosine", "inetorgperson", "nis")
+
+CONFIG = """\
+dn: cn=config
+objectClass: olcGlobal
+cn: config
+olcPidFile: {workdir}/slapd.pid
+
+dn: cn=module{{0}},cn=config
+objectClass: olcModuleList
+cn: module{{0}}
+olcModulePath: /usr/lib/ldap
+olcModuleLoad: back_mdb
+olcModuleLoad: memberof
+
+dn: cn=schema,cn=config
+objectClass: olcSchemaConfig
+cn: schema
+
+{schemas}
+
+dn: olcDatabase={{-1}}frontend,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcFrontendConfig
+olcDatabase: {{-1}}frontend
+
+dn: olcDatabase={{0}}config,cn=config
+objectClass: olcDatabaseConfig
+olcDatabase: {{0}}config
+olcAccess: {{0}}to * by * none
+
+dn: olcDatabase={{1}}mdb,cn=config
+objectClass: olcDatabaseConfig
+objectClass: olcMdbConfig
+olcDatabase: {{1}}mdb
+olcDbDirectory: {workdir}/db
+olcSuffix: {suffix}
+olcRootDN: {root_dn}
+olcRootPW: {root_password}
+olcDbIndex: objectClass eq
+olcDbIndex: uid,member eq
+olcAccess: {{0}}to attrs=userPassword by anonymous auth by * none
+olcAccess: {{1}}to * by dn.exact="{service_dn}" read by self read by * none
+
+dn: olcOverlay={{0}}memberof,olcDatabase={{1}}mdb,cn=config
+objectClass: olcOverlayConfig
+objectClass: olcMemberOf
+olcOverlay: {{0}}memberof
+olcMemberOfRefInt: TRUE
+olcMemberOfGroupOC: groupOfNames
+olcMemberOfMemberAD: member
+olcMemberOfMemberOfAD: memberOf
+"""
+
+SEED = """\
+dn: {suffix}
+objectClass: dcObject
+objectClass: organization
+dc: example
+o: Example
+
+dn: ou=people,{suffix}
+objectClass: organizationalUnit
+ou: people
+
+dn: ou=groups,{suffix}
+objectClass: organizationalUnit
+ou: groups
+
+dn: ou=services,{suffix}
+objectClass: organizationalUnit
+ou: services
+
+dn: {service_dn}
+objectClass: person
+cn: steward
+sn: Steward
+userPassword: {service_password}
+"""
+
+
+@dataclass
+class SlapdServer:
+    port: int
+    proc: subprocess.Popen[bytes]
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        return f"ldap://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+
+def _config(workdir: Path) -> str:
+    schemas = "\n\n".join(
+        Path(f"/etc/ldap/schema/{name}.ldif").read_text().strip() for name in SCHEMAS
+    )
+    return CONFIG.format(
+        workdir=workdir,
+        schemas=schemas,
+        suffix=SUFFIX,
+        root_dn=ROOT_DN,
+        root_password=ROOT_PASSWORD,
+        service_dn=SERVICE_DN,
+    )
+
+
+def start_slapd(workdir: Path) -> SlapdServer:
+    """A seeded slapd on a free port of 127.0.0.1, running until ``stop()``."""
+    slapd, slapadd, ldapadd = (
+        shutil.which(b, path="/usr/sbin:/usr/bin") for b in ("slapd", "slapadd", "ldapadd")
+    )
+    if slapd is None or slapadd is None or ldapadd is None:
+        raise RuntimeError("slapd not found: install 'slapd ldap-utils' (make setup does it)")
+    confdir, dbdir = workdir / "slapd.d", workdir / "db"
+    confdir.mkdir(parents=True)
+    dbdir.mkdir()
+    (workdir / "config.ldif").write_text(_config(workdir))
+    subprocess.run(
+        [slapadd, "-n0", "-F", str(confdir), "-l", str(workdir / "config.ldif")],
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    log = workdir / "slapd.log"
+    cmd = [slapd, "-d", "0", "-h", f"ldap://127.0.0.1:{port}/", "-F", str(confdir)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    wait_until_ready(proc, lambda: answers(port), log)
+    seed = SEED.format(suffix=SUFFIX, service_dn=SERVICE_DN, service_password=SERVICE_PASSWORD)
+    (workdir / "seed.ldif").write_text(seed)
+    added = subprocess.run(
+        [
+            ldapadd,
+            "-x",
+            "-H",
+            f"ldap://127.0.0.1:{port}",
+            "-D",
+            ROOT_DN,
+            "-w",
+            ROOT_PASSWORD,
+            "-f",
+            str(workdir / "seed.ldif"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if added.returncode != 0:
+        stop(proc)
+        raise RuntimeError(f"ldapadd failed: {added.stderr}\n{log.read_text()}")
+    return SlapdServer(port=port, proc=proc, workdir=workdir)
+
+
+@pytest.fixture(scope="session")
+def slapd_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlapdServer]:
+    server = start_slapd(tmp_path_factory.mktemp("slapd"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class Directory:
+    """People and groups of one test, added as the directory's root (removed afterwards)."""
+
+    server: SlapdServer
+    added: list[str] = field(default_factory=list)
+
+    def _conn(self) -> Connection:
+        conn = Connection(Server(self.server.url), ROOT_DN, ROOT_PASSWORD, auto_bind=True)
+        return conn
+
+    def person(self, uid: str, password: str, *, mail: str = "", cn: str = "") -> str:
+        dn = f"uid={uid},{PEOPLE}"
+        attributes: dict[str, object] = {
+            "uid": uid,
+            "cn": cn or uid.title(),
+            "sn": uid,
+            "userPassword": password,
+        }
+        if mail:
+            attributes["mail"] = mail
+        self._add(dn, ["inetOrgPerson"], attributes)
+        return dn
+
+    def group(self, cn: str, *members: str) -> str:
+        dn = f"cn={cn},{GROUPS}"
+        # groupOfNames needs a member: the service account stands in for "nobody else"
+        self._add(dn, ["groupOfNames"], {"cn": cn, "member": list(members) or [SERVICE_DN]})
+        return dn
+
+    def join(self, group: str, member: str) -> None:
+        self._modify(group, {"member": [(MODIFY_ADD, [member])]})
+
+    def leave(self, group: str, member: str) -> None:
+        self._modify(group, {"member": [(MODIFY_DELETE, [member])]})
+
+    def _add(self, dn: str, classes: list[str], attributes: dict[str, object]) -> None:
+        conn = self._conn()
+        try:
+            assert conn.add(dn, classes, attributes), conn.result  # type: ignore[no-untyped-call]
+        finally:
+            conn.unbind()
+        self.added.append(dn)
+
+    def _modify(self, dn: str, changes: dict[str, list[tuple[str, list[str]]]]) -> None:
+        conn = self._conn()
+        try:
+            assert conn.modify(dn, changes), conn.result  # type: ignore[no-untyped-call]
+        finally:
+            conn.unbind()
+
+    def clear(self) -> None:
+        conn = self._conn()
+        try:
+            for dn in reversed(self.added):  # groups before the people they name
+                conn.delete(dn)  # type: ignore[no-untyped-call]
+        finally:
+            conn.unbind()
+        self.added.clear()
+
+
+@pytest.fixture
+def directory(slapd_server: SlapdServer) -> Iterator[Directory]:
+    people = Directory(slapd_server)
+    try:
+        yield people
+    finally:
+        people.clear()
