@@ -179,8 +179,34 @@ class Settings(BaseSettings):
     url: str = ""  # empty: http://<host>:<port>
     token: SecretStr | None = None
 
+    # OpenID Connect single sign-on (``steward.directory.oidc``): on when issuer and client id
+    # are set. The secret comes from oidc_client_secret or, better, a file (never logged or
+    # returned); groups claim values map to teams (``teams.directory_groups``) and admin groups
+    oidc_issuer: str = Field(default="", max_length=2000)
+    oidc_client_id: str = Field(default="", max_length=500)
+    oidc_client_secret: SecretStr | None = None
+    oidc_client_secret_file: Path | None = None
+    oidc_scopes: str = Field(default="openid profile email", max_length=1000)
+    oidc_username_claim: str = Field(default="preferred_username", min_length=1, max_length=100)
+    oidc_email_claim: str = Field(default="email", min_length=1, max_length=100)
+    oidc_name_claim: str = Field(default="name", min_length=1, max_length=100)
+    oidc_groups_claim: str = Field(default="groups", min_length=1, max_length=100)
+    oidc_admin_groups: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    oidc_button_label: str = Field(default="Sign in with SSO", min_length=1, max_length=100)
+    # e-mail domains allowed to sign in (verified addresses only); empty: any
+    oidc_allowed_domains: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # where the provider sends the browser back; empty: <url>/api/v1/auth/oidc/callback
+    oidc_redirect_uri: str = Field(default="", max_length=2000)
+    oidc_timeout_seconds: float = Field(default=10.0, gt=0, le=120)
+    oidc_discovery_cache_seconds: float = Field(default=3600.0, ge=0, le=86400)
+
     @field_validator(
-        "trusted_proxies", "notify_blocked_networks", "metrics_blocked_networks", mode="before"
+        "trusted_proxies",
+        "notify_blocked_networks",
+        "metrics_blocked_networks",
+        "oidc_admin_groups",
+        "oidc_allowed_domains",
+        mode="before",
     )
     @classmethod
     def _split_proxies(cls, value: object) -> object:
@@ -241,6 +267,11 @@ class Settings(BaseSettings):
         if self.local_repository_roots is None:
             self.local_repository_roots = [self.data_dir / "repositories"]
         return self
+
+    @property
+    def oidc_enabled(self) -> bool:
+        """Whether the OpenID Connect login is configured (issuer and client id)."""
+        return bool(self.oidc_issuer and self.oidc_client_id)
 
     @property
     def key_file(self) -> Path:
