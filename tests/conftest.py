@@ -25,6 +25,7 @@ pytest_plugins = [
     "support.databases",
     "support.webhooks",
     "support.oidc_provider",
+    "support.slapd",
 ]
 
 # `make test-py` runs the suite on both cores (pytest-xdist, `-n 2 --dist loadgroup`): each worker
