@@ -457,6 +457,8 @@ def finish(
     user_agent: str,
 ) -> tuple[User, str]:
     """The provisioned user and the path to send them to, from the provider's answer."""
+    for name in ("state", "code", "iss", "error", "error_description"):
+        _param(params, name)  # every size checked before anything else
     state = _param(params, "state")
     sealed = open_state(cipher, config, cookie, state)
     error = _param(params, "error")
