@@ -81,7 +81,9 @@ def workbench(client: TestClient, tmp_path: Path) -> Workbench:
     return Workbench(client, tmp_path)
 
 
-BACKGROUND_THREADS = {"scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher"}
+BACKGROUND_THREADS = {
+    "scheduler", "pruner", "notifier", "housekeeping", "dispatcher", "publisher", "workflows",
+}  # fmt: skip
 
 
 @pytest.fixture

@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     # the shortest time allowed between two occurrences of a schedule (a run every second is a
     # mistake, or a flood); lowered in tests to see a schedule fire twice within seconds
     schedule_min_interval_seconds: int = Field(default=60, ge=1, le=86400)
+    # workflows: how often a server advances the workflow runs a node run's end (or a decision)
+    # marked, and times out approvals; a short tick in tests
+    workflow_tick_seconds: float = Field(default=1.0, ge=0.05, le=300)
     # notifications: the notifier's poll, attempts per message and the first retry's delay
     # (doubling after each failure); outbound requests time out after notify_timeout_seconds
     notifier_tick_seconds: float = Field(default=2.0, ge=0.05, le=300)

@@ -18,6 +18,7 @@ from steward.schedules.models import Schedule
 from steward.teams.models import Team, TeamMember
 from steward.templates.models import Template
 from steward.webhooks.models import Webhook, WebhookDelivery
+from steward.workflows.models import Workflow, WorkflowNodeRun, WorkflowRun, WorkflowTemplate
 
 __all__ = [
     "ApiToken",
@@ -54,4 +55,8 @@ __all__ = [
     "WebhookDelivery",
     "Worker",
     "WorkerQueue",
+    "Workflow",
+    "WorkflowNodeRun",
+    "WorkflowRun",
+    "WorkflowTemplate",
 ]

@@ -16,6 +16,7 @@ from steward.notifications.notifier import Notifier
 from steward.retention.pruner import Pruner
 from steward.runtime import Runtime
 from steward.schedules.scheduler import Scheduler
+from steward.workflows.ticker import WorkflowTicker
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,15 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
         )
     queue = queue_of(runtime)
     return create_app(
-        runtime, queue, [queue, Scheduler(runtime, queue), Notifier(runtime), Pruner(runtime)]
+        runtime,
+        queue,
+        [
+            queue,
+            Scheduler(runtime, queue),
+            WorkflowTicker(runtime, queue),
+            Notifier(runtime),
+            Pruner(runtime),
+        ],
     )
 
 

@@ -81,6 +81,14 @@ class AuditAction(enum.StrEnum):
     WEBHOOK_DELETE = "webhook:delete"
     WEBHOOK_TEST = "webhook:test"
     WEBHOOK_UPDATE = "webhook:update"
+    WORKFLOW_APPROVAL_TIMEOUT = "workflow:approval_timeout"  # by Steward: not decided in time
+    WORKFLOW_APPROVE = "workflow:approve"
+    WORKFLOW_CANCEL = "workflow:cancel"
+    WORKFLOW_CREATE = "workflow:create"
+    WORKFLOW_DELETE = "workflow:delete"
+    WORKFLOW_DENY = "workflow:deny"
+    WORKFLOW_LAUNCH = "workflow:launch"
+    WORKFLOW_UPDATE = "workflow:update"
 
     @property
     def object_type(self) -> str:

@@ -41,6 +41,9 @@ class Action(enum.StrEnum):
     RUN_LAUNCH = "run:launch"
     RUN_CANCEL = "run:cancel"
     AUDIT_VIEW = "audit:view"
+    WORKFLOW_VIEW = "workflow:view"
+    WORKFLOW_WRITE = "workflow:write"  # create, edit, delete workflows (launching: run:launch)
+    WORKFLOW_APPROVE = "workflow:approve"  # approve or deny a workflow run's approval nodes
 
 
 _VIEW = {
@@ -49,9 +52,10 @@ _VIEW = {
     Action.RESOURCE_VIEW,
     Action.TEMPLATE_VIEW,
     Action.RUN_VIEW,
+    Action.WORKFLOW_VIEW,
 }
-_RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL}
-_MANAGE = _RUN | {Action.RESOURCE_WRITE, Action.TEMPLATE_WRITE}
+_RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL, Action.WORKFLOW_APPROVE}
+_MANAGE = _RUN | {Action.RESOURCE_WRITE, Action.TEMPLATE_WRITE, Action.WORKFLOW_WRITE}
 _ALL = frozenset(Action)
 
 ROLE_ACTIONS: dict[ProjectRole, frozenset[Action]] = {

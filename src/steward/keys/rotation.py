@@ -31,6 +31,7 @@ from steward.keys.crypto import KeyCipher, MasterKeyError, read_key_file, write_
 from steward.keys.models import Key
 from steward.runs.models import Run
 from steward.schedules.models import Schedule
+from steward.workflows.models import Workflow, WorkflowRun
 
 CHECK_PASSES = 3
 
@@ -46,11 +47,14 @@ def encrypted_columns() -> list[EncryptedColumn]:
     """Every column that holds a secret sealed with the master key."""
     keys, runs = cast(Table, Key.__table__), cast(Table, Run.__table__)
     schedules, users = cast(Table, Schedule.__table__), cast(Table, User.__table__)
+    workflows, workflow_runs = cast(Table, Workflow.__table__), cast(Table, WorkflowRun.__table__)
     return [
         EncryptedColumn("keys", keys, keys.c.ciphertext),
         EncryptedColumn("run parameters", runs, runs.c.secret_params),
         EncryptedColumn("schedule answers", schedules, schedules.c.secret_launch),
         EncryptedColumn("two-factor secrets", users, users.c.totp_secret),
+        EncryptedColumn("workflow answers", workflows, workflows.c.secret_launch),
+        EncryptedColumn("workflow run answers", workflow_runs, workflow_runs.c.secret_launch),
     ]
 
 

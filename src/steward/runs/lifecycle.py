@@ -21,6 +21,7 @@ from steward.runner_groups.models import RunnerGroup
 from steward.runs.bell import ring_after_commit
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
+from steward.workflows import outbox as workflow_outbox
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +91,8 @@ def _set_status(
     if changed is not None:
         outbox.on_transition(session, changed, new)
         ring_after_commit(session, changed)
+        if new.is_finished:  # a node of a workflow run: mark it for a pass
+            workflow_outbox.on_node_run_finished(session, changed)
     return changed
 
 

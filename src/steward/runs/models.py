@@ -19,6 +19,7 @@ class LaunchType(enum.StrEnum):
     RELAUNCH = "relaunch"
     SCHEDULE = "schedule"
     WEBHOOK = "webhook"
+    WORKFLOW = "workflow"
 
 
 class Run(Base):
@@ -55,6 +56,10 @@ class Run(Base):
     )
     webhook_id: Mapped[int | None] = mapped_column(
         ForeignKey("webhooks.id", ondelete="SET NULL"), index=True
+    )
+    # a node of this workflow run (workflows.progress); its status changes mark it for a pass
+    workflow_run_id: Mapped[int | None] = mapped_column(
+        ForeignKey("workflow_runs.id", ondelete="SET NULL"), index=True
     )
 
     # effective parameters with secrets redacted, and the template as it was at launch

@@ -74,6 +74,9 @@ class RunRead(ResponseModel):
     relaunch_of_id: int | None
     schedule_id: int | None = Field(default=None, description="launched by this schedule")
     webhook_id: int | None = Field(default=None, description="launched by this webhook")
+    workflow_run_id: int | None = Field(
+        default=None, description="launched as a node of this workflow run"
+    )
     params: RunParams
     refs: RunRefs | None = Field(
         default=None, description="names behind the ids of params; in the read of one run only"

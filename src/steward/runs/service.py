@@ -58,12 +58,14 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
 
 @dataclasses.dataclass(frozen=True)
 class Trigger:
-    """How a run was launched: by a person (api, ui, cli), a schedule or a webhook."""
+    """How a run was launched: by a person (api, ui, cli), a schedule, a webhook or a
+    workflow run."""
 
     launch_type: LaunchType
     schedule_id: int | None = None
     webhook_id: int | None = None
     relaunch_of_id: int | None = None
+    workflow_run_id: int | None = None
 
 
 def launch(
@@ -94,6 +96,7 @@ def launch(
         schedule_id=trigger.schedule_id,
         webhook_id=trigger.webhook_id,
         relaunch_of_id=trigger.relaunch_of_id,
+        workflow_run_id=trigger.workflow_run_id,
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,

@@ -25,6 +25,7 @@ from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
+from steward.workflows import usage as workflows
 
 # many-to-one references are joined; vault keys come with one "selectin" query (see the model)
 WITH_REFERENCES = (
@@ -157,6 +158,7 @@ def update(
 
 
 def delete(session: Session, template: Template, *, actor: Actor) -> None:
+    workflows.refuse_if_used(session, template)
     scoped.refuse_while_runs_active(
         session, f"template '{template.name}'", Run.template_id == template.id
     )

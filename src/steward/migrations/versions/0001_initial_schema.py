@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 07:24:04.452117
+Create Date: 2026-11-24 07:32:11.445887
 """
 
 from collections.abc import Sequence
@@ -309,6 +309,29 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_project_members_user_id"), ["user_id"], unique=False)
 
     op.create_table(
+        "workflows",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("nodes", sa.JSON(), nullable=False),
+        sa.Column("edges", sa.JSON(), nullable=False),
+        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_workflows_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflows")),
+        sa.UniqueConstraint("project_id", "name", name=op.f("uq_workflows_project_id")),
+    )
+    with op.batch_alter_table("workflows", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_workflows_project_id"), ["project_id"], unique=False)
+
+    op.create_table(
         "environment_secrets",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("environment_id", sa.Integer(), nullable=False),
@@ -434,6 +457,50 @@ def upgrade() -> None:
         )
 
     op.create_table(
+        "workflow_runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("workflow_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_name", sa.String(length=100), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("status_reason", sa.Text(), nullable=False),
+        sa.Column("launched_by_id", sa.Integer(), nullable=True),
+        sa.Column("edges", sa.JSON(), nullable=False),
+        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
+        sa.Column("needs_pass", sa.Boolean(), nullable=False),
+        sa.Column("wake_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["launched_by_id"],
+            ["users.id"],
+            name=op.f("fk_workflow_runs_launched_by_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_workflow_runs_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflows.id"],
+            name=op.f("fk_workflow_runs_workflow_id_workflows"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_runs")),
+    )
+    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
+        batch_op.create_index("ix_workflow_runs_needs_pass", ["needs_pass"], unique=False)
+        batch_op.create_index("ix_workflow_runs_project_id_id", ["project_id", "id"], unique=False)
+        batch_op.create_index("ix_workflow_runs_wake_at", ["wake_at"], unique=False)
+        batch_op.create_index(
+            "ix_workflow_runs_workflow_id_id", ["workflow_id", "id"], unique=False
+        )
+
+    op.create_table(
         "inventories",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
@@ -464,6 +531,49 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("inventories", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_inventories_project_id"), ["project_id"], unique=False)
+
+    op.create_table(
+        "workflow_node_runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("workflow_run_id", sa.Integer(), nullable=False),
+        sa.Column("key", sa.String(length=64), nullable=False),
+        sa.Column("position", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("launch", sa.JSON(), nullable=False),
+        sa.Column("timeout_seconds", sa.Integer(), nullable=True),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("deadline_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("decided_by_id", sa.Integer(), nullable=True),
+        sa.Column("decided_by", sa.String(length=150), nullable=False),
+        sa.Column("decided_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["decided_by_id"],
+            ["users.id"],
+            name=op.f("fk_workflow_node_runs_decided_by_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_run_id"],
+            ["workflow_runs.id"],
+            name=op.f("fk_workflow_node_runs_workflow_run_id_workflow_runs"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_node_runs")),
+        sa.UniqueConstraint(
+            "workflow_run_id", "key", name=op.f("uq_workflow_node_runs_workflow_run_id")
+        ),
+    )
+    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_workflow_node_runs_run_id"), ["run_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_workflow_node_runs_workflow_run_id"), ["workflow_run_id"], unique=False
+        )
 
     op.create_table(
         "templates",
@@ -701,6 +811,29 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_webhooks_template_id"), ["template_id"], unique=False)
 
     op.create_table(
+        "workflow_templates",
+        sa.Column("workflow_id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["template_id"],
+            ["templates.id"],
+            name=op.f("fk_workflow_templates_template_id_templates"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflows.id"],
+            name=op.f("fk_workflow_templates_workflow_id_workflows"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("workflow_id", "template_id", name=op.f("pk_workflow_templates")),
+    )
+    with op.batch_alter_table("workflow_templates", schema=None) as batch_op:
+        batch_op.create_index(
+            batch_op.f("ix_workflow_templates_template_id"), ["template_id"], unique=False
+        )
+
+    op.create_table(
         "notification_subscriptions",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
@@ -757,6 +890,7 @@ def upgrade() -> None:
         sa.Column("relaunch_of_id", sa.Integer(), nullable=True),
         sa.Column("schedule_id", sa.Integer(), nullable=True),
         sa.Column("webhook_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_run_id", sa.Integer(), nullable=True),
         sa.Column("params", sa.JSON(), nullable=False),
         sa.Column("template_snapshot", sa.JSON(), nullable=False),
         sa.Column("secret_params", sa.LargeBinary(), nullable=True),
@@ -806,6 +940,12 @@ def upgrade() -> None:
             name=op.f("fk_runs_webhook_id_webhooks"),
             ondelete="SET NULL",
         ),
+        sa.ForeignKeyConstraint(
+            ["workflow_run_id"],
+            ["workflow_runs.id"],
+            name=op.f("fk_runs_workflow_run_id_workflow_runs"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
         sa.UniqueConstraint("uuid", name=op.f("uq_runs_uuid")),
     )
@@ -831,6 +971,9 @@ def upgrade() -> None:
             unique=False,
         )
         batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_runs_workflow_run_id"), ["workflow_run_id"], unique=False
+        )
 
     op.create_table(
         "notification_messages",
@@ -1082,6 +1225,7 @@ def downgrade() -> None:
 
     op.drop_table("notification_messages")
     with op.batch_alter_table("runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_runs_workflow_run_id"))
         batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
         batch_op.drop_index("ix_runs_template_id_status_created_at")
         batch_op.drop_index("ix_runs_template_id_id")
@@ -1097,6 +1241,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_notification_subscriptions_project_id"))
 
     op.drop_table("notification_subscriptions")
+    with op.batch_alter_table("workflow_templates", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_workflow_templates_template_id"))
+
+    op.drop_table("workflow_templates")
     with op.batch_alter_table("webhooks", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_webhooks_template_id"))
         batch_op.drop_index(batch_op.f("ix_webhooks_project_id"))
@@ -1119,10 +1267,22 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_templates_project_id"))
 
     op.drop_table("templates")
+    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_workflow_run_id"))
+        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_run_id"))
+
+    op.drop_table("workflow_node_runs")
     with op.batch_alter_table("inventories", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_inventories_project_id"))
 
     op.drop_table("inventories")
+    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
+        batch_op.drop_index("ix_workflow_runs_workflow_id_id")
+        batch_op.drop_index("ix_workflow_runs_wake_at")
+        batch_op.drop_index("ix_workflow_runs_project_id_id")
+        batch_op.drop_index("ix_workflow_runs_needs_pass")
+
+    op.drop_table("workflow_runs")
     with op.batch_alter_table("repositories", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_repositories_project_id"))
 
@@ -1141,6 +1301,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_environment_secrets_environment_id"))
 
     op.drop_table("environment_secrets")
+    with op.batch_alter_table("workflows", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_workflows_project_id"))
+
+    op.drop_table("workflows")
     with op.batch_alter_table("project_members", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_project_members_user_id"))
         batch_op.drop_index(batch_op.f("ix_project_members_team_id"))

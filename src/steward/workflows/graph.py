@@ -1,0 +1,166 @@
+"""The workflow document as a graph: its checks on save, and which nodes a pass starts or skips.
+
+Pure functions on keys and statuses, no database: the service checks a document with ``check``,
+the progress pass (``workflows.progress``) asks ``next_steps`` and ``outcome`` what follows.
+
+Convergence is AWX's "any": a node with several parents is decided once every parent has
+finished; it runs when at least one edge into it fired (its parent ended with the edge's
+outcome), else it is skipped. A skipped or canceled node fires no edge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from steward.errors import InvalidInput
+from steward.workflows.models import EdgeOn, NodeKind, NodeStatus
+
+
+@dataclasses.dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    on: EdgeOn
+
+
+def check(nodes: Sequence[Mapping[str, object]], edges: Sequence[Edge]) -> None:
+    """A 422 naming the field: keys unique, each node's fields fit its kind, edges between
+    existing nodes, no self edge, no second edge between the same two nodes, no cycle."""
+    seen: dict[str, int] = {}
+    for i, node in enumerate(nodes):
+        key = str(node["key"])
+        if key in seen:
+            raise InvalidInput(f"nodes.{i}.key", f"'{key}' is already the key of nodes.{seen[key]}")
+        seen[key] = i
+        _check_kind(i, node)
+    pairs: dict[tuple[str, str], int] = {}
+    for j, edge in enumerate(edges):
+        for end, key in (("from", edge.source), ("to", edge.target)):
+            if key not in seen:
+                raise InvalidInput(f"edges.{j}.{end}", f"no node has the key '{key}'")
+        if edge.source == edge.target:
+            raise InvalidInput(
+                f"edges.{j}.to", f"an edge may not lead from '{edge.source}' to itself"
+            )
+        pair = (edge.source, edge.target)
+        if pair in pairs:
+            raise InvalidInput(
+                f"edges.{j}", f"edges.{pairs[pair]} already leads from '{pair[0]}' to '{pair[1]}'"
+            )
+        pairs[pair] = j
+    cycle = find_cycle(list(seen), edges)
+    if cycle is not None:
+        j, path = cycle
+        raise InvalidInput(f"edges.{j}", f"makes a cycle: {' -> '.join(path)}")
+
+
+def _check_kind(i: int, node: Mapping[str, object]) -> None:
+    if node["kind"] == NodeKind.TEMPLATE:
+        if node.get("template_id") is None:
+            raise InvalidInput(f"nodes.{i}.template_id", "a template node needs a template_id")
+        if node.get("timeout_seconds") is not None:
+            raise InvalidInput(
+                f"nodes.{i}.timeout_seconds",
+                "only approval nodes wait for a decision (a run's own timeout is"
+                " launch.timeout_seconds)",
+            )
+        return
+    for field in ("template_id", "launch"):
+        if node.get(field) is not None:
+            raise InvalidInput(f"nodes.{i}.{field}", "an approval node runs no template")
+    if not node.get("name"):
+        raise InvalidInput(f"nodes.{i}.name", "an approval node needs a name (what is asked)")
+
+
+def find_cycle(keys: Sequence[str], edges: Sequence[Edge]) -> tuple[int, list[str]] | None:
+    """(index of an edge closing a cycle, the cycle's keys) or None; iterative DFS."""
+    out: dict[str, list[tuple[int, str]]] = {key: [] for key in keys}
+    for j, edge in enumerate(edges):
+        out[edge.source].append((j, edge.target))
+    state: dict[str, int] = dict.fromkeys(keys, 0)  # 0 new, 1 on the path, 2 done
+    for root in keys:
+        if state[root]:
+            continue
+        path = [root]
+        stack = [iter(out[root])]
+        state[root] = 1
+        while stack:
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                state[path.pop()] = 2
+                continue
+            j, child = step
+            if state[child] == 1:
+                return j, [*path[path.index(child) :], child]
+            if state[child] == 0:
+                state[child] = 1
+                path.append(child)
+                stack.append(iter(out[child]))
+    return None
+
+
+def layers(keys: Sequence[str], edges: Sequence[Edge]) -> list[list[str]]:
+    """Keys by depth (longest path from a root), for a drawing; keys in document order."""
+    depth = dict.fromkeys(keys, 0)
+    for _ in range(len(keys)):
+        changed = False
+        for edge in edges:
+            if depth[edge.target] < depth[edge.source] + 1:
+                depth[edge.target] = depth[edge.source] + 1
+                changed = True
+        if not changed:
+            break
+    rows: list[list[str]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
+    for key in keys:
+        rows[depth[key]].append(key)
+    return rows
+
+
+def fires(status: NodeStatus, on: EdgeOn) -> bool:
+    """Whether an edge ``on`` from a node that ended ``status`` fires."""
+    if status is NodeStatus.SUCCESSFUL:
+        return on in (EdgeOn.SUCCESS, EdgeOn.ALWAYS)
+    if status is NodeStatus.FAILED:
+        return on in (EdgeOn.FAILURE, EdgeOn.ALWAYS)
+    return False  # skipped, canceled: nothing follows
+
+
+def next_steps(
+    statuses: Mapping[str, NodeStatus], edges: Sequence[Edge]
+) -> tuple[list[str], list[str]]:
+    """(keys to start, keys to skip) among the pending nodes, given every node's status; the
+    skips cascade (a node whose parents are all decided and skipped is skipped too). Keys in
+    the order of ``statuses``."""
+    parents: dict[str, list[Edge]] = {key: [] for key in statuses}
+    for edge in edges:
+        parents[edge.target].append(edge)
+    now = dict(statuses)
+    start: list[str] = []
+    skip: list[str] = []
+    changed = True
+    while changed:
+        changed = False
+        for key, status in now.items():
+            if status is not NodeStatus.PENDING or key in start:
+                continue
+            incoming = parents[key]
+            if not incoming:
+                start.append(key)
+                continue
+            if not all(now[e.source].is_finished for e in incoming):
+                continue
+            if any(fires(now[e.source], e.on) for e in incoming):
+                start.append(key)
+            else:
+                now[key] = NodeStatus.SKIPPED
+                skip.append(key)
+                changed = True
+    return start, skip
+
+
+def unhandled_failures(statuses: Mapping[str, NodeStatus], edges: Sequence[Edge]) -> list[str]:
+    """The failed nodes with no failure or always edge out of them: they fail the workflow."""
+    handled = {e.source for e in edges if e.on in (EdgeOn.FAILURE, EdgeOn.ALWAYS)}
+    return [k for k, s in statuses.items() if s is NodeStatus.FAILED and k not in handled]

@@ -1,0 +1,149 @@
+"""Workflows: a project's DAG of template runs and approvals, stored as one document, and
+its runs.
+
+A workflow's ``nodes`` and ``edges`` are its document (JSON, checked on save by
+``workflows.graph``); ``WorkflowTemplate`` rows list the templates it references, so a template
+in use cannot be deleted. A launch copies the document into a ``WorkflowRun`` and one
+``WorkflowNodeRun`` row per node: the rows are the truth of its progress.
+
+Progress is an outbox: a node run's status change (``runs.lifecycle``) sets ``needs_pass`` on
+its workflow run in the same transaction; a server's ``workflows`` ticker claims the workflow run
+(a conditional UPDATE) and advances it. Every node change is itself a conditional UPDATE, so a
+pass repeated, or made by two servers at once, launches nothing twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from steward.db import Base, utcnow
+from steward.projects.scoped import ProjectScoped
+
+
+class NodeKind(enum.StrEnum):
+    TEMPLATE = "template"
+    APPROVAL = "approval"
+
+
+class EdgeOn(enum.StrEnum):
+    SUCCESS = "success"
+    FAILURE = "failure"
+    ALWAYS = "always"
+
+
+class WorkflowRunStatus(enum.StrEnum):
+    RUNNING = "running"
+    SUCCESSFUL = "successful"
+    FAILED = "failed"
+    CANCELED = "canceled"
+
+    @property
+    def is_finished(self) -> bool:
+        return self is not WorkflowRunStatus.RUNNING
+
+
+class NodeStatus(enum.StrEnum):
+    PENDING = "pending"  # its parents have not all finished
+    RUNNING = "running"  # its run is launched (queued or running)
+    WAITING = "waiting"  # an approval waiting for a decision
+    SUCCESSFUL = "successful"  # its run succeeded, or approved
+    FAILED = "failed"  # its run failed (error, timed out, canceled outside the workflow), denied
+    SKIPPED = "skipped"  # never reached: no edge into it fired
+    CANCELED = "canceled"  # the workflow run was canceled before or while it ran
+
+    @property
+    def is_finished(self) -> bool:
+        return self in NODE_FINISHED
+
+
+NODE_FINISHED = frozenset(
+    {NodeStatus.SUCCESSFUL, NodeStatus.FAILED, NodeStatus.SKIPPED, NodeStatus.CANCELED}
+)
+
+
+class Workflow(ProjectScoped):
+    __tablename__ = "workflows"
+
+    # the document, as checked by workflows.graph: nodes (key, kind, template_id, launch, name,
+    # timeout_seconds) and edges (from, to, on); secret survey answers of node launch values are
+    # ******** in ``nodes`` and sealed together, by node key, in ``secret_launch``
+    nodes: Mapped[list[Any]] = mapped_column(default=list)
+    edges: Mapped[list[Any]] = mapped_column(default=list)
+    secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class WorkflowTemplate(Base):
+    """A template one of the workflow's nodes runs: a template in use is not deleted."""
+
+    __tablename__ = "workflow_templates"
+
+    workflow_id: Mapped[int] = mapped_column(
+        ForeignKey("workflows.id", ondelete="CASCADE"), primary_key=True
+    )
+    template_id: Mapped[int] = mapped_column(
+        ForeignKey("templates.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class WorkflowRun(Base):
+    __tablename__ = "workflow_runs"
+    __table_args__ = (
+        Index("ix_workflow_runs_project_id_id", "project_id", "id"),
+        Index("ix_workflow_runs_workflow_id_id", "workflow_id", "id"),
+        Index("ix_workflow_runs_needs_pass", "needs_pass"),
+        Index("ix_workflow_runs_wake_at", "wake_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    workflow_id: Mapped[int | None] = mapped_column(ForeignKey("workflows.id", ondelete="SET NULL"))
+    workflow_name: Mapped[str] = mapped_column(String(100))
+    status: Mapped[WorkflowRunStatus] = mapped_column(String(16), default=WorkflowRunStatus.RUNNING)
+    status_reason: Mapped[str] = mapped_column(Text, default="")
+    launched_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # the document as launched (edits of the workflow do not change a run under way)
+    edges: Mapped[list[Any]] = mapped_column(default=list)
+    secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+    # the outbox: set by a node run's end, a decision, a cancel; cleared by the pass's claim
+    needs_pass: Mapped[bool] = mapped_column(default=True)
+    # the earliest approval deadline of a waiting node: the ticker passes then
+    wake_at: Mapped[dt.datetime | None]
+
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[dt.datetime | None]
+    cancel_requested_at: Mapped[dt.datetime | None]
+
+
+class WorkflowNodeRun(Base):
+    """One node of one workflow run."""
+
+    __tablename__ = "workflow_node_runs"
+    __table_args__ = (UniqueConstraint("workflow_run_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workflow_run_id: Mapped[int] = mapped_column(
+        ForeignKey("workflow_runs.id", ondelete="CASCADE"), index=True
+    )
+    key: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int] = mapped_column(default=0)  # its place in the document
+    kind: Mapped[NodeKind] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(100), default="")  # an approval's name
+    template_id: Mapped[int | None]  # as launched; its run keeps the template's snapshot
+    launch: Mapped[dict[str, Any]] = mapped_column(default=dict)  # secrets as ********
+    timeout_seconds: Mapped[int | None]  # an approval's; None: waits forever
+    status: Mapped[NodeStatus] = mapped_column(String(16), default=NodeStatus.PENDING)
+    # no foreign key: a run pruned by retention leaves an id the API answers 404 for
+    run_id: Mapped[int | None] = mapped_column(index=True)
+    deadline_at: Mapped[dt.datetime | None]  # a waiting approval times out then
+    decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    decided_by: Mapped[str] = mapped_column(String(150), default="")  # the username, kept
+    decided_at: Mapped[dt.datetime | None]
+    reason: Mapped[str] = mapped_column(Text, default="")
+    started_at: Mapped[dt.datetime | None]
+    finished_at: Mapped[dt.datetime | None]

@@ -1,0 +1,247 @@
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, status
+
+from steward.api.deps import AccessDep, ActorDep, CipherDep, QueueDep, SessionDep
+from steward.api.schemas import Page, PageParams
+from steward.auth.policy import Action, ProjectAccess
+from steward.workflows import service
+from steward.workflows.models import Workflow, WorkflowRun
+from steward.workflows.schemas import (
+    KEY_MAX,
+    Decision,
+    NodeRunRead,
+    WorkflowCreate,
+    WorkflowEdgeRead,
+    WorkflowNodeRead,
+    WorkflowRead,
+    WorkflowRunFilters,
+    WorkflowRunPage,
+    WorkflowRunRead,
+    WorkflowUpdate,
+)
+
+router = APIRouter(prefix="/projects/{project_id}", tags=["workflows"])
+
+
+def _viewer(rights: AccessDep) -> ProjectAccess:
+    rights.require(Action.WORKFLOW_VIEW)
+    return rights
+
+
+Viewer = Annotated[ProjectAccess, Depends(_viewer)]
+
+
+def _editor(rights: AccessDep) -> ProjectAccess:
+    rights.require(Action.WORKFLOW_WRITE)
+    return rights
+
+
+Editor = Annotated[ProjectAccess, Depends(_editor)]
+
+
+def _workflow(workflow_id: int, rights: Viewer, session: SessionDep) -> Workflow:
+    return service.get(session, rights.project, workflow_id)
+
+
+ViewedWorkflow = Annotated[Workflow, Depends(_workflow)]
+
+
+def _run(workflow_run_id: int, rights: Viewer, session: SessionDep) -> WorkflowRun:
+    return service.get_run(session, rights.project, workflow_run_id)
+
+
+ViewedRun = Annotated[WorkflowRun, Depends(_run)]
+NodeKeyPath = Annotated[str, Path(max_length=KEY_MAX)]
+
+
+def _read(session: SessionDep, workflow: Workflow) -> WorkflowRead:
+    names = service.template_names(session, workflow.nodes)
+    nodes = [
+        WorkflowNodeRead.model_validate(
+            {**node, "template_name": names.get(node.get("template_id") or 0, "")}
+        )
+        for node in workflow.nodes
+    ]
+    return WorkflowRead(
+        id=workflow.id,
+        project_id=workflow.project_id,
+        name=workflow.name,
+        description=workflow.description,
+        nodes=nodes,
+        edges=[WorkflowEdgeRead.model_validate(e) for e in workflow.edges],
+        created_at=workflow.created_at,
+        updated_at=workflow.updated_at,
+    )
+
+
+def _run_read(
+    session: SessionDep, wrun: WorkflowRun, rights: ProjectAccess, *, full: bool, launcher: str
+) -> WorkflowRunRead:
+    read = WorkflowRunRead.model_validate(wrun).model_copy(update={"launched_by": launcher})
+    if not full:
+        return read
+    rows = service.nodes_of(session, wrun)
+    names = service.template_names(session, [{"template_id": n.template_id} for n, _ in rows])
+    nodes = [
+        NodeRunRead.model_validate(node).model_copy(
+            update={"run_status": run_status, "template_name": names.get(node.template_id or 0, "")}
+        )
+        for node, run_status in rows
+    ]
+    edges = [WorkflowEdgeRead.model_validate(e) for e in wrun.edges]
+    can = Action.WORKFLOW_APPROVE in rights.actions
+    return read.model_copy(update={"nodes": nodes, "edges": edges, "can_decide": can})
+
+
+@router.get("/workflows")
+def list_workflows(
+    rights: Viewer, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[WorkflowRead]:
+    """The project's workflows by name (project viewers and above)."""
+    rows, total = service.list_for_project(
+        session, rights.project, limit=page.limit, offset=page.offset
+    )
+    return Page.of([_read(session, w) for w in rows], total, page)
+
+
+@router.post("/workflows", status_code=status.HTTP_201_CREATED)
+def create_workflow(
+    body: WorkflowCreate, rights: Editor, session: SessionDep, actor: ActorDep, cipher: CipherDep
+) -> WorkflowRead:
+    """Needs workflow:write (managers and owners). The document is checked as a whole: keys
+    unique, edges between existing nodes, no cycle, templates of this project, each node's
+    launch values as a launch of its template would check them; a 422 names the field."""
+    created = service.create(session, rights.project, body, actor=actor, cipher=cipher)
+    return _read(session, created)
+
+
+@router.get("/workflows/{workflow_id}")
+def read_workflow(workflow: ViewedWorkflow, session: SessionDep) -> WorkflowRead:
+    return _read(session, workflow)
+
+
+@router.patch("/workflows/{workflow_id}")
+def update_workflow(
+    workflow: ViewedWorkflow,
+    body: WorkflowUpdate,
+    rights: Editor,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+) -> WorkflowRead:
+    """Only the fields sent change; ``nodes`` and ``edges`` replace the graph as a whole.
+    Workflow runs under way keep the document they were launched with."""
+    updated = service.update_workflow(
+        session, rights.project, workflow, body, actor=actor, cipher=cipher
+    )
+    return _read(session, updated)
+
+
+@router.delete("/workflows/{workflow_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_workflow(
+    workflow: ViewedWorkflow, _rights: Editor, session: SessionDep, actor: ActorDep
+) -> None:
+    """Refused (409) while one of its runs is running; its finished runs stay."""
+    service.delete_workflow(session, workflow, actor=actor)
+
+
+@router.post("/workflows/{workflow_id}/launch", status_code=status.HTTP_201_CREATED)
+def launch_workflow(
+    workflow: ViewedWorkflow,
+    rights: Viewer,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    queue: QueueDep,
+) -> WorkflowRunRead:
+    """The caller needs run:launch on every template of the workflow (403 naming the first it
+    lacks); node runs are launched as the caller. The root nodes start at once."""
+    wrun = service.launch(session, cipher, queue, rights, workflow, actor=actor)
+    return _run_read(session, wrun, rights, full=True, launcher=actor.user.username)
+
+
+@router.get("/workflow-runs")
+def list_workflow_runs(
+    rights: Viewer, session: SessionDep, filters: Annotated[WorkflowRunFilters, Query()]
+) -> WorkflowRunPage:
+    """Newest first, keyset-paged by id like runs (``before_id``)."""
+    rows, next_before = service.list_runs(session, rights.project, filters)
+    items = [_run_read(session, w, rights, full=False, launcher=name) for w, name in rows]
+    return WorkflowRunPage(items=items, next_before_id=next_before)
+
+
+@router.get("/workflow-runs/{workflow_run_id}")
+def read_workflow_run(wrun: ViewedRun, rights: Viewer, session: SessionDep) -> WorkflowRunRead:
+    """Its status and each node's: status, run, decision and why."""
+    launcher = service.launcher_name(session, wrun)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+
+
+@router.post("/workflow-runs/{workflow_run_id}/cancel")
+def cancel_workflow_run(
+    wrun: ViewedRun,
+    rights: Viewer,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    queue: QueueDep,
+) -> WorkflowRunRead:
+    """Needs run:cancel. Cancels the node runs under way and every node not decided; the
+    workflow run is ``canceled`` once they stopped. 409 when it already ended."""
+    rights.require(Action.RUN_CANCEL)
+    service.cancel(session, cipher, queue, wrun, actor=actor)
+    launcher = service.launcher_name(session, wrun)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+
+
+def _decide(
+    approve: bool,
+    wrun: WorkflowRun,
+    key: str,
+    body: Decision | None,
+    rights: ProjectAccess,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    queue: QueueDep,
+) -> WorkflowRunRead:
+    rights.require(Action.WORKFLOW_APPROVE)
+    comment = body.comment if body is not None else ""
+    service.decide(session, cipher, queue, wrun, key, approve=approve, comment=comment, actor=actor)
+    session.refresh(wrun)
+    launcher = service.launcher_name(session, wrun)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+
+
+@router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
+def approve_node(
+    wrun: ViewedRun,
+    key: NodeKeyPath,
+    rights: Viewer,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    queue: QueueDep,
+    body: Decision | None = None,
+) -> WorkflowRunRead:
+    """Needs workflow:approve (operators and above; not a template grant). Once, while the
+    node waits (409 after a decision or its timeout); what follows starts at once."""
+    return _decide(True, wrun, key, body, rights, session, actor, cipher, queue)
+
+
+@router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/deny")
+def deny_node(
+    wrun: ViewedRun,
+    key: NodeKeyPath,
+    rights: Viewer,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    queue: QueueDep,
+    body: Decision | None = None,
+) -> WorkflowRunRead:
+    """As approve; the node fails, and its failure edges fire."""
+    return _decide(False, wrun, key, body, rights, session, actor, cipher, queue)

@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from steward.api.bounds import Description, Id, Name
+from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.templates.launch import LaunchOverrides
+from steward.workflows.models import EdgeOn, NodeKind, NodeStatus, WorkflowRunStatus
+
+NODES_MAX = 100
+EDGES_MAX = 300
+KEY_MAX = 64
+COMMENT_MAX = 1000
+
+NodeKey = Annotated[str, Field(min_length=1, max_length=KEY_MAX, pattern=r"^[a-z0-9_-]+$")]
+
+LAUNCH_DOC = (
+    "template nodes: launch values, checked like a manual launch of the template (only the"
+    " overrides it allows; survey answers). Password answers are stored encrypted and read"
+    " back as ********; sending ******** back keeps the stored answer of that node key."
+)
+
+
+class WorkflowNode(RequestModel):
+    """A ``template`` node runs ``template_id`` (a template of the same project) with
+    ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
+    forever)."""
+
+    key: NodeKey = Field(description="unique in the workflow: [a-z0-9_-], at most 64 characters")
+    kind: NodeKind
+    template_id: Id | None = Field(default=None, description="template nodes only")
+    launch: LaunchOverrides | None = Field(default=None, description=LAUNCH_DOC)
+    name: Annotated[str, Field(max_length=100)] = Field(
+        default="", description="approval nodes: what is asked"
+    )
+    timeout_seconds: Annotated[int, Field(ge=0, le=30 * 86400)] | None = Field(
+        default=None, description="approval nodes: denied when not decided in time (0: never)"
+    )
+
+
+class WorkflowEdge(RequestModel):
+    """When ``from`` finishes with the outcome ``on`` (``always``: either), ``to`` may run."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    source: NodeKey = Field(alias="from")
+    target: NodeKey = Field(alias="to")
+    on: EdgeOn = EdgeOn.SUCCESS
+
+
+Nodes = Annotated[list[WorkflowNode], Field(max_length=NODES_MAX)]
+Edges = Annotated[list[WorkflowEdge], Field(max_length=EDGES_MAX)]
+
+
+class WorkflowCreate(RequestModel):
+    name: Name
+    description: Description = ""
+    nodes: Nodes = Field(default_factory=list)
+    edges: Edges = Field(default_factory=list)
+
+
+class WorkflowUpdate(NamedUpdate):
+    """Only the fields sent change; ``nodes`` and ``edges`` replace the whole graph when
+    sent (sending one of them alone keeps the other, and the whole graph is checked again)."""
+
+    nodes: Nodes | None = None
+    edges: Edges | None = None
+
+
+class WorkflowNodeRead(BaseModel):
+    key: str
+    kind: NodeKind
+    template_id: int | None = None
+    template_name: str = ""
+    launch: LaunchOverrides | None = Field(default=None, description="secrets as ********")
+    name: str = ""
+    timeout_seconds: int | None = None
+
+
+class WorkflowEdgeRead(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    source: str = Field(alias="from")
+    target: str = Field(alias="to")
+    on: EdgeOn
+
+
+class WorkflowRead(ResponseModel):
+    id: int
+    project_id: int
+    name: str
+    description: str
+    nodes: list[WorkflowNodeRead]
+    edges: list[WorkflowEdgeRead]
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class Decision(RequestModel):
+    comment: Annotated[str, Field(max_length=COMMENT_MAX)] = ""
+
+
+class WorkflowRunFilters(BaseModel):
+    workflow_id: Id | None = None
+    before_id: Id | None = Field(default=None, description="only workflow runs older than it")
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+class NodeRunRead(ResponseModel):
+    key: str
+    kind: NodeKind
+    name: str
+    template_id: int | None
+    template_name: str = ""
+    status: NodeStatus
+    run_id: int | None = Field(description="template nodes: the run launched for it")
+    run_status: str | None = Field(default=None, description="that run's status now")
+    timeout_seconds: int | None
+    deadline_at: dt.datetime | None = Field(description="a waiting approval times out then")
+    decided_by: str = Field(description="approvals: who decided")
+    decided_at: dt.datetime | None
+    reason: str
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+
+
+class WorkflowRunRead(ResponseModel):
+    id: int
+    project_id: int
+    workflow_id: int | None = Field(description="null once the workflow is deleted")
+    workflow_name: str
+    status: WorkflowRunStatus
+    status_reason: str
+    launched_by_id: int | None
+    launched_by: str = ""
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+    cancel_requested_at: dt.datetime | None
+    nodes: list[NodeRunRead] = Field(default_factory=list, description="in the read of one only")
+    edges: list[WorkflowEdgeRead] = Field(default_factory=list)
+    can_decide: bool = Field(
+        default=False, description="whether the caller may approve or deny its approvals"
+    )
+
+
+class WorkflowRunPage(BaseModel):
+    items: list[WorkflowRunRead]
+    next_before_id: int | None = Field(
+        description="pass as before_id to get the next (older) page; null on the last page"
+    )

@@ -1,0 +1,475 @@
+"""Saving and reading workflows, launching them, deciding approvals and canceling their runs.
+
+Advancing a workflow run is ``workflows.progress``; this module only starts it (the first pass
+runs in the launch's own transaction, so the root runs exist when the launch answers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.actor import Actor
+from steward.auth.models import User
+from steward.auth.policy import Action, ProjectAccess
+from steward.db import utcnow
+from steward.dispatch.queue import RunQueue
+from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
+from steward.keys.crypto import KeyCipher
+from steward.projects import scoped
+from steward.projects.models import Project
+from steward.runs.models import Run
+from steward.schedules import values
+from steward.templates.launch import LaunchOverrides, resolve_launch
+from steward.templates.models import Template
+from steward.workflows import graph, progress
+from steward.workflows.models import (
+    NodeKind,
+    NodeStatus,
+    Workflow,
+    WorkflowNodeRun,
+    WorkflowRun,
+    WorkflowRunStatus,
+    WorkflowTemplate,
+)
+from steward.workflows.schemas import (
+    WorkflowCreate,
+    WorkflowEdge,
+    WorkflowNode,
+    WorkflowRunFilters,
+    WorkflowUpdate,
+)
+
+AUDITED_FIELDS = ("name", "description", "nodes", "edges")
+
+
+def _fields(workflow: Workflow) -> dict[str, Any]:
+    """Its settings; secret answers are ``********`` in the nodes' launch values."""
+    return audit.snapshot(workflow, AUDITED_FIELDS)
+
+
+# --- the document --------------------------------------------------------------------------
+
+
+def edges_of(stored: Sequence[dict[str, Any]]) -> list[graph.Edge]:
+    return [graph.Edge(e["from"], e["to"], e["on"]) for e in stored]
+
+
+def secret_answers(cipher: KeyCipher, sealed: bytes | None) -> dict[str, dict[str, Any]]:
+    """Secret survey answers, by node key."""
+    if sealed is None:
+        return {}
+    answers: dict[str, dict[str, Any]] = cipher.decrypt(sealed).get("nodes", {})
+    return answers
+
+
+def stored_launch(
+    cipher: KeyCipher, launch: dict[str, Any], key: str, sealed: bytes | None
+) -> LaunchOverrides:
+    """A node's launch body as saved, secret answers included (to launch, or check again)."""
+    survey = {**launch.get("survey", {}), **secret_answers(cipher, sealed).get(key, {})}
+    return LaunchOverrides.model_validate({**launch, "survey": survey})
+
+
+def _templates(session: Session, project: Project, ids: set[int]) -> dict[int, Template]:
+    found = session.scalars(
+        select(Template).where(Template.id.in_(ids), Template.project_id == project.id)
+    )
+    return {t.id: t for t in found}
+
+
+def _document(
+    session: Session,
+    cipher: KeyCipher,
+    project: Project,
+    nodes: Sequence[WorkflowNode],
+    edges: Sequence[WorkflowEdge],
+    kept: dict[str, dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bytes | None, set[int]]:
+    """(stored nodes, stored edges, sealed secrets, template ids) of a document, checked: the
+    graph (``graph.check``), the templates (of this project), each node's launch values exactly
+    as a launch of its template would check them. A 422 names the field."""
+    plain = [node.model_dump(mode="json", exclude_none=True) for node in nodes]
+    links = [graph.Edge(e.source, e.target, e.on) for e in edges]
+    graph.check(plain, links)
+    wanted = {n.template_id for n in nodes if n.template_id is not None}
+    templates = _templates(session, project, wanted)
+    stored: list[dict[str, Any]] = []
+    secrets: dict[str, dict[str, Any]] = {}
+    for i, node in enumerate(nodes):
+        row: dict[str, Any] = {"key": node.key, "kind": str(node.kind), "name": node.name}
+        if node.kind is NodeKind.APPROVAL:
+            row["timeout_seconds"] = node.timeout_seconds or None
+            stored.append(row)
+            continue
+        assert node.template_id is not None  # noqa: S101 - graph.check refused it
+        template = templates.get(node.template_id)
+        if template is None:
+            raise InvalidInput(
+                f"nodes.{i}.template_id",
+                f"template {node.template_id} not found in project '{project.name}'",
+            )
+        body = node.launch or LaunchOverrides()
+        try:
+            shown, _sealed, answers = values.seal(
+                session, cipher, template, body, kept.get(node.key, {})
+            )
+        except InvalidInput as exc:
+            raise InvalidInput(f"nodes.{i}.{exc.field}", exc.reason) from None
+        if answers:
+            secrets[node.key] = answers
+        row |= {"template_id": template.id, "launch": shown}
+        stored.append(row)
+    stored_edges = [e.model_dump(mode="json", by_alias=True) for e in edges]
+    sealed = cipher.encrypt({"nodes": secrets}) if secrets else None
+    return stored, stored_edges, sealed, wanted
+
+
+def _link(session: Session, workflow: Workflow, template_ids: set[int]) -> None:
+    session.execute(delete(WorkflowTemplate).where(WorkflowTemplate.workflow_id == workflow.id))
+    session.add_all(WorkflowTemplate(workflow_id=workflow.id, template_id=t) for t in template_ids)
+
+
+def template_names(session: Session, nodes: Sequence[dict[str, Any]]) -> dict[int, str]:
+    ids = {n["template_id"] for n in nodes if n.get("template_id")}
+    if not ids:
+        return {}
+    return dict(
+        session.execute(select(Template.id, Template.name).where(Template.id.in_(ids))).all()
+    )
+
+
+# --- workflows -----------------------------------------------------------------------------
+
+
+def list_for_project(
+    session: Session, project: Project, *, limit: int, offset: int
+) -> tuple[list[Workflow], int]:
+    return scoped.list_in_project(session, Workflow, project, limit=limit, offset=offset)
+
+
+def get(session: Session, project: Project, workflow_id: int) -> Workflow:
+    return scoped.get_in_project(session, Workflow, project, workflow_id, "workflow")
+
+
+def create(
+    session: Session, project: Project, body: WorkflowCreate, *, actor: Actor, cipher: KeyCipher
+) -> Workflow:
+    scoped.check_name_free(session, Workflow, project, body.name, "workflow")
+    nodes, edges, sealed, used = _document(session, cipher, project, body.nodes, body.edges, {})
+    workflow = Workflow(
+        project_id=project.id,
+        name=body.name,
+        description=body.description,
+        nodes=nodes,
+        edges=edges,
+        secret_launch=sealed,
+    )
+    session.add(workflow)
+    session.flush()
+    _link(session, workflow, used)
+    audit.record_change(
+        session, actor, AuditAction.WORKFLOW_CREATE, workflow, audit.diff({}, _fields(workflow))
+    )
+    session.commit()
+    return workflow
+
+
+def update_workflow(
+    session: Session,
+    project: Project,
+    workflow: Workflow,
+    body: WorkflowUpdate,
+    *,
+    actor: Actor,
+    cipher: KeyCipher,
+) -> Workflow:
+    before = _fields(workflow)
+    changes = body.changes()
+    if "name" in changes:
+        scoped.check_name_free(
+            session, Workflow, project, changes["name"], "workflow", except_id=workflow.id
+        )
+        workflow.name = changes["name"]
+    if "description" in changes:
+        workflow.description = changes["description"]
+    if body.nodes is not None or body.edges is not None:
+        nodes = body.nodes
+        if nodes is None:
+            nodes = [WorkflowNode.model_validate(_unmasked(n)) for n in workflow.nodes]
+        edges = body.edges
+        if edges is None:
+            edges = [WorkflowEdge.model_validate(e) for e in workflow.edges]
+        kept = secret_answers(cipher, workflow.secret_launch)
+        stored, stored_edges, sealed, used = _document(session, cipher, project, nodes, edges, kept)
+        workflow.nodes, workflow.edges, workflow.secret_launch = stored, stored_edges, sealed
+        _link(session, workflow, used)
+    workflow.updated_at = utcnow()
+    session.flush()
+    diff = audit.diff(before, _fields(workflow))
+    audit.record_change(session, actor, AuditAction.WORKFLOW_UPDATE, workflow, diff)
+    session.commit()
+    return workflow
+
+
+def _unmasked(node: dict[str, Any]) -> dict[str, Any]:
+    """A stored node as a request body (its ******** answers are kept by key when saved)."""
+    return {k: v for k, v in node.items() if v is not None and (k != "name" or v)}
+
+
+def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> None:
+    running = session.scalar(
+        select(WorkflowRun.id).where(
+            WorkflowRun.workflow_id == workflow.id,
+            WorkflowRun.status == WorkflowRunStatus.RUNNING,
+        )
+    )
+    if running is not None:
+        raise InvalidState(
+            f"workflow '{workflow.name}' has a running workflow run ({running}); cancel it first"
+        )
+    audit.record_change(
+        session, actor, AuditAction.WORKFLOW_DELETE, workflow, audit.diff(_fields(workflow), {})
+    )
+    session.delete(workflow)
+    session.commit()
+
+
+# --- launching -----------------------------------------------------------------------------
+
+
+def launch(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    rights: ProjectAccess,
+    workflow: Workflow,
+    *,
+    actor: Actor,
+) -> WorkflowRun:
+    """A workflow run of the document as it is now. The caller must be allowed to launch every
+    template node (403 naming the first that it may not), and every node's launch values must
+    still pass (422 naming the node); the root nodes start in this transaction."""
+    names = template_names(session, workflow.nodes)
+    for node in workflow.nodes:
+        if node["kind"] != NodeKind.TEMPLATE:
+            continue
+        template_id = node["template_id"]
+        if Action.RUN_LAUNCH not in rights.template_actions(template_id):
+            raise PermissionDenied(
+                f"permission '{Action.RUN_LAUNCH}' is required on template"
+                f" '{names.get(template_id, template_id)}' (node '{node['key']}') to launch"
+                f" workflow '{workflow.name}'"
+            )
+    templates = _templates(session, rights.project, set(names))
+    for node in workflow.nodes:
+        if node["kind"] != NodeKind.TEMPLATE:
+            continue
+        template = templates.get(node["template_id"])
+        if template is None:
+            raise InvalidState(f"node '{node['key']}': its template was deleted")
+        body = stored_launch(cipher, node.get("launch", {}), node["key"], workflow.secret_launch)
+        try:
+            resolve_launch(session, template, body)
+        except InvalidInput as exc:
+            raise InvalidInput(f"nodes.{node['key']}.launch.{exc.field}", exc.reason) from None
+    now = utcnow()
+    wrun = WorkflowRun(
+        project_id=rights.project.id,
+        workflow_id=workflow.id,
+        workflow_name=workflow.name,
+        status=WorkflowRunStatus.RUNNING,
+        launched_by_id=actor.user.id,
+        edges=list(workflow.edges),
+        secret_launch=workflow.secret_launch,
+        needs_pass=False,
+        created_at=now,
+    )
+    session.add(wrun)
+    session.flush()
+    for position, node in enumerate(workflow.nodes):
+        session.add(
+            WorkflowNodeRun(
+                workflow_run_id=wrun.id,
+                key=node["key"],
+                position=position,
+                kind=node["kind"],
+                name=node.get("name", ""),
+                template_id=node.get("template_id"),
+                launch=node.get("launch", {}),
+                timeout_seconds=node.get("timeout_seconds") or None,
+                status=NodeStatus.PENDING,
+            )
+        )
+    session.flush()
+    detail = f"workflow '{workflow.name}' ({len(workflow.nodes)} nodes) via {actor.via}"
+    _audit_run(session, actor, AuditAction.WORKFLOW_LAUNCH, wrun, detail)
+    done = progress.advance(session, cipher, queue, wrun.id, now)
+    session.commit()
+    done.send(queue)
+    return wrun
+
+
+# --- workflow runs -------------------------------------------------------------------------
+
+
+def list_runs(
+    session: Session, project: Project, filters: WorkflowRunFilters
+) -> tuple[list[tuple[WorkflowRun, str]], int | None]:
+    """Newest first, keyset-paged by id, with the launcher's name."""
+    query = (
+        select(WorkflowRun, User.username)
+        .outerjoin(User, User.id == WorkflowRun.launched_by_id)
+        .where(WorkflowRun.project_id == project.id)
+    )
+    if filters.workflow_id is not None:
+        query = query.where(WorkflowRun.workflow_id == filters.workflow_id)
+    if filters.before_id is not None:
+        query = query.where(WorkflowRun.id < filters.before_id)
+    rows = session.execute(query.order_by(WorkflowRun.id.desc()).limit(filters.limit + 1)).all()
+    page = [(wrun, name or "") for wrun, name in rows[: filters.limit]]
+    next_before = page[-1][0].id if len(rows) > filters.limit else None
+    return page, next_before
+
+
+def get_run(session: Session, project: Project, wrun_id: int) -> WorkflowRun:
+    wrun = session.get(WorkflowRun, wrun_id)
+    if wrun is None or wrun.project_id != project.id:
+        raise NotFound(f"workflow run {wrun_id} not found in project '{project.name}'")
+    return wrun
+
+
+def nodes_of(session: Session, wrun: WorkflowRun) -> list[tuple[WorkflowNodeRun, str | None]]:
+    """Its nodes in document order, each with its run's status now."""
+    rows = session.execute(
+        select(WorkflowNodeRun, Run.status)
+        .outerjoin(Run, Run.id == WorkflowNodeRun.run_id)
+        .where(WorkflowNodeRun.workflow_run_id == wrun.id)
+        .order_by(WorkflowNodeRun.position)
+    ).all()
+    return [(node, status) for node, status in rows]
+
+
+def launcher_name(session: Session, wrun: WorkflowRun) -> str:
+    user = session.get(User, wrun.launched_by_id) if wrun.launched_by_id else None
+    return user.username if user else ""
+
+
+def decide(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    wrun: WorkflowRun,
+    key: str,
+    *,
+    approve: bool,
+    comment: str,
+    actor: Actor,
+) -> WorkflowNodeRun:
+    """Approve or deny a waiting approval node: once, before its deadline (409 otherwise).
+    What follows starts at once (a pass, as the ticker would do it)."""
+    node = session.scalar(
+        select(WorkflowNodeRun).where(
+            WorkflowNodeRun.workflow_run_id == wrun.id, WorkflowNodeRun.key == key
+        )
+    )
+    if node is None:
+        raise NotFound(f"node '{key}' not found in workflow run {wrun.id}")
+    if node.kind != NodeKind.APPROVAL:
+        raise InvalidState(f"node '{key}' is a template node: only approvals are decided")
+    now = utcnow()
+    verb = "approved" if approve else "denied"
+    reason = f"{verb} by {actor.user.username}" + (f": {comment}" if comment else "")
+    status = NodeStatus.SUCCESSFUL if approve else NodeStatus.FAILED
+    progress.mark(session, wrun.id)  # the workflow run first: the order every writer keeps
+    decided = session.execute(
+        update(WorkflowNodeRun)
+        .where(
+            WorkflowNodeRun.id == node.id,
+            WorkflowNodeRun.status == NodeStatus.WAITING,
+            (WorkflowNodeRun.deadline_at.is_(None)) | (WorkflowNodeRun.deadline_at > now),
+        )
+        .values(
+            status=status,
+            decided_by_id=actor.user.id,
+            decided_by=actor.user.username,
+            decided_at=now,
+            reason=reason,
+            finished_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if decided.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        session.refresh(node)
+        late = node.status == NodeStatus.WAITING  # its deadline passed, not yet recorded
+        state = "timed out" if late else f"is '{node.status}'"
+        why = f" ({node.reason})" if node.reason and not late else ""
+        raise InvalidState(f"node '{key}' is not waiting for a decision: it {state}{why}")
+    action = AuditAction.WORKFLOW_APPROVE if approve else AuditAction.WORKFLOW_DENY
+    _audit_run(session, actor, action, wrun, f"node '{key}' ({node.name}) {reason}")
+    session.commit()
+    _pass(session, cipher, queue, wrun.id)
+    session.refresh(node)
+    return node
+
+
+def cancel(
+    session: Session, cipher: KeyCipher, queue: RunQueue, wrun: WorkflowRun, *, actor: Actor
+) -> WorkflowRun:
+    """Cancel the node runs under way and every node not decided yet; the workflow run is
+    ``canceled`` once its runs have stopped. 409 when it already ended; asking again while
+    it stops changes nothing."""
+    if WorkflowRunStatus(wrun.status).is_finished:
+        raise InvalidState(
+            f"workflow run {wrun.id} already ended ({wrun.status}); there is nothing to cancel"
+        )
+    marked = session.execute(
+        update(WorkflowRun)
+        .where(
+            WorkflowRun.id == wrun.id,
+            WorkflowRun.status == WorkflowRunStatus.RUNNING,
+            WorkflowRun.cancel_requested_at.is_(None),
+        )
+        .values(cancel_requested_at=utcnow(), needs_pass=True)
+        .execution_options(synchronize_session=False)
+    )
+    if marked.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        session.refresh(wrun)
+        if wrun.status != WorkflowRunStatus.RUNNING:
+            raise InvalidState(f"workflow run {wrun.id} already ended ({wrun.status})")
+        return wrun  # asked twice: the first request does it
+    _audit_run(session, actor, AuditAction.WORKFLOW_CANCEL, wrun, "")
+    session.commit()
+    _pass(session, cipher, queue, wrun.id)
+    session.refresh(wrun)
+    return wrun
+
+
+def _pass(session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int) -> None:
+    done = progress.run_pass(session, cipher, queue, wrun_id, utcnow())
+    if done is not None:
+        done.send(queue)
+
+
+def _audit_run(
+    session: Session, actor: Actor, action: AuditAction, wrun: WorkflowRun, detail: str
+) -> None:
+    audit.record(
+        session,
+        actor,
+        action,
+        object_type="workflow_run",
+        object_id=wrun.id,
+        object_name=wrun.workflow_name,
+        project_id=wrun.project_id,
+        detail=detail,
+        source_ip=actor.source_ip,
+        user_agent=actor.user_agent,
+    )
