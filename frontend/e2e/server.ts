@@ -36,7 +36,7 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once("error", fail);
@@ -75,7 +75,11 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-export async function startServer(): Promise<RunningServer> {
+/** `port`: where to listen (a free one when absent); `env`: more settings (STEWARD_…); `log`:
+ * the log's name in test-artifacts/. */
+export async function startServer(
+  options: { port?: number; env?: Record<string, string>; log?: string } = {},
+): Promise<RunningServer> {
   const dist = join(frontend, "dist");
   if (!existsSync(join(dist, "index.html"))) {
     throw new Error("dist/index.html is missing: run `npm run build` first (npm run e2e does)");
@@ -85,9 +89,9 @@ export async function startServer(): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "steward-e2e-"));
   const repositories = mkdtempSync(join(tmpdir(), "steward-e2e-repositories-"));
   const adminPassword = `e2e-${randomBytes(12).toString("hex")}`;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const log = createWriteStream(join(artifacts, "server.log"));
+  const log = createWriteStream(join(artifacts, options.log ?? "server.log"));
   const child = spawn(python, ["-c", LAUNCHER, dist, String(port)], {
     cwd: repo,
     env: {
@@ -98,6 +102,7 @@ export async function startServer(): Promise<RunningServer> {
       STEWARD_LOCAL_REPOSITORY_ROOTS: repositories,
       // the port uvicorn listens on (not Settings.port): webhook URLs and notification links
       STEWARD_URL: url,
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -84,6 +84,10 @@ export interface paths {
      *     401 with ``code: otp_required``, with a wrong, expired or used code 401 ``otp_invalid``.
      *     Both count as failed logins. Repeated failures for an account or from an address are
      *     refused with 429 and Retry-After.
+     *
+     *     With LDAP configured, a username that is no local user is checked by the directory, and
+     *     the user created or updated from it (teams from its groups); 503 when no directory server
+     *     answers (local users still log in).
      */
     post: operations["login_api_v1_auth_login_post"];
     delete?: never;
@@ -401,6 +405,72 @@ export interface paths {
      *     sessions end. They can turn it on again themselves.
      */
     delete: operations["reset_totp_api_v1_users__user_id__totp_delete"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/auth/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Providers
+     * @description The sign-in methods the login page offers (no authentication needed).
+     */
+    get: operations["providers_api_v1_auth_providers_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/auth/oidc/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Oidc Login
+     * @description Start signing in with the OpenID provider: a redirect to it (state, nonce, PKCE S256),
+     *     with the sign-in's state sealed in a short-lived HttpOnly cookie. ``next``: the path of this
+     *     site to land on afterwards (anything else lands on ``/``). 503 when the provider does not
+     *     answer.
+     */
+    get: operations["oidc_login_api_v1_auth_oidc_login_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/auth/oidc/callback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Oidc Callback
+     * @description Where the OpenID provider sends the browser back: checks the answer and the ID token,
+     *     creates or updates the user (teams from their groups), starts a browser session and
+     *     redirects to ``next``. The sign-in's state works once: its cookie is removed whatever
+     *     happens. Failures are problems (4xx; 503 when the provider does not answer).
+     */
+    get: operations["oidc_callback_api_v1_auth_oidc_callback_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2077,6 +2147,25 @@ export interface components {
       detail: string;
     };
     /**
+     * AuthProviders
+     * @description How people may sign in: the password form always; a single sign-on button when OpenID
+     *     Connect is configured.
+     */
+    AuthProviders: {
+      /**
+       * Password
+       * @default true
+       */
+      password: boolean;
+      oidc?: components["schemas"]["OidcButton"] | null;
+    };
+    /**
+     * AuthSource
+     * @description Who checks a user's password: Steward (``local``) or a directory (``directory``).
+     * @enum {string}
+     */
+    AuthSource: "local" | "ldap" | "oidc";
+    /**
      * ChatConfig
      * @description Slack and Teams: nothing but the incoming-webhook URL, kept in the key store.
      */
@@ -3360,6 +3449,13 @@ export interface components {
        * @description in the viewer's zone, with its offset
        */
       viewer: string;
+    };
+    /** OidcButton */
+    OidcButton: {
+      /** Label */
+      label: string;
+      /** Login Url */
+      login_url: string;
     };
     /**
      * OverridableField
@@ -4714,6 +4810,11 @@ export interface components {
        * @default
        */
       description: string;
+      /**
+       * Directory Groups
+       * @description Directory groups whose members join this team at each of their directory logins (LDAP group DNs, compared without case; OIDC group claim values), and leave it when no longer in any of them; memberships added by hand are never touched
+       */
+      directory_groups?: string[];
     };
     /** TeamMemberAdd */
     TeamMemberAdd: {
@@ -4728,6 +4829,12 @@ export interface components {
       username: string;
       /** Display Name */
       display_name: string;
+      /**
+       * Synced
+       * @description given by a directory login (the user's groups), not by hand
+       * @default false
+       */
+      synced: boolean;
     };
     /** TeamRead */
     TeamRead: {
@@ -4737,6 +4844,8 @@ export interface components {
       name: string;
       /** Description */
       description: string;
+      /** Directory Groups */
+      directory_groups: string[];
       /**
        * Created At
        * Format: date-time
@@ -4752,6 +4861,8 @@ export interface components {
       name?: string | null;
       /** Description */
       description?: string | null;
+      /** Directory Groups */
+      directory_groups?: string[] | null;
     };
     /**
      * TeamsDestinationCreate
@@ -5259,6 +5370,11 @@ export interface components {
        * @description two-factor authentication (TOTP) is on
        */
       totp_enabled: boolean;
+      /**
+       * @description who checks the password: Steward (local) or a directory (ldap, oidc); a directory user has no Steward password and their teams follow their groups
+       * @default local
+       */
+      auth_source: components["schemas"]["AuthSource"];
       /**
        * Created At
        * Format: date-time
@@ -7324,6 +7440,251 @@ export interface operations {
           "application/problem+json": unknown;
           "application/json": components["schemas"]["Problem"];
         };
+      };
+    };
+  };
+  providers_api_v1_auth_providers_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuthProviders"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  oidc_login_api_v1_auth_oidc_login_get: {
+    parameters: {
+      query?: {
+        next?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  oidc_callback_api_v1_auth_oidc_callback_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The OpenID provider does not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -3,6 +3,7 @@ import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { FormError } from "@/components/form-error";
 import { challengeOf, type LoginInput, useLogin } from "@/features/auth/api/login";
+import { SsoButton } from "@/features/auth/components/sso-button";
 import {
   CODE_DIGITS,
   type Credentials,
@@ -20,7 +21,8 @@ type CodeStep = Extract<LoginStep, { step: "code" }>;
 /**
  * Sign in: username and password, then, for an account with two-factor authentication, the
  * code from the authenticator app (or a recovery code). The password waits in this component's
- * state for the second request only.
+ * state for the second request only. Below the form, the single sign-on button when the server
+ * has an OpenID provider (whose sign-in asks no Steward code: the provider checks its own).
  */
 export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [step, setStep] = useState<LoginStep>(START);
@@ -38,14 +40,17 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
     );
   }
   return (
-    <PasswordForm
-      username={username}
-      onSignedIn={onSignedIn}
-      onRefused={(sent, error) => {
-        setUsername(sent.username);
-        setStep(afterRefusal(step, sent, challengeOf(error)));
-      }}
-    />
+    <>
+      <PasswordForm
+        username={username}
+        onSignedIn={onSignedIn}
+        onRefused={(sent, error) => {
+          setUsername(sent.username);
+          setStep(afterRefusal(step, sent, challengeOf(error)));
+        }}
+      />
+      <SsoButton />
+    </>
   );
 }
 
