@@ -36,7 +36,12 @@ from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 
 log = logging.getLogger(__name__)
 
+# Events are stored in batches, one transaction each. The first event after a quiet spell is
+# stored within BATCH_SECONDS (a watcher sees it at once); while events keep coming, batches are
+# at least BUSY_BATCH_SECONDS apart: each transaction costs the server CPU beside ansible, and
+# the live stream reads no more often than that anyway.
 BATCH_SECONDS = 0.05
+BUSY_BATCH_SECONDS = 0.25
 BATCH_EVENTS = 2000  # at most this many events a transaction: a backlog is stored in steps
 RETRY_PAUSE_SECONDS = 0.5  # between attempts to store a batch while the database is away
 CHUNK_CHARS = 16 * 1024  # characters per stored output chunk, about: whole lines
@@ -310,6 +315,7 @@ class Recorder:
         self._numbering = Numbering()
         self._hosts: set[str] = set()
         self._error: BaseException | None = None
+        self._stored_at = -BUSY_BATCH_SECONDS  # monotonic time the last batch was stored
         self._thread = threading.Thread(target=self._loop, name=f"recorder-{run_id}", daemon=True)
         self._thread.start()
 
@@ -347,6 +353,7 @@ class Recorder:
             try:
                 if batch:
                     self._store_retrying(batch)
+                    self._stored_at = time.monotonic()
                 self._renew_unless_away()
             except Exception as exc:
                 log.exception("storing events of run %s failed", self._run_id)
@@ -377,13 +384,14 @@ class Recorder:
 
     def _collect(self, first_wait: float) -> tuple[list[dict[str, Any]], bool]:
         """The events received within ``BATCH_SECONDS`` of the first one (waited for up to
-        ``first_wait``), at most ``BATCH_EVENTS``, and whether ``close`` was called."""
+        ``first_wait``) and not before ``BUSY_BATCH_SECONDS`` after the last batch was stored,
+        at most ``BATCH_EVENTS``, and whether ``close`` was called."""
         batch: list[dict[str, Any]] = []
         try:
             item = self._queue.get(timeout=first_wait)
         except queue.Empty:
             return batch, False
-        deadline = time.monotonic() + BATCH_SECONDS
+        deadline = max(time.monotonic() + BATCH_SECONDS, self._stored_at + BUSY_BATCH_SECONDS)
         while True:
             if item is _STOP:
                 return batch, True
