@@ -268,3 +268,16 @@ def test_off_when_not_configured(settings: Settings) -> None:
         assert answer.status_code == 404
         assert web.get("/api/v1/auth/oidc/callback?state=x&code=y").status_code == 404
     app.state.runtime.engine.dispose()
+
+
+def test_an_unreadable_secret_file_is_503_not_500(settings: Settings, tmp_path: Path) -> None:
+    from steward.server import build_app
+
+    missing = settings.model_copy(update={"oidc_client_secret_file": tmp_path / "nowhere"})
+    app = build_app(missing, migrate=False)
+    with TestClient(app) as web:
+        answer = web.get("/api/v1/auth/oidc/login", follow_redirects=False)
+        assert answer.status_code == 503, answer.text
+        assert "STEWARD_OIDC_CLIENT_SECRET_FILE" in answer.json()["detail"]
+        assert str(tmp_path) not in answer.text
+    app.state.runtime.engine.dispose()

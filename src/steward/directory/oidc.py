@@ -93,7 +93,13 @@ class OidcConfig:
             settings.oidc_client_secret.get_secret_value() if settings.oidc_client_secret else ""
         )
         if settings.oidc_client_secret_file is not None:
-            secret = settings.oidc_client_secret_file.read_text().strip()
+            try:
+                secret = settings.oidc_client_secret_file.read_text().strip()
+            except OSError as exc:
+                raise Unavailable(
+                    "single sign-on: STEWARD_OIDC_CLIENT_SECRET_FILE cannot be read"
+                    f" ({exc.strerror or type(exc).__name__})"
+                ) from None
         scopes = settings.oidc_scopes.split()
         if "openid" not in scopes:
             scopes.insert(0, "openid")
