@@ -13,12 +13,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from steward.runner.masking import MASK, Masker
 from steward.runs.recorder import (
+    BATCH_SECONDS,
+    BUSY_BATCH_SECONDS,
     CHUNK_CHARS,
     MAX_DATA_BYTES,
     BatchRows,
     Lease,
     Numbering,
     Recorder,
+    batch_deadline,
     batch_rows,
     commit_parts,
     event_row,
@@ -395,3 +398,12 @@ def test_the_recorder_renews_the_lease_only_when_due() -> None:
         recorder.close()
     assert log == ["heartbeat", "commit"]
     assert recorder.line_count == 0
+
+
+def test_a_batch_after_a_quiet_spell_is_stored_at_once_a_busy_one_waits_its_turn() -> None:
+    stored_at = 100.0
+    quiet = stored_at + 5.0
+    assert batch_deadline(quiet, stored_at) == quiet + BATCH_SECONDS
+    busy = stored_at + 0.01
+    assert batch_deadline(busy, stored_at) == stored_at + BUSY_BATCH_SECONDS
+    assert BUSY_BATCH_SECONDS > BATCH_SECONDS

@@ -262,6 +262,12 @@ def commit_parts(chunks: Sequence[Row], max_lines: int) -> list[list[Row]]:
     return parts
 
 
+def batch_deadline(first_at: float, stored_at: float) -> float:
+    """When a batch whose first event came at ``first_at`` is stored, the last batch having
+    been stored at ``stored_at`` (monotonic seconds)."""
+    return max(first_at + BATCH_SECONDS, stored_at + BUSY_BATCH_SECONDS)
+
+
 class Lease:
     """When a running run's lease (``heartbeat_at``) is due for renewal; times are monotonic
     seconds given by the caller."""
@@ -391,7 +397,7 @@ class Recorder:
             item = self._queue.get(timeout=first_wait)
         except queue.Empty:
             return batch, False
-        deadline = max(time.monotonic() + BATCH_SECONDS, self._stored_at + BUSY_BATCH_SECONDS)
+        deadline = batch_deadline(time.monotonic(), self._stored_at)
         while True:
             if item is _STOP:
                 return batch, True
