@@ -42,6 +42,9 @@ WHO: dict[str, tuple[int, ...]] = {
     "t2_write":       (Y,    Y,    Y,    403,  403,  403,  404,  404,  404,  401,  403),
     "t2_manage":      (Y,    Y,    403,  403,  403,  403,  404,  404,  404,  401,  403),
     "t2_run":         (Y,    Y,    Y,    Y,    403,  Y,    404,  404,  404,  401,  403),
+    # workflows: seen by project viewers (not by grant holders alone), decided by operators
+    "workflows":      (Y,    Y,    Y,    Y,    Y,    Y,    403,  403,  404,  401,  Y),
+    "workflow_run":   (Y,    Y,    Y,    Y,    403,  Y,    403,  403,  404,  401,  403),
 }
 # fmt: on
 assert all(len(row) == len(ACTORS) for row in WHO.values())
@@ -300,6 +303,27 @@ ROUTES.update(
     }
 )
 
+# workflows: viewers see them and their runs, managers change them; launching needs run:launch on
+# every template (probed on a missing one); a decision or a cancel of an ended run is a 409
+WF = "/projects/{project_id}/workflows/{workflow_id}"
+WR = "/projects/{project_id}/workflow-runs/{workflow_run_id}"
+WR_DONE = {"workflow_run_id": "wr_done"}
+ROUTES.update(
+    {
+        ("GET", "/projects/{project_id}/workflows"): [Probe("workflows", 200)],
+        ("POST", "/projects/{project_id}/workflows"): [Probe("template_write", 422, body=BAD)],
+        ("GET", WF): [Probe("workflows", 200)],
+        ("PATCH", WF): [Probe("template_write", 422, body=BAD)],
+        ("DELETE", WF): [Probe("template_write", 409)],  # its run wr1 waits
+        ("POST", f"{WF}/launch"): [Probe("workflows", 404, {"workflow_id": "missing"})],
+        ("GET", "/projects/{project_id}/workflow-runs"): [Probe("workflows", 200)],
+        ("GET", WR): [Probe("workflows", 200)],
+        ("POST", f"{WR}/cancel"): [Probe("workflow_run", 409, WR_DONE)],
+        ("POST", f"{WR}/nodes/{{key}}/approve"): [Probe("workflow_run", 409, WR_DONE)],
+        ("POST", f"{WR}/nodes/{{key}}/deny"): [Probe("workflow_run", 409, WR_DONE)],
+    }
+)
+
 # notifications: destinations are resources (their messages too); subscriptions are seen with
 # them and changed by resource writers (a template's: by its writers)
 ND = "/projects/{project_id}/notification-destinations"
@@ -354,6 +378,9 @@ DEFAULT_PATH = {
     "destination_id": "destination",
     "subscription_id": "subscription",
     "session_id": "missing",
+    "workflow_id": "wf1",
+    "workflow_run_id": "wr1",
+    "key": "approval_key",
 }
 
 

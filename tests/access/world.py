@@ -196,6 +196,17 @@ class World:
             schedule = {"name": f"s{name[1]}", "kind": "cron", "expression": "0 0 1 1 *"}
             url = f"/projects/{self.ids['p1']}/templates/{self.ids[name]}/schedules"
             self.keep(f"s{name[1]}", "schedules", self.post(url, schedule))
+        # workflow wf1 of one approval (key "1"): wr1 waits for it, wr_done was denied
+        p1 = f"/projects/{self.ids['p1']}"
+        approval = {"key": "1", "kind": "approval", "name": "gate"}
+        self.keep(
+            "wf1", "workflows", self.post(f"{p1}/workflows", {"name": "wf1", "nodes": [approval]})
+        )
+        for name in ("wr1", "wr_done"):
+            launched = self.post(f"{p1}/workflows/{self.ids['wf1']}/launch", {})
+            self.keep(name, "workflow_runs", launched)
+        self.post(f"{p1}/workflow-runs/{self.ids['wr_done']}/nodes/1/deny", {}, status=200)
+        self.ids["approval_key"] = 1
         for name, project in (("r1", "p1"), ("r2", "p1")):  # their output and params are read
             template = self.ids[name.replace("r", "t")]
             run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})
