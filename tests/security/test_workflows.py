@@ -234,7 +234,9 @@ def _at_once(calls: list[Any]) -> list[httpx2.Response]:
 
 def test_two_decisions_at_once_one_wins(workbench: Workbench, flows: Workflows) -> None:
     wrun = flows.launch(flows.create([approval_node("gate")], [])["id"])["id"]
-    clients = [TestClient(workbench.client.app, headers=workbench.client.headers) for _ in "ab"]
+    clients = [
+        TestClient(workbench.client.app, headers=dict(workbench.client.headers)) for _ in "ab"
+    ]
     url = workbench.url(f"workflow-runs/{wrun}/nodes/gate")
     answers = _at_once(
         [lambda: clients[0].post(f"{url}/approve"), lambda: clients[1].post(f"{url}/deny")]
@@ -269,7 +271,7 @@ def test_cancel_racing_an_approval_launches_nothing_that_keeps_running(
     client = workbench.client
     for _ in range(3):
         wrun = flows.launch(wf["id"])["id"]
-        clients = [TestClient(client.app, headers=client.headers) for _ in "ab"]
+        clients = [TestClient(client.app, headers=dict(client.headers)) for _ in "ab"]
         base = workbench.url(f"workflow-runs/{wrun}")
         answers = _at_once(
             [
@@ -300,7 +302,7 @@ def test_two_cancels_at_once_are_both_answered(
     wrun = flows.launch(wf["id"])
     run_id = nodes(wrun)["slow"]["run_id"]
     client = workbench.client
-    clients = [TestClient(client.app, headers=client.headers) for _ in "ab"]
+    clients = [TestClient(client.app, headers=dict(client.headers)) for _ in "ab"]
     url = workbench.url(f"workflow-runs/{wrun['id']}/cancel")
     answers = _at_once([lambda: clients[0].post(url), lambda: clients[1].post(url)])
     assert [a.status_code for a in answers] == [200, 200]
