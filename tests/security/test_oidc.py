@@ -7,6 +7,7 @@ client, with another nonce or issuer, or unsigned (``alg: none``); open redirect
 from __future__ import annotations
 
 import logging
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -66,6 +67,8 @@ def with_query(url: str, **changes: str) -> str:
         ("wrong_nonce", "nonce"),
         ("wrong_issuer", "iss"),
         ("alg_none", "id_token"),
+        ("unknown_kid", "id_token"),  # the keys are fetched again, and still do not have it
+        ("not_a_jwt", "id_token"),
     ],
 )
 def test_a_forged_or_broken_id_token_is_refused_and_gives_no_session(
@@ -246,3 +249,28 @@ def test_the_client_secret_is_never_shown_nor_logged(
     config = oidc_login.OidcConfig.from_settings(client.app.state.runtime.settings)  # type: ignore[attr-defined]
     assert oidc.client_secret not in repr(config)
     assert oidc.client_secret not in repr(client.app.state.runtime.settings)  # type: ignore[attr-defined]
+
+
+def test_userinfo_about_someone_else_is_refused(client: TestClient, oidc: OidcProvider) -> None:
+    """The groups come from the userinfo endpoint: an answer naming another ``sub`` than the ID
+    token (a mixed-up or hostile endpoint) gives nobody their teams."""
+    oidc.tamper("userinfo_other_sub")
+    web = browser(client)
+    answer = oidc.sign_in(web, "alice")
+    assert_problem(answer, 401, "sub")
+    no_session(web)
+
+
+def test_a_state_older_than_ten_minutes_is_refused(client: TestClient, oidc: OidcProvider) -> None:
+    """The sealed state carries its expiry (sealed with the server's key here, as time would)."""
+    web = browser(client)
+    url = oidc.callback_url(web, "alice")
+    cipher = client.app.state.runtime.cipher  # type: ignore[attr-defined]
+    sealed = cipher.decrypt(web.cookies[oidc_login.STATE_COOKIE].encode())
+    old = cipher.encrypt({**sealed, "expires": time.time() - 1}).decode()
+    web.cookies.clear()
+    web.cookies.set(oidc_login.STATE_COOKIE, old, path="/api/v1/auth/oidc")
+    answer = web.get(callback_path(url), follow_redirects=False)
+    assert_problem(answer, 422, "state")
+    assert "too long" in answer.json()["detail"]
+    no_session(web)

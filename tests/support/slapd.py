@@ -6,6 +6,12 @@ the usual ACLs: passwords readable by nobody, anonymous users may only bind, Ste
 account (``cn=steward,ou=services``) reads the tree. Seeded with ``ldapadd``. Started in the
 foreground as a child process, stopped by its PID.
 
+It also allows unauthenticated binds (``olcAllows: bind_anon_dn``: a DN with an empty password
+"succeeds" without checking anything), as some directories do: the tests show that Steward
+refuses an empty password itself instead of trusting the server to.
+
+``ldap_client``: the real app (as ``client``) with LDAP login pointed at the session's slapd.
+
 ``Directory`` adds and changes people and groups for one test (as the directory's root) and
 removes them afterwards: the session's server is shared by the tests.
 """
@@ -15,12 +21,18 @@ from __future__ import annotations
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from ldap3 import MODIFY_ADD, MODIFY_DELETE, Connection, Server
+from pydantic import SecretStr
 
+from steward.config import Settings
+from steward.server import build_app
+from support.admin import ADMIN_TOKEN
 from support.processes import answers, free_port, stop, wait_until_ready
 
 SUFFIX = "dc=example,dc=test"
@@ -30,6 +42,7 @@ SERVICE_DN = f"cn=steward,ou=services,{SUFFIX}"
 SERVICE_PASSWORD = "service-secret-for-tests"
 PEOPLE = f"ou=people,{SUFFIX}"
 GROUPS = f"ou=groups,{SUFFIX}"
+ADMINS = f"cn=steward-admins,{GROUPS}"  # the admin group of ``ldap_settings``
 SCHEMAS = ("core", "cosine", "inetorgperson", "nis")
 
 CONFIG = """\
@@ -37,6 +50,7 @@ dn: cn=config
 objectClass: olcGlobal
 cn: config
 olcPidFile: {workdir}/slapd.pid
+olcAllows: bind_anon_dn
 
 dn: cn=module{{0}},cn=config
 objectClass: olcModuleList
@@ -206,7 +220,7 @@ class Directory:
         conn = Connection(Server(self.server.url), ROOT_DN, ROOT_PASSWORD, auto_bind=True)
         return conn
 
-    def person(self, uid: str, password: str, *, mail: str = "", cn: str = "") -> str:
+    def person(self, uid: str, password: str, *, mail: str = "", cn: str = "", **extra: str) -> str:
         dn = f"uid={uid},{PEOPLE}"
         attributes: dict[str, object] = {
             "uid": uid,
@@ -216,13 +230,15 @@ class Directory:
         }
         if mail:
             attributes["mail"] = mail
+        attributes.update(extra)
         self._add(dn, ["inetOrgPerson"], attributes)
         return dn
 
     def group(self, cn: str, *members: str) -> str:
         dn = f"cn={cn},{GROUPS}"
-        # groupOfNames needs a member: the service account stands in for "nobody else"
-        self._add(dn, ["groupOfNames"], {"cn": cn, "member": list(members) or [SERVICE_DN]})
+        # groupOfNames needs a member: the service account is in every group, so that the
+        # last person can leave
+        self._add(dn, ["groupOfNames"], {"cn": cn, "member": [*members, SERVICE_DN]})
         return dn
 
     def join(self, group: str, member: str) -> None:
@@ -263,3 +279,35 @@ def directory(slapd_server: SlapdServer) -> Iterator[Directory]:
         yield people
     finally:
         people.clear()
+
+
+def ldap_settings(settings: Settings, server: SlapdServer, **overrides: object) -> Settings:
+    """``settings`` with LDAP login on ``server``: groups searched under ou=groups, members of
+    ``ADMINS`` admins; ``overrides`` change any of it (validated as at start)."""
+    values: dict[str, object] = {
+        "ldap_url": [server.url],
+        "ldap_bind_dn": SERVICE_DN,
+        "ldap_bind_password": SecretStr(SERVICE_PASSWORD),
+        "ldap_user_base": PEOPLE,
+        "ldap_group_base": GROUPS,
+        "ldap_admin_groups": [ADMINS],
+        "ldap_timeout_seconds": 3.0,
+        **overrides,
+    }
+    return Settings(**{**settings.model_dump(), **values})
+
+
+@contextmanager
+def serve(settings: Settings) -> Iterator[TestClient]:
+    """The real app on ``settings``, authenticated as the bootstrap admin (as ``client``)."""
+    app = build_app(settings, migrate=False)
+    with TestClient(app) as c:
+        c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        yield c
+    app.state.runtime.engine.dispose()
+
+
+@pytest.fixture
+def ldap_client(settings: Settings, slapd_server: SlapdServer) -> Iterator[TestClient]:
+    with serve(ldap_settings(settings, slapd_server)) as c:
+        yield c

@@ -146,6 +146,8 @@ def _open(config: LdapConfig, servers: list[Server], dn: str, password: str) -> 
             if config.start_tls and not conn.start_tls():
                 raise LDAPStartTLSError(f"StartTLS refused: {conn.result.get('description')}")
         except LDAPException as exc:
+            if conn.socket is not None:  # ldap3 leaves a socket that failed to connect open
+                conn.socket.close()
             conn.unbind()
             failure = exc
             log.warning("LDAP: %s does not answer: %s", server.name, type(exc).__name__)

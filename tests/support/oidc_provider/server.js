@@ -8,7 +8,8 @@
 // test changes someone's groups or makes the next ID token hostile by rewriting that file:
 //   {"users": {"alice": {"password": "...", "email": "...", "name": "...", "groups": [...]}},
 //    "tamper": null | "other_key" | "expired" | "wrong_audience" | "alg_none" | "wrong_nonce"
-//              | "wrong_issuer" | "groups_in_token"}
+//              | "wrong_issuer" | "groups_in_token" | "userinfo_other_sub" | "unknown_kid"
+//              | "not_a_jwt"}
 // A tamper rewrites the ID token of the token endpoint's answer (the real one, from a real code
 // exchange) as a hostile or broken provider would: re-signed with this provider's key unless the
 // point is the key or the algorithm.
@@ -144,12 +145,16 @@ provider.use(async (ctx, next) => {
   ctx.redirect(returnTo);
 });
 
-// the hostile switches, applied to the token endpoint's real answer
+// the hostile switches, applied to the userinfo endpoint's and the token endpoint's real answers
 provider.use(async (ctx, next) => {
   await next();
+  if (ctx.path === "/me" && ctx.status === 200 && state().tamper === "userinfo_other_sub") {
+    ctx.body = { ...ctx.body, sub: "someone-else" };
+    return;
+  }
   if (ctx.path !== "/token" || ctx.status !== 200 || !ctx.body?.id_token) return;
   const tamper = state().tamper;
-  if (!tamper) return;
+  if (!tamper || tamper === "userinfo_other_sub") return;
   const original = ctx.body.id_token;
   const claims = decodeJwt(original);
   const header = decodeProtectedHeader(original);
@@ -160,14 +165,23 @@ provider.use(async (ctx, next) => {
     ctx.body = { ...ctx.body, id_token: `${encode({ alg: "none", typ: "JWT" })}.${encode(claims)}.` };
     return;
   }
+  if (tamper === "not_a_jwt") {
+    ctx.body = { ...ctx.body, id_token: "not-a.json-web.token" };
+    return;
+  }
+  let kid = header.kid;
   if (tamper === "other_key") key = (await generateKeyPair("RS256")).privateKey;
+  else if (tamper === "unknown_kid") {
+    key = (await generateKeyPair("RS256")).privateKey;
+    kid = "rolled-key-the-jwks-does-not-have";
+  }
   else if (tamper === "expired") Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
   else if (tamper === "wrong_audience") claims.aud = "another-client";
   else if (tamper === "wrong_nonce") claims.nonce = "not-the-nonce-steward-sent";
   else if (tamper === "wrong_issuer") claims.iss = "http://127.0.0.1:1/evil";
   else if (tamper === "groups_in_token") claims.groups = state().token_groups ?? [];
   else throw new Error(`unknown tamper ${tamper}`);
-  const token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: header.kid }).sign(key);
+  const token = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid }).sign(key);
   ctx.body = { ...ctx.body, id_token: token };
 });
 
