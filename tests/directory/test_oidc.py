@@ -17,6 +17,7 @@ from steward.audit.models import AuditRecord
 from steward.auth.models import AuthSource, User
 from steward.config import Settings
 from steward.directory import oidc as oidc_login
+from steward.errors import PermissionDenied, Unavailable
 
 
 @pytest.fixture
@@ -281,3 +282,91 @@ def test_an_unreadable_secret_file_is_503_not_500(settings: Settings, tmp_path: 
         assert "STEWARD_OIDC_CLIENT_SECRET_FILE" in answer.json()["detail"]
         assert str(tmp_path) not in answer.text
     app.state.runtime.engine.dispose()
+
+
+def test_a_missing_username_claim_is_refused_naming_it(
+    settings: Settings, oidc: OidcProvider
+) -> None:
+    from steward.server import build_app
+
+    other = settings.model_copy(update={"oidc_username_claim": "nickname"})
+    app = build_app(other, migrate=False)
+    with TestClient(app) as web:
+        answer = oidc.sign_in(web, "alice")
+        assert answer.status_code == 401, answer.text
+        assert "nickname" in answer.json()["detail"]
+    app.state.runtime.engine.dispose()
+
+
+def test_openid_is_always_asked_and_the_provider_path_must_exist(
+    settings: Settings, oidc: OidcProvider
+) -> None:
+    from steward.server import build_app
+
+    config = oidc_login.OidcConfig.from_settings(
+        settings.model_copy(update={"oidc_scopes": "email"})
+    )
+    assert config is not None
+    assert config.scopes == "openid email"
+    elsewhere = settings.model_copy(update={"oidc_issuer": f"{oidc.issuer}/not-here"})
+    app = build_app(elsewhere, migrate=False)
+    with TestClient(app) as web:
+        answer = web.get("/api/v1/auth/oidc/login", follow_redirects=False)
+        assert answer.status_code == 503, answer.text
+        assert "HTTP 404" in answer.json()["detail"]
+    app.state.runtime.engine.dispose()
+
+
+def claims_config(settings: Settings, **changes: Any) -> oidc_login.OidcConfig:
+    config = oidc_login.OidcConfig.from_settings(settings.model_copy(update=changes))
+    assert config is not None
+    return config
+
+
+def test_claims_become_a_person(settings: Settings, oidc: OidcProvider) -> None:
+    config = claims_config(settings)
+    claims = {"sub": "s1", "preferred_username": " dana ", "email": "d@x.example", "name": "D"}
+    person = oidc_login.person_from(config, {**claims, "groups": "ops"})  # one group, a string
+    assert person == oidc_login.Person(
+        external_id=f"{oidc.issuer}|s1", username="dana", email="d@x.example",
+        display_name="D", groups=["ops"],
+    )  # fmt: skip
+    odd = [1, "", "g" * 501, "ok", None]
+    assert oidc_login.person_from(config, {**claims, "groups": odd}).groups == ["ok"]
+    assert oidc_login.person_from(config, {**claims, "groups": {"a": 1}}).groups == []
+    for bad, field in (({"sub": ""}, "sub"), ({"sub": "x" * 600}, "sub")):
+        with pytest.raises(oidc_login.ProviderError, match=field):
+            oidc_login.person_from(config, {**claims, **bad})
+    limited = claims_config(settings, oidc_allowed_domains=["@X.example"])
+    assert oidc_login.person_from(limited, claims).email == "d@x.example"
+    with pytest.raises(PermissionDenied, match="email"):
+        oidc_login.person_from(limited, {**claims, "email_verified": False})
+    with pytest.raises(PermissionDenied, match="email"):
+        oidc_login.person_from(limited, {**claims, "email": "d@x.example.evil"})
+
+
+def test_only_asymmetric_algorithms_are_accepted() -> None:
+    assert oidc_login._algorithms({}) == ["RS256"]
+    offered = {"id_token_signing_alg_values_supported": ["none", "HS256", "ES256", "RS256"]}
+    assert oidc_login._algorithms(offered) == ["ES256", "RS256"]
+    for only in (["none"], ["HS256", "HS512"], "RS256"):
+        with pytest.raises(Unavailable, match="asymmetric"):
+            oidc_login._algorithms({"id_token_signing_alg_values_supported": only})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, "/"),
+        ("", "/"),
+        ("/runs/5?x=1", "/runs/5?x=1"),
+        ("//evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("https://evil.example/", "/"),
+        ("/ok\\", "/"),
+        ("/a\x7f", "/"),
+        ("/" + "a" * 2000, "/"),
+    ],
+)
+def test_safe_next(value: str | None, expected: str) -> None:
+    assert oidc_login.safe_next(value) == expected
