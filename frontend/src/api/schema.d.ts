@@ -1255,6 +1255,181 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/workflows": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Workflows
+     * @description The project's workflows by name (project viewers and above).
+     */
+    get: operations["list_workflows_api_v1_projects__project_id__workflows_get"];
+    put?: never;
+    /**
+     * Create Workflow
+     * @description Needs workflow:write (managers and owners). The document is checked as a whole: keys
+     *     unique, edges between existing nodes, no cycle, templates of this project, each node's
+     *     launch values as a launch of its template would check them; a 422 names the field.
+     */
+    post: operations["create_workflow_api_v1_projects__project_id__workflows_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflows/{workflow_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read Workflow */
+    get: operations["read_workflow_api_v1_projects__project_id__workflows__workflow_id__get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete Workflow
+     * @description Refused (409) while one of its runs is running; its finished runs stay.
+     */
+    delete: operations["delete_workflow_api_v1_projects__project_id__workflows__workflow_id__delete"];
+    options?: never;
+    head?: never;
+    /**
+     * Update Workflow
+     * @description Only the fields sent change; ``nodes`` and ``edges`` replace the graph as a whole.
+     *     Workflow runs under way keep the document they were launched with.
+     */
+    patch: operations["update_workflow_api_v1_projects__project_id__workflows__workflow_id__patch"];
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflows/{workflow_id}/launch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Launch Workflow
+     * @description The caller needs run:launch on every template of the workflow (403 naming the first it
+     *     lacks); node runs are launched as the caller. The root nodes start at once.
+     */
+    post: operations["launch_workflow_api_v1_projects__project_id__workflows__workflow_id__launch_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflow-runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Workflow Runs
+     * @description Newest first, keyset-paged by id like runs (``before_id``).
+     */
+    get: operations["list_workflow_runs_api_v1_projects__project_id__workflow_runs_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflow-runs/{workflow_run_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Workflow Run
+     * @description Its status and each node's: status, run, decision and why.
+     */
+    get: operations["read_workflow_run_api_v1_projects__project_id__workflow_runs__workflow_run_id__get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflow-runs/{workflow_run_id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel Workflow Run
+     * @description Needs run:cancel. Cancels the node runs under way and every node not decided; the
+     *     workflow run is ``canceled`` once they stopped. 409 when it already ended.
+     */
+    post: operations["cancel_workflow_run_api_v1_projects__project_id__workflow_runs__workflow_run_id__cancel_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflow-runs/{workflow_run_id}/nodes/{key}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve Node
+     * @description Needs workflow:approve (operators and above; not a template grant). Once, while the
+     *     node waits (409 after a decision or its timeout); what follows starts at once.
+     */
+    post: operations["approve_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__approve_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/workflow-runs/{workflow_run_id}/nodes/{key}/deny": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deny Node
+     * @description As approve; the node fails, and its failure edges fire.
+     */
+    post: operations["deny_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__deny_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/notification-destinations": {
     parameters: {
       query?: never;
@@ -2222,6 +2397,14 @@ export interface components {
       /** Total */
       total: number;
     };
+    /** Decision */
+    Decision: {
+      /**
+       * Comment
+       * @default
+       */
+      comment: string;
+    };
     /**
      * DeliveryOutcome
      * @enum {string}
@@ -2420,6 +2603,11 @@ export interface components {
        */
       viewer_tz: string;
     };
+    /**
+     * EdgeOn
+     * @enum {string}
+     */
+    EdgeOn: "success" | "failure" | "always";
     /** EmailConfig */
     EmailConfig: {
       /** Host */
@@ -3183,7 +3371,7 @@ export interface components {
      * LaunchType
      * @enum {string}
      */
-    LaunchType: "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook";
+    LaunchType: "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook" | "workflow";
     /** LinePage */
     LinePage: {
       /** Items */
@@ -3429,6 +3617,63 @@ export interface components {
       /** Name */
       name: string;
     };
+    /**
+     * NodeKind
+     * @enum {string}
+     */
+    NodeKind: "template" | "approval";
+    /** NodeRunRead */
+    NodeRunRead: {
+      /** Key */
+      key: string;
+      kind: components["schemas"]["NodeKind"];
+      /** Name */
+      name: string;
+      /** Template Id */
+      template_id: number | null;
+      /**
+       * Template Name
+       * @default
+       */
+      template_name: string;
+      status: components["schemas"]["NodeStatus"];
+      /**
+       * Run Id
+       * @description template nodes: the run launched for it
+       */
+      run_id: number | null;
+      /**
+       * Run Status
+       * @description that run's status now
+       */
+      run_status?: string | null;
+      /** Timeout Seconds */
+      timeout_seconds: number | null;
+      /**
+       * Deadline At
+       * @description a waiting approval times out then
+       */
+      deadline_at: string | null;
+      /**
+       * Decided By
+       * @description approvals: who decided
+       */
+      decided_by: string;
+      /** Decided At */
+      decided_at: string | null;
+      /** Reason */
+      reason: string;
+      /** Started At */
+      started_at: string | null;
+      /** Finished At */
+      finished_at: string | null;
+    };
+    /**
+     * NodeStatus
+     * @enum {string}
+     */
+    NodeStatus:
+      "pending" | "running" | "waiting" | "successful" | "failed" | "skipped" | "canceled";
     /** Occurrence */
     Occurrence: {
       /**
@@ -3621,6 +3866,17 @@ export interface components {
     Page_WebhookRead_: {
       /** Items */
       items: components["schemas"]["WebhookRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[WorkflowRead] */
+    Page_WorkflowRead_: {
+      /** Items */
+      items: components["schemas"]["WorkflowRead"][];
       /** Total */
       total: number;
       /** Limit */
@@ -4184,6 +4440,11 @@ export interface components {
        * @description launched by this webhook
        */
       webhook_id?: number | null;
+      /**
+       * Workflow Run Id
+       * @description launched as a node of this workflow run
+       */
+      workflow_run_id?: number | null;
       params: components["schemas"]["RunParams"];
       /** @description names behind the ids of params; in the read of one run only */
       refs?: components["schemas"]["RunRefs"] | null;
@@ -5629,6 +5890,195 @@ export interface components {
        * Format: date-time
        */
       last_seen: string;
+    };
+    /** WorkflowCreate */
+    WorkflowCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      /** Nodes */
+      nodes?: components["schemas"]["WorkflowNode"][];
+      /** Edges */
+      edges?: components["schemas"]["WorkflowEdge"][];
+    };
+    /**
+     * WorkflowEdge
+     * @description When ``from`` finishes with the outcome ``on`` (``always``: either), ``to`` may run.
+     */
+    WorkflowEdge: {
+      /** From */
+      from: string;
+      /** To */
+      to: string;
+      /** @default success */
+      on: components["schemas"]["EdgeOn"];
+    };
+    /** WorkflowEdgeRead */
+    WorkflowEdgeRead: {
+      /** From */
+      from: string;
+      /** To */
+      to: string;
+      on: components["schemas"]["EdgeOn"];
+    };
+    /**
+     * WorkflowNode
+     * @description A ``template`` node runs ``template_id`` (a template of the same project) with
+     *     ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
+     *     forever).
+     */
+    WorkflowNode: {
+      /**
+       * Key
+       * @description unique in the workflow: [a-z0-9_-], at most 64 characters
+       */
+      key: string;
+      kind: components["schemas"]["NodeKind"];
+      /**
+       * Template Id
+       * @description template nodes only
+       */
+      template_id?: number | null;
+      /** @description template nodes: launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer of that node key. */
+      launch?: components["schemas"]["LaunchOverrides"] | null;
+      /**
+       * Name
+       * @description approval nodes: what is asked
+       * @default
+       */
+      name: string;
+      /**
+       * Timeout Seconds
+       * @description approval nodes: denied when not decided in time (0: never)
+       */
+      timeout_seconds?: number | null;
+    };
+    /** WorkflowNodeRead */
+    WorkflowNodeRead: {
+      /** Key */
+      key: string;
+      kind: components["schemas"]["NodeKind"];
+      /** Template Id */
+      template_id?: number | null;
+      /**
+       * Template Name
+       * @default
+       */
+      template_name: string;
+      /** @description secrets as ******** */
+      launch?: components["schemas"]["LaunchOverrides"] | null;
+      /**
+       * Name
+       * @default
+       */
+      name: string;
+      /** Timeout Seconds */
+      timeout_seconds?: number | null;
+    };
+    /** WorkflowRead */
+    WorkflowRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /** Description */
+      description: string;
+      /** Nodes */
+      nodes: components["schemas"]["WorkflowNodeRead"][];
+      /** Edges */
+      edges: components["schemas"]["WorkflowEdgeRead"][];
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /** WorkflowRunPage */
+    WorkflowRunPage: {
+      /** Items */
+      items: components["schemas"]["WorkflowRunRead"][];
+      /**
+       * Next Before Id
+       * @description pass as before_id to get the next (older) page; null on the last page
+       */
+      next_before_id: number | null;
+    };
+    /** WorkflowRunRead */
+    WorkflowRunRead: {
+      /** Id */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /**
+       * Workflow Id
+       * @description null once the workflow is deleted
+       */
+      workflow_id: number | null;
+      /** Workflow Name */
+      workflow_name: string;
+      status: components["schemas"]["WorkflowRunStatus"];
+      /** Status Reason */
+      status_reason: string;
+      /** Launched By Id */
+      launched_by_id: number | null;
+      /**
+       * Launched By
+       * @default
+       */
+      launched_by: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Finished At */
+      finished_at: string | null;
+      /** Cancel Requested At */
+      cancel_requested_at: string | null;
+      /**
+       * Nodes
+       * @description in the read of one only
+       */
+      nodes?: components["schemas"]["NodeRunRead"][];
+      /** Edges */
+      edges?: components["schemas"]["WorkflowEdgeRead"][];
+      /**
+       * Can Decide
+       * @description whether the caller may approve or deny its approvals
+       * @default false
+       */
+      can_decide: boolean;
+    };
+    /**
+     * WorkflowRunStatus
+     * @enum {string}
+     */
+    WorkflowRunStatus: "running" | "successful" | "failed" | "canceled";
+    /**
+     * WorkflowUpdate
+     * @description Only the fields sent change; ``nodes`` and ``edges`` replace the whole graph when
+     *     sent (sending one of them alone keeps the other, and the whole graph is checked again).
+     */
+    WorkflowUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      /** Nodes */
+      nodes?: components["schemas"]["WorkflowNode"][] | null;
+      /** Edges */
+      edges?: components["schemas"]["WorkflowEdge"][] | null;
     };
   };
   responses: never;
@@ -13262,6 +13712,940 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["SchedulePreview"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_workflows_api_v1_projects__project_id__workflows_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WorkflowRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_workflow_api_v1_projects__project_id__workflows_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WorkflowCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_workflow_api_v1_projects__project_id__workflows__workflow_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  delete_workflow_api_v1_projects__project_id__workflows__workflow_id__delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_workflow_api_v1_projects__project_id__workflows__workflow_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WorkflowUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  launch_workflow_api_v1_projects__project_id__workflows__workflow_id__launch_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_workflow_runs_api_v1_projects__project_id__workflow_runs_get: {
+    parameters: {
+      query?: {
+        workflow_id?: number | null;
+        /** @description only workflow runs older than it */
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunPage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_workflow_run_api_v1_projects__project_id__workflow_runs__workflow_run_id__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  cancel_workflow_run_api_v1_projects__project_id__workflow_runs__workflow_run_id__cancel_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflow_run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  approve_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__approve_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key: string;
+        workflow_run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Decision"] | null;
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deny_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__deny_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key: string;
+        workflow_run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["Decision"] | null;
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WorkflowRunRead"];
         };
       };
       /** @description Not authenticated */
