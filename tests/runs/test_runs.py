@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 from support.builders import Workbench
 
+from steward.db import utcnow
 from steward.runner import processes
+from steward.runs.models import Run
 
 # these exercise Ansible and the runner; the database paths they touch run on both backends above
 SQLITE_ONLY = pytest.mark.sqlite_only
@@ -206,6 +209,23 @@ def test_cancel_stops_the_run_and_leaves_no_process(workbench: Workbench) -> Non
     assert processes.run_processes(run_uuid) == []
     again = workbench.client.post(workbench.url(f"runs/{launched['id']}/cancel"))
     assert again.status_code == 409
+
+
+def test_a_cancel_another_server_wrote_in_the_row_stops_the_run(workbench: Workbench) -> None:
+    """Only the row says so (a server sharing the database took the request; this server's
+    queue was never told): the run's fallback read of its row must notice."""
+    launched = workbench.launch(workbench.template("slow.yml"))
+    run_uuid = workbench.uuid(launched["id"])
+    workbench.wait(launched["id"], until=lambda r: "sleep" in processes.names(run_uuid), timeout=60)
+    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        session.execute(
+            update(Run).where(Run.id == launched["id"]).values(cancel_requested_at=utcnow())
+        )
+        session.commit()
+    run = workbench.wait(launched["id"], timeout=20)
+    assert run["status"] == "canceled"
+    assert processes.run_processes(run_uuid) == []
 
 
 @SQLITE_ONLY

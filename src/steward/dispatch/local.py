@@ -129,7 +129,7 @@ class LocalDispatcher:
             self._start(run_id)
 
     def _start(self, run_id: int) -> None:
-        signals = RunSignals()
+        signals = RunSignals(hears_cancels=True)
         thread = threading.Thread(
             target=self._execute, args=(run_id, signals), name=f"run-{run_id}", daemon=True
         )

@@ -21,3 +21,6 @@ class RunSignals:
 
     wake: threading.Event = dataclasses.field(default_factory=threading.Event)
     shutdown: bool = False
+    # whether a cancel request made in the run's process wakes it (the embedded dispatcher);
+    # if not (a Celery worker), the executor reads the run's row more often to notice one
+    hears_cancels: bool = False

@@ -35,13 +35,18 @@ OUTCOME_STATUS = {
     "canceled": RunStatus.CANCELED,
     "timeout": RunStatus.TIMED_OUT,
 }
+# how often a run reads its row for a cancel request (or an end set by someone else): often when
+# its queue cannot wake it, seldom when it can (the row is then only a fallback, for a request
+# made through another server; each read costs the server CPU beside ansible)
 CANCEL_POLL_SECONDS = 0.5
+CANCEL_FALLBACK_SECONDS = 2.0
 STOPPED = Outcome(status="canceled", rc=None)  # stopped before the playbook started
 
 
 class CancelWatch:
     """Polled by ``run_playbook`` (every 0.25 s): SIGTERM ansible-playbook, kill the whole tree
-    after a grace."""
+    after a grace. Reads the run's row when woken, else every ``CANCEL_POLL_SECONDS`` or
+    ``CANCEL_FALLBACK_SECONDS``."""
 
     def __init__(self, runtime: Runtime, run: Run, signals: RunSignals) -> None:
         self._runtime = runtime
@@ -65,7 +70,8 @@ class CancelWatch:
         if not self._signals.wake.is_set() and now < self._next_check:
             return False
         self._signals.wake.clear()
-        self._next_check = now + CANCEL_POLL_SECONDS
+        heard = self._signals.hears_cancels
+        self._next_check = now + (CANCEL_FALLBACK_SECONDS if heard else CANCEL_POLL_SECONDS)
         try:
             with self._runtime.sessions() as session:
                 requested, status = session.execute(
