@@ -41,7 +41,6 @@ INJECTIONS = [
     "alice)(objectClass=*",
     "(uid=alice)",
     "\\2a",
-    "alice\x00",
     "alice\\",
 ]
 
@@ -136,6 +135,15 @@ def test_an_empty_password_never_logs_in_though_the_server_would_bind(
     assert ldap.authenticate(config, "alice", "") is None
     assert ldap.password_binds(config, dn, "") is False
     assert log_in(ldap_client, "alice", " ").status_code == 401  # a blank is a password
+    assert users(ldap_client) == ["admin"]
+
+
+@pytest.mark.parametrize("username", ["alice\x00", "alice\n", "\x00", "al\x7fice"])
+def test_control_characters_in_the_username_are_422(
+    ldap_client: TestClient, directory: Directory, username: str
+) -> None:
+    directory.person("alice", PASSWORD)
+    assert_problem(log_in(ldap_client, username, PASSWORD), 422, "username")
     assert users(ldap_client) == ["admin"]
 
 

@@ -16,7 +16,8 @@ Password = Annotated[str, Field(min_length=8, max_length=PASSPHRASE_MAX)]
 
 
 class LoginRequest(RequestModel):
-    username: str = Field(min_length=1, max_length=64)
+    # no control characters: no username has them, and PostgreSQL cannot even compare a NUL
+    username: str = Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")
     password: str = Field(min_length=1, max_length=PASSPHRASE_MAX)
     otp: str | None = Field(
         default=None,
