@@ -2,20 +2,30 @@ import { TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { FormModal } from "@/components/form-modal";
 import { type Team, useSaveTeam } from "@/features/teams/api/teams";
+import { directoryGroupsFromText } from "@/features/teams/lib/directory-groups";
 import { useServerErrors } from "@/lib/form-errors";
 
-/** A new team (`team` undefined) or a team's name and description. */
+/** A new team (`team` undefined) or a team's name, description and directory groups. */
 export function TeamFormModal({ team, onClose }: { team?: Team; onClose: () => void }) {
   const save = useSaveTeam();
   const form = useForm({
     mode: "uncontrolled",
-    initialValues: { name: team?.name ?? "", description: team?.description ?? "" },
+    initialValues: {
+      name: team?.name ?? "",
+      description: team?.description ?? "",
+      // one group a line; an error on `directory_groups.3` shows here as "3: …" (0-based)
+      directory_groups: (team?.directory_groups ?? []).join("\n"),
+    },
   });
   const serverErrors = useServerErrors(form);
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
     save.mutate(
-      { id: team?.id, ...values },
+      {
+        id: team?.id,
+        ...values,
+        directory_groups: directoryGroupsFromText(values.directory_groups),
+      },
       { onSuccess: onClose, onError: (error) => serverErrors.show(error) },
     );
   });
@@ -41,6 +51,17 @@ export function TeamFormModal({ team, onClose }: { team?: Team; onClose: () => v
         minRows={2}
         key={form.key("description")}
         {...form.getInputProps("description")}
+      />
+      <Textarea
+        label="Directory groups"
+        description="One a line: LDAP group DNs (compared without case) or single sign-on group names. Their members join this team when they log in, and leave it when they leave the group; people added by hand stay."
+        placeholder="cn=operators,ou=groups,dc=example,dc=com"
+        autosize
+        minRows={2}
+        maxRows={8}
+        spellCheck={false}
+        key={form.key("directory_groups")}
+        {...form.getInputProps("directory_groups")}
       />
     </FormModal>
   );

@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Badge,
   Button,
   Center,
   Group,
@@ -9,6 +10,7 @@ import {
   Stack,
   Table,
   Text,
+  Tooltip,
 } from "@mantine/core";
 import { useState } from "react";
 import { FormError } from "@/components/form-error";
@@ -27,7 +29,8 @@ interface TeamMembersModalProps {
   renderUserPicker: RenderUserPicker;
 }
 
-/** Who is in a team: add a user, remove one. The team's project roles and grants are theirs. */
+/** Who is in a team: add a user, remove one. The team's project roles and grants are theirs.
+ * Members given by their directory groups are marked: the next login puts them back. */
 export function TeamMembersModal({ team, onClose, renderUserPicker }: TeamMembersModalProps) {
   const members = useTeamMembers(team.id);
   const add = useAddTeamMember(team.id);
@@ -84,6 +87,13 @@ export function TeamMembersModal({ team, onClose, renderUserPicker }: TeamMember
                         {" "}
                         {member.display_name}
                       </Text>
+                    )}
+                    {member.synced && (
+                      <Tooltip label="Given by their directory groups at login; removing them here lasts until their next login">
+                        <Badge ml="xs" size="xs" variant="light">
+                          from directory
+                        </Badge>
+                      </Tooltip>
                     )}
                   </Table.Td>
                   <Table.Td ta="right">
