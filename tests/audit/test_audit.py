@@ -29,7 +29,7 @@ def test_login_failure_and_success_are_recorded(client: TestClient) -> None:
     assert failed[0]["user_agent"] == "pytest-agent"
     assert failed[0]["source_ip"] == "testclient"
     assert "wrong" not in json.dumps(records)
-    assert any(r["action"] == "auth:login" for r in records)
+    assert any(r["action"] == "auth:login" and r["detail"] == "password" for r in records)
 
 
 def test_run_launch_and_cancel_are_attributed_and_exportable(workbench: Workbench) -> None:

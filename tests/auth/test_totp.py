@@ -128,6 +128,12 @@ def test_enrollment_turns_totp_on_and_then_a_login_needs_a_code(client: TestClie
     assert "ended 3 other sessions" in enabled[0]["detail"]
     failures = _audit(client, "auth:login_failed")
     assert [f["detail"] for f in failures] == ["a code from the authenticator app is needed"]
+    logins = [
+        r["detail"]
+        for r in _audit(client, "auth:login")
+        if r["action"] == "auth:login" and r["object_name"] == "alice"
+    ]
+    assert logins[0] == "password and a second factor"  # newest first
 
 
 def test_wrong_replayed_and_expired_codes_are_refused(client: TestClient) -> None:

@@ -80,7 +80,8 @@ def test_a_directory_user_logs_in_and_is_created_from_their_entry(
     assert [u["id"] for u in listed] == [user["id"]]
     created = [r for r in audit(ldap_client, "user:create") if r["object_name"] == "alice"]
     assert [(r["actor"], r["detail"]) for r in created] == [("system", "ldap login")]
-    assert len([r for r in audit(ldap_client, "auth:login") if r["object_name"] == "alice"]) == 2
+    logins = [r for r in audit(ldap_client, "auth:login") if r["object_name"] == "alice"]
+    assert [r["detail"] for r in logins] == ["LDAP password", "LDAP password"]
 
 
 def test_wrong_password_and_unknown_user_are_the_same_401_and_recorded(
@@ -309,3 +310,33 @@ def test_a_directory_user_launches_a_template_granted_to_their_team(
         bench.url("runs"), json={"template_id": template_id}, headers={"X-CSRF-Token": csrf}
     )
     assert again.status_code == 404, again.text
+
+
+@pytest.mark.parametrize("transport", ["ldaps", "starttls"], ids=["ldaps", "starttls"])
+def test_tls_to_the_directory_with_its_ca(
+    settings: Settings, slapd_server: SlapdServer, directory: Directory, transport: str
+) -> None:
+    directory.person("lena", ALICE_PASSWORD)
+    tls: dict[str, Any] = (
+        {"ldap_url": [slapd_server.ldaps_url]}
+        if transport == "ldaps"
+        else {"ldap_url": [slapd_server.url], "ldap_start_tls": True}
+    )
+    with serve(
+        ldap_settings(settings, slapd_server, ldap_ca_file=slapd_server.ca_file, **tls)
+    ) as c:
+        assert log_in(c, "lena", ALICE_PASSWORD).status_code == 200
+    # the same without the CA: the certificate is not trusted, nothing is sent; 503, not a login
+    with serve(ldap_settings(settings, slapd_server, **tls)) as c:
+        refused = log_in(c, "lena", ALICE_PASSWORD)
+        assert refused.status_code == 503, refused.text
+        assert "no directory server answered" in refused.json()["detail"]
+
+
+def test_servers_are_tried_in_order(
+    settings: Settings, slapd_server: SlapdServer, directory: Directory
+) -> None:
+    directory.person("mona", ALICE_PASSWORD)
+    dead = "ldap://127.0.0.1:1"  # nothing listens on port 1
+    with serve(ldap_settings(settings, slapd_server, ldap_url=[dead, slapd_server.url])) as c:
+        assert log_in(c, "mona", ALICE_PASSWORD).status_code == 200

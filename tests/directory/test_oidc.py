@@ -129,6 +129,7 @@ def test_sign_in_gives_a_working_session_and_the_teams_of_the_groups(
         ).all()
         assert len(login) == 1
         assert login[0].source_ip == "testclient"
+        assert login[0].detail == f"OpenID Connect: {oidc.issuer}"
 
 
 def test_the_team_of_the_groups_may_launch_the_template_granted_to_it(

@@ -19,7 +19,7 @@ from steward.api.deps import (
 from steward.api.problems import problem
 from steward.api.schemas import Page, PageParams
 from steward.auth import api_tokens, sessions, totp, users
-from steward.auth.models import User, WebSession
+from steward.auth.models import AuthSource, User, WebSession
 from steward.auth.schemas import (
     LoginProblem,
     LoginRequest,
@@ -94,10 +94,12 @@ def login(
     except totp.SecondFactorNeeded as exc:
         headers = {"WWW-Authenticate": "Bearer"}
         return problem(401, "Not Authenticated", exc.message, headers=headers, code=exc.code)
+    how = "LDAP password" if user.auth_source == AuthSource.LDAP else "password"
     secret, web = sessions.start_session(
         session,
         user,
         hours=rt.settings.session_hours,
+        how=f"{how} and a second factor" if user.totp_enabled else how,
         source_ip=client_ip(request),
         user_agent=request.headers.get("user-agent", ""),
     )

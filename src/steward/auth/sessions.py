@@ -75,8 +75,10 @@ def authenticate(
 
 
 def start_session(
-    session: Session, user: User, *, hours: float, source_ip: str, user_agent: str
+    session: Session, user: User, *, hours: float, how: str, source_ip: str, user_agent: str
 ) -> tuple[str, WebSession]:
+    """A browser session for ``user``, audited as a login with ``how`` (e.g. "LDAP password
+    and a second factor", "OpenID Connect: <issuer>")."""
     secret = tokens.new_secret()
     web = WebSession(
         user_id=user.id,
@@ -94,6 +96,7 @@ def start_session(
         object_type="user",
         object_id=user.id,
         object_name=user.username,
+        detail=how,
     )
     session.commit()
     return secret, web

@@ -111,7 +111,12 @@ def oidc_callback(request: Request, session: SessionDep, rt: RuntimeDep) -> Resp
             user_agent=agent,
         )
         secret, _web = sessions.start_session(
-            session, user, hours=settings.session_hours, source_ip=ip, user_agent=agent
+            session,
+            user,
+            hours=settings.session_hours,
+            how=f"OpenID Connect: {config.issuer}",
+            source_ip=ip,
+            user_agent=agent,
         )
     except DomainError as exc:
         session.rollback()
