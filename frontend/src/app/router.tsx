@@ -32,6 +32,14 @@ export const router = createBrowserRouter([
               },
               { path: "webhooks/:webhookId", lazy: () => import("@/app/routes/project/webhook") },
               {
+                path: "workflows/:workflowId",
+                lazy: () => import("@/app/routes/project/workflow"),
+              },
+              {
+                path: "workflow-runs/:workflowRunId",
+                lazy: () => import("@/app/routes/project/workflow-run"),
+              },
+              {
                 path: "notifications/:destinationId",
                 lazy: () => import("@/app/routes/project/destination"),
               },

@@ -20,6 +20,10 @@ export const paths = {
   schedule: (projectId: number, scheduleId: number) =>
     `/projects/${projectId}/schedules/${scheduleId}`,
   webhook: (projectId: number, webhookId: number) => `/projects/${projectId}/webhooks/${webhookId}`,
+  workflow: (projectId: number, workflowId: number | "new") =>
+    `/projects/${projectId}/workflows/${workflowId}`,
+  workflowRun: (projectId: number, workflowRunId: number) =>
+    `/projects/${projectId}/workflow-runs/${workflowRunId}`,
   destination: (projectId: number, destinationId: number) =>
     `/projects/${projectId}/notifications/${destinationId}`,
 };

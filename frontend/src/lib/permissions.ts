@@ -11,6 +11,8 @@ export const PROJECT_ACTIONS = {
   resourceWrite: "resource:write",
   templateWrite: "template:write",
   runLaunch: "run:launch",
+  runCancel: "run:cancel",
+  workflowWrite: "workflow:write",
   auditView: "audit:view",
 } as const;
 

@@ -1,0 +1,175 @@
+// Workflows in the console, against the real server and real ansible-playbook runs: a workflow
+// made in the editor (an approval, then a template run on success), drawn as it is typed,
+// launched, approved with a comment, ended successful, its node's run linking back to the
+// workflow run. Then the same on a phone: launched from the list, approved, nothing wider
+// than the screen.
+import { type Locator, type Page, expect, test } from "@playwright/test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AdminApi, adminApi, overflowing, shots, signInAs } from "./admin-api.ts";
+import { repositoryDir } from "./server.ts";
+
+const HELLO = `- hosts: all
+  gather_facts: false
+  tasks:
+    - ansible.builtin.debug:
+        msg: "shipping"
+`;
+
+let api: AdminApi;
+const tag = Date.now().toString(36);
+const PROJECT = `workflows-${tag}`;
+let projectId = 0;
+let templateId = 0;
+
+const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
+const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
+
+test.beforeAll(async ({ baseURL }) => {
+  api = await adminApi(baseURL);
+  const dir = repositoryDir("workflows-");
+  writeFileSync(join(dir, "ship.yml"), HELLO);
+  projectId = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name: PROJECT })).id;
+  const repository = await api.send<{ id: number }>("POST", url("repositories"), {
+    name: "playbooks",
+    kind: "local",
+    url: dir,
+  });
+  const python =
+    process.env.STEWARD_PYTHON ?? join(import.meta.dirname, "..", "..", ".venv", "bin", "python");
+  const inventory = await api.send<{ id: number }>("POST", url("inventories"), {
+    name: "local",
+    kind: "static",
+    format: "ini",
+    content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
+  });
+  templateId = (
+    await api.send<{ id: number }>("POST", url("templates"), {
+      name: "ship",
+      playbook: "ship.yml",
+      repository_id: repository.id,
+      inventory_id: inventory.id,
+    })
+  ).id;
+});
+
+test.afterAll(async () => {
+  await api.context.dispose();
+});
+
+async function pick(page: Page, input: Locator, option: string) {
+  await input.click();
+  await page.getByRole("option", { name: option, exact: true }).click();
+}
+
+/** Approve the node `key` on the workflow run page, then wait for the run to succeed. */
+async function approveAndFinish(page: Page, key: string, comment: string) {
+  const nodes = page.getByRole("table", { name: "Nodes" });
+  const gate = nodes.getByRole("row").filter({ hasText: key }).first();
+  await expect(gate).toContainText("waiting");
+  await gate.getByRole("button", { name: `Approve ${key}` }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("textbox", { name: /Comment/ }).fill(comment);
+  await dialog.getByRole("button", { name: "Approve" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(gate).toContainText(`approved by admin: ${comment}`);
+  await expect(
+    page.getByRole("heading", { name: /Workflow run #\d+/ }).locator(".."),
+  ).toContainText("successful", { timeout: 45_000 });
+}
+
+test("a workflow: made in the editor, launched, approved, successful; its run links back", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAs(page, "admin", adminPassword());
+  await page.goto(`/projects/${projectId}`);
+  await page
+    .getByRole("tablist", { name: "Project sections" })
+    .getByRole("tab", { name: "Workflows" })
+    .click();
+  await expect(page.getByText("No workflows yet.")).toBeVisible();
+  await page.getByRole("button", { name: "New workflow" }).click();
+  await expect(page.getByRole("heading", { name: "New workflow" })).toBeVisible();
+
+  await page.getByRole("textbox", { name: "Name" }).fill("release");
+  await page.getByRole("button", { name: "Add approval" }).click();
+  await page.getByRole("button", { name: "Add template run" }).click();
+  const step = page.getByRole("group", { name: "Node 2" });
+  // saving without a template: the field says why, before anything is sent
+  await page.getByRole("button", { name: "Create workflow" }).click();
+  await expect(step).toContainText("pick a template");
+  await pick(page, step.getByRole("textbox", { name: "Template" }), "ship");
+  await page.getByRole("button", { name: "Add edge" }).click();
+  const edge = page.getByRole("group", { name: "Edge 1" });
+  await expect(edge.getByRole("textbox", { name: "From" })).toHaveValue("approval-1");
+  await expect(edge.getByRole("textbox", { name: "To" })).toHaveValue("step-1");
+  const graph = page.getByRole("img", { name: "Workflow graph of 2 nodes" });
+  await expect(graph).toBeVisible();
+  await expect(graph.locator("path[marker-end]")).toHaveCount(1);
+  await shots(page, "workflows-editor");
+  await page.getByRole("button", { name: "Create workflow" }).click();
+
+  // the workflow's page: launch it
+  await expect(page.getByRole("heading", { name: "release" })).toBeVisible();
+  await page.getByRole("button", { name: "Launch", exact: true }).click();
+  await expect(page.getByRole("heading", { name: /Workflow run #\d+/ })).toBeVisible();
+  await expect(page.locator('g[data-node="approval-1"]')).toHaveAttribute("data-status", "waiting");
+  await approveAndFinish(page, "approval-1", "ship it");
+  await expect(page.locator('g[data-node="step-1"]')).toHaveAttribute("data-status", "successful");
+  await shots(page, "workflows-run");
+
+  // the node's run is a normal run, and it links back to the workflow run
+  const workflowRunUrl = page.url();
+  const nodes = page.getByRole("table", { name: "Nodes" });
+  await nodes.getByRole("row").filter({ hasText: "step-1" }).getByRole("link").click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const back = page.getByRole("link", { name: /^workflow run \d+$/ }).first();
+  await expect(back).toBeVisible();
+  await back.click();
+  await expect(page).toHaveURL(workflowRunUrl);
+
+  const runs = await api.send<{ items: { status: string; launched_by: string }[] }>(
+    "GET",
+    url("workflow-runs"),
+  );
+  expect(runs.items.map((w) => [w.status, w.launched_by])).toEqual([["successful", "admin"]]);
+});
+
+test("on a phone: launched from the list, approved, nothing wider than the screen", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const made = await api.send<{ id: number }>("POST", url("workflows"), {
+    name: "phone-release",
+    nodes: [
+      { key: "gate", kind: "approval", name: "Ship from the phone?" },
+      { key: "ship", kind: "template", template_id: templateId },
+      { key: "after-no", kind: "template", template_id: templateId },
+    ],
+    edges: [
+      { from: "gate", to: "ship", on: "success" },
+      { from: "gate", to: "after-no", on: "failure" },
+    ],
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, "admin", adminPassword());
+  await page.goto(`/projects/${projectId}/workflows`);
+  await expect(page.getByRole("table", { name: "Workflows" })).toBeVisible();
+  expect(await overflowing(page), "list").toEqual([]);
+  await shots(page, "workflows-phone-list");
+  await page.getByRole("button", { name: "Launch phone-release" }).click();
+  await expect(page.getByRole("heading", { name: /Workflow run #\d+/ })).toBeVisible();
+  expect(await overflowing(page), "run").toEqual([]);
+  await approveAndFinish(page, "gate", "from the phone");
+  const nodes = page.getByRole("table", { name: "Nodes" });
+  await expect(nodes.getByRole("row").filter({ hasText: "after-no" })).toContainText("skipped");
+  expect(await overflowing(page), "finished run").toEqual([]);
+  await shots(page, "workflows-phone-run");
+
+  await page.goto(`/projects/${projectId}/workflows/${made.id}`);
+  await expect(page.getByRole("heading", { name: "phone-release" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Workflow graph of 3 nodes" })).toBeVisible();
+  expect(await overflowing(page), "editor").toEqual([]);
+  await shots(page, "workflows-phone-editor");
+});

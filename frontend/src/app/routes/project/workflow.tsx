@@ -1,0 +1,107 @@
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { Link, useNavigate, useParams } from "react-router";
+import { useProjectContext } from "@/app/routes/project/context";
+import { useWorkflow } from "@/features/workflows/api/get-workflows";
+import { useLaunchWorkflow } from "@/features/workflows/api/save-workflow";
+import { WorkflowEditor } from "@/features/workflows/components/workflow-editor";
+import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
+import { WorkflowRunsTable } from "@/features/workflows/components/workflow-runs-table";
+import { paths } from "@/lib/paths";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
+
+export function Component() {
+  const { project } = useProjectContext();
+  const navigate = useNavigate();
+  const param = useParams().workflowId;
+  const isNew = param === "new";
+  const workflowId = isNew ? null : Number(param);
+  const workflow = useWorkflow(project.id, workflowId);
+  const launch = useLaunchWorkflow(project.id);
+  const canWrite = can(project.permissions, PROJECT_ACTIONS.workflowWrite);
+  const back = paths.project(project.id, "workflows");
+  const header = (
+    <Anchor component={Link} to={back} size="sm">
+      ← All workflows
+    </Anchor>
+  );
+  if (workflowId !== null && (!Number.isSafeInteger(workflowId) || workflowId < 1)) {
+    return <Alert color="yellow" title="Workflow not found" />;
+  }
+  if (isNew) {
+    return (
+      <Stack>
+        {header}
+        <Title order={3}>New workflow</Title>
+        <WorkflowEditor
+          projectId={project.id}
+          workflow={null}
+          onSaved={(saved) =>
+            void navigate(paths.workflow(project.id, saved.id), { replace: true })
+          }
+          onCancel={() => void navigate(back)}
+        />
+      </Stack>
+    );
+  }
+  if (workflow.error) {
+    return (
+      <Stack>
+        {header}
+        <Alert color="yellow" title="Workflow not found">
+          {workflow.error.message}
+        </Alert>
+      </Stack>
+    );
+  }
+  if (!workflow.data) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading the workflow" />
+      </Center>
+    );
+  }
+  const w = workflow.data;
+  return (
+    <Stack key={w.id}>
+      {header}
+      <Group justify="space-between" wrap="wrap">
+        <Title order={3}>{w.name}</Title>
+        <Button
+          loading={launch.isPending}
+          onClick={() =>
+            launch.mutate(w.id, {
+              onSuccess: (run) => void navigate(paths.workflowRun(project.id, run.id)),
+              onError: (error) => notifications.show({ color: "red", message: error.message }),
+            })
+          }
+        >
+          Launch
+        </Button>
+      </Group>
+      {w.description && (
+        <Text size="sm" c="dimmed">
+          {w.description}
+        </Text>
+      )}
+      {canWrite ? (
+        <WorkflowEditor
+          key={w.updated_at}
+          projectId={project.id}
+          workflow={w}
+          onSaved={() => undefined}
+        />
+      ) : (
+        <WorkflowGraph
+          boxes={w.nodes.map((n) => ({
+            key: n.key,
+            label: n.kind === "template" ? n.template_name : `approval: ${n.name}`,
+          }))}
+          edges={w.edges}
+        />
+      )}
+      <Title order={4}>Runs of this workflow</Title>
+      <WorkflowRunsTable projectId={project.id} workflowId={w.id} />
+    </Stack>
+  );
+}

@@ -1,0 +1,256 @@
+import {
+  ActionIcon,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { notifications } from "@mantine/notifications";
+import type { Schemas } from "@/api/client";
+import { FormError } from "@/components/form-error";
+import { useTemplateOptions } from "@/features/workflows/api/get-workflows";
+import { useSaveWorkflow } from "@/features/workflows/api/save-workflow";
+import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
+import type { GraphEdge } from "@/features/workflows/lib/graph";
+import {
+  launchFields,
+  bodyOf,
+  checkDraft,
+  draftOf,
+  newNode,
+  withoutNode,
+  type WorkflowDraft,
+} from "@/features/workflows/lib/workflow-form";
+import { useServerErrors } from "@/lib/form-errors";
+
+interface WorkflowEditorProps {
+  projectId: number;
+  /** null: a new workflow */
+  workflow: Schemas["WorkflowRead"] | null;
+  onSaved: (saved: Schemas["WorkflowRead"]) => void;
+  onCancel?: () => void;
+}
+
+const KINDS = [
+  { value: "template", label: "Template run" },
+  { value: "approval", label: "Approval" },
+];
+const ON = [
+  { value: "success", label: "on success" },
+  { value: "failure", label: "on failure" },
+  { value: "always", label: "always" },
+];
+
+/**
+ * Nodes and edges as two lists of rows, the graph drawn beside them as it is typed. What the
+ * server would refuse is shown on its field before sending; a 422 lands on the same field.
+ */
+export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: WorkflowEditorProps) {
+  const templates = useTemplateOptions(projectId);
+  const save = useSaveWorkflow(projectId, workflow?.id ?? null);
+  const form = useForm<WorkflowDraft>({ initialValues: draftOf(workflow), validate: checkDraft });
+  const server = useServerErrors(form);
+  const values = form.getValues();
+  const keys = values.nodes.map((n) => n.key).filter(Boolean);
+  const templateData = (templates.data ?? []).map((t) => ({ value: String(t.id), label: t.name }));
+  const names = new Map(templateData.map((t) => [t.value, t.label]));
+
+  const submit = form.onSubmit((draft) => {
+    server.clear();
+    save.mutate(bodyOf(draft), {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Workflow “${saved.name}” saved` });
+        onSaved(saved);
+      },
+      onError: (error) => server.show(error),
+    });
+  });
+
+  const addEdge = () => {
+    const [from = "", to = ""] = keys.length >= 2 ? keys.slice(-2) : [keys[0] ?? "", ""];
+    form.insertListItem("edges", { from, to, on: "success" } satisfies GraphEdge);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Group grow align="flex-start" wrap="wrap">
+          <TextInput label="Name" required miw={200} {...form.getInputProps("name")} />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={1}
+            miw={200}
+            {...form.getInputProps("description")}
+          />
+        </Group>
+
+        <Title order={4}>Nodes</Title>
+        <FormError message={typeof form.errors.nodes === "string" ? form.errors.nodes : null} />
+        {values.nodes.length === 0 && (
+          <Text size="sm" c="dimmed">
+            No nodes yet: add a template run or an approval.
+          </Text>
+        )}
+        {values.nodes.map((node, i) => (
+          <Paper
+            key={form.key(`nodes.${i}`)}
+            withBorder
+            p="sm"
+            role="group"
+            aria-label={`Node ${i + 1}`}
+          >
+            <Group align="flex-end" wrap="wrap" gap="sm">
+              <TextInput label="Key" w={160} required {...form.getInputProps(`nodes.${i}.key`)} />
+              <Select
+                label="Kind"
+                w={150}
+                data={KINDS}
+                allowDeselect={false}
+                {...form.getInputProps(`nodes.${i}.kind`)}
+              />
+              {node.kind === "template" ? (
+                <Select
+                  label="Template"
+                  w={220}
+                  searchable
+                  data={templateData}
+                  placeholder={templates.isPending ? "Loading…" : "Pick a template"}
+                  {...form.getInputProps(`nodes.${i}.template_id`)}
+                />
+              ) : (
+                <>
+                  <TextInput
+                    label="Question"
+                    w={220}
+                    maxLength={100}
+                    {...form.getInputProps(`nodes.${i}.name`)}
+                  />
+                  <NumberInput
+                    label="Timeout (s)"
+                    description="empty: waits forever"
+                    w={140}
+                    min={0}
+                    max={2592000}
+                    allowDecimal={false}
+                    {...form.getInputProps(`nodes.${i}.timeout_seconds`)}
+                  />
+                </>
+              )}
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Remove node ${node.key || i + 1}`}
+                onClick={() => form.setValues(withoutNode(form.getValues(), i))}
+                mb={4}
+              >
+                ✕
+              </ActionIcon>
+            </Group>
+            {node.kind === "template" && launchFields(node.launch).length > 0 && (
+              <Text size="xs" c="dimmed" mt={4}>
+                Saved launch values are kept: {launchFields(node.launch).join(", ")}
+              </Text>
+            )}
+          </Paper>
+        ))}
+        <Group gap="xs">
+          <Button
+            variant="light"
+            onClick={() => form.insertListItem("nodes", newNode(values.nodes, "template"))}
+          >
+            Add template run
+          </Button>
+          <Button
+            variant="light"
+            onClick={() => form.insertListItem("nodes", newNode(values.nodes, "approval"))}
+          >
+            Add approval
+          </Button>
+        </Group>
+
+        <Title order={4}>Edges</Title>
+        <FormError message={typeof form.errors.edges === "string" ? form.errors.edges : null} />
+        {values.edges.map((_, j) => (
+          <Paper
+            key={form.key(`edges.${j}`)}
+            withBorder
+            p="sm"
+            role="group"
+            aria-label={`Edge ${j + 1}`}
+          >
+            <Group align="flex-end" wrap="wrap" gap="sm">
+              <Select
+                label="From"
+                w={160}
+                data={keys}
+                allowDeselect={false}
+                {...form.getInputProps(`edges.${j}.from`)}
+              />
+              <Select
+                label="To"
+                w={160}
+                data={keys}
+                allowDeselect={false}
+                {...form.getInputProps(`edges.${j}.to`)}
+              />
+              <Select
+                label="When"
+                w={140}
+                data={ON}
+                allowDeselect={false}
+                {...form.getInputProps(`edges.${j}.on`)}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Remove edge ${j + 1}`}
+                onClick={() => form.removeListItem("edges", j)}
+                mb={4}
+              >
+                ✕
+              </ActionIcon>
+            </Group>
+            <FormError message={(form.errors[`edges.${j}`] as string | undefined) ?? null} />
+          </Paper>
+        ))}
+        <Group gap="xs">
+          <Button variant="light" onClick={addEdge} disabled={keys.length < 2}>
+            Add edge
+          </Button>
+        </Group>
+
+        <Title order={4}>Preview</Title>
+        <WorkflowGraph
+          boxes={values.nodes.map((n) => ({
+            key: n.key,
+            label:
+              n.kind === "template"
+                ? (names.get(n.template_id ?? "") ?? "template?")
+                : `approval: ${n.name}`,
+          }))}
+          edges={values.edges}
+        />
+
+        <FormError message={server.message} />
+        <Group justify="flex-end">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" loading={save.isPending}>
+            {workflow ? "Save workflow" : "Create workflow"}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

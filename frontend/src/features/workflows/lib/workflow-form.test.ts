@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "@/api/client";
+import {
+  bodyOf,
+  checkDraft,
+  draftOf,
+  freeKey,
+  launchFields,
+  newNode,
+  withoutNode,
+} from "./workflow-form";
+
+const saved: Schemas["WorkflowRead"] = {
+  id: 1,
+  project_id: 2,
+  name: "release",
+  description: "",
+  nodes: [
+    {
+      key: "deploy",
+      kind: "template",
+      template_id: 5,
+      template_name: "deploy",
+      name: "",
+      launch: { survey: { password: "********" } },
+      timeout_seconds: null,
+    },
+    {
+      key: "gate",
+      kind: "approval",
+      template_id: null,
+      template_name: "",
+      name: "ok?",
+      timeout_seconds: 60,
+    },
+  ],
+  edges: [{ from: "gate", to: "deploy", on: "success" }],
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+};
+
+describe("workflow form", () => {
+  it("sends back what it read, the saved launch values included", () => {
+    expect(bodyOf(draftOf(saved))).toEqual({
+      name: "release",
+      description: "",
+      nodes: [
+        {
+          key: "deploy",
+          kind: "template",
+          name: "",
+          template_id: 5,
+          launch: { survey: { password: "********" } },
+        },
+        { key: "gate", kind: "approval", name: "ok?", timeout_seconds: 60 },
+      ],
+      edges: [{ from: "gate", to: "deploy", on: "success" }],
+    });
+  });
+
+  it("names what the server would refuse", () => {
+    const draft = draftOf(saved);
+    const added = newNode(draft.nodes, "template");
+    draft.nodes.push(added);
+    const gate = draft.nodes[1];
+    if (!gate) throw new Error("the saved workflow has two nodes");
+    gate.name = " ";
+    draft.edges.push({ from: "deploy", to: "gate", on: "always" });
+    const cycle = { "edges.0": "makes a cycle: deploy → gate → deploy" };
+    expect(checkDraft(draft)).toEqual({
+      "nodes.1.name": "say what is asked",
+      "nodes.2.template_id": "pick a template",
+      ...cycle,
+    });
+    gate.name = "ok?";
+    added.template_id = "5";
+    expect(checkDraft(draft)).toEqual(cycle);
+    draft.edges.pop();
+    expect(checkDraft(draft)).toEqual({});
+  });
+
+  it("lists only the launch values a node sets", () => {
+    expect(launchFields(null)).toEqual([]);
+    expect(
+      launchFields({ limit: null, survey: {}, extra_vars: { a: 1 }, check_mode: false }),
+    ).toEqual(["extra_vars", "check_mode"]);
+  });
+
+  it("finds free keys and drops the edges of a removed node", () => {
+    expect(freeKey([{ key: "step-1" }, { key: "step-3" }], "step")).toBe("step-2");
+    const draft = withoutNode(draftOf(saved), 1);
+    expect(draft.nodes.map((n) => n.key)).toEqual(["deploy"]);
+    expect(draft.edges).toEqual([]);
+  });
+
+  it("sends an empty timeout as none", () => {
+    const draft = draftOf(null);
+    draft.name = "x";
+    draft.nodes.push(newNode([], "approval"));
+    expect(bodyOf(draft).nodes).toContainEqual({
+      key: "approval-1",
+      kind: "approval",
+      name: "Go ahead?",
+      timeout_seconds: null,
+    });
+  });
+});

@@ -1,0 +1,118 @@
+import type { Schemas } from "@/api/client";
+import { checkGraph, type GraphEdge, type GraphErrors } from "@/features/workflows/lib/graph";
+
+type Workflow = Schemas["WorkflowRead"];
+
+/** A node as the editor holds it: the request's fields, with the pickers' string values. */
+export interface NodeDraft {
+  key: string;
+  kind: Schemas["NodeKind"];
+  /** the template picker's value (a template id as text) */
+  template_id: string | null;
+  name: string;
+  /** approvals: seconds until denied; "" or 0 waits forever */
+  timeout_seconds: number | "";
+  /** template nodes: the launch values saved (secrets as ********), sent back unchanged */
+  launch: Schemas["LaunchOverrides"] | null;
+}
+
+/** The editor's values are the request body's shape, so a 422's field path lands on its input. */
+export interface WorkflowDraft {
+  name: string;
+  description: string;
+  nodes: NodeDraft[];
+  edges: GraphEdge[];
+}
+
+export function draftOf(workflow: Workflow | null): WorkflowDraft {
+  if (!workflow) return { name: "", description: "", nodes: [], edges: [] };
+  return {
+    name: workflow.name,
+    description: workflow.description,
+    nodes: workflow.nodes.map((n) => ({
+      key: n.key,
+      kind: n.kind,
+      template_id: n.template_id ? String(n.template_id) : null,
+      name: n.name,
+      timeout_seconds: n.timeout_seconds ?? "",
+      launch: n.launch ?? null,
+    })),
+    edges: workflow.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
+  };
+}
+
+/** A key not used yet: `prefix-1`, `prefix-2`, … */
+export function freeKey(nodes: readonly { key: string }[], prefix: string): string {
+  const used = new Set(nodes.map((n) => n.key));
+  for (let i = 1; ; i++) {
+    if (!used.has(`${prefix}-${i}`)) return `${prefix}-${i}`;
+  }
+}
+
+export function newNode(nodes: readonly NodeDraft[], kind: Schemas["NodeKind"]): NodeDraft {
+  return {
+    key: freeKey(nodes, kind === "template" ? "step" : "approval"),
+    kind,
+    template_id: null,
+    name: kind === "approval" ? "Go ahead?" : "",
+    timeout_seconds: "",
+    launch: null,
+  };
+}
+
+export function bodyOf(draft: WorkflowDraft): Schemas["WorkflowCreate"] {
+  return {
+    name: draft.name.trim(),
+    description: draft.description,
+    nodes: draft.nodes.map((n) =>
+      n.kind === "template"
+        ? {
+            key: n.key,
+            kind: n.kind,
+            name: "",
+            template_id: n.template_id ? Number(n.template_id) : null,
+            ...(n.launch ? { launch: n.launch } : {}),
+          }
+        : {
+            key: n.key,
+            kind: n.kind,
+            name: n.name.trim(),
+            timeout_seconds: n.timeout_seconds === "" ? null : n.timeout_seconds,
+          },
+    ),
+    edges: draft.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
+  };
+}
+
+/** What the server would refuse, by field path, before sending: the graph and each node. */
+export function checkDraft(draft: WorkflowDraft): GraphErrors {
+  const errors: GraphErrors = {};
+  if (!draft.name.trim()) errors.name = "a name is required";
+  draft.nodes.forEach((n, i) => {
+    if (n.kind === "template" && !n.template_id)
+      errors[`nodes.${i}.template_id`] = "pick a template";
+    if (n.kind === "approval" && !n.name.trim()) errors[`nodes.${i}.name`] = "say what is asked";
+  });
+  return { ...errors, ...checkGraph(draft.nodes, draft.edges) };
+}
+
+/** The launch values a node sets (those not left to the template), by name. */
+export function launchFields(launch: Schemas["LaunchOverrides"] | null): string[] {
+  if (!launch) return [];
+  return Object.entries(launch)
+    .filter(([, value]) => {
+      if (value === null || value === undefined) return false;
+      return typeof value !== "object" || Object.keys(value as object).length > 0;
+    })
+    .map(([name]) => name);
+}
+
+/** Edges that still lead between existing nodes once the node `key` is removed. */
+export function withoutNode(draft: WorkflowDraft, index: number): WorkflowDraft {
+  const key = draft.nodes[index]?.key;
+  return {
+    ...draft,
+    nodes: draft.nodes.filter((_, i) => i !== index),
+    edges: draft.edges.filter((e) => e.from !== key && e.to !== key),
+  };
+}
