@@ -235,7 +235,7 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                         #{n.run_id}
                       </Anchor>
                       {n.run_status && (
-                        <Badge variant="outline" color="gray" size="sm">
+                        <Badge variant="outline" color="gray" size="sm" visibleFrom="sm">
                           {n.run_status.replace("_", " ")}
                         </Badge>
                       )}
