@@ -1,6 +1,7 @@
 """A real OpenLDAP ``slapd`` on 127.0.0.1 for the LDAP login tests: ``slapd_server``.
 
-Each server gets its own cn=config directory (built with ``slapadd -n0``), an MDB database for
+Each server gets its own cn=config directory (built with ``slapadd -n0``), TLS (a throwaway CA
+and a certificate for 127.0.0.1: StartTLS on ``url``, and ``ldaps_url``), an MDB database for
 ``dc=example,dc=test``, the memberof overlay (so ``memberOf`` works as on Active Directory) and
 the usual ACLs: passwords readable by nobody, anonymous users may only bind, Steward's service
 account (``cn=steward,ou=services``) reads the tree. Seeded with ``ldapadd``. Started in the
@@ -18,6 +19,8 @@ removes them afterwards: the session's server is shared by the tests.
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -26,6 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 from ldap3 import MODIFY_ADD, MODIFY_DELETE, Connection, Server
 from pydantic import SecretStr
@@ -51,6 +58,9 @@ objectClass: olcGlobal
 cn: config
 olcPidFile: {workdir}/slapd.pid
 olcAllows: bind_anon_dn
+olcTLSCACertificateFile: {workdir}/ca.pem
+olcTLSCertificateFile: {workdir}/server.pem
+olcTLSCertificateKeyFile: {workdir}/server.key
 
 dn: cn=module{{0}},cn=config
 objectClass: olcModuleList
@@ -127,13 +137,23 @@ userPassword: {service_password}
 
 @dataclass
 class SlapdServer:
-    port: int
+    port: int  # ldap:// (StartTLS offered)
+    tls_port: int  # ldaps://
     proc: subprocess.Popen[bytes]
     workdir: Path
 
     @property
     def url(self) -> str:
         return f"ldap://127.0.0.1:{self.port}"
+
+    @property
+    def ldaps_url(self) -> str:
+        return f"ldaps://127.0.0.1:{self.tls_port}"
+
+    @property
+    def ca_file(self) -> Path:
+        """The CA that signed the server's certificate (for 127.0.0.1 only)."""
+        return self.workdir / "ca.pem"
 
     def stop(self) -> None:
         stop(self.proc)
@@ -153,6 +173,49 @@ def _config(workdir: Path) -> str:
     )
 
 
+def _certificates(workdir: Path) -> None:
+    """A throwaway CA (ca.pem) and a server certificate for 127.0.0.1 it signed."""
+    now = dt.datetime.now(dt.UTC)
+
+    def name(cn: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("Steward test CA"))
+        .issuer_name(name("Steward test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name("127.0.0.1"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    pem = serialization.Encoding.PEM
+    (workdir / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (workdir / "server.pem").write_bytes(cert.public_bytes(pem))
+    (workdir / "server.key").write_bytes(
+        key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    (workdir / "server.key").chmod(0o600)
+
+
 def start_slapd(workdir: Path) -> SlapdServer:
     """A seeded slapd on a free port of 127.0.0.1, running until ``stop()``."""
     slapd, slapadd, ldapadd = (
@@ -163,18 +226,20 @@ def start_slapd(workdir: Path) -> SlapdServer:
     confdir, dbdir = workdir / "slapd.d", workdir / "db"
     confdir.mkdir(parents=True)
     dbdir.mkdir()
+    _certificates(workdir)
     (workdir / "config.ldif").write_text(_config(workdir))
     subprocess.run(
         [slapadd, "-n0", "-F", str(confdir), "-l", str(workdir / "config.ldif")],
         check=True,
         capture_output=True,
     )
-    port = free_port()
+    port, tls_port = free_port(), free_port()
     log = workdir / "slapd.log"
-    cmd = [slapd, "-d", "0", "-h", f"ldap://127.0.0.1:{port}/", "-F", str(confdir)]
+    urls = f"ldap://127.0.0.1:{port}/ ldaps://127.0.0.1:{tls_port}/"
+    cmd = [slapd, "-d", "0", "-h", urls, "-F", str(confdir)]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    wait_until_ready(proc, lambda: answers(port), log)
+    wait_until_ready(proc, lambda: answers(port) and answers(tls_port), log)
     seed = SEED.format(suffix=SUFFIX, service_dn=SERVICE_DN, service_password=SERVICE_PASSWORD)
     (workdir / "seed.ldif").write_text(seed)
     added = subprocess.run(
@@ -197,7 +262,7 @@ def start_slapd(workdir: Path) -> SlapdServer:
     if added.returncode != 0:
         stop(proc)
         raise RuntimeError(f"ldapadd failed: {added.stderr}\n{log.read_text()}")
-    return SlapdServer(port=port, proc=proc, workdir=workdir)
+    return SlapdServer(port=port, tls_port=tls_port, proc=proc, workdir=workdir)
 
 
 @pytest.fixture(scope="session")
