@@ -376,3 +376,37 @@ def serve(settings: Settings) -> Iterator[TestClient]:
 def ldap_client(settings: Settings, slapd_server: SlapdServer) -> Iterator[TestClient]:
     with serve(ldap_settings(settings, slapd_server)) as c:
         yield c
+
+
+def main(argv: list[str]) -> None:
+    """``python -m support.slapd WORKDIR SEED_JSON`` (from tests/): a seeded slapd for the
+    console's end-to-end tests, until this process gets SIGTERM or its stdin closes; then it
+    stops slapd by its PID. SEED_JSON: ``{"people": [{"uid", "password", "mail", "cn"}],
+    "groups": {"cn": ["uid", …]}}``. Prints one JSON line: the URL and the groups' DNs."""
+    import json
+    import signal
+    import sys
+
+    seed = json.loads(argv[1])
+    server = start_slapd(Path(argv[0]))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        people = Directory(server)
+        dns = {}
+        for person in seed["people"]:
+            uid, password = person.pop("uid"), person.pop("password")
+            dns[uid] = people.person(uid, password, **person)
+        groups = {}
+        for cn, members in seed["groups"].items():
+            groups[cn] = people.group(cn, *(dns[uid] for uid in members))
+        sys.stdout.write(json.dumps({"url": server.url, "groups": groups}) + "\n")
+        sys.stdout.flush()
+        sys.stdin.read()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
