@@ -57,6 +57,8 @@ def test_rotation_reencrypts_keys_and_run_parameters_and_is_audited(client: Test
         "run parameters": 3,
         "schedule answers": 0,
         "two-factor secrets": 0,
+        "workflow answers": 0,
+        "workflow run answers": 0,
     }
     new = _key_lines(key_file)
     assert len(new) == 1

@@ -10,6 +10,8 @@ import pytest
 from support.builders import Workbench, assert_problem
 from support.workflows import Workflows, approval_node, edge, template_node
 
+from steward.keys import rotation
+
 SURVEY = [
     {"variable": "release", "label": "Release", "type": "text", "required": True},
     {"variable": "db_password", "label": "DB password", "type": "password", "required": True},
@@ -157,3 +159,20 @@ def test_a_template_in_use_is_not_deleted_and_names_are_unique(
     assert "template 'deploy'" in detail
     again = flows.api.post(f"{flows.base}/workflows", json={"name": "release"})
     assert_problem(again, 409, "name")
+
+
+def test_key_rotation_reencrypts_sealed_answers_of_workflows_and_their_runs(
+    workbench: Workbench, flows: Workflows, deploy: int
+) -> None:
+    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
+    wf = flows.create(
+        [approval_node("gate"), template_node("ship", deploy, **answers())], [edge("gate", "ship")]
+    )
+    waiting = flows.launch(wf["id"])["id"]
+    report = rotation.rotate(runtime.sessions, runtime.settings.key_file, drop_old=True, batch=2)
+    assert report.reencrypted["workflow answers"] == 1
+    assert report.reencrypted["workflow run answers"] == 1
+    # the run launched after the rotation opens the answer sealed before it
+    assert flows.decide(waiting, "gate").status_code == 200
+    done = flows.wait(waiting)
+    assert done["status"] == "successful", done

@@ -31,7 +31,7 @@ from steward.auth.models import User
 from steward.auth.policy import Action, ProjectAccess, access
 from steward.dispatch.queue import RunQueue
 from steward.errors import DomainError
-from steward.keys.crypto import KeyCipher
+from steward.keys.crypto import KeyCipher, MasterKeyError
 from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs import service as runs
@@ -284,7 +284,7 @@ class _Pass:
                     trigger,
                     commit=False,
                 )
-            except (DomainError, ValidationError) as exc:
+            except (DomainError, ValidationError, MasterKeyError) as exc:
                 problem = f"its run could not be launched: {exc}"
             else:
                 node.status = NodeStatus.RUNNING

@@ -20,7 +20,7 @@ from steward.auth.policy import Action, ProjectAccess
 from steward.db import utcnow
 from steward.dispatch.queue import RunQueue
 from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
-from steward.keys.crypto import KeyCipher
+from steward.keys.crypto import KeyCipher, MasterKeyError
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run
@@ -273,7 +273,15 @@ def launch(
         template = templates.get(node["template_id"])
         if template is None:
             raise InvalidState(f"node '{node['key']}': its template was deleted")
-        body = stored_launch(cipher, node.get("launch", {}), node["key"], workflow.secret_launch)
+        try:
+            body = stored_launch(
+                cipher, node.get("launch", {}), node["key"], workflow.secret_launch
+            )
+        except MasterKeyError:
+            raise InvalidState(
+                f"node '{node['key']}': its saved answers cannot be decrypted with the master"
+                " key; save the workflow's launch values again"
+            ) from None
         try:
             resolve_launch(session, template, body)
         except InvalidInput as exc:
