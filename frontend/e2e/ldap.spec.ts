@@ -119,6 +119,16 @@ test("a directory group mapped to a team puts an LDAP user in it at sign-in", as
   await page.keyboard.press("Escape");
   await expect(members).toBeHidden();
 
+  // the users page tells a directory user apart and offers no password reset for her
+  await page.goto("/admin/users");
+  const lenaRow = page.getByRole("table", { name: "Users" }).getByRole("row", { name: /lena/ });
+  await expect(lenaRow).toContainText("LDAP");
+  await lenaRow.getByRole("button", { name: "Actions for lena" }).click();
+  await expect(page.getByRole("menuitem", { name: "Edit name and e-mail" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Reset password" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await page.goto("/admin/teams");
+
   // the saved mapping comes back in the form, trimmed
   await teams.getByRole("button", { name: "Edit ops" }).click();
   const edit = page.getByRole("dialog", { name: "Edit team “ops”" });

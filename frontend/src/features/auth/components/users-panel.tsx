@@ -78,6 +78,15 @@ export function UsersPanel({ meId }: { meId: number }) {
               2FA
             </Badge>
           )}
+          {user.auth_source !== "local" && (
+            <Badge
+              color="blue"
+              variant="light"
+              title="Signs in through a directory: no Steward password; teams follow their groups"
+            >
+              {user.auth_source === "ldap" ? "LDAP" : "SSO"}
+            </Badge>
+          )}
           {user.is_active && !user.is_admin && (
             <Text size="sm" c="dimmed">
               user
@@ -107,9 +116,11 @@ export function UsersPanel({ meId }: { meId: number }) {
               <Menu.Item onClick={() => setPending({ kind: "edit", user })}>
                 Edit name and e-mail
               </Menu.Item>
-              <Menu.Item onClick={() => setPending({ kind: "password", user })}>
-                Reset password
-              </Menu.Item>
+              {user.auth_source === "local" && (
+                <Menu.Item onClick={() => setPending({ kind: "password", user })}>
+                  Reset password
+                </Menu.Item>
+              )}
               {user.totp_enabled && (
                 <Menu.Item onClick={() => setPending({ kind: "totp", user })}>
                   Reset two-factor
