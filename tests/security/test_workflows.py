@@ -292,9 +292,7 @@ def test_cancel_racing_an_approval_launches_nothing_that_keeps_running(
         assert_problem(again, 409, "already ended")
 
 
-def test_two_cancels_at_once_are_both_answered(
-    workbench: Workbench, flows: Workflows, ok: int
-) -> None:
+def test_two_cancels_at_once_cancel_once(workbench: Workbench, flows: Workflows, ok: int) -> None:
     slow = workbench.template("slow.yml", name="slow")
     wf = flows.create(
         [template_node("slow", slow), template_node("after", ok)], [edge("slow", "after")]
@@ -305,7 +303,12 @@ def test_two_cancels_at_once_are_both_answered(
     clients = [TestClient(client.app, headers=dict(client.headers)) for _ in "ab"]
     url = workbench.url(f"workflow-runs/{wrun['id']}/cancel")
     answers = _at_once([lambda: clients[0].post(url), lambda: clients[1].post(url)])
-    assert [a.status_code for a in answers] == [200, 200]
+    # the second is answered 200 while the first stops the runs, 409 once it has ended them
+    codes = sorted(a.status_code for a in answers)
+    assert codes in ([200, 200], [200, 409]), [a.text for a in answers]
+    if codes == [200, 409]:
+        late = next(a for a in answers if a.status_code == 409)
+        assert_problem(late, 409, "already ended")
     done = flows.wait(wrun["id"], timeout=30)
     assert statuses(done) == {"slow": "canceled", "after": "canceled"}
     assert workbench.run(run_id)["status"] == "canceled"
