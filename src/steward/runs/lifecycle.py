@@ -81,19 +81,21 @@ def _set_status(
         values["finished_at"] = now
         if rc is not None:
             values["rc"] = rc
-    changed = session.execute(
+    row = session.execute(
         update(Run)
         .where(which, Run.status.in_(list(allowed)))
         .values(values)
-        .returning(Run.id)
+        .returning(Run.id, Run.workflow_run_id)
         .execution_options(synchronize_session="fetch")
-    ).scalar_one_or_none()
-    if changed is not None:
-        outbox.on_transition(session, changed, new)
-        ring_after_commit(session, changed)
-        if new.is_finished:  # a node of a workflow run: mark it for a pass
-            workflow_outbox.on_node_run_finished(session, changed)
-    return changed
+    ).one_or_none()
+    if row is None:
+        return None
+    changed, workflow_run_id = row
+    outbox.on_transition(session, changed, new)
+    ring_after_commit(session, changed)
+    if workflow_run_id is not None and new.is_finished:  # a node of a workflow run ended
+        workflow_outbox.on_node_run_finished(session, workflow_run_id)
+    return int(changed)
 
 
 def transition(
