@@ -209,6 +209,27 @@ def test_the_bind_password_is_never_returned_or_logged(
     assert caplog.records  # the capture saw the logins' logging
 
 
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"ldap_user_filter": "(&(uid={username})"},
+        {"ldap_group_filter": "member={user_dn}))("},
+    ],
+)
+def test_a_broken_filter_setting_is_a_503_naming_it(
+    settings: Settings,
+    slapd_server: SlapdServer,
+    directory: Directory,
+    overrides: dict[str, Any],
+) -> None:
+    directory.person("alice", PASSWORD)
+    with serve(ldap_settings(settings, slapd_server, **overrides)) as client:
+        refused = log_in(client, "alice", PASSWORD)
+        assert refused.status_code == 503, refused.text
+        assert "is not a valid LDAP filter" in refused.json()["detail"]
+        assert users(client) == ["admin"]
+
+
 def test_the_bind_password_file(
     settings: Settings, slapd_server: SlapdServer, directory: Directory, tmp_path: Any
 ) -> None:

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ldap3 import ANONYMOUS, NONE, SIMPLE, SUBTREE, Connection, Server, Tls
-from ldap3.core.exceptions import LDAPException, LDAPStartTLSError
+from ldap3.core.exceptions import LDAPException, LDAPInvalidFilterError, LDAPStartTLSError
 from ldap3.utils.conv import escape_filter_chars
 
 from steward.config import Settings
@@ -268,6 +268,10 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
             if entry is None or not _password_binds(config, servers, entry["dn"], password):
                 return None
             groups = _groups(service, config, entry)
+    except LDAPInvalidFilterError:
+        raise LdapUnavailable(
+            "LDAP: ldap_user_filter or ldap_group_filter is not a valid LDAP filter"
+        ) from None
     except LDAPException as exc:
         log.warning("LDAP: no directory server answered: %s", type(exc).__name__)
         raise LdapUnavailable(
