@@ -57,8 +57,12 @@ ViewedRun = Annotated[WorkflowRun, Depends(_run)]
 NodeKeyPath = Annotated[str, Path(max_length=KEY_MAX)]
 
 
-def _read(session: SessionDep, workflow: Workflow) -> WorkflowRead:
-    names = service.template_names(session, workflow.nodes)
+def _read(
+    session: SessionDep, workflow: Workflow, names: dict[int, str] | None = None
+) -> WorkflowRead:
+    """``names``: the templates' names, when read for a whole page at once."""
+    if names is None:
+        names = service.template_names(session, workflow.nodes)
     nodes = [
         WorkflowNodeRead.model_validate(
             {**node, "template_name": names.get(node.get("template_id") or 0, "")}
@@ -104,7 +108,8 @@ def list_workflows(
     rows, total = service.list_for_project(
         session, rights.project, limit=page.limit, offset=page.offset
     )
-    return Page.of([_read(session, w) for w in rows], total, page)
+    names = service.template_names(session, [n for w in rows for n in w.nodes])
+    return Page.of([_read(session, w, names) for w in rows], total, page)
 
 
 @router.post("/workflows", status_code=status.HTTP_201_CREATED)
