@@ -107,6 +107,14 @@ test("a directory group mapped to a team puts an LDAP user in it at sign-in", as
   const session = await lenaPage.request.get("/api/v1/auth/session");
   const body = (await session.json()) as { user: { auth_source: string; email: string } };
   expect(body.user).toMatchObject({ auth_source: "ldap", email: "lena@example.test" });
+  // her password is the directory's: no form to change it, two-factor is hers to turn on
+  await lenaPage.getByRole("button", { name: /^Account:/ }).click();
+  await expect(lenaPage.getByRole("menuitem", { name: "Two-factor" })).toBeVisible();
+  await expect(lenaPage.getByRole("menuitem", { name: "Change password" })).toHaveCount(0);
+  await lenaPage.keyboard.press("Escape");
+  await lenaPage.goto("/account?tab=password");
+  await expect(lenaPage.getByText("change it in the directory")).toBeVisible();
+  await expect(lenaPage.getByLabel("Current password")).toHaveCount(0);
   await lena.close();
 
   const teams = page.getByRole("table", { name: "Teams" });

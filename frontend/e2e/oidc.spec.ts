@@ -113,6 +113,11 @@ async function signInThroughProvider(browser: Browser, viewport: typeof DESKTOP,
   expect(body.user.username).toBe(who);
   expect(body.user.email).toBe("dana@example.com");
   await shots(page, `oidc-signed-in-${viewport.width}`);
+  // no Steward password and no Steward second factor: both are the provider's
+  await page.goto("/account?tab=two-factor");
+  await expect(page.getByText("its multi-factor settings apply")).toBeVisible();
+  await page.goto("/account?tab=password");
+  await expect(page.getByText("change your password there")).toBeVisible();
   await context.close();
 }
 

@@ -89,7 +89,10 @@ interface Enrolled {
 
 /** Turn two-factor authentication on from the account page, as `username` (signed in). */
 async function enroll(page: Page, shot: string): Promise<Enrolled> {
-  await page.goto("/account?tab=two-factor");
+  await page.goto("/projects");
+  await page.getByRole("button", { name: /^Account: / }).click();
+  await page.getByRole("menuitem", { name: "Two-factor" }).click();
+  await expect(page).toHaveURL(/\/account\?tab=two-factor$/);
   await expect(
     page.getByRole("status", { name: "Two-factor authentication is off" }),
   ).toBeVisible();

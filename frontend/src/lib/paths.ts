@@ -4,7 +4,8 @@ export const paths = {
   projects: () => "/projects",
   login: (next?: string) =>
     next && next !== "/" ? `/login?next=${encodeURIComponent(next)}` : "/login",
-  account: (tab?: "password" | "tokens" | "sessions") => (tab ? `/account?tab=${tab}` : "/account"),
+  account: (tab?: "password" | "two-factor" | "tokens" | "sessions") =>
+    tab ? `/account?tab=${tab}` : "/account",
   adminUsers: () => "/admin/users",
   adminTeams: () => "/admin/teams",
   project: (projectId: number, section?: string) =>

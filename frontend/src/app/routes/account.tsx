@@ -1,4 +1,4 @@
-import { Stack, Tabs, Title } from "@mantine/core";
+import { Alert, Stack, Tabs, Title } from "@mantine/core";
 import { useSearchParams } from "react-router";
 import { useMe } from "@/features/auth/api/get-me";
 import { PasswordForm } from "@/features/auth/components/password-form";
@@ -37,10 +37,24 @@ export function Component() {
           <ProfileForm user={me.data} />
         </Tabs.Panel>
         <Tabs.Panel value="password" pt="md">
-          <PasswordForm />
+          {me.data.auth_source === "local" ? (
+            <PasswordForm />
+          ) : (
+            <Alert title="Your password is not kept by Steward">
+              {me.data.auth_source === "ldap"
+                ? "You sign in with your directory (LDAP) password: change it in the directory."
+                : "You sign in through your single sign-on provider: change your password there."}
+            </Alert>
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="two-factor" pt="md">
-          <TwoFactorPanel user={me.data} />
+          {me.data.auth_source === "oidc" ? (
+            <Alert title="Two-factor is your provider's">
+              You sign in through your single sign-on provider: its multi-factor settings apply.
+            </Alert>
+          ) : (
+            <TwoFactorPanel user={me.data} />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="tokens" pt="md">
           <TokensPanel />

@@ -19,7 +19,7 @@ import { useLogout } from "@/features/auth/api/logout";
 import { paths } from "@/lib/paths";
 import classes from "@/app/routes/app-layout.module.css";
 
-function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
+function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; local: boolean }) {
   const logout = useLogout();
   const navigate = useNavigate();
   const signOut = () =>
@@ -39,8 +39,13 @@ function UserMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
         <Menu.Item component={Link} to={paths.account()}>
           Profile
         </Menu.Item>
-        <Menu.Item component={Link} to={paths.account("password")}>
-          Change password
+        {local && (
+          <Menu.Item component={Link} to={paths.account("password")}>
+            Change password
+          </Menu.Item>
+        )}
+        <Menu.Item component={Link} to={paths.account("two-factor")}>
+          Two-factor
         </Menu.Item>
         <Menu.Item component={Link} to={paths.account("tokens")}>
           API tokens
@@ -118,7 +123,11 @@ function Shell() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ColorSchemeToggle />
-            <UserMenu name={me.data.display_name || me.data.username} isAdmin={me.data.is_admin} />
+            <UserMenu
+              name={me.data.display_name || me.data.username}
+              isAdmin={me.data.is_admin}
+              local={me.data.auth_source === "local"}
+            />
           </Group>
         </Group>
       </AppShell.Header>
