@@ -46,6 +46,7 @@ from steward.workflows.models import (
     WorkflowRun,
     WorkflowRunStatus,
 )
+from steward.workflows.values import stored_launch
 
 log = logging.getLogger(__name__)
 
@@ -267,8 +268,6 @@ class _Pass:
                     f" {node.template_id} (permission '{Action.RUN_LAUNCH}')"
                 )
         if not problem:
-            from steward.workflows.service import stored_launch
-
             trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
             try:
                 body = stored_launch(self.cipher, node.launch, node.key, self.wrun.secret_launch)

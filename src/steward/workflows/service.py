@@ -44,6 +44,7 @@ from steward.workflows.schemas import (
     WorkflowRunFilters,
     WorkflowUpdate,
 )
+from steward.workflows.values import secret_answers, stored_launch
 
 AUDITED_FIELDS = ("name", "description", "nodes", "edges")
 
@@ -54,26 +55,6 @@ def _fields(workflow: Workflow) -> dict[str, Any]:
 
 
 # --- the document --------------------------------------------------------------------------
-
-
-def edges_of(stored: Sequence[dict[str, Any]]) -> list[graph.Edge]:
-    return [graph.Edge(e["from"], e["to"], e["on"]) for e in stored]
-
-
-def secret_answers(cipher: KeyCipher, sealed: bytes | None) -> dict[str, dict[str, Any]]:
-    """Secret survey answers, by node key."""
-    if sealed is None:
-        return {}
-    answers: dict[str, dict[str, Any]] = cipher.decrypt(sealed).get("nodes", {})
-    return answers
-
-
-def stored_launch(
-    cipher: KeyCipher, launch: dict[str, Any], key: str, sealed: bytes | None
-) -> LaunchOverrides:
-    """A node's launch body as saved, secret answers included (to launch, or check again)."""
-    survey = {**launch.get("survey", {}), **secret_answers(cipher, sealed).get(key, {})}
-    return LaunchOverrides.model_validate({**launch, "survey": survey})
 
 
 def _templates(session: Session, project: Project, ids: set[int]) -> dict[int, Template]:
