@@ -69,6 +69,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/metrics"): [Probe("admin", 200)],  # Prometheus, over every project
     ("POST", "/auth/login"): [Probe("anyone", 422, body=BAD)],
     ("GET", "/auth/session"): [Probe("anyone", 401)],  # a cookie only; tokens get 401
+    ("GET", "/auth/providers"): [Probe("anyone", 200)],  # the login page's SSO buttons
+    # OpenID Connect is not configured in this world: there is nothing to start or finish
+    ("GET", "/auth/oidc/login"): [Probe("anyone", 404)],
+    ("GET", "/auth/oidc/callback"): [Probe("anyone", 404)],
     ("POST", "/auth/logout"): [Probe("signed_in", 204)],
     ("GET", "/auth/me"): [Probe("signed_in", 200)],
     ("GET", "/users/me/tokens"): [Probe("signed_in", 200)],
