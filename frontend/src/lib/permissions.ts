@@ -12,6 +12,7 @@ export const PROJECT_ACTIONS = {
   templateWrite: "template:write",
   runLaunch: "run:launch",
   runCancel: "run:cancel",
+  workflowView: "workflow:view",
   workflowWrite: "workflow:write",
   auditView: "audit:view",
 } as const;

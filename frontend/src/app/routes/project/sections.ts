@@ -9,7 +9,12 @@ export const PROJECT_SECTIONS = [
   { path: "templates", label: "Templates", page: () => import("@/app/routes/project/templates") },
   { path: "runs", label: "Runs", page: () => import("@/app/routes/project/runs") },
   { path: "schedules", label: "Schedules", page: () => import("@/app/routes/project/schedules") },
-  { path: "workflows", label: "Workflows", page: () => import("@/app/routes/project/workflows") },
+  {
+    path: "workflows",
+    label: "Workflows",
+    page: () => import("@/app/routes/project/workflows"),
+    requires: PROJECT_ACTIONS.workflowView,
+  },
   { path: "webhooks", label: "Webhooks", page: () => import("@/app/routes/project/webhooks") },
   {
     path: "inventories",
