@@ -122,6 +122,9 @@ def world(client: TestClient) -> World:
         client, f"{base}/galaxy-servers", {"name": "hub", "url": "https://127.0.0.1:9/api/"}
     )
     group = created(client, f"{API}/runner-groups", {"name": "dmz"})
+    gate = {"key": "gate", "kind": "approval", "name": "Gate"}
+    workflow = created(client, f"{base}/workflows", {"name": "flow", "nodes": [gate]})
+    workflow_run = created(client, f"{base}/workflows/{workflow}/launch", {})
     return World(
         admin,
         {
@@ -145,6 +148,9 @@ def world(client: TestClient) -> World:
             "subscription_id": subscription,
             "server_id": galaxy,
             "group_id": group,
+            "workflow_id": workflow,
+            "workflow_run_id": workflow_run,
+            "key": "gate",
         },
     )
 
