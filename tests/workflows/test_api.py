@@ -176,3 +176,29 @@ def test_key_rotation_reencrypts_sealed_answers_of_workflows_and_their_runs(
     assert flows.decide(waiting, "gate").status_code == 200
     done = flows.wait(waiting)
     assert done["status"] == "successful", done
+
+
+def test_launch_values_refused_now_are_a_422_at_launch_and_a_failed_node_later(
+    workbench: Workbench, flows: Workflows, deploy: int
+) -> None:
+    wf = flows.create(
+        [approval_node("gate"), template_node("ship", deploy, **answers())],
+        [edge("gate", "ship")],
+    )
+    waiting = flows.launch(wf["id"])["id"]
+    # the template's survey asks one more question after the workflow was saved
+    asked = [*SURVEY, {"variable": "ticket", "label": "Ticket", "type": "text", "required": True}]
+    changed = workbench.client.patch(workbench.url(f"templates/{deploy}"), json={"survey": asked})
+    assert changed.status_code == 200, changed.text
+    refused = workbench.client.post(workbench.url(f"workflows/{wf['id']}/launch"))
+    assert_problem(refused, 422, "nodes.ship.launch.survey.ticket")
+    # the run already under way: its node fails with the reason, the workflow with it
+    assert flows.decide(waiting, "gate").status_code == 200
+    done = flows.wait(waiting)
+    ship = next(n for n in done["nodes"] if n["key"] == "ship")
+    assert ship["status"] == "failed"
+    assert ship["run_id"] is None
+    assert "could not be launched" in ship["reason"]
+    assert "ticket" in ship["reason"]
+    assert "hunter2" not in ship["reason"]
+    assert done["status"] == "failed"
