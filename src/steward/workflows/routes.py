@@ -11,6 +11,7 @@ from steward.workflows import service
 from steward.workflows.models import Workflow, WorkflowRun
 from steward.workflows.schemas import (
     KEY_MAX,
+    KEY_PATTERN,
     Decision,
     NodeRunRead,
     WorkflowCreate,
@@ -54,7 +55,9 @@ def _run(workflow_run_id: int, rights: Viewer, session: SessionDep) -> WorkflowR
 
 
 ViewedRun = Annotated[WorkflowRun, Depends(_run)]
-NodeKeyPath = Annotated[str, Path(max_length=KEY_MAX)]
+# the node keys' own pattern: a NUL or any other character no key holds is a 422 here, never a
+# query (PostgreSQL refuses NUL in text with an error)
+NodeKeyPath = Annotated[str, Path(max_length=KEY_MAX, pattern=KEY_PATTERN)]
 
 
 def _read(

@@ -13,9 +13,10 @@ from steward.workflows.models import EdgeOn, NodeKind, NodeStatus, WorkflowRunSt
 NODES_MAX = 100
 EDGES_MAX = 300
 KEY_MAX = 64
+KEY_PATTERN = r"^[a-z0-9_-]+$"
 COMMENT_MAX = 1000
 
-NodeKey = Annotated[str, Field(min_length=1, max_length=KEY_MAX, pattern=r"^[a-z0-9_-]+$")]
+NodeKey = Annotated[str, Field(min_length=1, max_length=KEY_MAX, pattern=KEY_PATTERN)]
 
 LAUNCH_DOC = (
     "template nodes: launch values, checked like a manual launch of the template (only the"
