@@ -1,6 +1,6 @@
 """Steward benchmark: bare ansible-playbook vs the same playbook through a real `steward serve`.
 
-    .venv/bin/python bench/run.py [--quick] [--only NAME ...]
+    .venv/bin/python bench/run.py [--quick] [--only NAME ...] [--runs N]
 
 Writes bench/results/latest.md and latest.json, and prints the Markdown report.
 """
@@ -45,6 +45,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Steward vs bare ansible-playbook.")
     parser.add_argument("--quick", action="store_true", help="1 run each, big_output 20,000 lines")
     parser.add_argument("--only", action="append", choices=names, metavar="NAME", help=str(names))
+    parser.add_argument(
+        "--runs", type=int, metavar="N", help="runs of each way per scenario (default: its own)"
+    )
     return parser.parse_args(argv)
 
 
@@ -98,6 +101,8 @@ def _run_all(
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     scenarios = tuple(s for s in SCENARIOS if not args.only or s.name in args.only)
+    if args.runs:
+        scenarios = tuple(dataclasses.replace(s, repetitions=args.runs) for s in scenarios)
     info = report.machine()
     _log(f"load average {os.getloadavg()}; scenarios: {', '.join(s.name for s in scenarios)}")
     with tempfile.TemporaryDirectory(prefix="steward-bench-") as tmp:
