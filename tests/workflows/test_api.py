@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cryptography.fernet import Fernet
 from support.builders import Workbench, assert_problem
 from support.workflows import Workflows, approval_node, edge, template_node
 
 from steward.keys import rotation
+from steward.workflows.models import Workflow
 
 SURVEY = [
     {"variable": "release", "label": "Release", "type": "text", "required": True},
@@ -202,3 +204,32 @@ def test_launch_values_refused_now_are_a_422_at_launch_and_a_failed_node_later(
     assert "ticket" in ship["reason"]
     assert "hunter2" not in ship["reason"]
     assert done["status"] == "failed"
+
+
+def test_answers_the_master_key_cannot_open_are_a_409_naming_the_node_never_a_500(
+    workbench: Workbench, flows: Workflows, deploy: int
+) -> None:
+    client = workbench.client
+    wf = flows.create(
+        [approval_node("gate"), template_node("ship", deploy, **answers())], [edge("gate", "ship")]
+    )
+    url = workbench.url(f"workflows/{wf['id']}")
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:  # sealed by a key this installation does not hold
+        row = session.get_one(Workflow, wf["id"])
+        row.secret_launch = Fernet(Fernet.generate_key()).encrypt(b'{"nodes": {}}')
+        session.commit()
+    masked = [{k: v for k, v in n.items() if k != "template_name"} for n in wf["nodes"]]
+    keeping: list[dict[str, Any]] = [{"nodes": masked}, {"edges": []}]
+    for body in keeping:  # both keep the stored answers
+        detail = assert_problem(client.patch(url, json=body), 409, "node 'ship'")
+        assert "cannot be decrypted with the master key" in detail
+    assert_problem(client.post(f"{url}/launch"), 409, "node 'ship'")
+    # a rename opens nothing; sending the answers again replaces what cannot be opened
+    assert client.patch(url, json={"name": "renamed"}).status_code == 200
+    again = [template_node("ship", deploy, **answers()), approval_node("gate")]
+    saved = client.patch(url, json={"nodes": again})
+    assert saved.status_code == 200, saved.text
+    wrun = flows.launch(wf["id"])
+    assert flows.decide(wrun["id"], "gate").status_code == 200
+    assert flows.wait(wrun["id"])["status"] == "successful"

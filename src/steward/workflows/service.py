@@ -23,6 +23,7 @@ from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenie
 from steward.keys.crypto import KeyCipher, MasterKeyError
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.runner.masking import MASK
 from steward.runs.models import Run
 from steward.schedules import values
 from steward.templates.launch import LaunchOverrides, resolve_launch
@@ -186,7 +187,7 @@ def update_workflow(
         edges = body.edges
         if edges is None:
             edges = [WorkflowEdge.model_validate(e) for e in workflow.edges]
-        kept = secret_answers(cipher, workflow.secret_launch)
+        kept = _kept_answers(cipher, workflow, nodes)
         stored, stored_edges, sealed, used = _document(session, cipher, project, nodes, edges, kept)
         workflow.nodes, workflow.edges, workflow.secret_launch = stored, stored_edges, sealed
         _link(session, workflow, used)
@@ -196,6 +197,25 @@ def update_workflow(
     audit.record_change(session, actor, AuditAction.WORKFLOW_UPDATE, workflow, diff)
     session.commit()
     return workflow
+
+
+def _kept_answers(
+    cipher: KeyCipher, workflow: Workflow, nodes: Sequence[WorkflowNode]
+) -> dict[str, dict[str, Any]]:
+    """The stored secret answers, by node key, that the new document keeps (an answer sent as
+    ``********``). Opened only when one is kept: a document that sends every answer again
+    replaces sealed answers the master key no longer opens; one that keeps them is a 409
+    naming the first node that does."""
+    keeping = [n.key for n in nodes if n.launch is not None and MASK in n.launch.survey.values()]
+    if not keeping or workflow.secret_launch is None:
+        return {}
+    try:
+        return secret_answers(cipher, workflow.secret_launch)
+    except MasterKeyError:
+        raise InvalidState(
+            f"node '{keeping[0]}': its saved secret answers cannot be decrypted with the master"
+            " key; send its answers again instead of ********"
+        ) from None
 
 
 def _unmasked(node: dict[str, Any]) -> dict[str, Any]:
