@@ -3644,7 +3644,7 @@ export interface components {
       run_id: number | null;
       /**
        * Run Status
-       * @description that run's status now
+       * @description that run's status now; 'gone' once retention removed it
        */
       run_status?: string | null;
       /** Timeout Seconds */

@@ -28,6 +28,6 @@ class Pruner:
     def tick(self) -> service.Pruned:
         with self._runtime.sessions() as session:
             pruned = service.prune(session, self._periods)
-        if pruned.runs or pruned.deliveries or pruned.messages:
+        if pruned:
             log.info("retention: %s", pruned.summary(self._periods))
         return pruned

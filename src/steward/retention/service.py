@@ -3,6 +3,9 @@
 - **Runs** that finished before the cutoff, with everything kept with them (output, events,
   per-host recap, host metrics: their foreign keys cascade). A queued or running run is never
   removed, however old. Off by default: the run history is the product's record.
+- **Workflow runs** that ended before the same cutoff, with their node rows (cascade); one still
+  running (a node running or an approval waiting) is never removed. A node whose run was removed
+  reads that run as ``gone``.
 - **Webhook deliveries** (bodies and headers of what senders posted) and **notification
   messages** that are done (sent or failed, with their attempts): operational logs, kept 30 days
   by default.
@@ -28,6 +31,7 @@ from steward.notifications.models import Message, MessageStatus
 from steward.runs.models import Run
 from steward.runs.status import FINISHED
 from steward.webhooks.models import WebhookDelivery
+from steward.workflows.models import WorkflowRun, WorkflowRunStatus
 
 RUN_BATCH = 200  # runs removed per transaction (with all their lines, events and metrics)
 
@@ -54,6 +58,10 @@ class Pruned:
     runs: int = 0
     deliveries: int = 0
     messages: int = 0
+    workflow_runs: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.runs or self.deliveries or self.messages or self.workflow_runs)
 
     def summary(self, periods: Periods, *, zeros: bool = False) -> str:
         """What was removed (the audit detail); with ``zeros`` every kind with a period (the
@@ -62,6 +70,7 @@ class Pruned:
             f"{count} {what} older than {days} days"
             for count, what, days in (
                 (self.runs, "runs", periods.runs),
+                (self.workflow_runs, "workflow runs", periods.runs),
                 (self.deliveries, "webhook deliveries", periods.deliveries),
                 (self.messages, "notification messages", periods.messages),
             )
@@ -76,8 +85,9 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
         runs=_runs(session, periods.runs, batch) if periods.runs else 0,
         deliveries=_deliveries(session, periods.deliveries) if periods.deliveries else 0,
         messages=_messages(session, periods.messages) if periods.messages else 0,
+        workflow_runs=_workflow_runs(session, periods.runs, batch) if periods.runs else 0,
     )
-    if pruned.runs or pruned.deliveries or pruned.messages:
+    if pruned:
         record(session, None, AuditAction.RETENTION_PRUNE, detail=pruned.summary(periods))
         session.commit()
     return pruned
@@ -100,6 +110,32 @@ def _runs(session: Session, days: int, batch: int) -> int:
         if not ids:
             return removed
         session.execute(delete(Run).where(Run.id.in_(ids)))
+        session.commit()
+        removed += len(ids)
+
+
+def _workflow_runs(session: Session, days: int, batch: int) -> int:
+    """Ended workflow runs, with their nodes; their node runs go by the runs' own rule."""
+    cutoff = _cutoff(days)
+    removed = 0
+    while True:
+        ids = session.scalars(
+            select(WorkflowRun.id)
+            .where(
+                WorkflowRun.finished_at < cutoff,
+                WorkflowRun.status != WorkflowRunStatus.RUNNING,
+            )
+            .order_by(WorkflowRun.id)
+            .limit(batch)
+        ).all()
+        if not ids:
+            return removed
+        # the same condition again: a row that changed since it was read is left alone
+        session.execute(
+            delete(WorkflowRun).where(
+                WorkflowRun.id.in_(ids), WorkflowRun.status != WorkflowRunStatus.RUNNING
+            )
+        )
         session.commit()
         removed += len(ids)
 

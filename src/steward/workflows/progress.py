@@ -160,7 +160,8 @@ class _Pass:
             run_id: (RunStatus(status), reason)
             for run_id, status, reason in self.session.execute(
                 select(Run.id, Run.status, Run.status_reason).where(
-                    Run.id.in_([n.run_id for n in running])
+                    Run.id.in_([n.run_id for n in running]),
+                    Run.workflow_run_id == self.wrun.id,  # a removed run's id may be reused
                 )
             )
         }

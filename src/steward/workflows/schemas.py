@@ -118,7 +118,9 @@ class NodeRunRead(ResponseModel):
     template_name: str = ""
     status: NodeStatus
     run_id: int | None = Field(description="template nodes: the run launched for it")
-    run_status: str | None = Field(default=None, description="that run's status now")
+    run_status: str | None = Field(
+        default=None, description="that run's status now; 'gone' once retention removed it"
+    )
     timeout_seconds: int | None
     deadline_at: dt.datetime | None = Field(description="a waiting approval times out then")
     decided_by: str = Field(description="approvals: who decided")

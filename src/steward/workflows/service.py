@@ -48,6 +48,7 @@ from steward.workflows.schemas import (
 from steward.workflows.values import secret_answers, stored_launch
 
 AUDITED_FIELDS = ("name", "description", "nodes", "edges")
+RUN_GONE = "gone"  # a node's run removed by retention (``nodes_of``)
 
 
 def _fields(workflow: Workflow) -> dict[str, Any]:
@@ -354,14 +355,30 @@ def get_run(session: Session, project: Project, wrun_id: int) -> WorkflowRun:
 
 
 def nodes_of(session: Session, wrun: WorkflowRun) -> list[tuple[WorkflowNodeRun, str | None]]:
-    """Its nodes in document order, each with its run's status now."""
+    """Its nodes in document order, each with its run's status now (``gone`` once retention
+    removed the run; None for a node without a run)."""
     rows = session.execute(
-        select(WorkflowNodeRun, Run.status)
-        .outerjoin(Run, Run.id == WorkflowNodeRun.run_id)
+        select(WorkflowNodeRun, Run.id, Run.status)
+        .outerjoin(  # its own run: SQLite may give a removed run's id to a later run
+            Run,
+            (Run.id == WorkflowNodeRun.run_id) & (Run.workflow_run_id == wrun.id),
+        )
         .where(WorkflowNodeRun.workflow_run_id == wrun.id)
         .order_by(WorkflowNodeRun.position)
     ).all()
-    return [(node, status) for node, status in rows]
+    # and on SQLite that may even be a later node's run of this workflow run: the run is the
+    # node's that launched last
+    owner = {n.run_id: n.key for n, _f, _s in sorted(rows, key=lambda r: _launched(r[0]))}
+    return [
+        (node, status if found is not None and owner[found] == node.key else RUN_GONE)
+        if node.run_id is not None
+        else (node, None)
+        for node, found, status in rows
+    ]
+
+
+def _launched(node: WorkflowNodeRun) -> tuple[float, int]:
+    return (node.started_at.timestamp() if node.started_at else 0.0), node.position
 
 
 def launcher_name(session: Session, wrun: WorkflowRun) -> str:
