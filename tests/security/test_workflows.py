@@ -13,7 +13,8 @@ from typing import Any
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from support.builders import Workbench, assert_problem, bearer, make_user, token
+from support.builders import Workbench, assert_problem, bearer, make_project, make_user, token
+from support.notifications import messages, subscribe, webhook_destination
 from support.workflows import (
     Workflows,
     approval_node,
@@ -316,3 +317,30 @@ def test_two_cancels_at_once_cancel_once(workbench: Workbench, flows: Workflows,
         "/api/v1/audit", params={"object_type": "workflow_run", "object_id": wrun["id"]}
     ).json()["items"]
     assert sum(a["action"] == "workflow:cancel" for a in audit) == 1
+
+
+def test_an_approval_is_told_only_to_its_own_projects_project_wide_subscriptions(
+    workbench: Workbench, flows: Workflows, ok: int
+) -> None:
+    client = workbench.client
+    project = workbench.project_id
+    elsewhere = make_project(client, "elsewhere")
+    nowhere = "http://127.0.0.1:9/"  # never answers: what matters is what is queued
+    mine = webhook_destination(client, project, nowhere, "s3cret", name="approvers")
+    subscribe(client, project, destination_id=mine["id"], events=["approval_needed"])
+    scoped = webhook_destination(client, project, nowhere, "s3cret", name="of-a-template")
+    subscribe(
+        client, project, destination_id=scoped["id"], events=["approval_needed"], template_id=ok
+    )
+    theirs = webhook_destination(client, elsewhere, nowhere, "s3cret", name="theirs")
+    subscribe(client, elsewhere, destination_id=theirs["id"], events=["approval_needed"])
+
+    wf = flows.create([approval_node("gate"), template_node("run", ok)], [edge("gate", "run")])
+    wrun = flows.launch(wf["id"])  # the root approval waits from the launch's transaction
+
+    queued = messages(client, project, mine["id"])
+    assert [(m["event"], m["workflow_run_id"], m["node_key"]) for m in queued] == [
+        ("approval_needed", wrun["id"], "gate")
+    ]
+    assert messages(client, project, scoped["id"]) == []  # project-wide subscriptions only
+    assert messages(client, elsewhere, theirs["id"]) == []

@@ -3539,6 +3539,17 @@ export interface components {
       /** Run Id */
       run_id: number | null;
       /**
+       * Workflow Run Id
+       * @description approval_needed: the workflow run whose node waits
+       */
+      workflow_run_id?: number | null;
+      /**
+       * Node Key
+       * @description approval_needed: the waiting node
+       * @default
+       */
+      node_key: string;
+      /**
        * Event
        * @description a run event, or 'test'
        */

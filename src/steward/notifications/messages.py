@@ -21,6 +21,7 @@ from steward.notifications.models import Message, RunEventKind
 from steward.projects.models import Project
 from steward.runs.models import Run, RunEvent, RunHost
 from steward.templates.models import Template
+from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
 HOSTS_MAX = 50  # hosts listed in a message (the failing ones first); the total is given
 MESSAGE_MAX = 1000  # characters of the first failure's message
@@ -50,6 +51,11 @@ FINISHED = frozenset(VERBS) - {
 def run_url(base_url: str, project_id: int, run_id: int) -> str:
     """The run's page in the console (``frontend/src/app/router.tsx``)."""
     return f"{base_url.rstrip('/')}/projects/{project_id}/runs/{run_id}"
+
+
+def workflow_run_url(base_url: str, project_id: int, workflow_run_id: int) -> str:
+    """The workflow run's page in the console (``frontend/src/app/router.tsx``)."""
+    return f"{base_url.rstrip('/')}/projects/{project_id}/workflow-runs/{workflow_run_id}"
 
 
 def duration_text(seconds: float) -> str:
@@ -141,6 +147,52 @@ def for_run(session: Session, message: Message, base_url: str, now: dt.datetime)
     }
     content["text"] = _text(content, finished)
     return content
+
+
+def for_approval(session: Session, message: Message, base_url: str) -> dict[str, Any]:
+    """The content of an ``approval_needed`` message: the workflow, the waiting node, who
+    launched the workflow run, its deadline, and the link to the workflow run's page."""
+    wrun, project_name, username = session.execute(
+        select(WorkflowRun, Project.name, User.username)
+        .join(Project, Project.id == WorkflowRun.project_id)
+        .outerjoin(User, User.id == WorkflowRun.launched_by_id)
+        .where(WorkflowRun.id == message.workflow_run_id)
+    ).one()
+    node = session.scalars(
+        select(WorkflowNodeRun).where(
+            WorkflowNodeRun.workflow_run_id == wrun.id, WorkflowNodeRun.key == message.node_key
+        )
+    ).one()
+    url = workflow_run_url(base_url, wrun.project_id, wrun.id)
+    who = username or "a deleted user"
+    title = f"[{project_name}] {wrun.workflow_name} #{wrun.id}: approval '{node.key}' is waiting"
+    deadline = node.deadline_at.isoformat() if node.deadline_at else None
+    lines = [
+        title,
+        f"Asks: {node.name}",
+        f"Launched by: {who}",
+        f"Decide before: {deadline}" if deadline else "Waits until decided",
+        url,
+    ]
+    return {
+        "event": RunEventKind.APPROVAL_NEEDED.value,
+        "title": title,
+        "text": "\n".join(lines),
+        "url": url,
+        "project": {"id": wrun.project_id, "name": project_name},
+        "run": None,
+        "workflow_run": {
+            "id": wrun.id,
+            "workflow_id": wrun.workflow_id,
+            "workflow_name": wrun.workflow_name,
+            "launched_by": who,
+            "created_at": wrun.created_at.isoformat(),
+        },
+        "node": {"key": node.key, "name": node.name, "deadline_at": deadline},
+        "hosts": [],
+        "hosts_total": 0,
+        "first_failure": None,
+    }
 
 
 def _duration(run: Run, now: dt.datetime, finished: bool) -> float | None:

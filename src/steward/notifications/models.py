@@ -32,7 +32,7 @@ class RunEventKind(enum.StrEnum):
     FIXED = "fixed"  # first success after a failure
     CHANGED = "changed"  # a successful run that changed something
     LONG_RUNNING = "long_running"  # still running after N minutes
-    APPROVAL_NEEDED = "approval_needed"  # reserved for workflows
+    APPROVAL_NEEDED = "approval_needed"  # a workflow's approval node waits (project-wide only)
 
 
 class Destination(ProjectScoped):
@@ -99,6 +99,11 @@ class Message(Base):
         ForeignKey("notification_destinations.id", ondelete="CASCADE")
     )
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    # approval_needed: the workflow run and its waiting node (no run_id)
+    workflow_run_id: Mapped[int | None] = mapped_column(
+        ForeignKey("workflow_runs.id", ondelete="CASCADE"), index=True
+    )
+    node_key: Mapped[str] = mapped_column(String(64), default="")
     event: Mapped[str] = mapped_column(String(32))  # RunEventKind, or "test"
     status: Mapped[MessageStatus] = mapped_column(String(16), default=MessageStatus.PENDING)
     attempts: Mapped[int] = mapped_column(default=0)

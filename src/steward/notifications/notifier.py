@@ -143,7 +143,11 @@ class Notifier:
             if destination is None:
                 return None
             if not message.content:
-                message.content = messages.for_run(session, message, settings.url, utcnow())
+                message.content = (
+                    messages.for_approval(session, message, settings.url)
+                    if message.workflow_run_id is not None
+                    else messages.for_run(session, message, settings.url, utcnow())
+                )
                 session.commit()
             secret = (
                 keys.reveal(

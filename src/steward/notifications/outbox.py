@@ -111,3 +111,37 @@ def _changed(session: Session, run_id: int) -> bool:
     return bool(
         session.scalar(select(exists().where(RunHost.run_id == run_id, RunHost.changed > 0)))
     )
+
+
+def on_approval_waiting(session: Session, project_id: int, workflow_run_id: int, key: str) -> None:
+    """Queue an ``approval_needed`` message per enabled destination whose project-wide
+    subscriptions want it, in the transaction of the workflow pass that set the approval node
+    ``waiting`` (a node waits once: one message per destination)."""
+    rows = session.execute(
+        select(Subscription.destination_id, Subscription.events)
+        .join(Destination, Destination.id == Subscription.destination_id)
+        .where(
+            Subscription.project_id == project_id,
+            Subscription.template_id.is_(None),
+            Subscription.schedule_id.is_(None),
+            Destination.enabled.is_(True),
+        )
+    ).all()
+    wanting = sorted(
+        {r.destination_id for r in rows if RunEventKind.APPROVAL_NEEDED in wanted(r.events)}
+    )
+    if wanting:
+        session.execute(
+            insert(Message),
+            [
+                {
+                    "project_id": project_id,
+                    "destination_id": d,
+                    "run_id": None,
+                    "workflow_run_id": workflow_run_id,
+                    "node_key": key,
+                    "event": RunEventKind.APPROVAL_NEEDED.value,
+                }
+                for d in wanting
+            ],
+        )

@@ -146,6 +146,8 @@ def list_messages(
             id=m.id,
             destination_id=m.destination_id,
             run_id=m.run_id,
+            workflow_run_id=m.workflow_run_id,
+            node_key=m.node_key,
             event=m.event,
             status=m.status,
             attempt_count=m.attempts,

@@ -244,6 +244,10 @@ class MessageRead(ResponseModel):
     id: int
     destination_id: int
     run_id: int | None
+    workflow_run_id: int | None = Field(
+        default=None, description="approval_needed: the workflow run whose node waits"
+    )
+    node_key: str = Field(default="", description="approval_needed: the waiting node")
     event: str = Field(description="a run event, or 'test'")
     status: MessageStatus
     attempt_count: int

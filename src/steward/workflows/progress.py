@@ -32,6 +32,7 @@ from steward.auth.policy import Action, ProjectAccess, access
 from steward.dispatch.queue import RunQueue
 from steward.errors import DomainError
 from steward.keys.crypto import KeyCipher, MasterKeyError
+from steward.notifications import outbox as notifications
 from steward.projects.models import Project
 from steward.runs import lifecycle
 from steward.runs import service as runs
@@ -246,6 +247,9 @@ class _Pass:
                 node.status = NodeStatus.WAITING
                 if node.timeout_seconds:
                     node.deadline_at = self.now + dt.timedelta(seconds=node.timeout_seconds)
+                notifications.on_approval_waiting(
+                    self.session, self.wrun.project_id, self.wrun.id, node.key
+                )
             else:
                 self._launch(node)
         return bool(start or skip)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 07:32:11.445887
+Create Date: 2026-11-24 08:57:30.103819
 """
 
 from collections.abc import Sequence
@@ -981,6 +981,8 @@ def upgrade() -> None:
         sa.Column("project_id", sa.Integer(), nullable=False),
         sa.Column("destination_id", sa.Integer(), nullable=False),
         sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_run_id", sa.Integer(), nullable=True),
+        sa.Column("node_key", sa.String(length=64), nullable=False),
         sa.Column("event", sa.String(length=32), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
@@ -1008,6 +1010,12 @@ def upgrade() -> None:
             name=op.f("fk_notification_messages_run_id_runs"),
             ondelete="CASCADE",
         ),
+        sa.ForeignKeyConstraint(
+            ["workflow_run_id"],
+            ["workflow_runs.id"],
+            name=op.f("fk_notification_messages_workflow_run_id_workflow_runs"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_notification_messages")),
         sa.UniqueConstraint(
             "destination_id",
@@ -1022,6 +1030,11 @@ def upgrade() -> None:
         )
         batch_op.create_index(
             "ix_notification_messages_due", ["status", "next_attempt_at"], unique=False
+        )
+        batch_op.create_index(
+            batch_op.f("ix_notification_messages_workflow_run_id"),
+            ["workflow_run_id"],
+            unique=False,
         )
 
     op.create_table(
@@ -1220,6 +1233,7 @@ def downgrade() -> None:
 
     op.drop_table("run_events")
     with op.batch_alter_table("notification_messages", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_notification_messages_workflow_run_id"))
         batch_op.drop_index("ix_notification_messages_due")
         batch_op.drop_index("ix_notification_messages_destination_id_id")
 
