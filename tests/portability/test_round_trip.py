@@ -46,6 +46,7 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
             "templates",
             "schedules",
             "webhooks",
+            "workflows",
             "notification_destinations",
             "notification_subscriptions",
         )
@@ -58,6 +59,7 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
         "templates": 3,
         "schedules": 2,
         "webhooks": 1,
+        "workflows": 1,
         "notification_destinations": 2,
         "notification_subscriptions": 3,
     }
@@ -85,6 +87,18 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
     assert ("webhook", "on-push") in attention
     nightly = next(a for a in report["needs_attention"] if a["name"] == "nightly")
     assert "db_password" in nightly["reason"]  # its secret answer was not exported
+    release = next(a for a in report["needs_attention"] if a["kind"] == "workflow")
+    assert release["name"] == "release"
+    assert "node 'deploy': db_password" in release["reason"]
+    deploy = next(n for n in first["workflows"][0]["nodes"] if n["key"] == "deploy")
+    assert deploy["template"] == "full"  # by name, never by id
+    assert deploy["launch"] == {
+        "limit": "localhost",
+        "inventory": "localhost",
+        "survey": {"release": "v3"},
+    }
+    assert deploy["omitted_secret_answers"] == ["db_password"]
+    assert "template_id" not in str(first["workflows"])
 
     second = export(client, report["project_id"])
     assert second["project"]["name"] == "copy"
@@ -94,6 +108,9 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
         schedule["omitted_secret_answers"] = []  # the copy never had them (reported instead)
     for webhook in expected["webhooks"]:
         webhook["enabled"] = False
+    for node in expected["workflows"][0]["nodes"]:
+        if node["kind"] == "template":
+            node["omitted_secret_answers"] = []  # as for schedules: reported instead
     assert comparable(second) == expected
 
     # the keys are placeholders of the right kind, without a value

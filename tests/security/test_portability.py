@@ -218,6 +218,28 @@ def _other_project(client: TestClient) -> dict[str, int]:
             "repositories[1].key",
             "no key named",
         ),
+        (
+            lambda d, o: d["workflows"][0]["nodes"][1].update(template="elsewhere"),
+            "workflows[0].nodes[1].template",
+            "no template named",
+        ),
+        (
+            lambda d, o: d["workflows"][0]["nodes"][1].update(template_id=1),
+            "workflows[0].nodes[1].template_id",
+            "ids are not accepted",
+        ),
+        (
+            lambda d, o: d["workflows"][0]["nodes"][1]["launch"].update(
+                inventory_id=o["inventory"]
+            ),
+            "workflows[0].nodes[1].launch.inventory_id",
+            "ids are not accepted",
+        ),
+        (
+            lambda d, o: d["workflows"][0]["nodes"][1].update(template=None, kind="template"),
+            "workflows[0].nodes[1].template",
+            "",
+        ),
     ],
 )
 def test_a_document_cannot_attach_to_objects_of_another_project_or_to_ids(
@@ -291,6 +313,23 @@ def test_a_document_cannot_attach_to_objects_of_another_project_or_to_ids(
             lambda d: d["schedules"][0].update(omitted_secret_answers="db_password"),
             "schedules[0].omitted_secret_answers",
         ),
+        (
+            lambda d: d["workflows"][0]["nodes"][1].update(omitted_secret_answers="db_password"),
+            "workflows[0].nodes[1].omitted_secret_answers",
+        ),
+        (
+            lambda d: d["workflows"][0]["edges"].append({"from": "check", "to": "gate"}),
+            "workflows[0].edges[2]",
+        ),
+        (
+            lambda d: d["workflows"][0]["nodes"][1]["launch"].update(forks=50),
+            "workflows[0].nodes[1].launch.forks",
+        ),
+        (
+            lambda d: d["workflows"][0].update(nodes=[d["workflows"][0]["nodes"][0]] * 101),
+            "workflows[0].nodes",
+        ),
+        (lambda d: d["workflows"][0]["nodes"].append("gate"), "workflows[0].nodes[3]"),
         (lambda d: d["project"].update(name="x" * 101), "project.name"),
         (lambda d: d.update(steward_export=2), "steward_export"),
         (lambda d: d.update(extra="field"), "extra"),
@@ -368,6 +407,10 @@ def test_a_required_secret_answer_never_exported_skips_the_schedule_and_says_so(
     reasons = {(a["kind"], a["name"]): a["reason"] for a in report["needs_attention"]}
     assert "db_password" in reasons[("schedule", "nightly")]
     assert "not imported" in reasons[("notification_subscription", "hook")]
+    # the workflow whose node needs it is not made either, and says which node and answer
+    assert report["created"]["workflows"] == 0
+    assert "not imported: node 'deploy'" in reasons[("workflow", "release")]
+    assert "db_password" in reasons[("workflow", "release")]
 
 
 # --- sizes ----------------------------------------------------------------------------------

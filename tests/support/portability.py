@@ -198,6 +198,32 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "rate_limit_per_minute": 10,
         },
     )
+    post(
+        client,
+        f"{base}/workflows",
+        {
+            "name": "release",
+            "description": "gate, deploy, check",
+            "nodes": [
+                {"key": "gate", "kind": "approval", "name": "Ship it?", "timeout_seconds": 600},
+                {
+                    "key": "deploy",
+                    "kind": "template",
+                    "template_id": full,
+                    "launch": {
+                        "limit": "localhost",
+                        "inventory_id": static,
+                        "survey": {"release": "v3", "db_password": secrets["survey_password"]},
+                    },
+                },
+                {"key": "check", "kind": "template", "template_id": ok},
+            ],
+            "edges": [
+                {"from": "gate", "to": "deploy", "on": "success"},
+                {"from": "deploy", "to": "check", "on": "always"},
+            ],
+        },
+    )
     mail = post(
         client,
         f"{base}/notification-destinations",

@@ -2854,6 +2854,13 @@ export interface components {
         [key: string]: unknown;
       }[];
       /**
+       * Workflows
+       * @description nodes name their template; secret survey answers are left out (listed in each node's omitted_secret_answers)
+       */
+      workflows?: {
+        [key: string]: unknown;
+      }[];
+      /**
        * Notification Destinations
        * @description the credential key by name
        */

@@ -4,8 +4,8 @@ Each object keeps the fields of its domain's create body (so that the import can
 same schema and service), its id fields replaced by name fields (``REFERENCES``). What is secret
 is left out by construction: keys are exported without their payload (only ``name``,
 ``description``, ``kind`` and the plain fields of the kind), a schedule's password answers are
-dropped (their variables listed), webhooks keep no hook id; the other objects hold no secret,
-only references to keys by name.
+dropped (their variables listed), as are a workflow's nodes', webhooks keep no hook id; the
+other objects hold no secret, only references to keys by name.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate
 from steward.webhooks.models import Webhook
 from steward.webhooks.schemas import WebhookCreate
+from steward.workflows.models import Workflow
 
 # id field of a create body -> name field of the document
 REFERENCES: dict[str, str] = {
@@ -155,6 +156,26 @@ def _schedule(schedule: Schedule, names: _Names) -> dict[str, Any]:
     return out
 
 
+def _workflow(workflow: Workflow, names: _Names) -> dict[str, Any]:
+    """Its document: template nodes name their template, their launch values without the
+    password answers (listed in the node's ``omitted_secret_answers``)."""
+    nodes = []
+    for stored in workflow.nodes:
+        node = {k: v for k, v in stored.items() if k not in ("template_id", "launch")}
+        if stored.get("template_id") is not None:
+            node["template"] = names.of(Template, stored["template_id"])
+            node["launch"], node["omitted_secret_answers"] = _launch(
+                stored.get("launch") or {}, names
+            )
+        nodes.append(node)
+    return {
+        "name": workflow.name,
+        "description": workflow.description,
+        "nodes": nodes,
+        "edges": [dict(e) for e in workflow.edges],
+    }
+
+
 def _webhook(webhook: Webhook, names: _Names) -> dict[str, Any]:
     out = _fields(WebhookCreate, webhook, names, {"secret_key_id": Key})
     out["template"] = names.of(Template, webhook.template_id)
@@ -222,6 +243,7 @@ def export_project(session: Session, project: Project) -> ExportDocument:
         templates=[_template(t, names) for t in _sorted(session, Template, project)],
         schedules=[_schedule(s, names) for s in _sorted(session, Schedule, project)],
         webhooks=[_webhook(w, names) for w in _sorted(session, Webhook, project)],
+        workflows=[_workflow(w, names) for w in _sorted(session, Workflow, project)],
         notification_destinations=[
             _destination(d, names) for d in _sorted(session, Destination, project)
         ],

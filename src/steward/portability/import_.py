@@ -16,6 +16,8 @@ What comes back without what it needs:
   null, which the key store already reads as "no value"; ``PATCH /keys/{id}`` sets it);
 - schedules are disabled (they would fire without their keys) and webhooks are disabled with a
   fresh hook id (their secret key has no value yet);
+- workflows come back without their nodes' secret survey answers (never exported), each node
+  that had some listed; a workflow whose template requires one of them is not made;
 - Slack and Teams destinations are not made: their key must hold the incoming-webhook URL,
   which the destination's own check reads, and a placeholder holds none; nor are their
   subscriptions. Each is listed in ``needs_attention``.
@@ -71,6 +73,8 @@ from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate
 from steward.webhooks import service as webhooks
 from steward.webhooks.schemas import WebhookCreate
+from steward.workflows import service as workflows
+from steward.workflows.schemas import WorkflowCreate
 
 
 class _Placeholder(RequestModel):
@@ -276,6 +280,7 @@ class _Importer:
         self._templates(project)
         self._schedules(project)
         self._webhooks(project)
+        self._workflows(project)
         self._destinations(project)
         self._subscriptions(project)
         return project
@@ -492,6 +497,74 @@ class _Importer:
                 " the new URL, then enable it",
             )
 
+    def _workflows(self, project: Project) -> None:
+        for i, item in enumerate(self.document.workflows):
+            where = ("workflows", i)
+            body = self._body(item, where, [])
+            nodes = body.get("nodes", [])
+            omitted: dict[str, list[str]] = {}  # node key -> its secret answers not exported
+            if isinstance(nodes, list):
+                body["nodes"] = [
+                    self._workflow_node(n, (*where, "nodes", j), omitted)
+                    for j, n in enumerate(nodes)
+                ]
+            name = str(body.get("name", ""))
+            try:
+                with _at(*where):
+                    created = workflows.create(
+                        self.session,
+                        project,
+                        WorkflowCreate.model_validate(body),
+                        actor=self.actor,
+                        cipher=self.cipher,
+                    )
+            except InvalidInput as exc:
+                needed = [
+                    (j, key, var)
+                    for j, n in enumerate(body.get("nodes", []))
+                    for key in [n.get("key") if isinstance(n, Mapping) else None]
+                    for var in omitted.get(str(key), [])
+                    if exc.field == _path([*where, "nodes", j, "launch", "survey", var])
+                ]
+                if not needed:
+                    raise
+                self._forget_unsaved()
+                _j, key, var = needed[0]
+                self._note(
+                    "workflow",
+                    name,
+                    f"not imported: node '{key}' requires the secret survey answer {var}, which"
+                    " is never exported; create the workflow again",
+                )
+                continue
+            self.created["workflows"] += 1
+            if omitted:
+                listed = "; ".join(f"node '{k}': {', '.join(v)}" for k, v in omitted.items())
+                self._note(
+                    "workflow",
+                    created.name,
+                    f"secret survey answers were not exported ({listed}): give them in the"
+                    " workflow's nodes",
+                )
+
+    def _workflow_node(
+        self, node: Any, where: tuple[str | int, ...], omitted: dict[str, list[str]]
+    ) -> dict[str, Any]:
+        """A node of the document with its template (and launch inventory) as ids; its
+        ``omitted_secret_answers`` noted by key."""
+        body = self._body(node, where, ["template"])
+        left_out = body.pop("omitted_secret_answers", [])
+        if not isinstance(left_out, list) or not all(isinstance(v, str) for v in left_out):
+            raise InvalidInput(
+                _path([*where, "omitted_secret_answers"]), "a list of variable names"
+            )
+        launch = body.get("launch")
+        if isinstance(launch, Mapping):
+            body["launch"] = self._body(launch, (*where, "launch"), ["inventory"])
+        if left_out:
+            omitted[str(body.get("key", ""))] = left_out
+        return body
+
     def _destinations(self, project: Project) -> None:
         for i, item in enumerate(self.document.notification_destinations):
             where = ("notification_destinations", i)
@@ -558,6 +631,7 @@ KINDS = (
     "templates",
     "schedules",
     "webhooks",
+    "workflows",
     "notification_destinations",
     "notification_subscriptions",
 )

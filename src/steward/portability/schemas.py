@@ -45,6 +45,10 @@ class ExportDocument(BaseModel):
         description="secret survey answers are left out (listed in omitted_secret_answers)"
     )
     webhooks: ObjectList = Field(description="matchers and extractors; no hook id, no secret")
+    workflows: ObjectList = Field(
+        description="nodes name their template; secret survey answers are left out (listed in"
+        " each node's omitted_secret_answers)"
+    )
     notification_destinations: ObjectList = Field(description="the credential key by name")
     notification_subscriptions: ObjectList
 
