@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import update
-from support.builders import Workbench
+from support.builders import Workbench, inserted_run
 
 from steward.projects.models import Project
 from steward.runs import lifecycle
@@ -43,3 +43,21 @@ def test_claims_cancels_and_finishes_race_safely(workbench: Workbench) -> None:
         assert run.finished_at is not None
     workbench.client.post(workbench.url(f"runs/{blocker['id']}/cancel"))
     assert workbench.wait(blocker["id"])["status"] == "canceled"
+
+
+def test_the_id_of_a_removed_run_is_never_given_to_a_new_one(workbench: Workbench) -> None:
+    """SQLite reuses the highest rowid once its row is gone unless the table is AUTOINCREMENT:
+    a link, a message or an audit record naming run N would then show another run."""
+    template = workbench.template("ok.yml")
+    sessions = workbench.client.app.state.runtime.sessions  # type: ignore[attr-defined]
+    with sessions() as session:
+        newest = inserted_run(workbench.project_id, template, RunStatus.SUCCESSFUL)
+        session.add(newest)
+        session.commit()
+        removed = newest.id
+        session.delete(newest)
+        session.commit()
+        after = inserted_run(workbench.project_id, template, RunStatus.SUCCESSFUL)
+        session.add(after)
+        session.commit()
+        assert after.id > removed

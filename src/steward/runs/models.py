@@ -33,6 +33,9 @@ class Run(Base):
         Index("ix_runs_template_id_status_created_at", "template_id", "status", "created_at"),
         # the dashboard's window of days across projects: its aggregates read this index alone
         Index("ix_runs_created_at", "created_at", "status", "project_id", "template_id"),
+        # a run's id is in links, messages and the audit trail: SQLite must never give the id
+        # of a removed run (retention, a deleted project) to a new one
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

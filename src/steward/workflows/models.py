@@ -97,6 +97,7 @@ class WorkflowRun(Base):
         Index("ix_workflow_runs_workflow_id_id", "workflow_id", "id"),
         Index("ix_workflow_runs_needs_pass", "needs_pass"),
         Index("ix_workflow_runs_wake_at", "wake_at"),
+        {"sqlite_autoincrement": True},  # as runs: an id is never given to another run
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 08:57:30.103819
+Create Date: 2026-11-24 09:11:53.972179
 """
 
 from collections.abc import Sequence
@@ -491,6 +491,7 @@ def upgrade() -> None:
             ondelete="SET NULL",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_runs")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
         batch_op.create_index("ix_workflow_runs_needs_pass", ["needs_pass"], unique=False)
@@ -948,6 +949,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
         sa.UniqueConstraint("uuid", name=op.f("uq_runs_uuid")),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.create_index(
