@@ -231,9 +231,16 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                 <Table.Td>
                   {n.run_id !== null ? (
                     <Group gap={6} wrap="nowrap">
-                      <Anchor component={Link} to={paths.run(projectId, n.run_id)} size="sm">
-                        #{n.run_id}
-                      </Anchor>
+                      {n.run_status === "gone" ? (
+                        // removed by retention: its id names nothing any more
+                        <Text size="sm" c="dimmed" title="removed by the retention period">
+                          #{n.run_id}
+                        </Text>
+                      ) : (
+                        <Anchor component={Link} to={paths.run(projectId, n.run_id)} size="sm">
+                          #{n.run_id}
+                        </Anchor>
+                      )}
                       {n.run_status && (
                         <Badge variant="outline" color="gray" size="sm" visibleFrom="sm">
                           {n.run_status.replace("_", " ")}
