@@ -1,8 +1,9 @@
 // The API as the e2e admin, from its own request context (its cookie is not the page's): to
 // make users, projects and runs a test then looks at through the console.
 import { type APIRequestContext, type Page, expect, request } from "@playwright/test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { artifacts } from "./server.ts";
+import { artifacts, repositoryDir } from "./server.ts";
 
 export const PASSWORD = "console-e2e-password";
 
@@ -28,6 +29,39 @@ export async function adminApi(baseURL: string | undefined): Promise<AdminApi> {
     return (response.status() === 204 ? {} : await response.json()) as T;
   };
   return { send, context };
+}
+
+export interface PlaybookProject {
+  projectId: number;
+  repositoryId: number;
+  inventoryId: number;
+}
+
+/** A project made by the admin with a local repository holding `playbooks` (file → text) and a
+ * localhost inventory using Steward's Python. */
+export async function playbookProject(
+  api: AdminApi,
+  name: string,
+  playbooks: Record<string, string>,
+): Promise<PlaybookProject> {
+  const dir = repositoryDir(`${name}-`);
+  for (const [file, text] of Object.entries(playbooks)) writeFileSync(join(dir, file), text);
+  const projectId = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name })).id;
+  const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
+  const repository = await api.send<{ id: number }>("POST", url("repositories"), {
+    name: "playbooks",
+    kind: "local",
+    url: dir,
+  });
+  const python =
+    process.env.STEWARD_PYTHON ?? join(import.meta.dirname, "..", "..", ".venv", "bin", "python");
+  const inventory = await api.send<{ id: number }>("POST", url("inventories"), {
+    name: "local",
+    kind: "static",
+    format: "ini",
+    content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
+  });
+  return { projectId, repositoryId: repository.id, inventoryId: inventory.id };
 }
 
 /** A user made by the admin (password PASSWORD); returns its id. */

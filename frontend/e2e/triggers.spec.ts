@@ -4,12 +4,17 @@
 // notification destination posting to a receiver on 127.0.0.1 (and one to a closed port),
 // tested, with the attempts shown. At desktop and phone width, and read-only for a viewer.
 import { type Page, expect, test } from "@playwright/test";
-import { writeFileSync } from "node:fs";
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { type AdminApi, adminApi, makeUser, overflowing, shots, signInAs } from "./admin-api.ts";
-import { repositoryDir } from "./server.ts";
+import {
+  type AdminApi,
+  adminApi,
+  makeUser,
+  overflowing,
+  playbookProject,
+  shots,
+  signInAs,
+} from "./admin-api.ts";
 
 const HELLO = `- hosts: all
   gather_facts: false
@@ -41,29 +46,14 @@ const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
 
 test.beforeAll(async ({ baseURL }) => {
   api = await adminApi(baseURL);
-  const dir = repositoryDir("triggers-");
-  writeFileSync(join(dir, "rman.yml"), HELLO);
-  const project = await api.send<{ id: number }>("POST", "/api/v1/projects", { name: PROJECT });
-  projectId = project.id;
+  const made = await playbookProject(api, PROJECT, { "rman.yml": HELLO });
+  projectId = made.projectId;
   const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
-  const repository = await api.send<{ id: number }>("POST", url("repositories"), {
-    name: "playbooks",
-    kind: "local",
-    url: dir,
-  });
-  const python =
-    process.env.STEWARD_PYTHON ?? join(import.meta.dirname, "..", "..", ".venv", "bin", "python");
-  const inventory = await api.send<{ id: number }>("POST", url("inventories"), {
-    name: "local",
-    kind: "static",
-    format: "ini",
-    content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
-  });
   const template = await api.send<{ id: number }>("POST", url("templates"), {
     name: TEMPLATE,
     playbook: "rman.yml",
-    repository_id: repository.id,
-    inventory_id: inventory.id,
+    repository_id: made.repositoryId,
+    inventory_id: made.inventoryId,
     overridable: ["limit"],
     survey: [{ variable: "db", label: "Database", description: "", type: "text", required: true }],
   });

@@ -4,10 +4,14 @@
 // workflow run. Then the same on a phone: launched from the list, approved, nothing wider
 // than the screen.
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type AdminApi, adminApi, overflowing, shots, signInAs } from "./admin-api.ts";
-import { repositoryDir } from "./server.ts";
+import {
+  type AdminApi,
+  adminApi,
+  overflowing,
+  playbookProject,
+  shots,
+  signInAs,
+} from "./admin-api.ts";
 
 const HELLO = `- hosts: all
   gather_facts: false
@@ -27,28 +31,14 @@ const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
 
 test.beforeAll(async ({ baseURL }) => {
   api = await adminApi(baseURL);
-  const dir = repositoryDir("workflows-");
-  writeFileSync(join(dir, "ship.yml"), HELLO);
-  projectId = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name: PROJECT })).id;
-  const repository = await api.send<{ id: number }>("POST", url("repositories"), {
-    name: "playbooks",
-    kind: "local",
-    url: dir,
-  });
-  const python =
-    process.env.STEWARD_PYTHON ?? join(import.meta.dirname, "..", "..", ".venv", "bin", "python");
-  const inventory = await api.send<{ id: number }>("POST", url("inventories"), {
-    name: "local",
-    kind: "static",
-    format: "ini",
-    content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
-  });
+  const made = await playbookProject(api, PROJECT, { "ship.yml": HELLO });
+  projectId = made.projectId;
   templateId = (
     await api.send<{ id: number }>("POST", url("templates"), {
       name: "ship",
       playbook: "ship.yml",
-      repository_id: repository.id,
-      inventory_id: inventory.id,
+      repository_id: made.repositoryId,
+      inventory_id: made.inventoryId,
     })
   ).id;
 });
