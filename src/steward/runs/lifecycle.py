@@ -21,7 +21,7 @@ from steward.runner_groups.models import RunnerGroup
 from steward.runs.bell import ring_after_commit
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
-from steward.workflows import outbox as workflow_outbox
+from steward.workflows import progress as workflow_progress
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,8 +93,11 @@ def _set_status(
     changed, workflow_run_id = row
     outbox.on_transition(session, changed, new)
     ring_after_commit(session, changed)
-    if workflow_run_id is not None and new.is_finished:  # a node of a workflow run ended
-        workflow_outbox.on_node_run_finished(session, workflow_run_id)
+    if workflow_run_id is not None and new.is_finished:
+        # a node of a workflow run ended: marked for a pass in this transaction (the UPDATE
+        # returned its workflow_run_id: no statement more for a run of no workflow); a server's
+        # workflows ticker makes it, never the thread that finished the run
+        workflow_progress.mark(session, workflow_run_id)
     return int(changed)
 
 
