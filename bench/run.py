@@ -89,7 +89,9 @@ def _run_all(
     with Server(workdir) as server:
         api = Api(server.base_url)
         try:
-            templates = tuple(dict.fromkeys((*scenarios, WARMUP)))
+            # one template per name: --runs gives scenarios that differ from WARMUP in runs only
+            named = {s.name: s for s in (WARMUP, *scenarios)}
+            templates = tuple(named.values())
             project = create_project(api, repo_dir, templates, quick)
             bench = Bench(api, project, psutil.Process(server.pid), repo_dir, workdir, quick)
             _warm_up(bench)
