@@ -265,6 +265,9 @@ ROUTES.update(
             Probe("t2_write", 422, T2, BAD),
         ],
         ("GET", "/projects/{project_id}/webhooks"): [Probe("project", 200)],
+        # the target (a template or a workflow) is in the body: its rights are checked once the
+        # body is read (tests/security/test_trigger_workflows.py)
+        ("POST", "/projects/{project_id}/webhooks"): [Probe("project", 422, body=BAD)],
         ("GET", W): [Probe("project", 200), Probe("t2", 200, W2)],
         ("PATCH", W): [Probe("template_write", 422, body=BAD), Probe("t2_write", 422, W2, BAD)],
         # no delete here keeps later probes' webhook (tests/webhooks checks who may delete)
@@ -299,6 +302,8 @@ ROUTES.update(
             Probe("t2_write", 422, T2, BAD),
         ],
         ("GET", "/projects/{project_id}/schedules"): [Probe("project", 200)],
+        # as webhooks: the target's rights once the body is read
+        ("POST", "/projects/{project_id}/schedules"): [Probe("project", 422, body=BAD)],
         ("POST", "/projects/{project_id}/schedules/preview"): [Probe("project", 422, body=BAD)],
         ("GET", S): [Probe("project", 200), Probe("t2", 200, S2)],
         ("GET", f"{S}/preview"): [Probe("project", 200), Probe("t2", 200, S2)],

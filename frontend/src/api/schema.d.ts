@@ -1175,11 +1175,20 @@ export interface paths {
     };
     /**
      * List Schedules
-     * @description The schedules of every template the caller may see, by name.
+     * @description The schedules of every template and workflow the caller may see, by name (those of
+     *     one template or one workflow when asked).
      */
     get: operations["list_schedules_api_v1_projects__project_id__schedules_get"];
     put?: never;
-    post?: never;
+    /**
+     * Create Targeted Schedule
+     * @description A schedule of a template (``template_id``, template:write on it) or of a workflow
+     *     (``workflow_id``, workflow:write): exactly one. The caller becomes the owner and must hold
+     *     run:launch on the template, or on every template node of the workflow, now and at every
+     *     occurrence (else Steward disables the schedule and says why). A workflow's schedule takes
+     *     no launch values (its nodes carry their own).
+     */
+    post: operations["create_targeted_schedule_api_v1_projects__project_id__schedules_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1984,11 +1993,18 @@ export interface paths {
     };
     /**
      * List Webhooks
-     * @description The webhooks of the templates the caller may see, by name.
+     * @description The webhooks of the templates and workflows the caller may see, by name.
      */
     get: operations["list_webhooks_api_v1_projects__project_id__webhooks_get"];
     put?: never;
-    post?: never;
+    /**
+     * Create Targeted Webhook
+     * @description A webhook launching a template (``template_id``: template:write and run:launch on it)
+     *     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
+     *     exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
+     *     webhook takes no extractors nor ref_from (its nodes carry their own launch values).
+     */
+    post: operations["create_targeted_webhook_api_v1_projects__project_id__webhooks_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2446,6 +2462,11 @@ export interface components {
       status_code: number;
       /** Run Id */
       run_id: number | null;
+      /**
+       * Workflow Run Id
+       * @description a workflow target's launch
+       */
+      workflow_run_id?: number | null;
       /** Test */
       test: boolean;
       /** Body Truncated */
@@ -2482,6 +2503,8 @@ export interface components {
       reason: string;
       /** Run Id */
       run_id: number | null;
+      /** Workflow Run Id */
+      workflow_run_id?: number | null;
     };
     /** DeliverySummary */
     DeliverySummary: {
@@ -2509,6 +2532,11 @@ export interface components {
       status_code: number;
       /** Run Id */
       run_id: number | null;
+      /**
+       * Workflow Run Id
+       * @description a workflow target's launch
+       */
+      workflow_run_id?: number | null;
       /** Test */
       test: boolean;
       /** Body Truncated */
@@ -4657,7 +4685,7 @@ export interface components {
        * @default run_once
        */
       missed_policy: components["schemas"]["MissedPolicy"];
-      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. */
+      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
       launch?: components["schemas"]["LaunchOverrides"];
     };
     /**
@@ -4683,6 +4711,8 @@ export interface components {
       id: number;
       /** Project Id */
       project_id: number;
+      /** @description what it launches: a template or a workflow */
+      target_kind: components["schemas"]["TargetKind"];
       /**
        * Template Id
        * @description null once the template is deleted
@@ -4693,6 +4723,16 @@ export interface components {
        * @default
        */
       template_name: string;
+      /**
+       * Workflow Id
+       * @description a workflow target's; null once the workflow is deleted
+       */
+      workflow_id?: number | null;
+      /**
+       * Workflow Name
+       * @default
+       */
+      workflow_name: string;
       /** Name */
       name: string;
       /** Description */
@@ -4736,6 +4776,11 @@ export interface components {
       /** Last Run Id */
       last_run_id: number | null;
       /**
+       * Last Workflow Run Id
+       * @description a workflow target's last workflow run
+       */
+      last_workflow_run_id?: number | null;
+      /**
        * Created At
        * Format: date-time
        */
@@ -4745,6 +4790,65 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+    };
+    /**
+     * ScheduleTargetCreate
+     * @description A schedule of a template or of a workflow: exactly one of ``template_id`` and
+     *     ``workflow_id``. A workflow's schedule needs workflow:write, and its owner must hold
+     *     run:launch on every template node of the workflow (now and at every firing).
+     */
+    ScheduleTargetCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      kind: components["schemas"]["ScheduleKind"];
+      /**
+       * Expression
+       * @description kind 'cron': five fields (minute hour day-of-month month day-of-week) or @daily, @weekly, …; kind 'rrule': an RFC 5545 recurrence (RRULE, optionally DTSTART, RDATE, EXDATE lines) on local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART starts at start_at, else when the schedule was created.
+       */
+      expression: string;
+      /**
+       * Timezone
+       * @description IANA zone, e.g. Europe/Berlin
+       * @default UTC
+       */
+      timezone: string;
+      /**
+       * Start At
+       * @description no occurrence before it
+       */
+      start_at?: string | null;
+      /**
+       * End At
+       * @description no occurrence after it
+       */
+      end_at?: string | null;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /**
+       * @description after the servers were down: 'run_once' launches the latest missed occurrence once, 'skip' waits for the next one
+       * @default run_once
+       */
+      missed_policy: components["schemas"]["MissedPolicy"];
+      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
+      launch?: components["schemas"]["LaunchOverrides"];
+      /**
+       * Template Id
+       * @description the template it launches
+       */
+      template_id?: number | null;
+      /**
+       * Workflow Id
+       * @description or the workflow it launches
+       */
+      workflow_id?: number | null;
     };
     /**
      * ScheduleUpdate
@@ -4772,7 +4876,7 @@ export interface components {
       /** Enabled */
       enabled?: boolean | null;
       missed_policy?: components["schemas"]["MissedPolicy"] | null;
-      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. */
+      /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
       launch?: components["schemas"]["LaunchOverrides"] | null;
     };
     /** SecretKeyCreate */
@@ -4998,6 +5102,12 @@ export interface components {
         [key: string]: number;
       };
     };
+    /**
+     * TargetKind
+     * @description What a schedule or a webhook launches: a template's run or a workflow run.
+     * @enum {string}
+     */
+    TargetKind: "template" | "workflow";
     /** TaskCell */
     TaskCell: {
       /**
@@ -5785,13 +5895,28 @@ export interface components {
       id: number;
       /** Project Id */
       project_id: number;
-      /** Template Id */
-      template_id: number;
+      /** @description what it launches: a template or a workflow */
+      target_kind: components["schemas"]["TargetKind"];
+      /**
+       * Template Id
+       * @description null for a workflow's webhook
+       */
+      template_id: number | null;
       /**
        * Template Name
        * @default
        */
       template_name: string;
+      /**
+       * Workflow Id
+       * @description a workflow target's
+       */
+      workflow_id?: number | null;
+      /**
+       * Workflow Name
+       * @default
+       */
+      workflow_name: string;
       /** Name */
       name: string;
       /** Description */
@@ -5849,6 +5974,62 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+    };
+    /**
+     * WebhookTargetCreate
+     * @description A webhook of a template or of a workflow: exactly one of ``template_id`` and
+     *     ``workflow_id``. A workflow's webhook takes no ``extractors`` nor ``ref_from`` (its nodes
+     *     carry their own launch values).
+     */
+    WebhookTargetCreate: {
+      /** Name */
+      name: string;
+      /**
+       * Description
+       * @default
+       */
+      description: string;
+      auth: components["schemas"]["WebhookAuth"];
+      /**
+       * Secret Key Id
+       * @description a 'secret' key of the project: the shared secret
+       */
+      secret_key_id: number;
+      /**
+       * Enabled
+       * @default true
+       */
+      enabled: boolean;
+      /** Matchers */
+      matchers?: components["schemas"]["Matcher"][];
+      /**
+       * Extractors
+       * @description {variable: body path}: launch extra vars (or survey answers), as data
+       */
+      extractors?: {
+        [key: string]: string;
+      };
+      /**
+       * Ref From
+       * @description body path of the branch, tag or commit to run (e.g. after)
+       * @default
+       */
+      ref_from: string;
+      /**
+       * Rate Limit Per Minute
+       * @default 30
+       */
+      rate_limit_per_minute: number;
+      /**
+       * Template Id
+       * @description the template it launches
+       */
+      template_id?: number | null;
+      /**
+       * Workflow Id
+       * @description or the workflow it launches
+       */
+      workflow_id?: number | null;
     };
     /**
      * WebhookUpdate
@@ -5943,6 +6124,12 @@ export interface components {
       to: string;
       on: components["schemas"]["EdgeOn"];
     };
+    /**
+     * WorkflowLaunchType
+     * @description How a workflow run was launched: by a person, a schedule or a webhook.
+     * @enum {string}
+     */
+    WorkflowLaunchType: "manual" | "schedule" | "webhook";
     /**
      * WorkflowNode
      * @description A ``template`` node runs ``template_id`` (a template of the same project) with
@@ -6055,6 +6242,18 @@ export interface components {
        * @default
        */
       launched_by: string;
+      /** @description manual, schedule or webhook */
+      launch_type: components["schemas"]["WorkflowLaunchType"];
+      /**
+       * Schedule Id
+       * @description the schedule that launched it
+       */
+      schedule_id?: number | null;
+      /**
+       * Webhook Id
+       * @description the webhook that launched it
+       */
+      webhook_id?: number | null;
       /**
        * Created At
        * Format: date-time
@@ -13290,6 +13489,8 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        template_id?: number | null;
+        workflow_id?: number | null;
       };
       header?: never;
       path: {
@@ -13306,6 +13507,92 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Page_ScheduleRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_targeted_schedule_api_v1_projects__project_id__schedules_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ScheduleTargetCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleRead"];
         };
       };
       /** @description Not authenticated */
@@ -17613,6 +17900,7 @@ export interface operations {
         limit?: number;
         offset?: number;
         template_id?: number | null;
+        workflow_id?: number | null;
       };
       header?: never;
       path: {
@@ -17629,6 +17917,92 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Page_WebhookRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  create_targeted_webhook_api_v1_projects__project_id__webhooks_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookTargetCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRead"];
         };
       };
       /** @description Not authenticated */

@@ -52,6 +52,7 @@ REFERENCES: dict[str, str] = {
     "runner_group_id": "runner_group",
     "secret_key_id": "secret_key",
     "template_id": "template",
+    "workflow_id": "workflow",
     "schedule_id": "schedule",
     "destination_id": "destination",
 }
@@ -64,7 +65,17 @@ class _Names:
 
     def __init__(self, session: Session, project: Project) -> None:
         self._by_model: dict[type[Any], dict[int, str]] = {}
-        for model in (Key, Repository, Inventory, Environment, Template, Schedule, Destination):
+        models = (
+            Key,
+            Repository,
+            Inventory,
+            Environment,
+            Template,
+            Workflow,
+            Schedule,
+            Destination,
+        )
+        for model in models:
             rows = session.execute(
                 select(model.id, model.name).where(model.project_id == project.id)
             )
@@ -150,6 +161,7 @@ def _launch(stored: Mapping[str, Any], names: _Names) -> tuple[dict[str, Any], l
 def _schedule(schedule: Schedule, names: _Names) -> dict[str, Any]:
     out = _fields(ScheduleCreate, schedule, names, {}, skip=frozenset({"launch"}))
     out["template"] = names.of(Template, schedule.template_id)
+    out["workflow"] = names.of(Workflow, schedule.workflow_id)  # or a workflow target's
     out["start_at"] = schedule.start_at.isoformat() if schedule.start_at else None
     out["end_at"] = schedule.end_at.isoformat() if schedule.end_at else None
     out["launch"], out["omitted_secret_answers"] = _launch(schedule.launch or {}, names)
@@ -179,6 +191,7 @@ def _workflow(workflow: Workflow, names: _Names) -> dict[str, Any]:
 def _webhook(webhook: Webhook, names: _Names) -> dict[str, Any]:
     out = _fields(WebhookCreate, webhook, names, {"secret_key_id": Key})
     out["template"] = names.of(Template, webhook.template_id)
+    out["workflow"] = names.of(Workflow, webhook.workflow_id)  # or a workflow target's
     return out
 
 

@@ -17,7 +17,8 @@ What comes back without what it needs:
 - schedules are disabled (they would fire without their keys) and webhooks are disabled with a
   fresh hook id (their secret key has no value yet);
 - workflows come back without their nodes' secret survey answers (never exported), each node
-  that had some listed; a workflow whose template requires one of them is not made;
+  that had some listed; a workflow whose template requires one of them is not made (nor are
+  the schedules and webhooks of the workflow, made once the workflows are);
 - Slack and Teams destinations are not made: their key must hold the incoming-webhook URL,
   which the destination's own check reads, and a placeholder holds none; nor are their
   subscriptions. Each is listed in ``needs_attention``.
@@ -74,6 +75,7 @@ from steward.templates.schemas import TemplateCreate
 from steward.webhooks import service as webhooks
 from steward.webhooks.schemas import WebhookCreate
 from steward.workflows import service as workflows
+from steward.workflows.models import Workflow
 from steward.workflows.schemas import WorkflowCreate
 
 
@@ -123,6 +125,7 @@ _NOUNS = {
     "vault_keys": "key",
     "secret_key": "key",
     "template": "template",
+    "workflow": "workflow",
     "schedule": "schedule",
     "destination": "notification destination",
 }
@@ -215,6 +218,7 @@ class _Importer:
         self.attention: list[Attention] = []
         self.skipped_destinations: set[str] = set()  # Slack and Teams ones, by name
         self.skipped_schedules: set[str] = set()  # needing a secret answer never exported
+        self.skipped_workflows: set[str] = set()  # the same
 
     # --- references -------------------------------------------------------------------------
 
@@ -278,9 +282,12 @@ class _Importer:
         self._inventories(project)
         self._environments(project)
         self._templates(project)
-        self._schedules(project)
-        self._webhooks(project)
+        self._schedules(project, of_workflows=False)
+        self._webhooks(project, of_workflows=False)
         self._workflows(project)
+        # those of a workflow once the workflows are made
+        self._schedules(project, of_workflows=True)
+        self._webhooks(project, of_workflows=True)
         self._destinations(project)
         self._subscriptions(project)
         return project
@@ -413,18 +420,53 @@ class _Importer:
             raise InvalidInput(_path([*where, "template"]), "the template's name is required")
         return self.session.get_one(Template, template_id)
 
-    def _schedules(self, project: Project) -> None:
+    @staticmethod
+    def _of_workflow(item: Any) -> bool:
+        """A schedule or webhook of a workflow (``workflow`` names it): made after workflows."""
+        return isinstance(item, Mapping) and item.get("workflow") is not None
+
+    def _target(
+        self, item: Mapping[str, Any], where: tuple[str | int, ...], kind: str
+    ) -> Template | Workflow | None:
+        """The template or workflow a schedule or webhook launches (one of them: a 422 naming
+        ``workflow`` when both are given); None: its workflow was not imported (noted)."""
+        if not isinstance(item, Mapping):
+            raise InvalidInput(_path(where), "an object is expected")
+        if not self._of_workflow(item):
+            return self._template(item, where)
+        if item.get("template") is not None:
+            raise InvalidInput(
+                _path([*where, "workflow"]), "one target: a template or a workflow, not both"
+            )
+        name = item.get("workflow")
+        if isinstance(name, str) and name in self.skipped_workflows:
+            self._note(
+                kind,
+                str(item.get("name", "")),
+                f"not imported: its workflow '{name}' was not imported; create it again",
+            )
+            return None
+        workflow_id = self._ref(item, "workflow", where)
+        return self.session.get_one(Workflow, workflow_id)
+
+    def _schedules(self, project: Project, *, of_workflows: bool) -> None:
         rights = access(self.session, self.actor, project)
         for i, item in enumerate(self.document.schedules):
+            if self._of_workflow(item) != of_workflows:
+                continue
             where = ("schedules", i)
-            body = self._body(item, where, ["template"])
-            template = self._template(item, where)
+            target = self._target(item, where, "schedule")
+            if target is None:
+                self.skipped_schedules.add(str(item.get("name", "")))
+                continue
+            body = self._body(item, where, ["template", "workflow"])
             omitted = body.pop("omitted_secret_answers", [])
             if not isinstance(omitted, list) or not all(isinstance(v, str) for v in omitted):
                 raise InvalidInput(
                     _path([*where, "omitted_secret_answers"]), "a list of variable names"
                 )
             body.pop("template_id", None)
+            body.pop("workflow_id", None)
             launch = body.get("launch")
             if isinstance(launch, Mapping):
                 body["launch"] = self._body(launch, (*where, "launch"), ["inventory"])
@@ -435,7 +477,7 @@ class _Importer:
                     created = schedules.create(
                         self.session,
                         rights,
-                        template,
+                        target,
                         ScheduleCreate.model_validate(body),
                         actor=self.actor,
                         cipher=self.cipher,
@@ -453,7 +495,7 @@ class _Importer:
                 self._note(
                     "schedule",
                     name,
-                    f"not imported: template '{template.name}' requires the secret survey answer"
+                    f"not imported: template '{target.name}' requires the secret survey answer"
                     f" {needed[0]}, which is never exported; create the schedule again",
                 )
                 continue
@@ -473,18 +515,23 @@ class _Importer:
         for obj in list(self.session.new):
             self.session.expunge(obj)
 
-    def _webhooks(self, project: Project) -> None:
+    def _webhooks(self, project: Project, *, of_workflows: bool) -> None:
         for i, item in enumerate(self.document.webhooks):
+            if self._of_workflow(item) != of_workflows:
+                continue
             where = ("webhooks", i)
-            body = self._body(item, where, ["template", "secret_key"])
-            template = self._template(item, where)
+            target = self._target(item, where, "webhook")
+            if target is None:
+                continue
+            body = self._body(item, where, ["template", "workflow", "secret_key"])
             body.pop("template_id", None)
+            body.pop("workflow_id", None)
             body["enabled"] = False
             with _at(*where):
                 created = webhooks.create(
                     self.session,
                     project,
-                    template,
+                    target,
                     WebhookCreate.model_validate(body),
                     actor=self.actor,
                 )
@@ -529,6 +576,7 @@ class _Importer:
                 if not needed:
                     raise
                 self._forget_unsaved()
+                self.skipped_workflows.add(name)
                 _j, key, var = needed[0]
                 self._note(
                     "workflow",
@@ -537,6 +585,7 @@ class _Importer:
                     " is never exported; create the workflow again",
                 )
                 continue
+            self.ids["workflow"][created.name] = created.id
             self.created["workflows"] += 1
             if omitted:
                 listed = "; ".join(f"node '{k}': {', '.join(v)}" for k, v in omitted.items())

@@ -14,7 +14,7 @@ import logging
 from typing import Any, cast
 
 from pydantic import ValidationError
-from sqlalchemy import CursorResult, Table, or_, select, update
+from sqlalchemy import CursorResult, Table, and_, or_, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
@@ -29,8 +29,10 @@ from steward.runs import service as runs
 from steward.runs.models import LaunchType
 from steward.runs.service import Trigger
 from steward.schedules import recurrence, values
-from steward.schedules.models import MissedPolicy, Schedule
+from steward.schedules.models import MissedPolicy, Schedule, TargetKind
 from steward.schedules.service import recurrence_of
+from steward.workflows import service as workflows
+from steward.workflows.models import WorkflowLaunchType
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +99,11 @@ def fire(
         schedule.id: schedule
         for schedule in session.scalars(
             select(Schedule)
-            .options(joinedload(Schedule.template), joinedload(Schedule.owner))
+            .options(
+                joinedload(Schedule.template),
+                joinedload(Schedule.workflow),
+                joinedload(Schedule.owner),
+            )
             .where(Schedule.id.in_([todo.schedule_id for todo in claimed]))
         )
     }
@@ -107,6 +113,8 @@ def fire(
             disable(session, schedule, todo.problem)
         elif not todo.launch:
             log.info("schedule %s: skipped the occurrence of %s (missed)", schedule.id, todo.due)
+        elif schedule.target_kind == TargetKind.WORKFLOW:
+            launched += _launch_workflow(session, cipher, queue, schedule, now, rights)
         else:
             run_id = _launch(session, cipher, queue, schedule, now, rights)
             if run_id is not None:
@@ -189,6 +197,53 @@ def _launch(
     return run.id
 
 
+def _launch_workflow(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    schedule: Schedule,
+    now: dt.datetime,
+    rights: dict[tuple[int, int], ProjectAccess],
+) -> list[int]:
+    """The workflow run, launched as the owner (capped at run scope) exactly as a person
+    launching it: workflow:view, run:launch on every template node, every node's launch values
+    still accepted; or the schedule disabled, saying why. The ids of the root nodes' runs."""
+    workflow, owner = schedule.workflow, schedule.owner
+    project = session.get(Project, schedule.project_id)
+    assert project is not None  # noqa: S101 - a schedule is deleted with its project
+    if workflow is None or owner is None or not owner.is_active:
+        gone = "workflow was deleted" if workflow is None else "owner was deleted"
+        if owner is not None and workflow is not None:
+            gone = f"owner '{owner.username}' is deactivated"
+        disable(session, schedule, f"its {gone}")
+        return []
+    actor = Actor.trigger(owner, "schedule", schedule.id)
+    key = (owner.id, project.id)
+    if key not in rights:
+        rights[key] = access(session, actor, project)
+    if Action.WORKFLOW_VIEW not in rights[key].actions:
+        reason = f"its owner '{owner.username}' may no longer see workflow '{workflow.name}'"
+        disable(session, schedule, f"{reason} (permission '{Action.WORKFLOW_VIEW}')")
+        return []
+    trigger = workflows.Trigger(WorkflowLaunchType.SCHEDULE, schedule_id=schedule.id)
+    try:  # refused by its checks, before anything of the launch is added to the session
+        wrun, done = workflows.start(
+            session, cipher, queue, rights[key], workflow, actor=actor, trigger=trigger
+        )
+    except DomainError as exc:
+        who = f"its owner '{owner.username}'"
+        disable(session, schedule, f"{who} cannot launch workflow '{workflow.name}': {exc}")
+        return []
+    table = _table()
+    session.connection().execute(  # not an edit: updated_at stays
+        update(table)
+        .where(table.c.id == schedule.id)
+        .values(last_workflow_run_id=wrun.id, last_fired_at=now, updated_at=table.c.updated_at)
+    )
+    log.info("schedule %s launched workflow run %s", schedule.id, wrun.id)
+    return done.runs
+
+
 def disable(session: Session, schedule: Schedule, reason: str) -> None:
     """Disabled by Steward (an enabled schedule, claimed by this transaction), with the
     reason in the row and in the audit trail."""
@@ -206,17 +261,18 @@ def disable(session: Session, schedule: Schedule, reason: str) -> None:
 
 
 def disable_orphans(session: Session) -> int:
-    """Disable the enabled schedules whose template or owner was deleted, each once however
-    many servers look (conditional UPDATE); how many this process disabled. Commits."""
+    """Disable the enabled schedules whose template, workflow or owner was deleted, each once
+    however many servers look (conditional UPDATE); how many this process disabled. Commits."""
+    target_gone = and_(Schedule.template_id.is_(None), Schedule.workflow_id.is_(None))
     found = session.execute(
-        select(Schedule.id, Schedule.template_id).where(
-            Schedule.enabled, or_(Schedule.template_id.is_(None), Schedule.owner_id.is_(None))
+        select(Schedule.id, Schedule.target_kind, target_gone).where(
+            Schedule.enabled, or_(target_gone, Schedule.owner_id.is_(None))
         )
     ).all()
     session.rollback()
     disabled = 0
-    for schedule_id, template_id in found:
-        reason = "its template was deleted" if template_id is None else "its owner was deleted"
+    for schedule_id, kind, gone in found:
+        reason = f"its {kind} was deleted" if gone else "its owner was deleted"
         taken = session.execute(
             update(Schedule)
             .where(Schedule.id == schedule_id, Schedule.enabled)

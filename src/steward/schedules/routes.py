@@ -5,21 +5,26 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.api.bounds import Id
 from steward.api.deps import AccessDep, ActorDep, CipherDep, RuntimeDep, SessionDep
 from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
+from steward.auth.policy import Action, ProjectAccess
+from steward.errors import InvalidInput, NotFound
 from steward.schedules import service
-from steward.schedules.models import Schedule
+from steward.schedules.models import Schedule, TargetKind
 from steward.schedules.schemas import (
     DraftPreview,
     PreviewParams,
     ScheduleCreate,
     SchedulePreview,
     ScheduleRead,
+    ScheduleTargetCreate,
     ScheduleUpdate,
 )
 from steward.templates import service as templates
 from steward.templates.models import Template
+from steward.workflows import service as workflows
+from steward.workflows.models import Workflow
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 
@@ -41,16 +46,22 @@ EditedTemplate = Annotated[Template, Depends(_edited_template)]
 
 
 def _viewed(schedule_id: int, rights: AccessDep, session: SessionDep) -> Schedule:
-    """Seen with template:view on its template (one of a deleted template: project-wide)."""
+    """Seen with template:view on its template (one of a deleted template: project-wide), or
+    workflow:view for a workflow's."""
     visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return service.get(session, rights.project, schedule_id, only=visible)
+    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
+    return service.get(session, rights.project, schedule_id, only=visible, workflows=sees_workflows)
 
 
 ViewedSchedule = Annotated[Schedule, Depends(_viewed)]
 
 
 def _edited(schedule: ViewedSchedule, rights: AccessDep) -> Schedule:
-    rights.require_on_template(schedule.template_id, Action.TEMPLATE_WRITE)
+    """template:write on its template; workflow:write for a workflow's."""
+    if schedule.target_kind == TargetKind.WORKFLOW:
+        rights.require(Action.WORKFLOW_WRITE)
+    else:
+        rights.require_on_template(schedule.template_id, Action.TEMPLATE_WRITE)
     return schedule
 
 
@@ -67,6 +78,7 @@ MinInterval = Annotated[dt.timedelta, Depends(_min_interval)]
 def _read(schedule: Schedule) -> ScheduleRead:
     names = {
         "template_name": schedule.template.name if schedule.template else "",
+        "workflow_name": schedule.workflow.name if schedule.workflow else "",
         "owner_name": schedule.owner.username if schedule.owner else "",
     }
     return ScheduleRead.model_validate(schedule).model_copy(update=names)
@@ -105,17 +117,82 @@ def create_schedule(
     return _read(created)
 
 
+def _target(
+    body: ScheduleTargetCreate, rights: ProjectAccess, session: SessionDep
+) -> Template | Workflow:
+    """The one target the body names, checked for the caller's right to schedule it: a 422
+    naming the field when both or neither are given, or when the caller cannot see it (the
+    same answer as for one that does not exist in the project)."""
+    if body.template_id is not None and body.workflow_id is not None:
+        raise InvalidInput(
+            "workflow_id", "a schedule has one target: give template_id or workflow_id, not both"
+        )
+    if body.workflow_id is not None:
+        if Action.WORKFLOW_VIEW not in rights.actions:
+            raise InvalidInput(
+                "workflow_id",
+                f"workflow {body.workflow_id} not found in project '{rights.project.name}'",
+            )
+        try:
+            workflow = workflows.get(session, rights.project, body.workflow_id)
+        except NotFound as exc:
+            raise InvalidInput("workflow_id", exc.message) from None
+        rights.require(Action.WORKFLOW_WRITE)
+        return workflow
+    if body.template_id is None:
+        raise InvalidInput(
+            "template_id",
+            "a schedule launches a template or a workflow: give template_id or workflow_id",
+        )
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    try:
+        template = templates.get(session, rights.project, body.template_id, only=visible)
+    except NotFound as exc:
+        raise InvalidInput("template_id", exc.message) from None
+    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
+    return template
+
+
+@router.post("/schedules", status_code=status.HTTP_201_CREATED)
+def create_targeted_schedule(
+    body: ScheduleTargetCreate,
+    rights: AccessDep,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+    min_interval: MinInterval,
+) -> ScheduleRead:
+    """A schedule of a template (``template_id``, template:write on it) or of a workflow
+    (``workflow_id``, workflow:write): exactly one. The caller becomes the owner and must hold
+    run:launch on the template, or on every template node of the workflow, now and at every
+    occurrence (else Steward disables the schedule and says why). A workflow's schedule takes
+    no launch values (its nodes carry their own)."""
+    target = _target(body, rights, session)
+    created = service.create(
+        session, rights, target, body, actor=actor, cipher=cipher, min_interval=min_interval
+    )
+    return _read(created)
+
+
 @router.get("/schedules")
 def list_schedules(
-    rights: AccessDep, session: SessionDep, page: Annotated[PageParams, Query()]
+    rights: AccessDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Query()],
+    template_id: Annotated[Id | None, Query()] = None,
+    workflow_id: Annotated[Id | None, Query()] = None,
 ) -> Page[ScheduleRead]:
-    """The schedules of every template the caller may see, by name."""
+    """The schedules of every template and workflow the caller may see, by name (those of
+    one template or one workflow when asked)."""
     rows, total = service.list_for_project(
         session,
         rights.project,
         limit=page.limit,
         offset=page.offset,
         only=rights.templates_allowing(Action.TEMPLATE_VIEW),
+        workflows=Action.WORKFLOW_VIEW in rights.actions,
+        template_id=template_id,
+        workflow_id=workflow_id,
     )
     return Page.of([_read(s) for s in rows], total, page)
 

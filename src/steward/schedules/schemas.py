@@ -4,9 +4,9 @@ import datetime as dt
 
 from pydantic import AwareDatetime, BaseModel, Field
 
-from steward.api.bounds import Description, Name, ScheduleExpression, TimeZoneName
+from steward.api.bounds import Description, Id, Name, ScheduleExpression, TimeZoneName
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
-from steward.schedules.models import MissedPolicy, ScheduleKind
+from steward.schedules.models import MissedPolicy, ScheduleKind, TargetKind
 from steward.templates.launch import LaunchOverrides
 
 PREVIEW_MAX = 100
@@ -20,7 +20,8 @@ EXPRESSION_DOC = (
 LAUNCH_DOC = (
     "Launch values, checked like a manual launch of the template (only the overrides it"
     " allows; survey answers). Password answers are stored encrypted and read back as"
-    " ********; sending ******** back keeps the stored answer."
+    " ********; sending ******** back keeps the stored answer. A schedule of a workflow"
+    " takes none (its nodes carry their own): anything sent is a 422."
 )
 
 
@@ -44,6 +45,15 @@ class ScheduleCreate(RequestModel):
     launch: LaunchOverrides = Field(default_factory=LaunchOverrides, description=LAUNCH_DOC)
 
 
+class ScheduleTargetCreate(ScheduleCreate):
+    """A schedule of a template or of a workflow: exactly one of ``template_id`` and
+    ``workflow_id``. A workflow's schedule needs workflow:write, and its owner must hold
+    run:launch on every template node of the workflow (now and at every firing)."""
+
+    template_id: Id | None = Field(default=None, description="the template it launches")
+    workflow_id: Id | None = Field(default=None, description="or the workflow it launches")
+
+
 class ScheduleUpdate(NamedUpdate):
     """Only the fields sent change (the expression is kept unless sent); the caller becomes
     the owner. ``launch``, when sent, replaces all launch values. Re-enabling clears
@@ -64,8 +74,13 @@ class ScheduleUpdate(NamedUpdate):
 class ScheduleRead(ResponseModel):
     id: int
     project_id: int
+    target_kind: TargetKind = Field(description="what it launches: a template or a workflow")
     template_id: int | None = Field(description="null once the template is deleted")
     template_name: str = ""
+    workflow_id: int | None = Field(
+        default=None, description="a workflow target's; null once the workflow is deleted"
+    )
+    workflow_name: str = ""
     name: str
     description: str
     kind: ScheduleKind
@@ -82,6 +97,9 @@ class ScheduleRead(ResponseModel):
     next_fire_at: dt.datetime | None = Field(description="null when disabled or exhausted")
     last_fired_at: dt.datetime | None
     last_run_id: int | None
+    last_workflow_run_id: int | None = Field(
+        default=None, description="a workflow target's last workflow run"
+    )
     created_at: dt.datetime
     updated_at: dt.datetime
 

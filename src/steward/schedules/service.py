@@ -1,4 +1,8 @@
-"""Saving, reading and previewing schedules. Firing them is ``schedules.firing``."""
+"""Saving, reading and previewing schedules. Firing them is ``schedules.firing``.
+
+A schedule launches a template (with launch values) or a workflow (whose nodes carry their
+own): ``template_id`` or ``workflow_id``, fixed when it is made; ``target_kind`` keeps which it
+was once the target is deleted."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import Session, joinedload
 
 from steward.audit import service as audit
@@ -14,13 +18,13 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.policy import Action, ProjectAccess
 from steward.db import utcnow
-from steward.errors import InvalidState
+from steward.errors import InvalidInput, InvalidState, PermissionDenied
 from steward.keys.crypto import KeyCipher
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run
 from steward.schedules import recurrence, values
-from steward.schedules.models import Schedule, ScheduleKind
+from steward.schedules.models import Schedule, ScheduleKind, TargetKind
 from steward.schedules.recurrence import Recurrence
 from steward.schedules.schemas import (
     DraftPreview,
@@ -32,14 +36,25 @@ from steward.schedules.schemas import (
 )
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
+from steward.workflows import service as workflows
+from steward.workflows.models import NodeKind, Workflow, WorkflowRun, WorkflowRunStatus
 
-WITH_NAMES = (joinedload(Schedule.template), joinedload(Schedule.owner))
+WITH_NAMES = (
+    joinedload(Schedule.template),
+    joinedload(Schedule.workflow),
+    joinedload(Schedule.owner),
+)
 TIMING_FIELDS = frozenset({"kind", "expression", "timezone", "start_at", "end_at"})
 PLAIN_FIELDS = (
     "name", "description", "kind", "expression", "timezone", "start_at", "end_at", "enabled",
     "missed_policy",
 )  # fmt: skip
-AUDITED_FIELDS = (*PLAIN_FIELDS, "template_id", "launch", "owner_id", "disabled_reason")
+AUDITED_FIELDS = (
+    *PLAIN_FIELDS, "template_id", "workflow_id", "launch", "owner_id", "disabled_reason",
+)  # fmt: skip
+WORKFLOW_LAUNCH = (
+    "a workflow's nodes carry their own launch values: a schedule of a workflow takes none"
+)
 
 
 def _fields(schedule: Schedule) -> dict[str, Any]:
@@ -47,10 +62,13 @@ def _fields(schedule: Schedule) -> dict[str, Any]:
     return audit.snapshot(schedule, AUDITED_FIELDS)
 
 
-def _visible(only: Collection[int] | None) -> list[ColumnElement[bool]]:
+def _visible(only: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
     """``only``: the templates whose schedules the caller may see (None: all, and those of
-    deleted templates too)."""
-    return [] if only is None else [Schedule.template_id.in_(list(only))]
+    deleted targets too); ``workflows``: whether the caller sees the workflows' schedules."""
+    if only is None and workflows:
+        return []
+    templates = Schedule.workflow_id.is_(None) if only is None else Schedule.template_id.in_(only)
+    return [or_(templates, Schedule.workflow_id.is_not(None)) if workflows else templates]
 
 
 def recurrence_of(schedule: Schedule) -> Recurrence:
@@ -71,49 +89,88 @@ def list_for_project(
     limit: int,
     offset: int,
     only: Collection[int] | None = None,
+    workflows: bool = True,
     template_id: int | None = None,
+    workflow_id: int | None = None,
 ) -> tuple[list[Schedule], int]:
-    where = _visible(only)
+    where = _visible(only, workflows)
     if template_id is not None:
         where.append(Schedule.template_id == template_id)
+    if workflow_id is not None:
+        where.append(Schedule.workflow_id == workflow_id)
     return scoped.list_in_project(
         session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
     )
 
 
 def get(
-    session: Session, project: Project, schedule_id: int, *, only: Collection[int] | None = None
+    session: Session,
+    project: Project,
+    schedule_id: int,
+    *,
+    only: Collection[int] | None = None,
+    workflows: bool = True,
 ) -> Schedule:
+    where = _visible(only, workflows)
     return scoped.get_in_project(
-        session, Schedule, project, schedule_id, "schedule", *_visible(only), options=WITH_NAMES
+        session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
     )
+
+
+def require_node_launch(rights: ProjectAccess, workflow: Workflow) -> None:
+    """run:launch on every template node of the workflow (403 naming the first node that the
+    actor may not launch): what launching it needs, without checking its launch values."""
+    for node in workflow.nodes:
+        if node.get("kind") != NodeKind.TEMPLATE:
+            continue
+        if Action.RUN_LAUNCH not in rights.template_actions(node.get("template_id")):
+            raise PermissionDenied(
+                f"permission '{Action.RUN_LAUNCH}' is required on template"
+                f" {node.get('template_id')} (node '{node.get('key')}') to launch workflow"
+                f" '{workflow.name}'"
+            )
+
+
+def _refuse_launch_values(body: LaunchOverrides | None) -> None:
+    """A workflow target takes no launch values: anything but an empty body is a 422."""
+    if body is not None and body.model_dump(exclude_defaults=True):
+        raise InvalidInput("launch", WORKFLOW_LAUNCH)
 
 
 def create(
     session: Session,
     rights: ProjectAccess,
-    template: Template,
+    target: Template | Workflow,
     body: ScheduleCreate,
     *,
     actor: Actor,
     cipher: KeyCipher,
     min_interval: dt.timedelta,
 ) -> Schedule:
-    """The caller becomes the owner and must hold run:launch on the template."""
-    rights.require_on_template(template.id, Action.RUN_LAUNCH)
+    """The caller becomes the owner and must hold run:launch on the template (on every
+    template node of the workflow, whose launch is then checked as a launch would be)."""
+    if isinstance(target, Workflow):
+        _refuse_launch_values(body.launch)
+        workflows.check_launch(session, cipher, rights, target)
+    else:
+        rights.require_on_template(target.id, Action.RUN_LAUNCH)
     scoped.check_name_free(session, Schedule, rights.project, body.name, "schedule")
     now = utcnow()
     schedule = Schedule(
         project_id=rights.project.id,
-        template=template,
         owner=actor.user,
         created_at=now,
         disabled_reason="",
         **{field: getattr(body, field) for field in PLAIN_FIELDS},
     )
-    schedule.launch, schedule.secret_launch, _secrets = values.seal(
-        session, cipher, template, body.launch, {}
-    )
+    if isinstance(target, Workflow):
+        schedule.target_kind, schedule.workflow = TargetKind.WORKFLOW, target
+        schedule.launch, schedule.secret_launch = {}, None
+    else:
+        schedule.target_kind, schedule.template = TargetKind.TEMPLATE, target
+        schedule.launch, schedule.secret_launch, _secrets = values.seal(
+            session, cipher, target, body.launch, {}
+        )
     first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
     session.add(schedule)
@@ -149,13 +206,19 @@ def update(
     for field in PLAIN_FIELDS:
         if field in changes:
             setattr(schedule, field, changes[field])
-    template = schedule.template
-    if template is None and schedule.enabled:
+    template, workflow = schedule.template, schedule.workflow
+    if template is None and workflow is None and schedule.enabled:
         raise InvalidState(
-            f"schedule '{schedule.name}' cannot be enabled: its template was deleted"
+            f"schedule '{schedule.name}' cannot be enabled: its {schedule.target_kind} was deleted"
         )
     detail = ""
-    if template is not None:
+    if schedule.target_kind == TargetKind.WORKFLOW:
+        _refuse_launch_values(body.launch)
+        if workflow is not None:
+            require_node_launch(rights, workflow)
+            if schedule.enabled:
+                workflows.check_launch(session, cipher, rights, workflow)
+    elif template is not None:
         rights.require_on_template(template.id, Action.RUN_LAUNCH)
         if body.launch is not None or schedule.enabled:
             detail = _seal_again(session, cipher, schedule, template, body.launch)
@@ -197,6 +260,18 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
     scoped.refuse_while_runs_active(
         session, f"schedule '{schedule.name}'", Run.schedule_id == schedule.id
     )
+    running = session.scalar(
+        select(WorkflowRun.id).where(
+            and_(
+                WorkflowRun.schedule_id == schedule.id,
+                WorkflowRun.status == WorkflowRunStatus.RUNNING,
+            )
+        )
+    )
+    if running is not None:
+        raise InvalidState(
+            f"schedule '{schedule.name}' has a running workflow run ({running}); cancel it first"
+        )
     audit.record_change(
         session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
     )

@@ -1,4 +1,4 @@
-"""Inbound webhooks of a template, and every delivery they received."""
+"""Inbound webhooks of a template or a workflow, and every delivery they received."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import enum
 import secrets
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.db import Base, utcnow
 from steward.projects.scoped import ProjectScoped
+from steward.schedules.models import TargetKind
 
 
 class WebhookAuth(enum.StrEnum):
@@ -27,9 +28,18 @@ def new_hook_id() -> str:
 
 class Webhook(ProjectScoped):
     __tablename__ = "webhooks"
+    __table_args__ = (
+        UniqueConstraint("project_id", "name"),
+        # exactly one target; deleted with it (CASCADE)
+        CheckConstraint("(template_id IS NULL) <> (workflow_id IS NULL)", name="one_target"),
+    )
 
-    template_id: Mapped[int] = mapped_column(
+    template_id: Mapped[int | None] = mapped_column(
         ForeignKey("templates.id", ondelete="CASCADE"), index=True
+    )
+    # a workflow target launches a workflow run; no launch values come from the delivery
+    workflow_id: Mapped[int | None] = mapped_column(
+        ForeignKey("workflows.id", ondelete="CASCADE"), index=True
     )
     # who last saved it: deliveries launch with this user's rights (capped at run scope)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
@@ -47,6 +57,10 @@ class Webhook(ProjectScoped):
     rate_limit_per_minute: Mapped[int] = mapped_column(default=30)
     disabled_reason: Mapped[str] = mapped_column(Text, default="")
 
+    @property
+    def target_kind(self) -> TargetKind:
+        return TargetKind.TEMPLATE if self.workflow_id is None else TargetKind.WORKFLOW
+
 
 class DeliveryOutcome(enum.StrEnum):
     LAUNCHED = "launched"
@@ -54,7 +68,7 @@ class DeliveryOutcome(enum.StrEnum):
     IGNORED = "ignored"  # authenticated, but a matcher did not hold
     REJECTED = "rejected"  # bad signature/secret, replay, unreadable body or refused values
     RATE_LIMITED = "rate_limited"
-    FAILED = "failed"  # matched, but the launch was refused (rights, template)
+    FAILED = "failed"  # matched, but the launch was refused (rights, template, workflow)
 
 
 class WebhookDelivery(Base):
@@ -85,4 +99,8 @@ class WebhookDelivery(Base):
     # the launch values taken from the body (extra vars, survey answers, ref)
     launch: Mapped[dict[str, Any]] = mapped_column(default=dict)
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    # a workflow target's launch
+    workflow_run_id: Mapped[int | None] = mapped_column(
+        ForeignKey("workflow_runs.id", ondelete="SET NULL")
+    )
     test: Mapped[bool] = mapped_column(default=False)  # sent from the console's "send test"

@@ -48,6 +48,7 @@ from steward.projects.models import Project
 from steward.runner.masking import MASK, Masker
 from steward.runs import service as runs
 from steward.runs.models import LaunchType
+from steward.schedules import service as schedules
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 from steward.templates.survey import QuestionType
@@ -56,6 +57,8 @@ from steward.webhooks.models import DeliveryOutcome, Webhook, WebhookAuth, Webho
 from steward.webhooks.samples import SAMPLES
 from steward.webhooks.schemas import TestDelivery
 from steward.webhooks.service import survey_variables
+from steward.workflows import service as workflows
+from steward.workflows.models import Workflow, WorkflowLaunchType
 
 WINDOW = dt.timedelta(minutes=1)
 HOOK_ID_MAX = 64
@@ -81,6 +84,7 @@ class Received:
     reason: str
     delivery_id: int | None = None  # None: refused without a record (see the module's doc)
     run_id: int | None = None
+    workflow_run_id: int | None = None  # a workflow's webhook launched it
     first_delivery_id: int | None = None  # a replay: the delivery that used the id first
     retry_after: int | None = None  # rate limited: seconds until one more is accepted
 
@@ -167,7 +171,7 @@ def deliver(
 def _password_answers(session: Session, webhook: Webhook, body: bytes) -> list[str]:
     """The answers to the template's password questions that the body carries (through the
     extractors): masked in the delivery's record, whether it was authenticated or not."""
-    if not webhook.extractors:
+    if not webhook.extractors or webhook.template_id is None:
         return []
     template = session.get_one(Template, webhook.template_id)
     passwords = {
@@ -304,6 +308,9 @@ def _match_and_launch(
     miss = _first_miss(webhook, document, headers)
     if miss is not None:
         return _record(session, delivery, 202, DeliveryOutcome.IGNORED, miss)
+    if webhook.workflow_id is not None:
+        return _match_workflow(session, cipher, queue, delivery, dry_run=dry_run)
+    assert webhook.template_id is not None  # noqa: S101 - one target (a check constraint)
     template = session.get_one(Template, webhook.template_id)  # deleted with its template
     try:
         overrides = _overrides(webhook, template, document, delivery)
@@ -317,7 +324,7 @@ def _match_and_launch(
         return _record(session, delivery, 409, DeliveryOutcome.FAILED, owner)
     if dry_run:
         return _dry_run(session, delivery, template, overrides)
-    return _launch(session, cipher, queue, delivery, project, owner, overrides)
+    return _launch(session, cipher, queue, delivery, project, owner, template, overrides)
 
 
 def _overrides(
@@ -353,6 +360,16 @@ def _owner(session: Session, webhook: Webhook, project: Project) -> User | str:
     if not owner.is_active:
         return f"its owner '{owner.username}' is disabled"
     rights = access(session, Actor.trigger(owner, "webhook", webhook.id), project)
+    if webhook.workflow_id is not None:
+        workflow = session.get_one(Workflow, webhook.workflow_id)  # deleted with its workflow
+        try:
+            if Action.WORKFLOW_VIEW not in rights.actions:
+                raise PermissionDenied(f"permission '{Action.WORKFLOW_VIEW}' is required")
+            schedules.require_node_launch(rights, workflow)
+        except PermissionDenied as exc:
+            what = f"workflow '{workflow.name}'"
+            return f"its owner '{owner.username}' may no longer launch {what}: {exc.message}"
+        return owner
     try:
         rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
     except (NotFound, PermissionDenied):
@@ -398,6 +415,7 @@ def _launch(
     delivery: _Delivery,
     project: Project,
     owner: User,
+    template: Template,
     overrides: LaunchOverrides,
 ) -> Received:
     """The run and the delivery record in one transaction: a replay racing this one fails on
@@ -413,7 +431,7 @@ def _launch(
             project,
             actor,
             overrides,
-            webhook.template_id,
+            template.id,
             trigger,
             commit=False,
         )
@@ -426,6 +444,49 @@ def _launch(
     )
     if received.outcome == DeliveryOutcome.LAUNCHED:
         queue.submit(run.id)
+    return received
+
+
+def _match_workflow(
+    session: Session, cipher: KeyCipher, queue: RunQueue, delivery: _Delivery, *, dry_run: bool
+) -> Received:
+    """A matched delivery of a workflow's webhook: a workflow run launched as the owner,
+    exactly as a person launching it (``workflows.service.start``): its nodes carry their own
+    launch values, nothing comes from the body. The workflow run and the delivery record in
+    one transaction."""
+    webhook = delivery.webhook
+    project = session.get_one(Project, webhook.project_id)
+    owner = _owner(session, webhook, project)
+    if isinstance(owner, str):
+        if not dry_run:
+            _disable(session, webhook, owner)
+        return _record(session, delivery, 409, DeliveryOutcome.FAILED, owner)
+    workflow = session.get_one(Workflow, webhook.workflow_id)  # deleted with its workflow
+    actor = Actor.trigger(owner, "webhook", webhook.id, delivery.inbound.source_ip)
+    rights = access(session, actor, project)
+    trigger = workflows.Trigger(WorkflowLaunchType.WEBHOOK, webhook_id=webhook.id)
+    try:
+        if dry_run:
+            workflows.check_launch(session, cipher, rights, workflow)
+            reason = f"dry run: it would launch workflow '{workflow.name}'"
+            return _record(session, delivery, 200, DeliveryOutcome.MATCHED, reason)
+        wrun, done = workflows.start(
+            session, cipher, queue, rights, workflow, actor=actor, trigger=trigger
+        )
+    except DomainError as exc:
+        session.rollback()
+        status = 422 if isinstance(exc, InvalidInput) else 409
+        return _record(session, delivery, status, DeliveryOutcome.FAILED, _launch_refused(exc))
+    received = _record(
+        session,
+        delivery,
+        202,
+        DeliveryOutcome.LAUNCHED,
+        f"launched workflow run {wrun.id}",
+        workflow_run_id=wrun.id,
+    )
+    if received.outcome == DeliveryOutcome.LAUNCHED:
+        done.send(queue)
     return received
 
 
@@ -445,6 +506,8 @@ def _record(
     outcome: DeliveryOutcome,
     reason: str,
     run_id: int | None = None,
+    *,
+    workflow_run_id: int | None = None,
 ) -> Received:
     """Add the delivery record and commit it with whatever the session holds (a run).
 
@@ -472,6 +535,7 @@ def _record(
         status_code=status,
         launch=masker.data(delivery.launch),
         run_id=run_id,
+        workflow_run_id=workflow_run_id,
         test=delivery.test,
     )
     session.add(row)
@@ -488,7 +552,7 @@ def _record(
         if replay is None:  # not the delivery id after all
             raise
         return replay
-    return Received(status, outcome, reason, delivery_id, run_id)
+    return Received(status, outcome, reason, delivery_id, run_id, workflow_run_id)
 
 
 def send_test(

@@ -19,7 +19,9 @@ from steward.api.deps import (
     client_ip,
 )
 from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
+from steward.auth.policy import Action, ProjectAccess
+from steward.errors import InvalidInput, NotFound
+from steward.schedules import service as schedules
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.webhooks import receive, service, signatures
@@ -33,8 +35,11 @@ from steward.webhooks.schemas import (
     TestDelivery,
     WebhookCreate,
     WebhookRead,
+    WebhookTargetCreate,
     WebhookUpdate,
 )
+from steward.workflows import service as workflows
+from steward.workflows.models import Workflow
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["webhooks"])
 hooks = APIRouter(prefix="/hooks", tags=["webhooks"])
@@ -60,17 +65,34 @@ EditedTemplate = Annotated[Template, Depends(_template_edited)]
 
 def _viewed(webhook_id: int, rights: AccessDep, session: SessionDep) -> Webhook:
     visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return service.get(session, rights.project, webhook_id, templates=visible)
+    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
+    return service.get(
+        session, rights.project, webhook_id, templates=visible, workflows=sees_workflows
+    )
 
 
 def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -> Webhook:
-    """Deliveries too: their bodies and headers may carry data only template writers see."""
-    rights.require_on_template(webhook.template_id, Action.TEMPLATE_WRITE)
+    """Deliveries too: their bodies and headers may carry data only template writers see
+    (a workflow's webhook: workflow writers)."""
+    if webhook.workflow_id is not None:
+        rights.require(Action.WORKFLOW_WRITE)
+    else:
+        rights.require_on_template(webhook.template_id, Action.TEMPLATE_WRITE)
     return webhook
 
 
-def _saved(webhook: Annotated[Webhook, Depends(_written)], rights: AccessDep) -> Webhook:
-    rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
+def _require_launch(session: Session, rights: ProjectAccess, webhook: Webhook) -> None:
+    """run:launch on its template, or on every template node of its workflow."""
+    if webhook.workflow_id is not None:
+        schedules.require_node_launch(rights, session.get_one(Workflow, webhook.workflow_id))
+    else:
+        rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
+
+
+def _saved(
+    webhook: Annotated[Webhook, Depends(_written)], rights: AccessDep, session: SessionDep
+) -> Webhook:
+    _require_launch(session, rights, webhook)
     return webhook
 
 
@@ -86,7 +108,8 @@ def _reads(session: Session, base_url: str, webhooks: list[Webhook]) -> list[Web
             update={
                 "url": service.receive_url(base_url, w),
                 "template_name": names[w.id][0],
-                "owner": names[w.id][1],
+                "workflow_name": names[w.id][1],
+                "owner": names[w.id][2],
                 "signature_header": signatures.SIGNATURE_HEADER[w.auth].title(),
                 "delivery_header": signatures.DELIVERY_HEADER[w.auth].title(),
             }
@@ -125,6 +148,58 @@ def create_webhook(
     return _reads(session, runtime.settings.url, [created])[0]
 
 
+def _target(
+    body: WebhookTargetCreate, rights: ProjectAccess, session: Session
+) -> Template | Workflow:
+    """The one target the body names, checked for the caller's right to save a webhook of it
+    (whoever saves it becomes its owner: they must be allowed to launch what it does). A 422
+    naming the field when both or neither are given, or for one the caller cannot see (the
+    same answer as for one not in the project)."""
+    if body.template_id is not None and body.workflow_id is not None:
+        raise InvalidInput(
+            "workflow_id", "a webhook has one target: give template_id or workflow_id, not both"
+        )
+    if body.workflow_id is not None:
+        missing = f"workflow {body.workflow_id} not found in project '{rights.project.name}'"
+        if Action.WORKFLOW_VIEW not in rights.actions:
+            raise InvalidInput("workflow_id", missing)
+        try:
+            workflow = workflows.get(session, rights.project, body.workflow_id)
+        except NotFound:
+            raise InvalidInput("workflow_id", missing) from None
+        rights.require(Action.WORKFLOW_WRITE)
+        schedules.require_node_launch(rights, workflow)
+        return workflow
+    if body.template_id is None:
+        raise InvalidInput(
+            "template_id",
+            "a webhook launches a template or a workflow: give template_id or workflow_id",
+        )
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    try:
+        template = templates.get(session, rights.project, body.template_id, only=visible)
+    except NotFound as exc:
+        raise InvalidInput("template_id", exc.message) from None
+    return _template_edited(template, rights)
+
+
+@router.post("/webhooks", status_code=status.HTTP_201_CREATED)
+def create_targeted_webhook(
+    body: WebhookTargetCreate,
+    rights: AccessDep,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    actor: ActorDep,
+) -> WebhookRead:
+    """A webhook launching a template (``template_id``: template:write and run:launch on it)
+    or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
+    exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
+    webhook takes no extractors nor ref_from (its nodes carry their own launch values)."""
+    target = _target(body, rights, session)
+    created = service.create(session, rights.project, target, body, actor=actor)
+    return _reads(session, runtime.settings.url, [created])[0]
+
+
 @router.get("/webhooks")
 def list_webhooks(
     rights: AccessDep,
@@ -132,13 +207,16 @@ def list_webhooks(
     runtime: RuntimeDep,
     page: Annotated[PageParams, Query()],
     template_id: Annotated[Id | None, Query()] = None,
+    workflow_id: Annotated[Id | None, Query()] = None,
 ) -> Page[WebhookRead]:
-    """The webhooks of the templates the caller may see, by name."""
+    """The webhooks of the templates and workflows the caller may see, by name."""
     rows, total = service.list_for_project(
         session,
         rights.project,
         templates=rights.templates_allowing(Action.TEMPLATE_VIEW),
+        workflows=Action.WORKFLOW_VIEW in rights.actions,
         template_id=template_id,
+        workflow_id=workflow_id,
         **page.model_dump(),
     )
     return Page.of(_reads(session, runtime.settings.url, rows), total, page)
@@ -208,7 +286,7 @@ def test_webhook(
     """Send a delivery signed with the webhook's secret through the same checks as a real one.
     Dry run by default: it answers what it would launch; ``launch: true`` launches the run."""
     if body.launch:
-        rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
+        _require_launch(session, rights, webhook)
     sent = receive.send_test(session, cipher, queue, webhook, body, actor=actor)
     return DeliveryRead.model_validate(sent)
 
@@ -269,6 +347,7 @@ def receive_delivery(
             outcome=received.outcome,
             reason=received.reason,
             run_id=received.run_id,
+            workflow_run_id=received.workflow_run_id,
         )
     return _refused(received)
 

@@ -19,6 +19,7 @@ from steward.api.bounds import (
     Name,
 )
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schedules.models import TargetKind
 from steward.templates.variables import VariableName
 from steward.webhooks.matching import MatchOp, MatchSource
 from steward.webhooks.models import DeliveryOutcome, WebhookAuth
@@ -119,6 +120,15 @@ class WebhookCreate(RequestModel):
     rate_limit_per_minute: RateLimit = 30
 
 
+class WebhookTargetCreate(WebhookCreate):
+    """A webhook of a template or of a workflow: exactly one of ``template_id`` and
+    ``workflow_id``. A workflow's webhook takes no ``extractors`` nor ``ref_from`` (its nodes
+    carry their own launch values)."""
+
+    template_id: Id | None = Field(default=None, description="the template it launches")
+    workflow_id: Id | None = Field(default=None, description="or the workflow it launches")
+
+
 class WebhookUpdate(NamedUpdate):
     """Only the fields sent change; ``matchers`` and ``extractors`` replace the whole set.
     Saving makes the caller the webhook's owner, whose rights its deliveries launch with."""
@@ -135,8 +145,11 @@ class WebhookUpdate(NamedUpdate):
 class WebhookRead(ResponseModel):
     id: int
     project_id: int
-    template_id: int
+    target_kind: TargetKind = Field(description="what it launches: a template or a workflow")
+    template_id: int | None = Field(description="null for a workflow's webhook")
     template_name: str = ""
+    workflow_id: int | None = Field(default=None, description="a workflow target's")
+    workflow_name: str = ""
     name: str
     description: str
     url: str = Field(default="", description="where the sender posts its deliveries")
@@ -175,6 +188,7 @@ class DeliverySummary(ResponseModel):
     reason: str
     status_code: int
     run_id: int | None
+    workflow_run_id: int | None = Field(default=None, description="a workflow target's launch")
     test: bool
     body_truncated: bool
 
@@ -212,3 +226,4 @@ class DeliveryResult(BaseModel):
     outcome: DeliveryOutcome
     reason: str
     run_id: int | None
+    workflow_run_id: int | None = None

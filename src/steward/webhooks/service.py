@@ -1,4 +1,6 @@
-"""A template's webhooks: create, change, delete, list; and their recorded deliveries.
+"""Webhooks of a template or of a workflow: create, change, delete, list; and their recorded
+deliveries. The target (``template_id`` or ``workflow_id``) is fixed when the webhook is made; a
+workflow's webhook takes no launch values from the delivery (no extractors, no ref).
 
 Receiving a delivery is ``webhooks.receive``; this module is what people do to webhooks.
 """
@@ -8,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
@@ -24,11 +26,17 @@ from steward.templates.models import Template
 from steward.templates.schemas import OverridableField
 from steward.webhooks.models import Webhook, WebhookAuth, WebhookDelivery, new_hook_id
 from steward.webhooks.schemas import DeliveryFilters, WebhookCreate, WebhookUpdate
+from steward.workflows.models import Workflow
+
+WORKFLOW_VALUES = (
+    "a workflow's nodes carry their own launch values: a webhook of a workflow sets none"
+)
 
 AUDITED_FIELDS = (
     "name",
     "description",
     "template_id",
+    "workflow_id",
     "auth",
     "secret_key_id",
     "enabled",
@@ -83,18 +91,32 @@ def _check_launch_values(template: Template, webhook: Webhook) -> None:
         )
 
 
-def _check(session: Session, project: Project, template: Template, webhook: Webhook) -> None:
+def _check(
+    session: Session, project: Project, target: Template | Workflow | None, webhook: Webhook
+) -> None:
     _check_secret_key(session, project, webhook.secret_key_id)
-    _check_launch_values(template, webhook)
+    if isinstance(target, Template):
+        _check_launch_values(target, webhook)
+    elif webhook.extractors:
+        raise InvalidInput("extractors", WORKFLOW_VALUES)
+    elif webhook.ref_from:
+        raise InvalidInput("ref_from", WORKFLOW_VALUES)
 
 
 def create(
-    session: Session, project: Project, template: Template, body: WebhookCreate, *, actor: Actor
+    session: Session,
+    project: Project,
+    target: Template | Workflow,
+    body: WebhookCreate,
+    *,
+    actor: Actor,
 ) -> Webhook:
+    """``target``: checked by the caller (its rights to save a webhook of it)."""
     scoped.check_name_free(session, Webhook, project, body.name, "webhook")
     webhook = Webhook(
         project_id=project.id,
-        template_id=template.id,
+        template_id=target.id if isinstance(target, Template) else None,
+        workflow_id=target.id if isinstance(target, Workflow) else None,
         owner_id=actor.user.id,
         name=body.name,
         description=body.description,
@@ -106,7 +128,7 @@ def create(
         ref_from=body.ref_from,
         rate_limit_per_minute=body.rate_limit_per_minute,
     )
-    _check(session, project, template, webhook)
+    _check(session, project, target, webhook)
     session.add(webhook)
     session.flush()
     changes = audit.diff({}, _fields(webhook))
@@ -129,8 +151,13 @@ def update(
     if "enabled" in changes:  # switched by a person: Steward's reason no longer applies
         webhook.disabled_reason = ""
     webhook.owner_id = actor.user.id  # who last saved it: its deliveries launch as them
-    template = session.get_one(Template, webhook.template_id)  # deleted with its template
-    _check(session, project, template, webhook)
+    # deleted with its target
+    target: Template | Workflow = (
+        session.get_one(Template, webhook.template_id)
+        if webhook.template_id is not None
+        else session.get_one(Workflow, webhook.workflow_id)
+    )
+    _check(session, project, target, webhook)
     diff = audit.diff(before, _fields(webhook))
     audit.record_change(session, actor, AuditAction.WEBHOOK_UPDATE, webhook, diff)
     session.commit()
@@ -162,17 +189,30 @@ def delete(session: Session, webhook: Webhook, *, actor: Actor) -> None:
 
 
 def get(
-    session: Session, project: Project, webhook_id: int, *, templates: Collection[int] | None
+    session: Session,
+    project: Project,
+    webhook_id: int,
+    *,
+    templates: Collection[int] | None,
+    workflows: bool = True,
 ) -> Webhook:
     """``templates``: the ids of the templates whose webhooks the caller may see (None: all);
-    any other webhook is not found, like one that does not exist."""
+    ``workflows``: whether the caller sees the workflows' webhooks. Any other webhook is not
+    found, like one that does not exist."""
     return scoped.get_in_project(
-        session, Webhook, project, webhook_id, "webhook", *_visible(templates)
+        session, Webhook, project, webhook_id, "webhook", *_visible(templates, workflows)
     )
 
 
-def _visible(templates: Collection[int] | None) -> list[ColumnElement[bool]]:
-    return [] if templates is None else [Webhook.template_id.in_(list(templates))]
+def _visible(templates: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
+    if templates is None and workflows:
+        return []
+    of_templates = (
+        Webhook.template_id.is_not(None)
+        if templates is None
+        else Webhook.template_id.in_(list(templates))
+    )
+    return [or_(of_templates, Webhook.workflow_id.is_not(None)) if workflows else of_templates]
 
 
 def list_for_project(
@@ -183,27 +223,43 @@ def list_for_project(
     template_id: int | None,
     limit: int,
     offset: int,
+    workflows: bool = True,
+    workflow_id: int | None = None,
 ) -> tuple[list[Webhook], int]:
-    where = _visible(templates)
+    where = _visible(templates, workflows)
     if template_id is not None:
         where.append(Webhook.template_id == template_id)
+    if workflow_id is not None:
+        where.append(Webhook.workflow_id == workflow_id)
     return scoped.list_in_project(session, Webhook, project, *where, limit=limit, offset=offset)
 
 
-def names(session: Session, webhooks: Collection[Webhook]) -> dict[int, tuple[str, str]]:
-    """``{webhook id: (template name, owner's username)}`` for a page, in two queries."""
-    template_ids = {w.template_id for w in webhooks}
+def names(session: Session, webhooks: Collection[Webhook]) -> dict[int, tuple[str, str, str]]:
+    """``{webhook id: (template name, workflow name, owner's username)}`` for a page, in three
+    queries."""
+    template_ids = {w.template_id for w in webhooks if w.template_id is not None}
+    workflow_ids = {w.workflow_id for w in webhooks if w.workflow_id is not None}
     owner_ids = {w.owner_id for w in webhooks if w.owner_id is not None}
     templates = dict(
         session.execute(
             select(Template.id, Template.name).where(Template.id.in_(template_ids))
         ).all()
     )
+    workflows = dict(
+        session.execute(
+            select(Workflow.id, Workflow.name).where(Workflow.id.in_(workflow_ids))
+        ).all()
+    )
     owners = dict(
         session.execute(select(User.id, User.username).where(User.id.in_(owner_ids))).all()
     )
     return {
-        w.id: (templates.get(w.template_id, ""), owners.get(w.owner_id or 0, "")) for w in webhooks
+        w.id: (
+            templates.get(w.template_id or 0, ""),
+            workflows.get(w.workflow_id or 0, ""),
+            owners.get(w.owner_id or 0, ""),
+        )
+        for w in webhooks
     }
 
 

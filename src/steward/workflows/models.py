@@ -66,6 +66,14 @@ NODE_FINISHED = frozenset(
 )
 
 
+class WorkflowLaunchType(enum.StrEnum):
+    """How a workflow run was launched: by a person, a schedule or a webhook."""
+
+    MANUAL = "manual"
+    SCHEDULE = "schedule"
+    WEBHOOK = "webhook"
+
+
 class Workflow(ProjectScoped):
     __tablename__ = "workflows"
 
@@ -107,6 +115,16 @@ class WorkflowRun(Base):
     status: Mapped[WorkflowRunStatus] = mapped_column(String(16), default=WorkflowRunStatus.RUNNING)
     status_reason: Mapped[str] = mapped_column(Text, default="")
     launched_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    launch_type: Mapped[WorkflowLaunchType] = mapped_column(
+        String(16), default=WorkflowLaunchType.MANUAL
+    )
+    # what launched it besides a person: "via schedule N" / "via webhook N"
+    schedule_id: Mapped[int | None] = mapped_column(
+        ForeignKey("schedules.id", ondelete="SET NULL"), index=True
+    )
+    webhook_id: Mapped[int | None] = mapped_column(
+        ForeignKey("webhooks.id", ondelete="SET NULL"), index=True
+    )
     # the document as launched (edits of the workflow do not change a run under way)
     edges: Mapped[list[Any]] = mapped_column(default=list)
     secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)

@@ -8,7 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from steward.api.bounds import Description, Id, Name
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
-from steward.workflows.models import EdgeOn, NodeKind, NodeStatus, WorkflowRunStatus
+from steward.workflows.models import (
+    EdgeOn,
+    NodeKind,
+    NodeStatus,
+    WorkflowLaunchType,
+    WorkflowRunStatus,
+)
 
 NODES_MAX = 100
 EDGES_MAX = 300
@@ -139,6 +145,9 @@ class WorkflowRunRead(ResponseModel):
     status_reason: str
     launched_by_id: int | None
     launched_by: str = ""
+    launch_type: WorkflowLaunchType = Field(description="manual, schedule or webhook")
+    schedule_id: int | None = Field(default=None, description="the schedule that launched it")
+    webhook_id: int | None = Field(default=None, description="the webhook that launched it")
     created_at: dt.datetime
     finished_at: dt.datetime | None
     cancel_requested_at: dt.datetime | None

@@ -6,6 +6,7 @@ runs in the launch's own transaction, so the root runs exist when the launch ans
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from steward.workflows.models import (
     NodeKind,
     NodeStatus,
     Workflow,
+    WorkflowLaunchType,
     WorkflowNodeRun,
     WorkflowRun,
     WorkflowRunStatus,
@@ -245,6 +247,18 @@ def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> No
 # --- launching -----------------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class Trigger:
+    """How a workflow run is launched: by a person, or by a schedule or webhook (its owner)."""
+
+    launch_type: WorkflowLaunchType = WorkflowLaunchType.MANUAL
+    schedule_id: int | None = None
+    webhook_id: int | None = None
+
+
+MANUAL = Trigger()
+
+
 def launch(
     session: Session,
     cipher: KeyCipher,
@@ -253,10 +267,22 @@ def launch(
     workflow: Workflow,
     *,
     actor: Actor,
+    trigger: Trigger = MANUAL,
 ) -> WorkflowRun:
-    """A workflow run of the document as it is now. The caller must be allowed to launch every
-    template node (403 naming the first that it may not), and every node's launch values must
-    still pass (422 naming the node); the root nodes start in this transaction."""
+    """A workflow run of the document as it is now (``start``), committed, its root runs
+    handed to the queue."""
+    wrun, done = start(session, cipher, queue, rights, workflow, actor=actor, trigger=trigger)
+    session.commit()
+    done.send(queue)
+    return wrun
+
+
+def check_launch(
+    session: Session, cipher: KeyCipher, rights: ProjectAccess, workflow: Workflow
+) -> None:
+    """What a launch checks first: the caller must be allowed to launch every template node
+    (403 naming the first that it may not), and every node's launch values must still pass
+    (422 naming the node; 409 when a node's template was deleted)."""
     names = template_names(session, workflow.nodes)
     for node in workflow.nodes:
         if node["kind"] != NodeKind.TEMPLATE:
@@ -288,6 +314,21 @@ def launch(
             resolve_launch(session, template, body)
         except InvalidInput as exc:
             raise InvalidInput(f"nodes.{node['key']}.launch.{exc.field}", exc.reason) from None
+
+
+def start(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    rights: ProjectAccess,
+    workflow: Workflow,
+    *,
+    actor: Actor,
+    trigger: Trigger = MANUAL,
+) -> tuple[WorkflowRun, progress.Done]:
+    """A workflow run of the document as it is now, checked as ``check_launch`` says; the root
+    nodes start in the caller's transaction, which commits (then sends what is done)."""
+    check_launch(session, cipher, rights, workflow)
     now = utcnow()
     wrun = WorkflowRun(
         project_id=rights.project.id,
@@ -295,6 +336,9 @@ def launch(
         workflow_name=workflow.name,
         status=WorkflowRunStatus.RUNNING,
         launched_by_id=actor.user.id,
+        launch_type=trigger.launch_type,
+        schedule_id=trigger.schedule_id,
+        webhook_id=trigger.webhook_id,
         edges=list(workflow.edges),
         secret_launch=workflow.secret_launch,
         needs_pass=False,
@@ -320,9 +364,7 @@ def launch(
     detail = f"workflow '{workflow.name}' ({len(workflow.nodes)} nodes) via {actor.via}"
     _audit_run(session, actor, AuditAction.WORKFLOW_LAUNCH, wrun, detail)
     done = progress.advance(session, cipher, queue, wrun.id, now)
-    session.commit()
-    done.send(queue)
-    return wrun
+    return wrun, done
 
 
 # --- workflow runs -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 09:11:53.972179
+Create Date: 2026-11-24 10:49:18.166640
 """
 
 from collections.abc import Sequence
@@ -457,51 +457,6 @@ def upgrade() -> None:
         )
 
     op.create_table(
-        "workflow_runs",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("project_id", sa.Integer(), nullable=False),
-        sa.Column("workflow_id", sa.Integer(), nullable=True),
-        sa.Column("workflow_name", sa.String(length=100), nullable=False),
-        sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("status_reason", sa.Text(), nullable=False),
-        sa.Column("launched_by_id", sa.Integer(), nullable=True),
-        sa.Column("edges", sa.JSON(), nullable=False),
-        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
-        sa.Column("needs_pass", sa.Boolean(), nullable=False),
-        sa.Column("wake_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
-        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["launched_by_id"],
-            ["users.id"],
-            name=op.f("fk_workflow_runs_launched_by_id_users"),
-            ondelete="SET NULL",
-        ),
-        sa.ForeignKeyConstraint(
-            ["project_id"],
-            ["projects.id"],
-            name=op.f("fk_workflow_runs_project_id_projects"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["workflow_id"],
-            ["workflows.id"],
-            name=op.f("fk_workflow_runs_workflow_id_workflows"),
-            ondelete="SET NULL",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_runs")),
-        sqlite_autoincrement=True,
-    )
-    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
-        batch_op.create_index("ix_workflow_runs_needs_pass", ["needs_pass"], unique=False)
-        batch_op.create_index("ix_workflow_runs_project_id_id", ["project_id", "id"], unique=False)
-        batch_op.create_index("ix_workflow_runs_wake_at", ["wake_at"], unique=False)
-        batch_op.create_index(
-            "ix_workflow_runs_workflow_id_id", ["workflow_id", "id"], unique=False
-        )
-
-    op.create_table(
         "inventories",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("project_id", sa.Integer(), nullable=False),
@@ -532,49 +487,6 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("inventories", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_inventories_project_id"), ["project_id"], unique=False)
-
-    op.create_table(
-        "workflow_node_runs",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("workflow_run_id", sa.Integer(), nullable=False),
-        sa.Column("key", sa.String(length=64), nullable=False),
-        sa.Column("position", sa.Integer(), nullable=False),
-        sa.Column("kind", sa.String(length=16), nullable=False),
-        sa.Column("name", sa.String(length=100), nullable=False),
-        sa.Column("template_id", sa.Integer(), nullable=True),
-        sa.Column("launch", sa.JSON(), nullable=False),
-        sa.Column("timeout_seconds", sa.Integer(), nullable=True),
-        sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("run_id", sa.Integer(), nullable=True),
-        sa.Column("deadline_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("decided_by_id", sa.Integer(), nullable=True),
-        sa.Column("decided_by", sa.String(length=150), nullable=False),
-        sa.Column("decided_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("reason", sa.Text(), nullable=False),
-        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
-        sa.ForeignKeyConstraint(
-            ["decided_by_id"],
-            ["users.id"],
-            name=op.f("fk_workflow_node_runs_decided_by_id_users"),
-            ondelete="SET NULL",
-        ),
-        sa.ForeignKeyConstraint(
-            ["workflow_run_id"],
-            ["workflow_runs.id"],
-            name=op.f("fk_workflow_node_runs_workflow_run_id_workflow_runs"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_node_runs")),
-        sa.UniqueConstraint(
-            "workflow_run_id", "key", name=op.f("uq_workflow_node_runs_workflow_run_id")
-        ),
-    )
-    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_workflow_node_runs_run_id"), ["run_id"], unique=False)
-        batch_op.create_index(
-            batch_op.f("ix_workflow_node_runs_workflow_run_id"), ["workflow_run_id"], unique=False
-        )
 
     op.create_table(
         "templates",
@@ -658,7 +570,9 @@ def upgrade() -> None:
         sa.Column("project_id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
+        sa.Column("target_kind", sa.String(length=16), nullable=False),
         sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_id", sa.Integer(), nullable=True),
         sa.Column("owner_id", sa.Integer(), nullable=True),
         sa.Column("kind", sa.String(length=8), nullable=False),
         sa.Column("expression", sa.Text(), nullable=False),
@@ -672,9 +586,13 @@ def upgrade() -> None:
         sa.Column("next_fire_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("last_fired_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("last_run_id", sa.Integer(), nullable=True),
+        sa.Column("last_workflow_run_id", sa.Integer(), nullable=True),
         sa.Column("disabled_reason", sa.Text(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.CheckConstraint(
+            "template_id IS NULL OR workflow_id IS NULL", name=op.f("ck_schedules_one_target")
+        ),
         sa.ForeignKeyConstraint(
             ["owner_id"],
             ["users.id"],
@@ -693,6 +611,12 @@ def upgrade() -> None:
             name=op.f("fk_schedules_template_id_templates"),
             ondelete="SET NULL",
         ),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflows.id"],
+            name=op.f("fk_schedules_workflow_id_workflows"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_schedules")),
         sa.UniqueConstraint("project_id", "name", name=op.f("uq_schedules_project_id")),
     )
@@ -700,6 +624,7 @@ def upgrade() -> None:
         batch_op.create_index("ix_schedules_due", ["enabled", "next_fire_at"], unique=False)
         batch_op.create_index(batch_op.f("ix_schedules_project_id"), ["project_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_schedules_template_id"), ["template_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_schedules_workflow_id"), ["workflow_id"], unique=False)
 
     op.create_table(
         "template_grants",
@@ -769,7 +694,8 @@ def upgrade() -> None:
         sa.Column("project_id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=100), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
-        sa.Column("template_id", sa.Integer(), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_id", sa.Integer(), nullable=True),
         sa.Column("owner_id", sa.Integer(), nullable=True),
         sa.Column("hook_id", sa.String(length=64), nullable=False),
         sa.Column("auth", sa.String(length=16), nullable=False),
@@ -782,6 +708,9 @@ def upgrade() -> None:
         sa.Column("disabled_reason", sa.Text(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.CheckConstraint(
+            "(template_id IS NULL) <> (workflow_id IS NULL)", name=op.f("ck_webhooks_one_target")
+        ),
         sa.ForeignKeyConstraint(
             ["owner_id"], ["users.id"], name=op.f("fk_webhooks_owner_id_users"), ondelete="SET NULL"
         ),
@@ -803,6 +732,12 @@ def upgrade() -> None:
             name=op.f("fk_webhooks_template_id_templates"),
             ondelete="CASCADE",
         ),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflows.id"],
+            name=op.f("fk_webhooks_workflow_id_workflows"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_webhooks")),
         sa.UniqueConstraint("hook_id", name=op.f("uq_webhooks_hook_id")),
         sa.UniqueConstraint("project_id", "name", name=op.f("uq_webhooks_project_id")),
@@ -810,6 +745,7 @@ def upgrade() -> None:
     with op.batch_alter_table("webhooks", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_webhooks_project_id"), ["project_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_webhooks_template_id"), ["template_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_webhooks_workflow_id"), ["workflow_id"], unique=False)
 
     op.create_table(
         "workflow_templates",
@@ -873,6 +809,72 @@ def upgrade() -> None:
     with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
         batch_op.create_index(
             batch_op.f("ix_notification_subscriptions_project_id"), ["project_id"], unique=False
+        )
+
+    op.create_table(
+        "workflow_runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.Integer(), nullable=False),
+        sa.Column("workflow_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_name", sa.String(length=100), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("status_reason", sa.Text(), nullable=False),
+        sa.Column("launched_by_id", sa.Integer(), nullable=True),
+        sa.Column("launch_type", sa.String(length=16), nullable=False),
+        sa.Column("schedule_id", sa.Integer(), nullable=True),
+        sa.Column("webhook_id", sa.Integer(), nullable=True),
+        sa.Column("edges", sa.JSON(), nullable=False),
+        sa.Column("secret_launch", sa.LargeBinary(), nullable=True),
+        sa.Column("needs_pass", sa.Boolean(), nullable=False),
+        sa.Column("wake_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("cancel_requested_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["launched_by_id"],
+            ["users.id"],
+            name=op.f("fk_workflow_runs_launched_by_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["project_id"],
+            ["projects.id"],
+            name=op.f("fk_workflow_runs_project_id_projects"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["schedule_id"],
+            ["schedules.id"],
+            name=op.f("fk_workflow_runs_schedule_id_schedules"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["webhook_id"],
+            ["webhooks.id"],
+            name=op.f("fk_workflow_runs_webhook_id_webhooks"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflows.id"],
+            name=op.f("fk_workflow_runs_workflow_id_workflows"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_runs")),
+        sqlite_autoincrement=True,
+    )
+    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
+        batch_op.create_index("ix_workflow_runs_needs_pass", ["needs_pass"], unique=False)
+        batch_op.create_index("ix_workflow_runs_project_id_id", ["project_id", "id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_workflow_runs_schedule_id"), ["schedule_id"], unique=False
+        )
+        batch_op.create_index("ix_workflow_runs_wake_at", ["wake_at"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_workflow_runs_webhook_id"), ["webhook_id"], unique=False
+        )
+        batch_op.create_index(
+            "ix_workflow_runs_workflow_id_id", ["workflow_id", "id"], unique=False
         )
 
     op.create_table(
@@ -975,6 +977,49 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_runs_webhook_id"), ["webhook_id"], unique=False)
         batch_op.create_index(
             batch_op.f("ix_runs_workflow_run_id"), ["workflow_run_id"], unique=False
+        )
+
+    op.create_table(
+        "workflow_node_runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("workflow_run_id", sa.Integer(), nullable=False),
+        sa.Column("key", sa.String(length=64), nullable=False),
+        sa.Column("position", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("template_id", sa.Integer(), nullable=True),
+        sa.Column("launch", sa.JSON(), nullable=False),
+        sa.Column("timeout_seconds", sa.Integer(), nullable=True),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("deadline_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("decided_by_id", sa.Integer(), nullable=True),
+        sa.Column("decided_by", sa.String(length=150), nullable=False),
+        sa.Column("decided_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("started_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("finished_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["decided_by_id"],
+            ["users.id"],
+            name=op.f("fk_workflow_node_runs_decided_by_id_users"),
+            ondelete="SET NULL",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_run_id"],
+            ["workflow_runs.id"],
+            name=op.f("fk_workflow_node_runs_workflow_run_id_workflow_runs"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_workflow_node_runs")),
+        sa.UniqueConstraint(
+            "workflow_run_id", "key", name=op.f("uq_workflow_node_runs_workflow_run_id")
+        ),
+    )
+    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_workflow_node_runs_run_id"), ["run_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_workflow_node_runs_workflow_run_id"), ["workflow_run_id"], unique=False
         )
 
     op.create_table(
@@ -1157,6 +1202,7 @@ def upgrade() -> None:
         sa.Column("status_code", sa.Integer(), nullable=False),
         sa.Column("launch", sa.JSON(), nullable=False),
         sa.Column("run_id", sa.Integer(), nullable=True),
+        sa.Column("workflow_run_id", sa.Integer(), nullable=True),
         sa.Column("test", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(
             ["run_id"],
@@ -1169,6 +1215,12 @@ def upgrade() -> None:
             ["webhooks.id"],
             name=op.f("fk_webhook_deliveries_webhook_id_webhooks"),
             ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["workflow_run_id"],
+            ["workflow_runs.id"],
+            name=op.f("fk_webhook_deliveries_workflow_run_id_workflow_runs"),
+            ondelete="SET NULL",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_webhook_deliveries")),
         sa.UniqueConstraint(
@@ -1240,6 +1292,11 @@ def downgrade() -> None:
         batch_op.drop_index("ix_notification_messages_destination_id_id")
 
     op.drop_table("notification_messages")
+    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_workflow_run_id"))
+        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_run_id"))
+
+    op.drop_table("workflow_node_runs")
     with op.batch_alter_table("runs", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_runs_workflow_run_id"))
         batch_op.drop_index(batch_op.f("ix_runs_webhook_id"))
@@ -1253,6 +1310,15 @@ def downgrade() -> None:
         batch_op.drop_index("ix_runs_created_at")
 
     op.drop_table("runs")
+    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
+        batch_op.drop_index("ix_workflow_runs_workflow_id_id")
+        batch_op.drop_index(batch_op.f("ix_workflow_runs_webhook_id"))
+        batch_op.drop_index("ix_workflow_runs_wake_at")
+        batch_op.drop_index(batch_op.f("ix_workflow_runs_schedule_id"))
+        batch_op.drop_index("ix_workflow_runs_project_id_id")
+        batch_op.drop_index("ix_workflow_runs_needs_pass")
+
+    op.drop_table("workflow_runs")
     with op.batch_alter_table("notification_subscriptions", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_notification_subscriptions_project_id"))
 
@@ -1262,6 +1328,7 @@ def downgrade() -> None:
 
     op.drop_table("workflow_templates")
     with op.batch_alter_table("webhooks", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_webhooks_workflow_id"))
         batch_op.drop_index(batch_op.f("ix_webhooks_template_id"))
         batch_op.drop_index(batch_op.f("ix_webhooks_project_id"))
 
@@ -1274,6 +1341,7 @@ def downgrade() -> None:
 
     op.drop_table("template_grants")
     with op.batch_alter_table("schedules", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_schedules_workflow_id"))
         batch_op.drop_index(batch_op.f("ix_schedules_template_id"))
         batch_op.drop_index(batch_op.f("ix_schedules_project_id"))
         batch_op.drop_index("ix_schedules_due")
@@ -1283,22 +1351,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_templates_project_id"))
 
     op.drop_table("templates")
-    with op.batch_alter_table("workflow_node_runs", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_workflow_run_id"))
-        batch_op.drop_index(batch_op.f("ix_workflow_node_runs_run_id"))
-
-    op.drop_table("workflow_node_runs")
     with op.batch_alter_table("inventories", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_inventories_project_id"))
 
     op.drop_table("inventories")
-    with op.batch_alter_table("workflow_runs", schema=None) as batch_op:
-        batch_op.drop_index("ix_workflow_runs_workflow_id_id")
-        batch_op.drop_index("ix_workflow_runs_wake_at")
-        batch_op.drop_index("ix_workflow_runs_project_id_id")
-        batch_op.drop_index("ix_workflow_runs_needs_pass")
-
-    op.drop_table("workflow_runs")
     with op.batch_alter_table("repositories", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_repositories_project_id"))
 
