@@ -1,5 +1,5 @@
 """The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, prune,
-run."""
+directory sync, run."""
 
 from __future__ import annotations
 
@@ -147,6 +147,24 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         runtime.engine.dispose()
     print(pruned.summary(periods, zeros=True))  # noqa: T201
     return 0
+
+
+def _directory_sync(settings: Settings, _args: argparse.Namespace) -> int:
+    from steward.directory import sync
+    from steward.errors import DomainError
+    from steward.runtime import Runtime
+
+    runtime = Runtime.build(settings)
+    try:
+        with runtime.sessions() as session:
+            report = sync.sync(session, settings)
+    except DomainError as exc:  # LDAP not configured, the directory not answering
+        print(f"error: {exc.message}", file=sys.stderr)  # noqa: T201
+        return 1
+    finally:
+        runtime.engine.dispose()
+    print(report.summary())  # noqa: T201
+    return 2 if report.refused else 0
 
 
 def _days(value: str) -> int:
@@ -315,6 +333,14 @@ def parser() -> argparse.ArgumentParser:
             flag, type=_days, default=None, help=f"0 keeps forever; default STEWARD_{setting}"
         )
     retention.set_defaults(fn=_prune)
+    directory = sub.add_parser("directory", help="directory (LDAP) accounts")
+    directory_sub = directory.add_subparsers(dest="action", required=True)
+    directory_sub.add_parser(
+        "sync",
+        help="check every LDAP user against the directory now: the gone are disabled, the "
+        "others get the teams of their groups (servers do it every STEWARD_LDAP_SYNC_MINUTES); "
+        "exit status 2 when the sync refused to act, 1 when the directory did not answer",
+    ).set_defaults(fn=_directory_sync)
     run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
     run.add_argument("target", metavar="PROJECT/TEMPLATE")
     run.add_argument("--limit")

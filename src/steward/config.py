@@ -138,6 +138,14 @@ class Settings(BaseSettings):
     # DNs contain commas: a JSON list, or DNs separated by ';'
     ldap_admin_groups: Annotated[list[str], NoDecode] = Field(default_factory=list)
     ldap_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
+    # the attribute naming an entry for good (kept as the user's external id, so a moved or
+    # renamed entry logs into the same account): entryUUID (OpenLDAP, RFC 4530), objectGUID (AD)
+    ldap_id_attribute: str = Field(
+        default="entryUUID", pattern=r"^[A-Za-z][A-Za-z0-9-]{0,99}$", max_length=100
+    )
+    # the directory sync (``directory.sync``): every this many minutes a server checks every LDAP
+    # user against the directory (gone: disabled; present: teams and admin flag); 0: off
+    ldap_sync_minutes: int = Field(default=60, ge=0, le=10080)
 
     @field_validator("ldap_url", "ldap_admin_groups", mode="before")
     @classmethod

@@ -10,6 +10,7 @@ from steward import migrations
 from steward.api.app import create_app
 from steward.auth.bootstrap import ensure_admin
 from steward.config import Settings
+from steward.directory.sync import DirectorySync
 from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.notifications.notifier import Notifier
@@ -43,6 +44,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             WorkflowTicker(runtime, queue),
             Notifier(runtime),
             Pruner(runtime),
+            DirectorySync(runtime),
         ],
     )
 

@@ -320,7 +320,7 @@ def test_the_secret_is_sealed_at_rest_and_never_shown_again(client: TestClient) 
     assert raw is not None
     assert secret.encode() not in raw
     assert secret.lower().encode() not in raw
-    assert runtime.cipher.decrypt(raw) == {"totp": secret}
+    assert runtime.cipher.decrypt(raw)["totp"] == secret  # with the time the enrollment began
 
     signed_in = _login(browser(client), "alice", _code(secret, 1))
     alice_id = signed_in.json()["user"]["id"]
@@ -411,3 +411,64 @@ def test_no_secret_or_recovery_code_in_the_server_log_at_debug(tmp_path: Path) -
     assert "totp" in log  # the requests were logged, only not their secrets
     for value in (secret, secret.lower(), *codes):
         assert value not in log, f"{value!r} is in the server log"
+
+
+def _age_enrollment(client: TestClient, username: str, seconds: float | None) -> None:
+    """As if the pending enrollment had started ``seconds`` ago (None: sealed before
+    enrollments were timed, with no start at all)."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        user = session.scalar(select(User).where(User.username == username))
+        sealed = runtime.cipher.decrypt(user.totp_secret)
+        if seconds is None:
+            sealed.pop("started")
+        else:
+            sealed["started"] = time.time() - seconds
+        user.totp_secret = runtime.cipher.encrypt(sealed)
+        session.commit()
+
+
+def _pending_secret(client: TestClient, username: str) -> bytes | None:
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        secret: bytes | None = session.scalar(
+            select(User.totp_secret).where(User.username == username)
+        )
+        return secret
+
+
+@pytest.mark.parametrize("age", [16 * 60, None], ids=["after-15-minutes", "untimed"])
+def test_an_enrollment_not_confirmed_in_time_expires(client: TestClient, age: float | None) -> None:
+    make_user(client, "alice")
+    web, csrf = login(client, "alice")
+    headers = {"X-CSRF-Token": csrf}
+    secret = web.post(TOTP, json={"password": PASSWORD}, headers=headers).json()["secret"]
+    _age_enrollment(client, "alice", age)
+    late = web.post(f"{TOTP}/confirm", json={"code": _code(secret)}, headers=headers)
+    assert late.status_code == 409, late.text
+    assert late.headers["content-type"] == "application/problem+json"
+    assert "expired" in late.json()["detail"]
+    assert "start again" in late.json()["detail"]
+    assert _pending_secret(client, "alice") is None  # the unconfirmed secret is dropped
+    again = web.post(f"{TOTP}/confirm", json={"code": _code(secret)}, headers=headers)
+    assert again.status_code == 409
+    assert "no enrollment started" in again.json()["detail"]
+    # two-factor stays off: the password alone logs in
+    assert _login(browser(client), "alice").status_code == 200
+    # starting again gives a new secret, which confirms
+    fresh = web.post(TOTP, json={"password": PASSWORD}, headers=headers).json()["secret"]
+    assert fresh != secret
+    done = web.post(f"{TOTP}/confirm", json={"code": _code(fresh)}, headers=headers)
+    assert done.status_code == 200, done.text
+    assert _login(browser(client), "alice").json()["code"] == "otp_required"
+
+
+def test_an_enrollment_confirmed_within_15_minutes_works(client: TestClient) -> None:
+    make_user(client, "bob")
+    web, csrf = login(client, "bob")
+    headers = {"X-CSRF-Token": csrf}
+    secret = web.post(TOTP, json={"password": PASSWORD}, headers=headers).json()["secret"]
+    _age_enrollment(client, "bob", 14 * 60)
+    done = web.post(f"{TOTP}/confirm", json={"code": _code(secret)}, headers=headers)
+    assert done.status_code == 200, done.text
+    assert len(done.json()["recovery_codes"]) == 10

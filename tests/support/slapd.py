@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
-from ldap3 import MODIFY_ADD, MODIFY_DELETE, Connection, Server
+from ldap3 import BASE, MODIFY_ADD, MODIFY_DELETE, MODIFY_REPLACE, Connection, Server
 from pydantic import SecretStr
 
 from steward.config import Settings
@@ -311,6 +311,46 @@ class Directory:
 
     def leave(self, group: str, member: str) -> None:
         self._modify(group, {"member": [(MODIFY_DELETE, [member])]})
+
+    def unit(self, ou: str, parent: str = SUFFIX) -> str:
+        """An organizational unit under ``parent`` (to move people into)."""
+        dn = f"ou={ou},{parent}"
+        self._add(dn, ["organizationalUnit"], {"ou": ou})
+        return dn
+
+    def move(self, dn: str, rdn: str, superior: str | None = None) -> str:
+        """Rename an entry (a new RDN, the old RDN's value kept as an attribute) and/or move it
+        under ``superior``: its new DN. The entry stays the same one (same entryUUID)."""
+        conn = self._conn()
+        try:
+            moved_ok = conn.modify_dn(dn, rdn, delete_old_dn=False, new_superior=superior)
+            assert moved_ok, conn.result
+        finally:
+            conn.unbind()
+        moved = f"{rdn},{superior or dn.split(',', 1)[1]}"
+        self.added.remove(dn)
+        self.added.append(moved)  # removed before the unit it was moved into
+        return moved
+
+    def remove(self, dn: str) -> None:
+        """Delete an entry now (a person leaving the organisation)."""
+        conn = self._conn()
+        try:
+            assert conn.delete(dn), conn.result  # type: ignore[no-untyped-call]
+        finally:
+            conn.unbind()
+        self.added.remove(dn)
+
+    def replace(self, dn: str, attribute: str, *values: str) -> None:
+        self._modify(dn, {attribute: [(MODIFY_REPLACE, list(values))]})
+
+    def entry_uuid(self, dn: str) -> str:
+        conn = self._conn()
+        try:
+            conn.search(dn, "(objectClass=*)", search_scope=BASE, attributes=["entryUUID"])
+            return str(conn.entries[0].entryUUID.value)
+        finally:
+            conn.unbind()
 
     def _add(self, dn: str, classes: list[str], attributes: dict[str, object]) -> None:
         conn = self._conn()

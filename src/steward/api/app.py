@@ -24,6 +24,7 @@ from steward.audit.routes import router as audit_router
 from steward.auth.routes import router as auth_router
 from steward.dashboard.routes import router as dashboard_router
 from steward.directory.oidc_routes import router as oidc_router
+from steward.directory.sync_routes import router as directory_sync_router
 from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
@@ -118,6 +119,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
     for router in (
         auth_router,
         oidc_router,
+        directory_sync_router,
         teams_router,
         portability_router,  # before projects_router: "import" is not a project id
         projects_router,

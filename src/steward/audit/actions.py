@@ -18,6 +18,7 @@ class AuditAction(enum.StrEnum):
     DESTINATION_DELETE = "destination:delete"
     DESTINATION_TEST = "destination:test"
     DESTINATION_UPDATE = "destination:update"
+    DIRECTORY_SYNC = "directory:sync"
     ENVIRONMENT_CREATE = "environment:create"
     ENVIRONMENT_DELETE = "environment:delete"
     ENVIRONMENT_UPDATE = "environment:update"

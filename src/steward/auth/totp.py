@@ -4,6 +4,9 @@ recovery codes.
 A user turns it on in two steps: their password starts an enrollment (a new secret, stored sealed
 with the master key like every other secret, ``keys.crypto``), a code from their authenticator
 app confirms it and returns ten recovery codes, shown once and stored as SHA-256 digests only.
+An enrollment not confirmed within ``ENROLLMENT_SECONDS`` (15 minutes; the time it started is
+sealed with the secret) expires: confirming it is refused (409, start again) and its secret is
+dropped. Starting again replaces a pending enrollment.
 From then on a password login also needs a current code or an unused recovery code.
 
 - Codes: SHA1, 6 digits, 30 s steps, one step either side accepted. The last step accepted is
@@ -48,6 +51,7 @@ CODE_MAX = 32  # characters of a code field: a TOTP code or a recovery code, wit
 RECOVERY_CODES = 10
 RECOVERY_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # 32 symbols, no l/o/0/1: 60 bits a code
 RECOVERY_GROUPS, RECOVERY_GROUP = 3, 4  # "abcd-efgh-ijkl"
+ENROLLMENT_SECONDS = 15 * 60  # time to confirm an enrollment with a first code
 
 OTP_REQUIRED = "otp_required"
 OTP_INVALID = "otp_invalid"
@@ -71,6 +75,15 @@ def _digest(code: str) -> str:
 
 def _secret(cipher: KeyCipher, sealed: bytes) -> str:
     return str(cipher.decrypt(sealed)["totp"])
+
+
+def _pending_expired(cipher: KeyCipher, sealed: bytes, now: float | None = None) -> bool:
+    """Whether an enrollment (not confirmed yet) started more than ``ENROLLMENT_SECONDS`` ago.
+    One sealed before enrollments were timed has no start: expired, so it cannot linger."""
+    started = cipher.decrypt(sealed).get("started")
+    if not isinstance(started, int | float):
+        return True
+    return (time.time() if now is None else now) - float(started) > ENROLLMENT_SECONDS
 
 
 def _matching_step(secret: str, code: str, now: float | None = None) -> int | None:
@@ -229,7 +242,7 @@ def start_enrollment(
     why = "starting two-factor authentication"
     _confirm_password(session, actor, password, limits, why, password_matches)
     secret = pyotp.random_base32()
-    user.totp_secret = cipher.encrypt({"totp": secret})
+    user.totp_secret = cipher.encrypt({"totp": secret, "started": time.time()})
     user.totp_last_step = None
     session.commit()
     return secret, provisioning_uri(secret, user.username)
@@ -258,6 +271,7 @@ def confirm_enrollment(
     session: Session, cipher: KeyCipher, actor: Actor, code: str, *, current_session: str | None
 ) -> list[str]:
     """Turn TOTP on with a code of the pending secret: the ten recovery codes (shown once).
+    409 when no enrollment is pending or it expired (``ENROLLMENT_SECONDS``).
 
     The actor's other browser sessions end; the one of this request (if any) stays."""
     _may_change(actor)
@@ -266,6 +280,14 @@ def confirm_enrollment(
         raise Conflict("two-factor authentication is already on")
     if user.totp_secret is None:
         raise InvalidState("no enrollment started: POST /users/me/totp with your password first")
+    if _pending_expired(cipher, user.totp_secret):
+        user.totp_secret = None  # a secret nobody confirmed in time is no use to keep
+        user.totp_last_step = None
+        session.commit()
+        raise InvalidState(
+            f"the enrollment expired (not confirmed within {ENROLLMENT_SECONDS // 60} minutes):"
+            " start again with POST /users/me/totp and your password"
+        )
     step = _matching_step(_secret(cipher, user.totp_secret), code)
     if step is None or not _use_step(session, user, step):
         raise InvalidInput("code", "is not the current code of your authenticator app")

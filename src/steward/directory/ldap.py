@@ -13,6 +13,11 @@ their groups. ``directory.ldap_login`` turns the answer into a Steward login.
   for a directory on the same machine or a trusted network.
 - No server answering (connection refused, timeout, TLS failure) is ``LdapUnavailable``: 503,
   never a failed login and never a 500. The bind password is never logged or put in an error.
+- A person is known by a stable attribute of their entry (``ldap_id_attribute``: entryUUID,
+  objectGUID on Active Directory), kept as ``<attribute>:<value>`` in ``users.external_id``,
+  never by their DN: a moved or renamed entry is still the same account. Accounts made when the
+  DN was the id are moved over at their next login or sync (``legacy``: an id that is a DN).
+- ``lookup`` checks Steward's LDAP users against the directory for ``directory.sync``.
 """
 
 from __future__ import annotations
@@ -21,13 +26,20 @@ import dataclasses
 import logging
 import math
 import ssl
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ldap3 import ANONYMOUS, NONE, SIMPLE, SUBTREE, Connection, Server, Tls
-from ldap3.core.exceptions import LDAPException, LDAPInvalidFilterError, LDAPStartTLSError
-from ldap3.utils.conv import escape_filter_chars
+from ldap3 import ANONYMOUS, BASE, NONE, SIMPLE, SUBTREE, Connection, Server, Tls
+from ldap3.core.exceptions import (
+    LDAPException,
+    LDAPInvalidDnError,
+    LDAPInvalidFilterError,
+    LDAPStartTLSError,
+)
+from ldap3.utils.conv import escape_bytes, escape_filter_chars
+from ldap3.utils.dn import parse_dn
 
 from steward.config import Settings
 from steward.directory.provision import GROUPS_MAX, group_key
@@ -59,6 +71,7 @@ class LdapConfig:
     member_of_attribute: str
     admin_groups: tuple[str, ...]
     timeout: float
+    id_attribute: str = "entryUUID"
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LdapConfig | None:
@@ -92,6 +105,7 @@ class LdapConfig:
             member_of_attribute=settings.ldap_member_of_attribute,
             admin_groups=tuple(settings.ldap_admin_groups),
             timeout=settings.ldap_timeout_seconds,
+            id_attribute=settings.ldap_id_attribute,
         )
 
 
@@ -100,6 +114,7 @@ class DirectoryEntry:
     """A person the directory vouched for (their password bound)."""
 
     dn: str
+    external_id: str  # "<id attribute>:<value>" (``stable_id``)
     username: str
     email: str
     display_name: str
@@ -110,6 +125,60 @@ class DirectoryEntry:
 def user_filter(config: LdapConfig, username: str) -> str:
     """The user search filter with the username as an escaped value, never as filter syntax."""
     return config.user_filter.replace("{username}", escape_filter_chars(username))
+
+
+def any_user_filter(config: LdapConfig) -> str:
+    """The user filter matching every user it would let log in (``{username}`` a wildcard)."""
+    return config.user_filter.replace("{username}", "*")
+
+
+def _prefix(config: LdapConfig) -> str:
+    return f"{config.id_attribute.lower()}:"
+
+
+def is_legacy(config: LdapConfig, external_id: str) -> bool:
+    """Whether ``external_id`` predates the stable ids (a DN, or another id attribute's)."""
+    return not external_id.startswith(_prefix(config))
+
+
+def stable_id(config: LdapConfig, entry: dict[str, Any]) -> str:
+    """``<id attribute>:<value>`` of a search result: objectGUID's 16 bytes as a UUID string
+    (as Active Directory shows it), a text value as it is. ``LdapUnavailable`` when the entry
+    has no such attribute (a wrong setting, or the service account may not read it)."""
+    raw = {k.lower(): v for k, v in (entry.get("raw_attributes") or {}).items()}
+    values = raw.get(config.id_attribute.lower()) or []
+    value = values[0] if isinstance(values, list) and values else values
+    if not isinstance(value, bytes) or not value:
+        raise LdapUnavailable(
+            f"LDAP: the user's entry has no {config.id_attribute} (ldap_id_attribute), or"
+            " Steward's bind DN may not read it"
+        )
+    if config.id_attribute.lower() == "objectguid" and len(value) == 16:
+        text = str(uuid.UUID(bytes_le=value))
+    else:
+        try:
+            text = value.decode()
+        except UnicodeDecodeError:
+            text = value.hex()
+    return f"{_prefix(config)}{text}"
+
+
+def _id_filter(config: LdapConfig, external_id: str) -> str:
+    """An equality filter on the id attribute for a stored ``external_id``."""
+    value = external_id[len(_prefix(config)) :]
+    if config.id_attribute.lower() == "objectguid":
+        try:
+            return f"({config.id_attribute}={escape_bytes(uuid.UUID(value).bytes_le)})"
+        except ValueError:
+            pass
+    return f"({config.id_attribute}={escape_filter_chars(value)})"
+
+
+def _is_dn(value: str) -> bool:
+    try:
+        return bool(parse_dn(value))
+    except (LDAPInvalidDnError, ValueError, IndexError):
+        return False
 
 
 def _servers(config: LdapConfig) -> list[Server]:
@@ -187,25 +256,37 @@ def _entries(conn: Any) -> list[dict[str, Any]]:
 
 
 def _find_user(conn: Any, config: LdapConfig, username: str) -> dict[str, Any] | None:
+    return _search_one(conn, config, config.user_base, user_filter(config, username), SUBTREE)
+
+
+def _user_attributes(config: LdapConfig) -> list[str]:
     attributes = [
         config.username_attribute,
         config.email_attribute,
         config.display_name_attribute,
+        config.id_attribute,
     ]
     if not config.group_base:
         attributes.append(config.member_of_attribute)
+    return attributes
+
+
+def _search_one(
+    conn: Any, config: LdapConfig, base: str, search_filter: str, scope: Any
+) -> dict[str, Any] | None:
+    """The one entry ``search_filter`` finds; None for none, or for two (ambiguous)."""
     conn.search(
-        config.user_base,
-        user_filter(config, username),
-        search_scope=SUBTREE,
-        attributes=attributes,
+        base,
+        search_filter,
+        search_scope=scope,
+        attributes=_user_attributes(config),
         size_limit=2,
         time_limit=max(1, int(config.timeout)),
     )
     _check_answer(conn, "searching the user")
     found = _entries(conn)
     if len(found) > 1:
-        log.warning("LDAP: more than one entry matches the user filter; login refused")
+        log.warning("LDAP: more than one entry matches a user search; refused as ambiguous")
         return None
     return found[0] if found else None
 
@@ -257,13 +338,7 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
         return None  # an empty password would be an unauthenticated bind: it checks nothing
     servers = _servers(config)
     try:
-        with _connection(config, servers, config.bind_dn, config.bind_password) as service:
-            if not service.bound:
-                result = service.result or {}
-                raise LdapUnavailable(
-                    "LDAP: the directory refused Steward's own bind (ldap_bind_dn):"
-                    f" {result.get('description') or 'no answer'}"
-                )
+        with _service(config, servers) as service:
             entry = _find_user(service, config, username)
             if entry is None or not _password_binds(config, servers, entry["dn"], password):
                 return None
@@ -278,6 +353,12 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
             f"LDAP: no directory server answered ({type(exc).__name__}); local accounts can"
             " still log in"
         ) from None
+    return _directory_entry(config, entry, groups, username)
+
+
+def _directory_entry(
+    config: LdapConfig, entry: dict[str, Any], groups: list[str], typed: str = ""
+) -> DirectoryEntry:
     attributes = entry.get("attributes", {})
     admin = None
     if config.admin_groups:
@@ -285,7 +366,8 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
         admin = bool(wanted & {group_key("ldap", g) for g in groups})
     return DirectoryEntry(
         dn=str(entry["dn"]),
-        username=_first(attributes, config.username_attribute) or username,
+        external_id=stable_id(config, entry),
+        username=_first(attributes, config.username_attribute) or typed,
         email=_first(attributes, config.email_attribute),
         display_name=_first(attributes, config.display_name_attribute),
         groups=tuple(groups),
@@ -293,13 +375,89 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
     )
 
 
-def password_binds(config: LdapConfig, dn: str, password: str) -> bool:
-    """Whether ``password`` binds as ``dn`` (to confirm a sensitive change of an LDAP user)."""
+def password_binds(config: LdapConfig, external_id: str, password: str) -> bool:
+    """Whether ``password`` is the password of the entry ``external_id`` names (to confirm a
+    sensitive change of an LDAP user): found by its id, then bound as its current DN."""
     if not password:
         return False
+    servers = _servers(config)
     try:
-        return _password_binds(config, _servers(config), dn, password)
+        if is_legacy(config, external_id):
+            dn = external_id  # an account of before the stable ids: its id is its DN
+        else:
+            with _service(config, servers) as service:
+                entry = _search_one(
+                    service, config, config.user_base, _id_filter(config, external_id), SUBTREE
+                )
+            if entry is None:
+                return False
+            dn = str(entry["dn"])
+        return _password_binds(config, servers, dn, password)
+    except LDAPInvalidFilterError:
+        raise LdapUnavailable("LDAP: ldap_id_attribute does not make a valid filter") from None
     except LDAPException as exc:
         raise LdapUnavailable(
             f"LDAP: no directory server answered ({type(exc).__name__})"
         ) from None
+
+
+@contextmanager
+def _service(config: LdapConfig, servers: list[Server]) -> Iterator[Connection]:
+    """A connection bound as Steward's own account (``ldap_bind_dn``)."""
+    with _connection(config, servers, config.bind_dn, config.bind_password) as service:
+        if not service.bound:
+            result = service.result or {}
+            raise LdapUnavailable(
+                "LDAP: the directory refused Steward's own bind (ldap_bind_dn):"
+                f" {result.get('description') or 'no answer'}"
+            )
+        yield service
+
+
+@dataclasses.dataclass(frozen=True)
+class Gone:
+    """A Steward LDAP user the directory no longer lets log in, and why."""
+
+    reason: str
+
+
+def lookup(config: LdapConfig, external_ids: list[str]) -> dict[str, DirectoryEntry | Gone]:
+    """Each stored ``external_id`` checked against the directory on one connection: its entry
+    (with groups and admin flag, as at a login) when it still matches the user filter, else
+    ``Gone`` saying whether the entry is missing or just no longer matches. An id that predates
+    the stable ids is looked up as the DN it is (one that is not a DN is left out).
+
+    Any answer that is not a clear one (no server, a refused search, a bad filter) raises
+    ``LdapUnavailable`` before the caller changes anything."""
+    everyone = any_user_filter(config)
+    found: dict[str, DirectoryEntry | Gone] = {}
+    try:
+        with _service(config, _servers(config)) as service:
+            for external_id in external_ids:
+                scope: str
+                if is_legacy(config, external_id):
+                    if not _is_dn(external_id):
+                        continue  # not looked up: the caller leaves the account as it is
+                    base, by, scope = external_id, "(objectClass=*)", BASE
+                else:
+                    base, by, scope = config.user_base, _id_filter(config, external_id), SUBTREE
+                entry = _search_one(service, config, base, f"(&{everyone}{by})", scope)
+                if entry is not None:
+                    groups = _groups(service, config, entry)
+                    found[external_id] = _directory_entry(config, entry, groups)
+                    continue
+                exists = _search_one(service, config, base, by, scope) is not None
+                found[external_id] = Gone(
+                    "no longer matches ldap_user_filter" if exists else "no longer in the directory"
+                )
+    except LDAPInvalidFilterError:
+        raise LdapUnavailable(
+            "LDAP: ldap_user_filter, ldap_group_filter or ldap_id_attribute does not make a"
+            " valid LDAP filter"
+        ) from None
+    except LDAPException as exc:
+        log.warning("LDAP: no directory server answered: %s", type(exc).__name__)
+        raise LdapUnavailable(
+            f"LDAP: no directory server answered ({type(exc).__name__})"
+        ) from None
+    return found

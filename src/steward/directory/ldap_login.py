@@ -5,7 +5,9 @@
   state the directory is in.
 - Any other username, when LDAP is configured, is checked by the directory
   (``directory.ldap``), then provisioned (``directory.provision``): created or updated, teams
-  and admin flag synced from its groups.
+  and admin flag synced from its groups. The account is the one of the entry's stable id
+  (``ldap_id_attribute``), whatever its DN is now; an account made when the DN was the id is
+  found by that DN and moved over to the stable id.
 - Throttling is the local logins' (``auth.throttle``): checked before the directory is asked,
   every refusal recorded as ``auth:login_failed``. A directory that does not answer is a 503
   and is not counted against the person.
@@ -57,7 +59,8 @@ def authenticate(
         return provision(
             session,
             source=AuthSource.LDAP,
-            external_id=entry.dn,
+            external_id=entry.external_id,
+            previous_external_id=entry.dn,  # an account of before the stable ids moves over
             username=entry.username,
             email=entry.email,
             display_name=entry.display_name,

@@ -4,8 +4,10 @@ admin flag following their directory groups.
 The one entry point is ``provision``, called once a directory has vouched for the person (an
 LDAP bind with their password, a verified OIDC ID token). It:
 
-- finds the user by ``(source, external_id)`` (the LDAP DN, the OIDC ``issuer|sub``), so a
-  rename in the directory renames the Steward user instead of creating another one;
+- finds the user by ``(source, external_id)`` (the LDAP entry's stable id, the OIDC
+  ``issuer|sub``), so a rename in the directory renames the Steward user instead of creating
+  another one; an account still known by an older id (``previous_external_id``: the DN LDAP
+  accounts were once known by) is found by it and moved over to the new one;
 - creates them on their first login, with no local password (``NO_LOCAL_PASSWORD``: local
   logins refuse them, and no API sets one);
 - never takes over an account of another source: a username held by a local user (or by a user
@@ -17,7 +19,8 @@ LDAP bind with their password, a verified OIDC ID token). It:
 - sets or clears ``is_admin`` when the source has admin groups configured (``admin`` not None),
   except that the last active admin is never demoted by a sync (the change is refused in the
   audit trail's detail instead, as an admin's own demotion would be);
-- records every change in the audit trail, naming the source.
+- records every change in the audit trail, naming the source and ``via`` (a login, the
+  directory sync).
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ def _username_free(session: Session, username: str, user: User | None) -> None:
     )
 
 
-def _last_active_admin(session: Session, user: User) -> bool:
+def is_last_active_admin(session: Session, user: User) -> bool:
     others = session.scalars(
         select(User.id)
         .where(User.is_admin.is_(True), User.is_active.is_(True), User.id != user.id)
@@ -108,6 +111,7 @@ def _sync_teams(
     *,
     source_ip: str,
     user_agent: str,
+    via: str = "login",
 ) -> None:
     """Synced memberships = teams whose directory groups meet ``groups``; manual ones stay."""
     wanted = {
@@ -132,6 +136,7 @@ def _sync_teams(
             "joined",
             source_ip,
             user_agent,
+            via,
         )
     for team_id, member in have.items():
         if member.synced and team_id not in wanted:
@@ -147,6 +152,7 @@ def _sync_teams(
                     "left",
                     source_ip,
                     user_agent,
+                    via,
                 )
 
 
@@ -159,6 +165,7 @@ def _record_team(
     verb: str,
     source_ip: str,
     user_agent: str,
+    via: str,
 ) -> None:
     audit.record(
         session,
@@ -167,7 +174,7 @@ def _record_team(
         object_type="team",
         object_id=team.id,
         object_name=team.name,
-        detail=f"{user.username} {verb} (directory groups, {source} login)",
+        detail=f"{user.username} {verb} (directory groups, {source} {via})",
         source_ip=source_ip,
         user_agent=user_agent,
     )
@@ -185,10 +192,16 @@ def _apply(
     admin: bool | None,
     source_ip: str,
     user_agent: str,
+    previous_external_id: str | None,
+    via: str,
 ) -> User:
     user = session.scalar(
         select(User).where(User.auth_source == source, User.external_id == external_id)
     )
+    if user is None and previous_external_id:
+        user = session.scalar(
+            select(User).where(User.auth_source == source, User.external_id == previous_external_id)
+        )
     if user is not None and not user.is_active:
         raise AccountDisabled("this account is disabled")
     _username_free(session, username, user)
@@ -205,11 +218,12 @@ def _apply(
         )
         session.add(user)
     user.username = username
+    user.external_id = external_id
     user.email = email
     user.display_name = display_name
-    detail, kept = f"{source} login", False
+    detail, kept = f"{source} {via}", False
     if admin is not None and admin != user.is_admin:
-        if not admin and _last_active_admin(session, user):
+        if not admin and is_last_active_admin(session, user):
             detail += "; not in an admin group any more, but kept admin: the last active admin"
             kept = True
         else:
@@ -230,7 +244,7 @@ def _apply(
             source_ip=source_ip,
             user_agent=user_agent,
         )
-    _sync_teams(session, user, source, groups, source_ip=source_ip, user_agent=user_agent)
+    _sync_teams(session, user, source, groups, source_ip=source_ip, user_agent=user_agent, via=via)
     session.flush()
     return user
 
@@ -247,6 +261,8 @@ def provision(
     admin: bool | None,
     source_ip: str = "",
     user_agent: str = "",
+    previous_external_id: str | None = None,
+    via: str = "login",
 ) -> User:
     """Create or update the directory user the directory vouched for, sync their teams (and
     admin flag when ``admin`` is not None), commit, and return them.
@@ -275,6 +291,8 @@ def provision(
             admin=admin,
             source_ip=source_ip,
             user_agent=user_agent,
+            previous_external_id=previous_external_id,
+            via=via,
         )
 
     try:
