@@ -92,6 +92,8 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("POST", "/users/{user_id}/password"): [Probe("admin", 422, {"user_id": "viewer"}, BAD)],
     # a user that is not there: a reset of a real one would end their sessions
     ("DELETE", "/users/{user_id}/totp"): [Probe("admin", 404, {"user_id": "missing"})],
+    # LDAP is not configured in this world: the admin's sync is a 409 saying so
+    ("POST", "/directory/sync"): [Probe("admin", 409)],
     ("GET", "/teams"): [Probe("directory", 200)],
     ("POST", "/teams"): [Probe("admin", 422, body=BAD)],
     ("GET", "/teams/{team_id}"): [Probe("directory", 200)],

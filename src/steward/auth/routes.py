@@ -41,7 +41,8 @@ from steward.auth.schemas import (
     UserUpdate,
 )
 from steward.auth.throttle import Limits
-from steward.directory import ldap_login
+from steward.directory import ldap_login, oidc
+from steward.directory.schemas import LogoutRedirect
 from steward.errors import NotAuthenticated
 
 router = APIRouter(tags=["auth"])
@@ -135,13 +136,42 @@ def read_session(request: Request, response: Response, session: SessionDep) -> L
     return _session_read(sessions.resolve_session(session, cookie))
 
 
-@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
-def logout(request: Request, response: Response, session: SessionDep, actor: ActorDep) -> None:
-    """End the browser session server-side (the cookie stops working everywhere)."""
+@router.post(
+    "/auth/logout",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_model=None,
+    responses={
+        200: {
+            "model": LogoutRedirect,
+            "description": "Signed out here; the browser goes on to the OpenID provider's"
+            " logout (``redirect_to``), which sends it back to the login page",
+        }
+    },
+)
+def logout(request: Request, session: SessionDep, actor: ActorDep, rt: RuntimeDep) -> Response:
+    """End the browser session server-side (the cookie stops working everywhere). For a person
+    who signed in with OpenID Connect, when the provider offers an end-session endpoint: 200
+    with ``redirect_to``, the provider's logout (the browser should go there, to end the sign-in
+    at the provider too); else 204."""
     cookie = request.cookies.get(SESSION_COOKIE)
+    redirect_to = None
     if actor.via == "session" and cookie:
         sessions.end_session(session, actor, sessions.resolve_session(session, cookie))
+        config = oidc.OidcConfig.from_settings(rt.settings)
+        if config is not None and actor.user.auth_source == AuthSource.OIDC:
+            hint = request.cookies.get(oidc.LOGOUT_COOKIE)
+            redirect_to = oidc.logout_url(config, rt.cipher, hint, cookie)
+    response: Response = (
+        JSONResponse(LogoutRedirect(redirect_to=redirect_to).model_dump())
+        if redirect_to
+        else Response(status_code=status.HTTP_204_NO_CONTENT)
+    )
+    response.headers["Cache-Control"] = "no-store"
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(
+        oidc.LOGOUT_COOKIE, path=oidc.LOGOUT_COOKIE_PATH, httponly=True, samesite="strict"
+    )
+    return response
 
 
 @router.get("/auth/me")

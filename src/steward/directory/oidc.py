@@ -10,6 +10,14 @@ endpoint when the token lacks some), and provisions the directory user
 (``directory.provision``): their teams follow their groups. The session itself is started by the
 route, as a password login's is.
 
+Logout (RP-initiated, OpenID Connect RP-Initiated Logout 1.0): when the provider advertises an
+``end_session_endpoint``, ``logout_url`` is where Steward's logout of an OIDC user sends the
+browser, with ``id_token_hint``, ``client_id`` and ``post_logout_redirect_uri`` (the login page
+of this site, derived from ``oidc_redirect_uri``: never from the request). The ID token for the
+hint is kept by the browser in an HttpOnly cookie sent to the logout only, sealed with the
+master key and bound to the session it was issued with (``seal_logout``): a cookie this server
+did not make, or one of another session, is ignored.
+
 The provider's metadata and keys are fetched once and cached (``oidc_discovery_cache_seconds``);
 a key id the cache does not know refetches the keys, at most once a minute. A provider that
 does not answer is ``Unavailable`` (503): local logins keep working.
@@ -18,6 +26,7 @@ does not answer is ``Unavailable`` (503): local logins keep working.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import secrets
 import threading
@@ -46,6 +55,10 @@ from steward.keys.crypto import KeyCipher, MasterKeyError
 CALLBACK_PATH = "/api/v1/auth/oidc/callback"
 LOGIN_PATH = "/api/v1/auth/oidc/login"
 STATE_COOKIE = "steward_oidc"
+LOGOUT_COOKIE = "steward_oidc_logout"
+LOGOUT_COOKIE_PATH = "/api/v1/auth/logout"  # sent nowhere else
+LOGOUT_COOKIE_MAX = 3800  # a longer cookie would be dropped by browsers (4096 with its name)
+LOGIN_PAGE = "/login"
 STATE_SECONDS = 600  # the time a person has at the provider to sign in
 LEEWAY_SECONDS = 60  # clock difference allowed with the provider (exp, iat)
 JWKS_REFETCH_SECONDS = 60.0  # an unknown key id refetches the keys at most this often
@@ -61,6 +74,7 @@ ASYMMETRIC = frozenset(
     ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 )
 _PURPOSE = "oidc-login"
+_LOGOUT_PURPOSE = "oidc-logout"
 
 
 class ProviderError(NotAuthenticated):
@@ -80,6 +94,7 @@ class OidcConfig:
     admin_groups: frozenset[str]
     allowed_domains: frozenset[str]
     redirect_uri: str
+    post_logout_redirect_uri: str  # the login page of this site
     button_label: str
     timeout: float
     cache_seconds: float
@@ -100,6 +115,7 @@ class OidcConfig:
                     "single sign-on: STEWARD_OIDC_CLIENT_SECRET_FILE cannot be read"
                     f" ({exc.strerror or type(exc).__name__})"
                 ) from None
+        redirect_uri = settings.oidc_redirect_uri or f"{settings.url.rstrip('/')}{CALLBACK_PATH}"
         scopes = settings.oidc_scopes.split()
         if "openid" not in scopes:
             scopes.insert(0, "openid")
@@ -116,7 +132,8 @@ class OidcConfig:
             allowed_domains=frozenset(
                 d.strip().lower().lstrip("@") for d in settings.oidc_allowed_domains if d.strip()
             ),
-            redirect_uri=settings.oidc_redirect_uri or f"{settings.url.rstrip('/')}{CALLBACK_PATH}",
+            redirect_uri=redirect_uri,
+            post_logout_redirect_uri=urllib.parse.urljoin(redirect_uri, LOGIN_PAGE),
             button_label=settings.oidc_button_label,
             timeout=settings.oidc_timeout_seconds,
             cache_seconds=settings.oidc_discovery_cache_seconds,
@@ -452,6 +469,87 @@ def person_from(config: OidcConfig, claims: Mapping[str, Any]) -> Person:
     )
 
 
+# --- logout at the provider ------------------------------------------------------------------
+
+
+def _session_binding(session_secret: str) -> str:
+    return hashlib.sha256(f"oidc-logout|{session_secret}".encode()).hexdigest()
+
+
+def seal_logout(
+    cipher: KeyCipher, config: OidcConfig, id_token: str, session_secret: str, seconds: float
+) -> str | None:
+    """The LOGOUT_COOKIE value: the ID token (for ``id_token_hint``), sealed and bound to the
+    browser session it came with; None when it would be too long for a cookie (the logout then
+    names the client instead: ``client_id``)."""
+    sealed = cipher.encrypt(
+        {
+            "purpose": _LOGOUT_PURPOSE,
+            "issuer": config.issuer,
+            "session": _session_binding(session_secret),
+            "id_token": id_token,
+            "expires": time.time() + seconds,
+        }
+    ).decode()
+    return sealed if len(sealed) <= LOGOUT_COOKIE_MAX else None
+
+
+def _hint(cipher: KeyCipher, config: OidcConfig, cookie: str | None, session_secret: str) -> str:
+    """The ID token of the logout cookie, when this server sealed it for this session."""
+    if not cookie or len(cookie) > LOGOUT_COOKIE_MAX:
+        return ""
+    try:
+        sealed = cipher.decrypt(cookie.encode())
+    except (MasterKeyError, ValueError, UnicodeError):
+        return ""  # forged, or sealed with a key this server does not have
+    fits = (
+        sealed.get("purpose") == _LOGOUT_PURPOSE
+        and sealed.get("issuer") == config.issuer
+        and secrets.compare_digest(str(sealed.get("session")), _session_binding(session_secret))
+        and float(sealed.get("expires", 0)) >= time.time()
+    )
+    token = sealed.get("id_token")
+    return token if fits and isinstance(token, str) else ""
+
+
+def _web_url(value: object) -> bool:
+    if not isinstance(value, str) or len(value) > NEXT_MAX:
+        return False
+    parts = urllib.parse.urlsplit(value)
+    return parts.scheme in ("https", "http") and bool(parts.netloc) and not parts.fragment
+
+
+def logout_url(
+    config: OidcConfig, cipher: KeyCipher, cookie: str | None, session_secret: str
+) -> str | None:
+    """Where to send the browser to end the sign-in at the provider too: its
+    ``end_session_endpoint`` with ``id_token_hint`` (from the logout cookie of this session),
+    ``client_id`` and ``post_logout_redirect_uri``; None when the provider has no such endpoint
+    or does not answer (the logout at Steward is done either way)."""
+    try:
+        endpoint = provider(config).metadata.get("end_session_endpoint")
+    except Unavailable:
+        return None
+    if not _web_url(endpoint):
+        return None
+    params = {
+        "client_id": config.client_id,
+        "post_logout_redirect_uri": config.post_logout_redirect_uri,
+    }
+    hint = _hint(cipher, config, cookie, session_secret)
+    if hint:
+        params = {"id_token_hint": hint, **params}
+    separator = "&" if urllib.parse.urlsplit(str(endpoint)).query else "?"
+    return f"{endpoint}{separator}{urllib.parse.urlencode(params)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Finished:
+    user: User
+    next_path: str
+    id_token: str  # for the logout's id_token_hint
+
+
 def finish(
     session: Session,
     config: OidcConfig,
@@ -461,8 +559,9 @@ def finish(
     *,
     source_ip: str,
     user_agent: str,
-) -> tuple[User, str]:
-    """The provisioned user and the path to send them to, from the provider's answer."""
+) -> Finished:
+    """The provisioned user, the path to send them to and their ID token, from the provider's
+    answer."""
     for name in ("state", "code", "iss", "error", "error_description"):
         _param(params, name)  # every size checked before anything else
     state = _param(params, "state")
@@ -496,4 +595,4 @@ def finish(
         source_ip=source_ip,
         user_agent=user_agent,
     )
-    return user, str(sealed.get("next") or "/")
+    return Finished(user, str(sealed.get("next") or "/"), tokens["id_token"])

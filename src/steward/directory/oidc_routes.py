@@ -3,6 +3,8 @@
 ``GET /auth/oidc/login`` sends the browser to the provider; the provider sends it back to
 ``GET /auth/oidc/callback``, which starts the same browser session a password login does (the
 session cookie of ``auth.sessions``) and sends the browser on to ``next``, a path of this site.
+``POST /auth/logout`` (``auth.routes``) of such a session answers where to end the sign-in at
+the provider too (``oidc.logout_url``).
 A person signing in through the provider is not asked for Steward's TOTP code: the provider is
 where their second factor is checked."""
 
@@ -101,7 +103,7 @@ def oidc_callback(request: Request, session: SessionDep, rt: RuntimeDep) -> Resp
     response: Response
     try:
         config = _config(settings)
-        user, next_path = oidc.finish(
+        finished = oidc.finish(
             session,
             config,
             rt.cipher,
@@ -112,7 +114,7 @@ def oidc_callback(request: Request, session: SessionDep, rt: RuntimeDep) -> Resp
         )
         secret, _web = sessions.start_session(
             session,
-            user,
+            finished.user,
             hours=settings.session_hours,
             how=f"OpenID Connect: {config.issuer}",
             source_ip=ip,
@@ -126,16 +128,30 @@ def oidc_callback(request: Request, session: SessionDep, rt: RuntimeDep) -> Resp
             sessions.record_failure(session, "", None, reason, source_ip=ip, user_agent=agent)
         response = domain_problem(request, exc)
     else:
-        response = RedirectResponse(next_path, status_code=302)
+        response = RedirectResponse(finished.next_path, status_code=302)
+        seconds = int(settings.session_hours * 3600)
         response.set_cookie(
             SESSION_COOKIE,
             secret,
-            max_age=int(settings.session_hours * 3600),
+            max_age=seconds,
             httponly=True,
             samesite="lax",
             secure=_secure(request, settings),
             path="/",
         )
+        # the ID token for the logout at the provider (id_token_hint): sealed, HttpOnly, sent
+        # to the logout only, bound to this session
+        hint = oidc.seal_logout(rt.cipher, config, finished.id_token, secret, seconds)
+        if hint is not None:
+            response.set_cookie(
+                oidc.LOGOUT_COOKIE,
+                hint,
+                max_age=seconds,
+                httponly=True,
+                samesite="strict",
+                secure=_secure(request, settings),
+                path=oidc.LOGOUT_COOKIE_PATH,
+            )
     response.headers["Cache-Control"] = "no-store"
     response.delete_cookie(
         oidc.STATE_COOKIE,

@@ -75,7 +75,7 @@ class OidcProvider:
         tmp.replace(self.state_path)  # the provider reads it at every request: never half
 
     def reset(self) -> None:
-        self.write(users=DEFAULT_USERS, tamper=None, token_groups=[])
+        self.write(users=DEFAULT_USERS, tamper=None, token_groups=[], no_end_session=False)
 
     def set_groups(self, username: str, groups: list[str]) -> None:
         users = json.loads(self.state_path.read_text())["users"]
@@ -91,35 +91,80 @@ class OidcProvider:
         """Make the ID tokens of the next code exchanges hostile (see server.js)."""
         self.write(tamper=mode, **extra)
 
-    def callback_url(self, browser: Browser, username: str, next_path: str | None = None) -> str:
+    def callback_url(
+        self,
+        browser: Browser,
+        username: str,
+        next_path: str | None = None,
+        idp: httpx2.Client | None = None,
+    ) -> str:
         """Start a sign-in at Steward, sign in at the provider: the URL the provider sends the
-        browser back to (Steward's callback with code and state), not yet followed."""
+        browser back to (Steward's callback with code and state), not yet followed. ``idp``:
+        the browser's cookies at the provider (its session there), else a fresh one."""
         params = {"next": next_path} if next_path is not None else {}
         start = browser.get("/api/v1/auth/oidc/login", params=params, follow_redirects=False)
         assert start.status_code == 302, start.text
         location = start.headers["location"]
         assert location.startswith(f"{self.issuer}/auth?"), location
-        with httpx2.Client(follow_redirects=False, timeout=10) as idp:
-            page = idp.get(location)
-            while page.status_code in (302, 303) and page.headers["location"].startswith("/"):
-                page = idp.get(f"{self.issuer}{page.headers['location']}")
-            assert page.status_code == 200, page.text
-            action = re.search(r'<form method="post" action="([^"]+)"', page.text)
-            assert action is not None, page.text
-            form = {"username": username, "password": PASSWORD}
-            page = idp.post(f"{self.issuer}{unescape(action.group(1))}", data=form)
-            while page.status_code in (302, 303):
-                target = page.headers["location"]
-                if not target.startswith(("/", self.issuer)):
-                    return str(target)
-                page = idp.get(urllib.parse.urljoin(self.issuer, target))
+        with httpx2.Client(follow_redirects=False, timeout=10) as fresh:
+            return self._through(idp or fresh, location, username)
+
+    def _through(self, idp: httpx2.Client, location: str, username: str) -> str:
+        page = idp.get(location)
+        while page.status_code in (302, 303):
+            target = page.headers["location"]
+            if not target.startswith(("/", self.issuer)):
+                return str(target)  # signed in there already: straight back to Steward
+            page = idp.get(urllib.parse.urljoin(self.issuer, target))
+        assert page.status_code == 200, page.text
+        action = re.search(r'<form method="post" action="([^"]+)"', page.text)
+        assert action is not None, page.text
+        form = {"username": username, "password": PASSWORD}
+        page = idp.post(f"{self.issuer}{unescape(action.group(1))}", data=form)
+        while page.status_code in (302, 303):
+            target = page.headers["location"]
+            if not target.startswith(("/", self.issuer)):
+                return str(target)
+            page = idp.get(urllib.parse.urljoin(self.issuer, target))
         raise AssertionError(f"the provider did not send the browser back: {page.text[:500]}")
 
+    def asks_for_password(self, browser: Browser, idp: httpx2.Client) -> bool:
+        """Whether a new sign-in with the provider cookies of ``idp`` shows the login form (no
+        session at the provider) rather than going straight back to Steward."""
+        start = browser.get("/api/v1/auth/oidc/login", follow_redirects=False)
+        page = idp.get(start.headers["location"])
+        while page.status_code in (302, 303):
+            target = page.headers["location"]
+            if not target.startswith(("/", self.issuer)):
+                return False
+            page = idp.get(urllib.parse.urljoin(self.issuer, target))
+        return 'name="password"' in page.text
+
+    def end_session(self, idp: httpx2.Client, url: str) -> str:
+        """Follow Steward's logout redirect at the provider and confirm it (as a person clicks
+        "Yes, sign me out"): where the provider sends the browser afterwards."""
+        page = idp.get(url)
+        assert page.status_code == 200, page.text
+        action = re.search(r'<form [^>]*action="([^"]+)"', page.text)
+        xsrf = re.search(r'name="xsrf" value="([^"]+)"', page.text)
+        assert action is not None, page.text
+        assert xsrf is not None, page.text
+        done = idp.post(
+            urllib.parse.urljoin(self.issuer, unescape(action.group(1))),
+            data={"xsrf": xsrf.group(1), "logout": "yes"},
+        )
+        assert done.status_code in (302, 303), done.text
+        return str(done.headers["location"])
+
     def sign_in(
-        self, browser: Browser, username: str, next_path: str | None = None
+        self,
+        browser: Browser,
+        username: str,
+        next_path: str | None = None,
+        idp: httpx2.Client | None = None,
     ) -> httpx2.Response:
         """A whole sign-in; the answer of Steward's callback (a redirect, or a problem)."""
-        url = self.callback_url(browser, username, next_path)
+        url = self.callback_url(browser, username, next_path, idp)
         parts = urllib.parse.urlsplit(url)
         return browser.get(f"{parts.path}?{parts.query}", follow_redirects=False)
 

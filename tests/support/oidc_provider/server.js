@@ -1,6 +1,7 @@
 // A real OpenID Provider for Steward's OIDC tests: panva's certified oidc-provider, on
 // 127.0.0.1 only, with one confidential client (authorization code + PKCE S256), its own signing
-// key, and a minimal login page (username + password) instead of the library's dev pages.
+// key, and a minimal login page (username + password) instead of the library's dev pages; its
+// RP-initiated logout sends the browser back to <the client's origin>/login.
 //
 //   node server.js            (configured through the environment, see CONFIG below)
 //
@@ -9,7 +10,8 @@
 //   {"users": {"alice": {"password": "...", "email": "...", "name": "...", "groups": [...]}},
 //    "tamper": null | "other_key" | "expired" | "wrong_audience" | "alg_none" | "wrong_nonce"
 //              | "wrong_issuer" | "groups_in_token" | "userinfo_other_sub" | "unknown_kid"
-//              | "not_a_jwt"}
+//              | "not_a_jwt",
+//    "no_end_session": true (discovery without end_session_endpoint)}
 // A tamper rewrites the ID token of the token endpoint's answer (the real one, from a real code
 // exchange) as a hostile or broken provider would: re-signed with this provider's key unless the
 // point is the key or the algorithm.
@@ -44,6 +46,8 @@ const provider = new Provider(ISSUER, {
       client_id: CONFIG.clientId,
       client_secret: CONFIG.clientSecret,
       redirect_uris: CONFIG.redirectUris,
+      // RP-initiated logout sends the browser back to the login page of each Steward
+      post_logout_redirect_uris: CONFIG.redirectUris.map((uri) => new URL("/login", uri).href),
       grant_types: ["authorization_code"],
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",
@@ -59,7 +63,24 @@ const provider = new Provider(ISSUER, {
     email: ["email", "email_verified"],
     groups: ["groups"],
   },
-  features: { devInteractions: { enabled: false } },
+  features: {
+    devInteractions: { enabled: false },
+    // RP-initiated logout (end_session_endpoint), with plain pages of this server's own (the
+    // library's default ones load a web font from the internet)
+    rpInitiatedLogout: {
+      enabled: true,
+      async logoutSource(ctx, form) {
+        ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Sign out</title></head><body>
+<h1>Sign out of the Test OpenID Provider?</h1>${form}
+<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button></body></html>`;
+      },
+      async postLogoutSuccessSource(ctx) {
+        ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Signed out</title></head><body>
+<h1>Signed out of the Test OpenID Provider</h1></body></html>`;
+      },
+    },
+  },
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
   async findAccount(ctx, sub) {
     const person = state().users[sub];
@@ -148,6 +169,11 @@ provider.use(async (ctx, next) => {
 // the hostile switches, applied to the userinfo endpoint's and the token endpoint's real answers
 provider.use(async (ctx, next) => {
   await next();
+  if (ctx.path === "/.well-known/openid-configuration" && ctx.status === 200 && state().no_end_session) {
+    const { end_session_endpoint, ...rest } = ctx.body; // as a provider without RP-initiated logout
+    ctx.body = rest;
+    return;
+  }
   if (ctx.path === "/me" && ctx.status === 200 && state().tamper === "userinfo_other_sub") {
     ctx.body = { ...ctx.body, sub: "someone-else" };
     return;
