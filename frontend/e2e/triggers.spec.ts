@@ -275,6 +275,87 @@ test("a webhook: its URL, a test delivery, then a real launch, in its deliveries
   await expect(page.getByRole("heading", { name: "on-push" })).toBeVisible();
 });
 
+test("a webhook of a workflow: made in the console, its delivery launches a workflow run", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const workflow = await api.send<{ id: number }>(
+    "POST",
+    `/api/v1/projects/${projectId}/workflows`,
+    {
+      name: "release-train",
+      nodes: [
+        {
+          key: "check",
+          kind: "template",
+          template_id: templateId,
+          launch: { survey: { db: "ORCL" } },
+        },
+      ],
+      edges: [],
+    },
+  );
+  await signInAs(page, "admin", adminPassword());
+  await page.goto(`/projects/${projectId}/webhooks`);
+  await page.getByRole("button", { name: "New webhook" }).click();
+  const dialog = page.getByRole("dialog", { name: "New webhook" });
+  await dialog.getByText("Workflow", { exact: true }).click();
+  // a workflow's nodes carry their own launch values: nothing is taken from the body
+  await expect(dialog.getByRole("button", { name: "Add variable" })).toHaveCount(0);
+  await expect(dialog.getByRole("textbox", { name: "Ref from" })).toHaveCount(0);
+  await dialog.getByRole("textbox", { name: "Name" }).fill("on-release");
+  await dialog.getByRole("textbox", { name: "Secret" }).click();
+  await page.getByRole("option", { name: "hook-secret" }).click();
+  // the target is required
+  await dialog.getByRole("button", { name: "Create webhook" }).click();
+  await expect(dialog.getByText("Pick the workflow to launch")).toBeVisible();
+  await pickOption(page, dialog.getByRole("textbox", { name: "Workflow" }), "release-train");
+  await dialog.getByRole("button", { name: "Create webhook" }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(page.getByRole("heading", { name: "on-release" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "release-train" })).toHaveAttribute(
+    "href",
+    `/projects/${projectId}/workflows/${workflow.id}`,
+  );
+  await page.getByRole("button", { name: "Send test delivery" }).click();
+  const sent = page.getByRole("dialog", { name: "Test delivery to “on-release”" });
+  await sent.getByRole("switch", { name: /Really launch the run/ }).check();
+  await sent.getByRole("button", { name: "Send and launch" }).click();
+  const result = sent.getByRole("status");
+  await expect(result).toContainText("launched");
+  await expect(result).toContainText(/launched workflow run \d+/);
+  await sent.getByRole("button", { name: "Cancel" }).click();
+
+  const deliveries = page.getByRole("table", { name: "Deliveries" });
+  await expect(deliveries.getByRole("row").nth(1)).toContainText("launched");
+  await shots(page, "triggers-webhook-workflow");
+  await deliveries
+    .getByRole("row")
+    .nth(1)
+    .getByRole("link", { name: /Workflow run #\d+/ })
+    .click();
+  // the workflow run appears, its node's real run ends successful
+  await expect(
+    page.getByRole("heading", { name: /Workflow run #\d+ · release-train/ }),
+  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Workflow run/ }).locator("..")).toContainText(
+    "successful",
+    { timeout: 60_000 },
+  );
+  const runs = await api.send<{ items: { launch_type: string; webhook_id: number | null }[] }>(
+    "GET",
+    `/api/v1/projects/${projectId}/workflow-runs`,
+  );
+  expect(runs.items[0]?.launch_type).toBe("webhook");
+
+  // the project's webhooks list the workflow as what it launches, with a link
+  await page.goto(`/projects/${projectId}/webhooks`);
+  const row = page.getByRole("row").filter({ hasText: "on-release" });
+  await expect(row.getByRole("link", { name: "release-train" })).toBeVisible();
+  await expect(row).toContainText("workflow");
+});
+
 test("notifications: a destination on 127.0.0.1 tested, one on a closed port failing", async ({
   page,
 }) => {

@@ -3,17 +3,18 @@ import { api, unwrap, type Schemas } from "@/api/client";
 import { scheduleKeys } from "@/features/schedules/api/query-keys";
 
 /**
- * Create a schedule of `templateId` (scheduleId null) or save all of a schedule's fields: the
- * whole form goes, so what the person sees is what is stored.
+ * Create a schedule of a template or a workflow (scheduleId null: the body names its one
+ * target) or save all of a schedule's fields: the whole form goes, so what the person sees is
+ * what is stored.
  */
 export function useSaveSchedule(projectId: number, scheduleId: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ templateId, body }: { templateId: number; body: Schemas["ScheduleCreate"] }) =>
+    mutationFn: (body: Schemas["ScheduleTargetCreate"]) =>
       scheduleId === null
         ? unwrap(
-            api.POST("/api/v1/projects/{project_id}/templates/{template_id}/schedules", {
-              params: { path: { project_id: projectId, template_id: templateId } },
+            api.POST("/api/v1/projects/{project_id}/schedules", {
+              params: { path: { project_id: projectId } },
               body,
             }),
           )

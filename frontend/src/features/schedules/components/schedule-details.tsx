@@ -61,7 +61,7 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
     return (
       <Alert color={missing ? "yellow" : "red"} title={missing ? "Schedule not found" : "Error"}>
         {missing
-          ? "It does not exist, or its template is hidden from you."
+          ? "It does not exist, or what it launches is hidden from you."
           : schedule.error.message}
       </Alert>
     );
@@ -109,7 +109,18 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
           </Group>
           <Text size="sm" c="dimmed">
             Schedule {s.id} of{" "}
-            {s.template_id === null ? (
+            {s.target_kind === "workflow" ? (
+              s.workflow_id == null ? (
+                "a deleted workflow"
+              ) : (
+                <>
+                  workflow{" "}
+                  <Anchor component={Link} to={paths.workflow(projectId, s.workflow_id)}>
+                    {s.workflow_name}
+                  </Anchor>
+                </>
+              )
+            ) : s.template_id === null ? (
               "a deleted template"
             ) : (
               <Anchor component={Link} to={paths.template(projectId, s.template_id, "schedules")}>
@@ -121,7 +132,7 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
         </Stack>
         {canWrite && (
           <Group gap="xs">
-            {s.template_id !== null && (
+            {(s.template_id !== null || s.workflow_id != null) && (
               <Button variant="default" onClick={() => setEditing(true)}>
                 Edit
               </Button>
@@ -158,7 +169,11 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
           </Fact>
           <Fact label="Next run">{when(s.next_fire_at)}</Fact>
           <Fact label="Last run">
-            {s.last_run_id !== null ? (
+            {s.last_workflow_run_id != null ? (
+              <Anchor component={Link} to={paths.workflowRun(projectId, s.last_workflow_run_id)}>
+                Workflow run #{s.last_workflow_run_id}
+              </Anchor>
+            ) : s.last_run_id !== null ? (
               <Anchor component={Link} to={paths.run(projectId, s.last_run_id)}>
                 Run #{s.last_run_id}
               </Anchor>
@@ -180,6 +195,8 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
               <Code block fz="xs">
                 {JSON.stringify(launchShown, null, 2)}
               </Code>
+            ) : s.target_kind === "workflow" ? (
+              "each node's own"
             ) : (
               "the template's own"
             )}

@@ -7,7 +7,7 @@ import { ScheduleFormModal } from "@/features/schedules/components/schedule-form
 import { browserZone } from "@/features/schedules/lib/zones";
 import { makeTemplate } from "@/features/schedules/testing/make-schedule";
 
-function renderForm(template = makeTemplate()) {
+function renderForm(template: ReturnType<typeof makeTemplate> | null = makeTemplate()) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MantineProvider>
@@ -42,5 +42,16 @@ describe("ScheduleFormModal", () => {
     await userEvent.click(screen.getByText("Recurrence (RRULE)"));
     const rrule = screen.getByRole("textbox", { name: /Recurrence/ });
     expect(rrule.tagName).toBe("TEXTAREA");
+  });
+
+  it("picks a template or a workflow when made outside a template's page", async () => {
+    renderForm(null);
+    expect(screen.getByRole("textbox", { name: "Template" })).toBeRequired();
+    expect(screen.queryByRole("textbox", { name: "Workflow" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByText("Workflow"));
+    expect(screen.getByRole("textbox", { name: "Workflow" })).toBeRequired();
+    expect(screen.queryByRole("textbox", { name: "Template" })).not.toBeInTheDocument();
+    expect(screen.queryByText("Launch values")).not.toBeInTheDocument();
+    expect(screen.getByText(/each of its nodes runs with its own/)).toBeInTheDocument();
   });
 });

@@ -22,6 +22,7 @@ import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useScheduleTemplate, useWritableTemplates } from "@/features/schedules/api/get-templates";
+import { useWorkflowOptions } from "@/features/schedules/api/get-workflows";
 import { useSaveSchedule } from "@/features/schedules/api/save-schedule";
 import { DraftSchedulePreview } from "@/features/schedules/components/schedule-preview";
 import { TimeZoneSelect } from "@/features/schedules/components/time-zone-select";
@@ -31,6 +32,9 @@ import {
   MISSED_POLICIES,
   type ScheduleFormValues,
   surveyValues,
+  TARGET_KINDS,
+  type TargetKind,
+  toNewScheduleBody,
   toScheduleBody,
   toScheduleValues,
 } from "@/features/schedules/lib/schedule-form";
@@ -43,7 +47,10 @@ interface ScheduleFormModalProps {
   projectId: number;
   /** null: a new schedule */
   schedule: Schedule | null;
-  /** the template it belongs to, when known (the template page); else it is loaded or picked */
+  /**
+   * the template it belongs to, when known (the template page); else it is loaded, or the
+   * person picks a template or a workflow
+   */
   template: Template | null;
   onClose: () => void;
   onSaved?: (schedule: Schedule) => void;
@@ -71,12 +78,14 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
   const save = useSaveSchedule(projectId, schedule?.id ?? null);
   const picking = schedule === null && template === null;
   const templates = useWritableTemplates(projectId, picking);
+  const workflows = useWorkflowOptions(projectId, picking);
   const [picked, setPicked] = useState<Template | null>(template);
   const form = useForm<ScheduleFormValues>({
     mode: "controlled",
     initialValues: toScheduleValues(schedule, template),
   });
   const serverErrors = useServerErrors(form);
+  const ofWorkflow = form.values.target_kind === "workflow";
 
   const pick = (id: string | null) => {
     const next = templates.data?.find((t) => String(t.id) === id) ?? null;
@@ -87,31 +96,27 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const templateId = Number(values.template_id);
-    if (!templateId) {
-      form.setFieldError("template_id", "Pick the template to launch");
-      return;
-    }
-    const checked = toScheduleBody(values, picked);
+    const checked =
+      schedule === null ? toNewScheduleBody(values, picked) : toScheduleBody(values, picked);
     if ("errors" in checked) {
       form.setErrors(checked.errors);
       return;
     }
-    save.mutate(
-      { templateId, body: checked.body },
-      {
-        onSuccess: (saved) => {
-          notifications.show({ color: "green", message: `Schedule “${saved.name}” saved` });
-          onClose();
-          onSaved?.(saved);
-        },
-        onError: (error) => serverErrors.show(error),
+    save.mutate(checked.body, {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Schedule “${saved.name}” saved` });
+        onClose();
+        onSaved?.(saved);
       },
-    );
+      onError: (error) => serverErrors.show(error),
+    });
   });
 
-  const allowed = new Set(picked?.overridable ?? []);
-  const questions = picked?.survey ?? [];
+  const allowed = new Set(ofWorkflow ? [] : (picked?.overridable ?? []));
+  const questions = ofWorkflow ? [] : (picked?.survey ?? []);
+  const launches = ofWorkflow
+    ? `workflow “${schedule?.workflow_name || "a deleted workflow"}”`
+    : (picked?.name ?? schedule?.template_name ?? "a deleted template");
   const zone = form.values.timezone;
   const rrule = form.values.kind === "rrule";
   return (
@@ -125,7 +130,15 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
       submitLabel={schedule ? "Save" : "Create schedule"}
       pending={save.isPending}
     >
-      {picking ? (
+      {picking && (
+        <SegmentedControl
+          aria-label="Launches"
+          data={TARGET_KINDS}
+          {...form.getInputProps("target_kind")}
+          onChange={(kind) => form.setFieldValue("target_kind", kind as TargetKind)}
+        />
+      )}
+      {picking && !ofWorkflow && (
         <Select
           label="Template"
           description="The schedule launches it with the values below"
@@ -137,11 +150,24 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
           {...form.getInputProps("template_id")}
           onChange={pick}
         />
-      ) : (
+      )}
+      {picking && ofWorkflow && (
+        <Select
+          label="Workflow"
+          description="The schedule launches a run of it; each node runs with its own launch values"
+          placeholder="Pick a workflow"
+          required
+          searchable
+          data={workflows.data ?? []}
+          nothingFoundMessage="No workflow in this project"
+          {...form.getInputProps("workflow_id")}
+        />
+      )}
+      {!picking && (
         <Text size="sm" c="dimmed">
           Launches{" "}
           <Text span fw={600} c="var(--mantine-color-text)">
-            {picked?.name ?? schedule?.template_name ?? "a deleted template"}
+            {launches}
           </Text>
         </Text>
       )}
@@ -233,6 +259,11 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
             )}
           </Stack>
         </Fieldset>
+      )}
+      {ofWorkflow && (
+        <Text size="xs" c="dimmed">
+          A workflow takes no launch values here: each of its nodes runs with its own.
+        </Text>
       )}
       <Fieldset legend="Next runs">
         <DraftSchedulePreview projectId={projectId} values={form.values} />

@@ -10,6 +10,7 @@ import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedules } from "@/features/schedules/api/get-schedules";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
 import { ScheduleState } from "@/features/schedules/components/schedule-state";
+import { ScheduleTarget } from "@/features/schedules/components/schedule-target";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { usePageParam } from "@/hooks/use-page-param";
 import { paths } from "@/lib/paths";
@@ -60,19 +61,10 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
       ? []
       : [
           {
-            key: "template",
-            header: "Template",
+            key: "target",
+            header: "Launches",
             visibleFrom: "sm",
-            cell: (s: Schedule) =>
-              s.template_id === null ? (
-                <Text size="sm" c="dimmed">
-                  deleted
-                </Text>
-              ) : (
-                <Anchor component={Link} to={paths.template(projectId, s.template_id)} size="sm">
-                  {s.template_name}
-                </Anchor>
-              ),
+            cell: (s: Schedule) => <ScheduleTarget projectId={projectId} schedule={s} />,
           } satisfies Column<Schedule>,
         ]),
     {
@@ -107,7 +99,16 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
       header: "Last run",
       visibleFrom: "sm",
       cell: (s) =>
-        s.last_run_id !== null ? (
+        s.last_workflow_run_id != null ? (
+          <Anchor
+            component={Link}
+            to={paths.workflowRun(projectId, s.last_workflow_run_id)}
+            size="sm"
+          >
+            workflow run #{s.last_workflow_run_id}
+            {s.last_fired_at ? ` · ${formatInZone(s.last_fired_at, zone)}` : ""}
+          </Anchor>
+        ) : s.last_run_id !== null ? (
           <Anchor component={Link} to={paths.run(projectId, s.last_run_id)} size="sm">
             #{s.last_run_id}
             {s.last_fired_at ? ` · ${formatInZone(s.last_fired_at, zone)}` : ""}
@@ -135,7 +136,7 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
         description={
           template
             ? "When this template launches by itself: cron or RRULE in a time zone, with its launch values."
-            : "Every template's schedules: when each launches by itself, in its own time zone."
+            : "Every schedule of the project's templates and workflows: when each launches by itself, in its own time zone."
         }
         actionLabel={canWrite ? "New schedule" : undefined}
         onAction={() => setEditing(null)}

@@ -5,6 +5,7 @@ import { ApiError } from "@/api/errors";
 import {
   type ScheduleFormValues,
   toDraftPreview,
+  toNewScheduleBody,
   toScheduleBody,
   toScheduleValues,
 } from "@/features/schedules/lib/schedule-form";
@@ -124,5 +125,55 @@ describe("schedule form", () => {
     });
     expect(toDraftPreview({ ...values, expression: "  " }, "UTC")).toBeNull();
     expect(toDraftPreview({ ...values, start_at: "not a date" }, "UTC")).toBeNull();
+  });
+
+  it("names one target for a new schedule: the template, or the workflow picked", () => {
+    const values = { ...toScheduleValues(null, null, "UTC"), name: "n", expression: "@daily" };
+    expect(toNewScheduleBody(values, null)).toEqual({
+      errors: { template_id: "Pick the template to launch" },
+    });
+    const ofTemplate = toNewScheduleBody({ ...values, template_id: "3" }, template);
+    if (!("body" in ofTemplate)) throw new Error(JSON.stringify(ofTemplate));
+    expect(ofTemplate.body.template_id).toBe(3);
+    expect(ofTemplate.body.launch).toEqual({ survey: {} }); // blank answers: the defaults apply
+    expect("workflow_id" in ofTemplate.body).toBe(false);
+
+    const workflow = { ...values, target_kind: "workflow" as const, template_id: "3" };
+    expect(toNewScheduleBody(workflow, template)).toEqual({
+      errors: { workflow_id: "Pick the workflow to launch" },
+    });
+    // a bad date and a missing workflow are both shown at once
+    expect(toNewScheduleBody({ ...workflow, start_at: "nope" }, template)).toEqual({
+      errors: {
+        start_at: "is not a date and time in UTC",
+        workflow_id: "Pick the workflow to launch",
+      },
+    });
+    const ofWorkflow = toNewScheduleBody({ ...workflow, workflow_id: "12" }, template);
+    if (!("body" in ofWorkflow)) throw new Error(JSON.stringify(ofWorkflow));
+    expect(ofWorkflow.body.workflow_id).toBe(12);
+    // the workflow's nodes carry their own launch values: none sent, nor the template
+    expect("launch" in ofWorkflow.body).toBe(false);
+    expect("template_id" in ofWorkflow.body).toBe(false);
+  });
+
+  it("edits a workflow's schedule without launch values", () => {
+    const schedule = makeSchedule({
+      target_kind: "workflow",
+      template_id: null,
+      template_name: "",
+      workflow_id: 12,
+      workflow_name: "release",
+      launch: { survey: {} },
+    });
+    const values = toScheduleValues(schedule, null, "UTC");
+    expect([values.target_kind, values.workflow_id, values.template_id]).toEqual([
+      "workflow",
+      "12",
+      "",
+    ]);
+    const sent = body({ ...values, launch: { ...values.launch, limit: "smuggled" } }, template);
+    expect("launch" in sent).toBe(false);
+    expect(sent.name).toBe("nightly");
   });
 });

@@ -4,6 +4,8 @@ import { browserZone, utcToZonedWall, zonedWallToUtc } from "@/features/schedule
 
 type Schedule = Schemas["ScheduleRead"];
 type ScheduleCreate = Schemas["ScheduleCreate"];
+type ScheduleTargetCreate = Schemas["ScheduleTargetCreate"];
+export type TargetKind = Schemas["TargetKind"];
 type Template = Schemas["TemplateRead"];
 type Question = Schemas["Question"];
 export type Answer = string | number | boolean | string[];
@@ -11,6 +13,12 @@ export type Answer = string | number | boolean | string[];
 export const KINDS: { value: Schemas["ScheduleKind"]; label: string }[] = [
   { value: "cron", label: "Cron" },
   { value: "rrule", label: "Recurrence (RRULE)" },
+];
+
+/** What a schedule (or a webhook) launches: a template's run or a workflow run. */
+export const TARGET_KINDS: { value: TargetKind; label: string }[] = [
+  { value: "template", label: "Template" },
+  { value: "workflow", label: "Workflow" },
 ];
 
 export const MISSED_POLICIES: { value: Schemas["MissedPolicy"]; label: string }[] = [
@@ -30,7 +38,10 @@ export const EXAMPLES: Record<Schemas["ScheduleKind"], string> = {
  * of the schedule's zone ("2026-03-01T00:00"), the value of a datetime-local input.
  */
 export interface ScheduleFormValues {
+  target_kind: TargetKind;
   template_id: string;
+  /** a workflow target's; its nodes carry their own launch values */
+  workflow_id: string;
   name: string;
   description: string;
   kind: Schemas["ScheduleKind"];
@@ -78,7 +89,9 @@ export function toScheduleValues(
   const timezone = schedule?.timezone ?? zone;
   const launch = schedule?.launch;
   return {
+    target_kind: schedule?.target_kind ?? "template",
     template_id: String(schedule?.template_id ?? template?.id ?? ""),
+    workflow_id: String(schedule?.workflow_id ?? ""),
     name: schedule?.name ?? "",
     description: schedule?.description ?? "",
     kind: schedule?.kind ?? "cron",
@@ -147,9 +160,30 @@ export function toScheduleBody(
       end_at,
       enabled: v.enabled,
       missed_policy: v.missed_policy,
-      launch,
+      // a workflow's nodes carry their own launch values: its schedule sends none
+      ...(v.target_kind === "workflow" ? {} : { launch }),
     },
   };
+}
+
+/**
+ * The body of a new schedule: `toScheduleBody` and its one target, the template or the
+ * workflow picked (an error on the picker when none is).
+ */
+export function toNewScheduleBody(
+  v: ScheduleFormValues,
+  template: Template | null,
+): Checked<ScheduleTargetCreate> {
+  const target =
+    v.target_kind === "workflow"
+      ? { field: "workflow_id" as const, id: Number(v.workflow_id), what: "workflow" }
+      : { field: "template_id" as const, id: Number(v.template_id), what: "template" };
+  const checked = toScheduleBody(v, v.target_kind === "workflow" ? null : template);
+  const missing = target.id ? {} : { [target.field]: `Pick the ${target.what} to launch` };
+  if ("errors" in checked || !target.id) {
+    return { errors: { ...("errors" in checked ? checked.errors : {}), ...missing } };
+  }
+  return { body: { ...checked.body, [target.field]: target.id } };
 }
 
 /**

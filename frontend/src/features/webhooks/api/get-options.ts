@@ -55,3 +55,20 @@ export function useTemplatePermissions(projectId: number, templateId: number | n
     retry: false,
   });
 }
+
+/** The project's workflows, by name: what a webhook may launch instead of a template. */
+export function useWorkflowOptions(projectId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ["projects", projectId, "workflows", "options"],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/workflows", {
+          params: { path: { project_id: projectId }, query: { limit: 500 } },
+          signal,
+        }),
+      ),
+    select: (page) => page.items.map((w) => ({ value: String(w.id), label: w.name })),
+    enabled,
+    retry: false,
+  });
+}

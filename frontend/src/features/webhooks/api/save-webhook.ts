@@ -2,15 +2,18 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
 import { webhookKeys } from "@/features/webhooks/api/query-keys";
 
-/** Create a webhook of `templateId` (webhookId null), or save all of its fields. */
+/**
+ * Create a webhook of a template or a workflow (webhookId null: the body names its one
+ * target), or save all of its fields.
+ */
 export function useSaveWebhook(projectId: number, webhookId: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ templateId, body }: { templateId: number; body: Schemas["WebhookCreate"] }) =>
+    mutationFn: (body: Schemas["WebhookTargetCreate"]) =>
       webhookId === null
         ? unwrap(
-            api.POST("/api/v1/projects/{project_id}/templates/{template_id}/webhooks", {
-              params: { path: { project_id: projectId, template_id: templateId } },
+            api.POST("/api/v1/projects/{project_id}/webhooks", {
+              params: { path: { project_id: projectId } },
               body,
             }),
           )

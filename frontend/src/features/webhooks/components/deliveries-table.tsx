@@ -23,7 +23,21 @@ import { paths } from "@/lib/paths";
 
 type Delivery = Schemas["DeliverySummary"];
 
-function RunLink({ projectId, runId }: { projectId: number; runId: number | null }) {
+/** The run a delivery launched, or the workflow run (a workflow's webhook). */
+function RunLink({
+  projectId,
+  delivery,
+}: {
+  projectId: number;
+  delivery: Pick<Schemas["DeliverySummary"], "run_id" | "workflow_run_id">;
+}) {
+  const { run_id: runId, workflow_run_id: workflowRunId } = delivery;
+  if (workflowRunId != null)
+    return (
+      <Anchor component={Link} to={paths.workflowRun(projectId, workflowRunId)}>
+        Workflow run #{workflowRunId}
+      </Anchor>
+    );
   if (runId === null)
     return (
       <Text span c="dimmed">
@@ -109,7 +123,7 @@ export function DeliveriesTable({ projectId, webhookId, openId, onOpen }: Delive
                   </Table.Td>
                   <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
                   <Table.Td>
-                    <RunLink projectId={projectId} runId={d.run_id} />
+                    <RunLink projectId={projectId} delivery={d} />
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -184,7 +198,7 @@ function DeliveryDrawer(props: {
           </Group>
           <Text size="sm">{d.reason}</Text>
           <Text size="sm">
-            Run: <RunLink projectId={projectId} runId={d.run_id} />
+            Run: <RunLink projectId={projectId} delivery={d} />
             {" · "}
             {d.authenticated ? "authenticated" : "not authenticated"}
             {d.delivery_key ? ` · id ${d.delivery_key}` : ""}

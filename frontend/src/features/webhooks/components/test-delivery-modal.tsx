@@ -172,6 +172,15 @@ export function TestDeliveryModal(props: TestDeliveryModalProps) {
                 Run #{result.run_id}
               </Anchor>
             )}
+            {result.workflow_run_id != null && (
+              <Anchor
+                component={Link}
+                to={paths.workflowRun(projectId, result.workflow_run_id)}
+                size="sm"
+              >
+                Workflow run #{result.workflow_run_id}
+              </Anchor>
+            )}
             {Object.keys(result.launch).length > 0 && (
               <Code block fz="xs">
                 {JSON.stringify(result.launch, null, 2)}

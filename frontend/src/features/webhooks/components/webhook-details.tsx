@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Button,
   Center,
   Code,
@@ -18,7 +17,6 @@ import {
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { Link } from "react-router";
 import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
@@ -30,8 +28,8 @@ import { DeliveriesTable } from "@/features/webhooks/components/deliveries-table
 import { TestDeliveryModal } from "@/features/webhooks/components/test-delivery-modal";
 import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-modal";
 import { WebhookState } from "@/features/webhooks/components/webhook-state";
+import { WebhookTarget } from "@/features/webhooks/components/webhook-target";
 import { AUTH_SCHEMES, SENDER_SETUP } from "@/features/webhooks/lib/webhook-form";
-import { paths } from "@/lib/paths";
 
 interface WebhookDetailsProps {
   projectId: number;
@@ -71,7 +69,9 @@ export function WebhookDetails(props: WebhookDetailsProps) {
     const missing = isApiError(webhook.error) && webhook.error.status === 404;
     return (
       <Alert color={missing ? "yellow" : "red"} title={missing ? "Webhook not found" : "Error"}>
-        {missing ? "It does not exist, or its template is hidden from you." : webhook.error.message}
+        {missing
+          ? "It does not exist, or what it launches is hidden from you."
+          : webhook.error.message}
       </Alert>
     );
   }
@@ -85,10 +85,8 @@ export function WebhookDetails(props: WebhookDetailsProps) {
             <WebhookState webhook={w} />
           </Group>
           <Text size="sm" c="dimmed">
-            Webhook {w.id} of{" "}
-            <Anchor component={Link} to={paths.template(projectId, w.template_id, "webhooks")}>
-              {w.template_name}
-            </Anchor>
+            Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
+            <WebhookTarget projectId={projectId} webhook={w} tab="webhooks" inline />
             {w.description ? ` — ${w.description}` : ""}
           </Text>
         </Stack>
@@ -165,7 +163,9 @@ export function WebhookDetails(props: WebhookDetailsProps) {
               )}
             </Fact>
             <Fact label="Extra vars">
-              {Object.keys(w.extractors).length === 0 ? (
+              {w.target_kind === "workflow" ? (
+                "none: each node runs with its own launch values"
+              ) : Object.keys(w.extractors).length === 0 ? (
                 "none"
               ) : (
                 <Stack gap={2}>
@@ -178,7 +178,13 @@ export function WebhookDetails(props: WebhookDetailsProps) {
               )}
             </Fact>
             <Fact label="Ref from">
-              {w.ref_from ? <Code>{w.ref_from}</Code> : "the repository's"}
+              {w.ref_from ? (
+                <Code>{w.ref_from}</Code>
+              ) : w.target_kind === "workflow" ? (
+                "each node's template's"
+              ) : (
+                "the repository's"
+              )}
             </Fact>
           </SimpleGrid>
         </Stack>

@@ -5,6 +5,7 @@ import {
   Group,
   Input,
   NumberInput,
+  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -18,7 +19,11 @@ import { useMediaQuery } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
-import { useHookableTemplates, useSecretKeys } from "@/features/webhooks/api/get-options";
+import {
+  useHookableTemplates,
+  useSecretKeys,
+  useWorkflowOptions,
+} from "@/features/webhooks/api/get-options";
 import { useSaveWebhook } from "@/features/webhooks/api/save-webhook";
 import {
   AUTH_SCHEMES,
@@ -26,6 +31,9 @@ import {
   type WebhookFormValues,
   newMatcher,
   rowId,
+  TARGET_KINDS,
+  type TargetKind,
+  toNewWebhookBody,
   toWebhookBody,
   toWebhookValues,
 } from "@/features/webhooks/lib/webhook-form";
@@ -50,30 +58,29 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
   const keys = useSecretKeys(projectId);
   const picking = webhook === null && templateId === null;
   const templates = useHookableTemplates(projectId, picking);
+  const workflows = useWorkflowOptions(projectId, picking);
   const form = useForm<WebhookFormValues>({
     mode: "controlled",
     initialValues: toWebhookValues(webhook, templateId),
   });
   const serverErrors = useServerErrors(form);
+  const ofWorkflow = form.values.target_kind === "workflow";
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const target = Number(values.template_id);
-    if (!target) {
-      form.setFieldError("template_id", "Pick the template to launch");
+    const checked = webhook === null ? toNewWebhookBody(values) : { body: toWebhookBody(values) };
+    if ("errors" in checked) {
+      form.setErrors(checked.errors);
       return;
     }
-    save.mutate(
-      { templateId: target, body: toWebhookBody(values) },
-      {
-        onSuccess: (saved) => {
-          notifications.show({ color: "green", message: `Webhook “${saved.name}” saved` });
-          onClose();
-          onSaved?.(saved);
-        },
-        onError: (error) => serverErrors.show(error),
+    save.mutate(checked.body, {
+      onSuccess: (saved) => {
+        notifications.show({ color: "green", message: `Webhook “${saved.name}” saved` });
+        onClose();
+        onSaved?.(saved);
       },
-    );
+      onError: (error) => serverErrors.show(error),
+    });
   });
 
   return (
@@ -88,6 +95,14 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
       pending={save.isPending}
     >
       {picking && (
+        <SegmentedControl
+          aria-label="Launches"
+          data={TARGET_KINDS}
+          {...form.getInputProps("target_kind")}
+          onChange={(kind) => form.setFieldValue("target_kind", kind as TargetKind)}
+        />
+      )}
+      {picking && !ofWorkflow && (
         <Select
           label="Template"
           description="What a matching delivery launches"
@@ -99,6 +114,27 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
           {...form.getInputProps("template_id")}
           onChange={(value) => form.setFieldValue("template_id", value ?? "")}
         />
+      )}
+      {picking && ofWorkflow && (
+        <Select
+          label="Workflow"
+          description="A matching delivery launches a run of it; each node runs with its own launch values"
+          placeholder="Pick a workflow"
+          required
+          searchable
+          data={workflows.data ?? []}
+          nothingFoundMessage="No workflow in this project"
+          {...form.getInputProps("workflow_id")}
+          onChange={(value) => form.setFieldValue("workflow_id", value ?? "")}
+        />
+      )}
+      {!picking && ofWorkflow && (
+        <Text size="sm" c="dimmed">
+          Launches workflow{" "}
+          <Text span fw={600} c="var(--mantine-color-text)">
+            {webhook?.workflow_name || "a deleted workflow"}
+          </Text>
+        </Text>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
@@ -203,64 +239,72 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
         </Stack>
       </Fieldset>
 
-      <Fieldset legend="Extra vars from the body">
-        <Stack gap="xs">
-          <Text size="xs" c="dimmed">
-            Each becomes an extra var (or survey answer) of the run, as untrusted data.
-          </Text>
-          {form.values.extractors.map((row, index) => (
-            <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
-              <TextInput
-                aria-label={`Variable ${index + 1} name`}
-                placeholder="commit_message"
-                ff="monospace"
-                spellCheck={false}
-                style={{ flex: 1 }}
-                {...form.getInputProps(`extractors.${index}.variable`)}
-              />
-              <TextInput
-                aria-label={`Variable ${index + 1} body path`}
-                placeholder="head_commit.message"
-                ff="monospace"
-                spellCheck={false}
-                style={{ flex: 2 }}
-                {...form.getInputProps(`extractors.${index}.path`)}
-              />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Remove variable ${index + 1}`}
-                onClick={() => form.removeListItem("extractors", index)}
+      {ofWorkflow ? (
+        <Text size="xs" c="dimmed">
+          A workflow takes nothing from the body: each of its nodes runs with its own launch values.
+        </Text>
+      ) : (
+        <Fieldset legend="Extra vars from the body">
+          <Stack gap="xs">
+            <Text size="xs" c="dimmed">
+              Each becomes an extra var (or survey answer) of the run, as untrusted data.
+            </Text>
+            {form.values.extractors.map((row, index) => (
+              <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
+                <TextInput
+                  aria-label={`Variable ${index + 1} name`}
+                  placeholder="commit_message"
+                  ff="monospace"
+                  spellCheck={false}
+                  style={{ flex: 1 }}
+                  {...form.getInputProps(`extractors.${index}.variable`)}
+                />
+                <TextInput
+                  aria-label={`Variable ${index + 1} body path`}
+                  placeholder="head_commit.message"
+                  ff="monospace"
+                  spellCheck={false}
+                  style={{ flex: 2 }}
+                  {...form.getInputProps(`extractors.${index}.path`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  size="lg"
+                  aria-label={`Remove variable ${index + 1}`}
+                  onClick={() => form.removeListItem("extractors", index)}
+                >
+                  ×
+                </ActionIcon>
+              </Group>
+            ))}
+            <Input.Error>{form.errors.extractors}</Input.Error>
+            <Group>
+              <Button
+                variant="light"
+                size="xs"
+                onClick={() =>
+                  form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })
+                }
               >
-                ×
-              </ActionIcon>
+                Add variable
+              </Button>
             </Group>
-          ))}
-          <Input.Error>{form.errors.extractors}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() =>
-                form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })
-              }
-            >
-              Add variable
-            </Button>
-          </Group>
-        </Stack>
-      </Fieldset>
+          </Stack>
+        </Fieldset>
+      )}
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label="Ref from"
-          description="Body path of the branch, tag or commit to run (if the template allows a ref)"
-          placeholder="after"
-          ff="monospace"
-          spellCheck={false}
-          {...form.getInputProps("ref_from")}
-        />
+        {!ofWorkflow && (
+          <TextInput
+            label="Ref from"
+            description="Body path of the branch, tag or commit to run (if the template allows a ref)"
+            placeholder="after"
+            ff="monospace"
+            spellCheck={false}
+            {...form.getInputProps("ref_from")}
+          />
+        )}
         <NumberInput
           label="Deliveries per minute"
           description="More are refused (429)"

@@ -10,6 +10,7 @@ import { useWebhooks } from "@/features/webhooks/api/get-webhooks";
 import { useDeleteWebhook } from "@/features/webhooks/api/save-webhook";
 import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-modal";
 import { WebhookState } from "@/features/webhooks/components/webhook-state";
+import { WebhookTarget } from "@/features/webhooks/components/webhook-target";
 import { usePageParam } from "@/hooks/use-page-param";
 import { paths } from "@/lib/paths";
 
@@ -55,14 +56,10 @@ export function WebhooksTable({ projectId, templateId, canWrite, onCreated }: We
     ...(templateId === null
       ? [
           {
-            key: "template",
-            header: "Template",
+            key: "target",
+            header: "Launches",
             visibleFrom: "sm",
-            cell: (w: Webhook) => (
-              <Anchor component={Link} to={paths.template(projectId, w.template_id)} size="sm">
-                {w.template_name}
-              </Anchor>
-            ),
+            cell: (w: Webhook) => <WebhookTarget projectId={projectId} webhook={w} />,
           } satisfies Column<Webhook>,
         ]
       : []),

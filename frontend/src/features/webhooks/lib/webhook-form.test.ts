@@ -8,6 +8,7 @@ import {
   parseScalar,
   scalarText,
   toMatcher,
+  toNewWebhookBody,
   toWebhookBody,
   toWebhookValues,
 } from "@/features/webhooks/lib/webhook-form";
@@ -16,8 +17,11 @@ import { applyServerErrors } from "@/lib/form-errors";
 const webhook: Schemas["WebhookRead"] = {
   id: 4,
   project_id: 1,
+  target_kind: "template",
   template_id: 3,
   template_name: "deploy",
+  workflow_id: null,
+  workflow_name: "",
   name: "on-push",
   description: "",
   url: "http://127.0.0.1/api/v1/hooks/abc",
@@ -121,5 +125,40 @@ describe("webhook form", () => {
       extractors: "commit_message: not a body path",
       secret_key_id: "key 9 is not a secret key",
     });
+  });
+
+  it("names one target for a new webhook: the template, or the workflow picked", () => {
+    const values = { ...toWebhookValues(null, null), name: "on-push", secret_key_id: "7" };
+    expect(toNewWebhookBody(values)).toEqual({
+      errors: { template_id: "Pick the template to launch" },
+    });
+    const ofTemplate = toNewWebhookBody({ ...values, template_id: "3", ref_from: "after" });
+    expect("body" in ofTemplate && ofTemplate.body).toMatchObject({
+      template_id: 3,
+      ref_from: "after",
+    });
+    expect("body" in ofTemplate && "workflow_id" in ofTemplate.body).toBe(false);
+
+    const workflow = { ...values, target_kind: "workflow" as const, template_id: "3" };
+    expect(toNewWebhookBody(workflow)).toEqual({
+      errors: { workflow_id: "Pick the workflow to launch" },
+    });
+    const ofWorkflow = toNewWebhookBody({ ...workflow, workflow_id: "12" });
+    if (!("body" in ofWorkflow)) throw new Error(JSON.stringify(ofWorkflow));
+    expect(ofWorkflow.body.workflow_id).toBe(12);
+    expect("template_id" in ofWorkflow.body).toBe(false);
+  });
+
+  it("sends no launch values from the body for a workflow, whatever the rows hold", () => {
+    const values = toWebhookValues(
+      { ...webhook, target_kind: "workflow", template_id: null, workflow_id: 12 },
+      null,
+    );
+    expect(values.target_kind).toBe("workflow");
+    expect(values.workflow_id).toBe("12");
+    const body = toWebhookBody({ ...values, ref_from: "after" });
+    expect(body.extractors).toEqual({});
+    expect(body.ref_from).toBe("");
+    expect(body.matchers).toEqual(webhook.matchers);
   });
 });

@@ -2,6 +2,14 @@ import type { Schemas } from "@/api/client";
 
 type Webhook = Schemas["WebhookRead"];
 type WebhookCreate = Schemas["WebhookCreate"];
+type WebhookTargetCreate = Schemas["WebhookTargetCreate"];
+export type TargetKind = Schemas["TargetKind"];
+
+/** What a webhook launches: a template's run or a workflow run. */
+export const TARGET_KINDS: { value: TargetKind; label: string }[] = [
+  { value: "template", label: "Template" },
+  { value: "workflow", label: "Workflow" },
+];
 type Matcher = Schemas["Matcher"];
 type Scalar = string | boolean | number | null;
 
@@ -48,7 +56,10 @@ export interface ExtractorRow {
 
 /** Field names as in the body, so the server's errors (`matchers.1`, `ref_from`) find them. */
 export interface WebhookFormValues {
+  target_kind: TargetKind;
   template_id: string;
+  /** a workflow target's: no extractors nor ref (its nodes carry their own launch values) */
+  workflow_id: string;
   name: string;
   description: string;
   auth: Schemas["WebhookAuth"];
@@ -123,7 +134,9 @@ export function toWebhookValues(
   templateId: number | null,
 ): WebhookFormValues {
   return {
+    target_kind: webhook?.target_kind ?? "template",
     template_id: String(webhook?.template_id ?? templateId ?? ""),
+    workflow_id: String(webhook?.workflow_id ?? ""),
     name: webhook?.name ?? "",
     description: webhook?.description ?? "",
     auth: webhook?.auth ?? "github",
@@ -140,9 +153,12 @@ export function toWebhookValues(
   };
 }
 
-/** The body: every field (matchers and extractors replace the stored sets); blank rows dropped. */
+/**
+ * The body: every field (matchers and extractors replace the stored sets); blank rows dropped.
+ * A workflow's webhook sends no extractors nor ref: its nodes carry their own launch values.
+ */
 export function toWebhookBody(v: WebhookFormValues): WebhookCreate {
-  return {
+  const body: WebhookCreate = {
     name: v.name,
     description: v.description,
     auth: v.auth,
@@ -158,4 +174,16 @@ export function toWebhookBody(v: WebhookFormValues): WebhookCreate {
     ref_from: v.ref_from.trim(),
     rate_limit_per_minute: v.rate_limit_per_minute === "" ? 30 : v.rate_limit_per_minute,
   };
+  return v.target_kind === "workflow" ? { ...body, extractors: {}, ref_from: "" } : body;
+}
+
+/** A new webhook's body and its one target; an error on the picker when none is picked. */
+export function toNewWebhookBody(
+  v: WebhookFormValues,
+): { errors: Record<string, string> } | { body: WebhookTargetCreate } {
+  const workflow = v.target_kind === "workflow";
+  const id = Number(workflow ? v.workflow_id : v.template_id);
+  const field = workflow ? "workflow_id" : "template_id";
+  if (!id) return { errors: { [field]: `Pick the ${v.target_kind} to launch` } };
+  return { body: { ...toWebhookBody(v), [field]: id } };
 }
