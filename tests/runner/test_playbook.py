@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import shutil
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
 import pytest
 from support.builders import PLAYBOOKS, ssh_keygen
 
-from steward.runner import processes
+from steward.runner import playbook, processes
 from steward.runner.playbook import BIN_DIR, Event, Outcome, RunnerSpec, run_playbook
 
 
@@ -245,3 +247,38 @@ def test_a_missing_ansible_playbook_fails_with_127_and_says_so(tmp_path: Path) -
     outcome = run_playbook(spec, on_event=events.append, should_cancel=lambda: False)
     assert outcome == Outcome(status="failed", rc=127)
     assert "could not be started" in events[0]["stdout"]
+
+
+def test_while_output_flows_the_pipes_are_read_at_most_every_busy_read_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each wake-up of the reading loop costs the server CPU beside ansible: while events keep
+    # coming, the loop lets them gather in the pipe instead of waking for every one
+    busy = 0.5
+    monkeypatch.setattr(playbook, "BUSY_READ_SECONDS", busy)
+    reads: list[float] = []
+    drain = playbook._drain
+
+    def timed(fd: int, sink: Callable[[bytes], None], *, budget: int | None = None) -> bool:
+        started = time.monotonic()
+        got: list[bytes] = []
+        more = drain(fd, lambda data: (got.append(data), sink(data))[-1], budget=budget)
+        if got and budget is None:  # budget: the last reads once ansible-playbook exited
+            reads.append(started)
+        return more
+
+    monkeypatch.setattr(playbook, "_drain", timed)
+    events: list[Event] = []
+    outcome = run_playbook(
+        _spec(tmp_path, "ok.yml"), on_event=events.append, should_cancel=lambda: False
+    )
+    assert outcome.status == "successful"
+    assert [e["counter"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["event"] == "playbook_on_stats"
+    starts = sorted(set(reads))
+    assert len(starts) >= 2, starts  # ansible wrote over more than one read
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    # two reads of one pass (the raw pipe, then the events pipe) are microseconds apart
+    passes = [g for g in gaps if g > 0.05]
+    assert passes, gaps
+    assert min(passes) >= busy * 0.9, gaps

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -12,6 +13,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.runner.masking import MASK, Masker
+from steward.runs import recorder as recorder_module
 from steward.runs.recorder import (
     BATCH_SECONDS,
     BUSY_BATCH_SECONDS,
@@ -407,3 +409,47 @@ def test_a_batch_after_a_quiet_spell_is_stored_at_once_a_busy_one_waits_its_turn
     busy = stored_at + 0.01
     assert batch_deadline(busy, stored_at) == stored_at + BUSY_BATCH_SECONDS
     assert BUSY_BATCH_SECONDS > BATCH_SECONDS
+
+
+def test_the_recorder_sleeps_through_a_batch_and_close_wakes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # between a batch's first event and its deadline the writer sleeps (it does not wake for
+    # every event); close() must not wait for that deadline, and nothing may be lost
+    monkeypatch.setattr(recorder_module, "BATCH_SECONDS", 60.0)
+    stored: list[list[int]] = []
+
+    def store(self: Recorder, batch: list[dict[str, Any]], *, retry: bool = False) -> None:
+        stored.append([event["counter"] for event in batch])
+
+    monkeypatch.setattr(Recorder, "_store", store)
+
+    @contextmanager
+    def sessions() -> Iterator[_FakeSession]:
+        yield _FakeSession([])
+
+    recorder = Recorder(
+        cast(sessionmaker[Session], sessions),
+        RUN,
+        NO_SECRETS,
+        heartbeat=lambda session: None,
+        heartbeat_seconds=3600.0,
+    )
+    waits: list[float | None] = []
+    get = recorder._queue.get
+
+    def counted(block: bool = True, timeout: float | None = None) -> object:
+        if block:
+            waits.append(timeout)
+        return get(block, timeout)
+
+    monkeypatch.setattr(recorder._queue, "get", counted)
+    recorder.add({"event": "verbose", "counter": 1})
+    time.sleep(0.3)  # the writer has taken the first event and sleeps towards its deadline
+    for counter in range(2, 51):
+        recorder.add({"event": "verbose", "counter": counter})
+    started = time.monotonic()
+    recorder.close()
+    assert time.monotonic() - started < 10.0  # far below the 60 s deadline
+    assert stored == [list(range(1, 51))]  # one batch, in order
+    assert len(waits) <= 2, waits  # it waited for the first event only, not for each one

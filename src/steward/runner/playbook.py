@@ -44,6 +44,10 @@ CALLBACK_DIR = Path(__file__).resolve().parent / "callback"
 EVENTS_FD_VARIABLE = "STEWARD_EVENTS_FD"  # read by the plugin
 HEADER = struct.Struct("!II")  # a record: event JSON length, text length (the plugin's format)
 POLL_SECONDS = 0.25  # should_cancel is called this often
+# while output flows, the pipes are read at most this often: a pipe holds the output meanwhile
+# (1 MiB), and every wake-up costs the server CPU beside ansible. The first output after a quiet
+# spell is read at once.
+BUSY_READ_SECONDS = 0.05
 READ_BYTES = 1 << 20
 EXITED_READS = 64  # reads once ansible-playbook has exited: more than a full pipe holds
 PIPE_BYTES = 1 << 20  # a bigger pipe: fewer wake-ups on big outputs
@@ -360,11 +364,14 @@ def _follow(
 
     open_fds = {raw_fd, events_fd}
     next_poll = time.monotonic() + POLL_SECONDS
+    read_at = -BUSY_READ_SECONDS
     with selectors.DefaultSelector() as selector, proc.stdout:
         for fd in open_fds:
             selector.register(fd, selectors.EVENT_READ)
         while open_fds:
-            selector.select(timeout=POLL_SECONDS)
+            if selector.select(timeout=POLL_SECONDS):
+                time.sleep(max(0.0, read_at + BUSY_READ_SECONDS - time.monotonic()))
+                read_at = time.monotonic()
             # the raw pipe first: what the controller printed there came before its records
             for fd, sink in ((raw_fd, stream.raw), (events_fd, take)):
                 if fd in open_fds and not _drain(fd, sink):

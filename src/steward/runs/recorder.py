@@ -321,6 +321,7 @@ class Recorder:
         self._numbering = Numbering()
         self._hosts: set[str] = set()
         self._error: BaseException | None = None
+        self._closing = threading.Event()  # set by close: no more waiting for a batch to fill
         self._stored_at = -BUSY_BATCH_SECONDS  # monotonic time the last batch was stored
         self._thread = threading.Thread(target=self._loop, name=f"recorder-{run_id}", daemon=True)
         self._thread.start()
@@ -337,6 +338,7 @@ class Recorder:
     def close(self) -> None:
         """Store everything received so far; raise if storing failed."""
         self._queue.put(_STOP)
+        self._closing.set()
         self._thread.join()
         if self._error is not None:
             raise RuntimeError("the run's output could not be stored") from self._error
@@ -391,13 +393,14 @@ class Recorder:
     def _collect(self, first_wait: float) -> tuple[list[dict[str, Any]], bool]:
         """The events received within ``BATCH_SECONDS`` of the first one (waited for up to
         ``first_wait``) and not before ``BUSY_BATCH_SECONDS`` after the last batch was stored,
-        at most ``BATCH_EVENTS``, and whether ``close`` was called."""
+        at most ``BATCH_EVENTS``, and whether ``close`` was called. Between the first event and
+        the deadline the thread sleeps (``close`` wakes it) rather than waking for each event."""
         batch: list[dict[str, Any]] = []
         try:
             item = self._queue.get(timeout=first_wait)
         except queue.Empty:
             return batch, False
-        deadline = batch_deadline(time.monotonic(), self._stored_at)
+        self._closing.wait(batch_deadline(time.monotonic(), self._stored_at) - time.monotonic())
         while True:
             if item is _STOP:
                 return batch, True
@@ -406,7 +409,7 @@ class Recorder:
                 if len(batch) >= BATCH_EVENTS:
                     return batch, False
             try:
-                item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                item = self._queue.get_nowait()
             except queue.Empty:
                 return batch, False
 
