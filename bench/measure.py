@@ -259,7 +259,7 @@ def run_steward(
 class RssSampler:
     """Peak RSS of a process and, separately, of all its descendants together."""
 
-    def __init__(self, process: psutil.Process, interval: float = 0.05) -> None:
+    def __init__(self, process: psutil.Process, interval: float = 0.25) -> None:
         self._process = process
         self._interval = interval
         self._stop = threading.Event()
