@@ -2,7 +2,8 @@
 // oidc-provider, ../tests/support/oidc_provider/server.js) and a Steward server of its own
 // configured with it: the login page shows the provider's button, clicking it goes through the
 // provider's login form and lands back signed in, on the page asked for; at desktop and at
-// phone width. The provider and the server are stopped by their PIDs afterwards.
+// phone width. Signing out goes through the provider's logout (RP-initiated) and back to the
+// login page, signed out at both. The provider and the server are stopped by their PIDs afterwards.
 import { type Browser, expect, test } from "@playwright/test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -127,6 +128,44 @@ test("the SSO button signs in through the provider (desktop)", async ({ browser 
 
 test("the SSO button signs in through the provider (phone)", async ({ browser }) => {
   await signInThroughProvider(browser, PHONE, "erin");
+});
+
+test("signing out ends the sign-in at the provider too, back on the login page", async ({
+  browser,
+}) => {
+  const server = steward;
+  if (!server) throw new Error("no server");
+  const context = await browser.newContext({ viewport: DESKTOP, baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto("/login?next=/projects");
+  await page.getByRole("link", { name: LABEL }).click();
+  await page.getByLabel("Username").fill("dana");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  // the ID token for the provider's logout is kept where scripts cannot read it
+  expect(await page.evaluate(() => document.cookie)).not.toContain("steward_oidc_logout");
+  expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toMatch(/eyJ/);
+
+  await page.getByRole("button", { name: /^Account: / }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  // the provider's own logout page, on its origin
+  await expect(
+    page.getByRole("heading", { name: /Sign out of the Test OpenID Provider/ }),
+  ).toBeVisible();
+  expect(new URL(page.url()).origin).not.toBe(server.url);
+  await shots(page, "oidc-logout-at-provider");
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
+  // back on Steward's login page, signed out here
+  await expect(page.getByRole("link", { name: LABEL })).toBeVisible();
+  expect(new URL(page.url()).origin).toBe(server.url);
+  expect(new URL(page.url()).pathname).toBe("/login");
+  expect((await page.request.get("/api/v1/auth/session")).status()).toBe(401);
+  // and signed out there: the SSO button asks for the password again
+  await page.getByRole("link", { name: LABEL }).click();
+  await expect(page.getByRole("heading", { name: "Test OpenID Provider" })).toBeVisible();
+  await expect(page.getByLabel("Password")).toBeVisible();
+  await context.close();
 });
 
 test("the server of the other tests shows no SSO button (not configured)", async ({ page }) => {

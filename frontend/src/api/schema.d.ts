@@ -129,7 +129,10 @@ export interface paths {
     put?: never;
     /**
      * Logout
-     * @description End the browser session server-side (the cookie stops working everywhere).
+     * @description End the browser session server-side (the cookie stops working everywhere). For a person
+     *     who signed in with OpenID Connect, when the provider offers an end-session endpoint: 200
+     *     with ``redirect_to``, the provider's logout (the browser should go there, to end the sign-in
+     *     at the provider too); else 204.
      */
     post: operations["logout_api_v1_auth_logout_post"];
     delete?: never;
@@ -470,6 +473,31 @@ export interface paths {
     get: operations["oidc_callback_api_v1_auth_oidc_callback_get"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/directory/sync": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run Sync
+     * @description Check every LDAP user against the directory now (servers also do it every
+     *     STEWARD_LDAP_SYNC_MINUTES): people gone from it, or no longer matching the user filter, are
+     *     disabled (sessions ended, tokens revoked); the others get the teams and admin flag of their
+     *     groups. A directory that does not answer changes nothing (503); one finding none of the
+     *     users changes nothing either (``refused`` says why). Global admins only. 409 when LDAP is
+     *     not configured.
+     */
+    post: operations["run_sync_api_v1_directory_sync_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2425,7 +2453,13 @@ export interface components {
      * DeliveryOutcome
      * @enum {string}
      */
-    DeliveryOutcome: "launched" | "matched" | "ignored" | "rejected" | "rate_limited" | "failed";
+    DeliveryOutcome:
+      | "launched"
+      | "matched"
+      | "ignored"
+      | "rejected"
+      | "rate_limited"
+      | "failed";
     /** DeliveryPage */
     DeliveryPage: {
       /** Items */
@@ -2597,6 +2631,43 @@ export interface components {
       } | null;
       /** Secret Key Id */
       secret_key_id?: number | null;
+    };
+    /**
+     * DirectorySyncResult
+     * @description One directory sync: who was checked, who was disabled, and why nothing was changed when
+     *     the sync refused to act (``refused`` not empty).
+     */
+    DirectorySyncResult: {
+      /**
+       * Checked
+       * @description active LDAP users looked up in the directory
+       */
+      checked: number;
+      /**
+       * Present
+       * @description still in the directory: updated as a login would
+       */
+      present: number;
+      /**
+       * Disabled
+       * @description usernames disabled (sessions ended, tokens revoked)
+       */
+      disabled: string[];
+      /**
+       * Kept
+       * @description gone from the directory, but kept: the last active admin
+       */
+      kept: string[];
+      /**
+       * Failed
+       * @description users left as they were, and why
+       */
+      failed: string[];
+      /**
+       * Refused
+       * @description why the sync changed nothing; empty when it acted
+       */
+      refused: string;
     };
     /**
      * DraftPreview
@@ -3406,7 +3477,8 @@ export interface components {
      * LaunchType
      * @enum {string}
      */
-    LaunchType: "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook" | "workflow";
+    LaunchType:
+      "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook" | "workflow";
     /** LinePage */
     LinePage: {
       /** Items */
@@ -3504,6 +3576,15 @@ export interface components {
       expires_at: string;
     };
     /**
+     * LogoutRedirect
+     * @description Where the browser goes after a logout: the OpenID provider's end-session endpoint, which
+     *     ends the sign-in there too and sends the browser back to the login page.
+     */
+    LogoutRedirect: {
+      /** Redirect To */
+      redirect_to: string;
+    };
+    /**
      * MatchOp
      * @enum {string}
      */
@@ -3530,7 +3611,8 @@ export interface components {
        * Value
        * @description equals: a value; one_of: a list; glob: a pattern; exists: none
        */
-      value?: string | boolean | number | (string | boolean | number | null)[] | null;
+      value?:
+        string | boolean | number | (string | boolean | number | null)[] | null;
     };
     /**
      * MemberRead
@@ -3719,7 +3801,13 @@ export interface components {
      * @enum {string}
      */
     NodeStatus:
-      "pending" | "running" | "waiting" | "successful" | "failed" | "skipped" | "canceled";
+      | "pending"
+      | "running"
+      | "waiting"
+      | "successful"
+      | "failed"
+      | "skipped"
+      | "canceled";
     /** Occurrence */
     Occurrence: {
       /**
@@ -4547,7 +4635,14 @@ export interface components {
      * RunStatus
      * @enum {string}
      */
-    RunStatus: "queued" | "running" | "successful" | "failed" | "error" | "canceled" | "timed_out";
+    RunStatus:
+      | "queued"
+      | "running"
+      | "successful"
+      | "failed"
+      | "error"
+      | "canceled"
+      | "timed_out";
     /** RunnerGroupCreate */
     RunnerGroupCreate: {
       /**
@@ -6723,6 +6818,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Signed out here; the browser goes on to the OpenID provider's logout (``redirect_to``), which sends it back to the login page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogoutRedirect"];
+        };
+      };
       /** @description Successful Response */
       204: {
         headers: {
@@ -8347,6 +8451,93 @@ export interface operations {
         };
       };
       /** @description The OpenID provider does not answer */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  run_sync_api_v1_directory_sync_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DirectorySyncResult"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The directory did not answer: nothing was changed */
       503: {
         headers: {
           [name: string]: unknown;

@@ -24,7 +24,11 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
   const navigate = useNavigate();
   const signOut = () =>
     logout.mutate(undefined, {
-      onSettled: () => void navigate(paths.login(), { replace: true }),
+      // a single sign-on session ends at the provider too: it sends the browser back to login
+      onSettled: (providerUrl) => {
+        if (providerUrl) window.location.assign(providerUrl);
+        else void navigate(paths.login(), { replace: true });
+      },
     });
   return (
     <Menu position="bottom-end" withinPortal>
