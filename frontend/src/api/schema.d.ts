@@ -2453,13 +2453,7 @@ export interface components {
      * DeliveryOutcome
      * @enum {string}
      */
-    DeliveryOutcome:
-      | "launched"
-      | "matched"
-      | "ignored"
-      | "rejected"
-      | "rate_limited"
-      | "failed";
+    DeliveryOutcome: "launched" | "matched" | "ignored" | "rejected" | "rate_limited" | "failed";
     /** DeliveryPage */
     DeliveryPage: {
       /** Items */
@@ -3477,8 +3471,7 @@ export interface components {
      * LaunchType
      * @enum {string}
      */
-    LaunchType:
-      "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook" | "workflow";
+    LaunchType: "api" | "ui" | "cli" | "relaunch" | "schedule" | "webhook" | "workflow";
     /** LinePage */
     LinePage: {
       /** Items */
@@ -3611,8 +3604,7 @@ export interface components {
        * Value
        * @description equals: a value; one_of: a list; glob: a pattern; exists: none
        */
-      value?:
-        string | boolean | number | (string | boolean | number | null)[] | null;
+      value?: string | boolean | number | (string | boolean | number | null)[] | null;
     };
     /**
      * MemberRead
@@ -3801,13 +3793,7 @@ export interface components {
      * @enum {string}
      */
     NodeStatus:
-      | "pending"
-      | "running"
-      | "waiting"
-      | "successful"
-      | "failed"
-      | "skipped"
-      | "canceled";
+      "pending" | "running" | "waiting" | "successful" | "failed" | "skipped" | "canceled";
     /** Occurrence */
     Occurrence: {
       /**
@@ -4635,14 +4621,7 @@ export interface components {
      * RunStatus
      * @enum {string}
      */
-    RunStatus:
-      | "queued"
-      | "running"
-      | "successful"
-      | "failed"
-      | "error"
-      | "canceled"
-      | "timed_out";
+    RunStatus: "queued" | "running" | "successful" | "failed" | "error" | "canceled" | "timed_out";
     /** RunnerGroupCreate */
     RunnerGroupCreate: {
       /**
@@ -5117,7 +5096,9 @@ export interface components {
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
      *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-     *     one message when a run is still running that long after it started.
+     *     one message when a run is still running that long after it started. ``approval_needed``
+     *     (a workflow's approval waits) reaches project-wide subscriptions and a template's when one
+     *     of the workflow run's nodes runs that template; never a schedule's.
      */
     SubscriptionCreate: {
       /** Destination Id */
