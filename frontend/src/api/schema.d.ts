@@ -5096,9 +5096,7 @@ export interface components {
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
      *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-     *     one message when a run is still running that long after it started. ``approval_needed``
-     *     (a workflow's approval waits) reaches project-wide subscriptions and a template's when one
-     *     of the workflow run's nodes runs that template; never a schedule's.
+     *     one message when a run is still running that long after it started.
      */
     SubscriptionCreate: {
       /** Destination Id */
