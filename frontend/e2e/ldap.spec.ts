@@ -2,9 +2,10 @@
 // child that stops slapd by its PID when it ends) and a Steward server of its own configured
 // with it: an admin maps a directory group to a team in the team form, a directory user signs
 // in with the ordinary password form and lands in that team, marked "from directory". At
-// desktop width, and the team form at phone width.
-import { expect, test } from "@playwright/test";
-import { type ChildProcess, spawn } from "node:child_process";
+// desktop width, and the team form at phone width. Someone removed from the directory is signed
+// out by the admin's directory sync.
+import { expect, request, test } from "@playwright/test";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,7 +16,10 @@ const REPO = resolve(import.meta.dirname, "..", "..");
 const PASSWORD = "lena-directory-password";
 const PHONE = { width: 390, height: 844 };
 const SEED = {
-  people: [{ uid: "lena", password: PASSWORD, mail: "lena@example.test", cn: "Lena Directory" }],
+  people: [
+    { uid: "lena", password: PASSWORD, mail: "lena@example.test", cn: "Lena Directory" },
+    { uid: "mona", password: PASSWORD, mail: "mona@example.test", cn: "Mona Leaving" },
+  ],
   groups: { ops: ["lena"] },
 };
 
@@ -23,6 +27,7 @@ let directory: ChildProcess | undefined;
 let steward: RunningServer | undefined;
 let workdir = "";
 let opsGroup = "";
+let directoryUrl = "";
 
 function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((done, fail) => {
@@ -57,6 +62,7 @@ test.beforeAll(async () => {
     groups: Record<string, string>;
   };
   opsGroup = started.groups.ops ?? "";
+  directoryUrl = started.url;
   steward = await startServer({
     log: "server-ldap.log",
     env: {
@@ -155,5 +161,58 @@ test("the team form with its directory groups fits a phone", async ({ browser })
   await expect(page.getByLabel("Directory groups")).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
   await shots(page, "ldap-team-form-phone");
+  await context.close();
+});
+
+test("someone removed from the directory is signed out by the directory sync", async ({
+  browser,
+}) => {
+  const server = steward;
+  if (!server) throw new Error("no server");
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  // lena has an account too (the sync refuses to act when it finds none of the accounts)
+  const lena = await request.newContext({ baseURL: server.url });
+  const lenaLogin = await lena.post("/api/v1/auth/login", {
+    data: { username: "lena", password: PASSWORD },
+  });
+  expect(lenaLogin.status()).toBe(200);
+  await lena.dispose();
+  await signInAs(page, "mona", PASSWORD);
+  await page.goto("/projects");
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  // she leaves the organisation: her entry is deleted (as the directory's root, with ldapdelete)
+  const deleted = spawnSync("ldapdelete", [
+    "-x",
+    "-H",
+    directoryUrl,
+    "-D",
+    "cn=admin,dc=example,dc=test",
+    "-w",
+    "root-secret-for-tests",
+    "uid=mona,ou=people,dc=example,dc=test",
+  ]);
+  expect(deleted.status, deleted.stderr.toString()).toBe(0);
+  // the admin runs the sync now (servers also do it every STEWARD_LDAP_SYNC_MINUTES)
+  const admin = await request.newContext({ baseURL: server.url });
+  const login = await admin.post("/api/v1/auth/login", {
+    data: { username: "admin", password: server.adminPassword },
+  });
+  const { csrf_token } = (await login.json()) as { csrf_token: string };
+  const synced = await admin.post("/api/v1/directory/sync", {
+    headers: { "X-CSRF-Token": csrf_token },
+  });
+  expect(synced.status(), await synced.text()).toBe(200);
+  expect(((await synced.json()) as { disabled: string[] }).disabled).toEqual(["mona"]);
+  await admin.dispose();
+  // her open console is signed out at its next request, and she cannot sign in again
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/login");
+  await page.getByLabel("Username").fill("mona");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("invalid username or password");
+  expect(new URL(page.url()).pathname).toBe("/login");
   await context.close();
 });

@@ -337,3 +337,28 @@ def test_the_server_loop_syncs_on_its_own(
         assert DirectorySync(client.app.state.runtime).enabled is False  # type: ignore[attr-defined]
     with serve(settings) as client:  # no LDAP: no loop either
         assert DirectorySync(client.app.state.runtime).enabled is False  # type: ignore[attr-defined]
+
+
+def test_the_last_active_admin_is_kept_though_gone(
+    ldap_client: TestClient, directory: Directory
+) -> None:
+    carol = directory.person("carol", PW)
+    directory.group("steward-admins", carol)
+    directory.person("dan", PW)
+    web = log_in(ldap_client, "carol")
+    log_in(ldap_client, "dan")
+    assert web.get("/api/v1/auth/me").json()["is_admin"] is True
+    # carol makes the bootstrap admin an ordinary user: she is the only admin left
+    admin_id = user_row(ldap_client, "admin").id
+    demoted = web.patch(f"/api/v1/users/{admin_id}", json={"is_admin": False})
+    assert demoted.status_code == 200, demoted.text
+    directory.remove(carol)
+    report = web.post("/api/v1/directory/sync")
+    assert report.status_code == 200, report.text
+    assert (report.json()["disabled"], report.json()["kept"]) == ([], ["carol"])
+    assert user_row(ldap_client, "carol").is_active is True
+    assert web.get("/api/v1/auth/me").status_code == 200  # her session stays
+    kept = [r for r in audit(web, "user:update") if r["object_name"] == "carol"]
+    assert kept[0]["detail"] == (
+        "directory sync: no longer in the directory, but kept active: the last active admin"
+    )
