@@ -319,12 +319,15 @@ def test_two_cancels_at_once_cancel_once(workbench: Workbench, flows: Workflows,
     assert sum(a["action"] == "workflow:cancel" for a in audit) == 1
 
 
-def test_an_approval_is_told_only_to_its_own_projects_project_wide_subscriptions(
+def test_an_approval_is_told_only_to_its_own_projects_subscriptions_of_it(
     workbench: Workbench, flows: Workflows, ok: int
 ) -> None:
+    """Project-wide subscriptions and those of a template the workflow run runs; never one of
+    a template it does not run, nor another project's."""
     client = workbench.client
     project = workbench.project_id
     elsewhere = make_project(client, "elsewhere")
+    unused = workbench.template("ok.yml", name="not-in-the-workflow")
     nowhere = "http://127.0.0.1:9/"  # never answers: what matters is what is queued
     mine = webhook_destination(client, project, nowhere, "s3cret", name="approvers")
     subscribe(client, project, destination_id=mine["id"], events=["approval_needed"])
@@ -332,15 +335,20 @@ def test_an_approval_is_told_only_to_its_own_projects_project_wide_subscriptions
     subscribe(
         client, project, destination_id=scoped["id"], events=["approval_needed"], template_id=ok
     )
+    other = webhook_destination(client, project, nowhere, "s3cret", name="of-another")
+    subscribe(
+        client, project, destination_id=other["id"], events=["approval_needed"], template_id=unused
+    )
     theirs = webhook_destination(client, elsewhere, nowhere, "s3cret", name="theirs")
     subscribe(client, elsewhere, destination_id=theirs["id"], events=["approval_needed"])
 
     wf = flows.create([approval_node("gate"), template_node("run", ok)], [edge("gate", "run")])
     wrun = flows.launch(wf["id"])  # the root approval waits from the launch's transaction
 
-    queued = messages(client, project, mine["id"])
-    assert [(m["event"], m["workflow_run_id"], m["node_key"]) for m in queued] == [
-        ("approval_needed", wrun["id"], "gate")
-    ]
-    assert messages(client, project, scoped["id"]) == []  # project-wide subscriptions only
+    for destination in (mine, scoped):
+        queued = messages(client, project, destination["id"])
+        assert [(m["event"], m["workflow_run_id"], m["node_key"]) for m in queued] == [
+            ("approval_needed", wrun["id"], "gate")
+        ]
+    assert messages(client, project, other["id"]) == []  # a template the workflow never runs
     assert messages(client, elsewhere, theirs["id"]) == []

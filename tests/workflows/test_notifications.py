@@ -18,6 +18,8 @@ from support.notifications import (
     wait_messages,
     webhook_destination,
 )
+from support.schedules import YEARLY, make_due
+from support.waits import wait_until
 from support.workflows import Workflows, approval_node, edge, node_waiting, template_node
 
 from steward.config import Settings
@@ -30,7 +32,12 @@ SECRET = "signing-secret-of-the-approvers"
 def settings(settings: Settings) -> Settings:
     """The workflows' fast settings, with a notifier ticking every 0.1 s."""
     return settings.model_copy(
-        update={"notifier_tick_seconds": 0.1, "notify_backoff_seconds": 0.2, "url": BASE_URL}
+        update={
+            "notifier_tick_seconds": 0.1,
+            "notify_backoff_seconds": 0.2,
+            "url": BASE_URL,
+            "scheduler_tick_seconds": 0.1,
+        }
     )
 
 
@@ -118,3 +125,93 @@ def test_a_waiting_approval_is_told_to_the_subscriptions_that_ask_for_it(
         assert "succeeded" in others_said
         assert off.requests == []
         assert messages(client, project, disabled["id"]) == []
+
+
+def test_a_template_subscription_hears_of_the_approvals_of_workflows_that_run_its_template(
+    workbench: Workbench, receiver: HttpReceiver
+) -> None:
+    """A subscription scoped to a template is told of an approval waiting in a workflow run
+    with a node running that template (before or after it); one scoped to a template the
+    workflow does not run is not; a destination reached twice is told once."""
+    client, project = workbench.client, workbench.project_id
+    flows = Workflows(client, project)
+    ok = workbench.template("ok.yml", name="ok")
+    other = workbench.template("ok.yml", name="other")
+
+    def destination(name: str, template_id: int | None, *more: int | None) -> int:
+        made = webhook_destination(client, project, receiver.url(f"/{name}"), SECRET, name=name)
+        for scope in (template_id, *more):
+            body: dict[str, Any] = {"destination_id": made["id"], "events": ["approval_needed"]}
+            if scope is not None:
+                body["template_id"] = scope
+            subscribe(client, project, **body)
+        return int(made["id"])
+
+    follows_ok = destination("follows-ok", ok)
+    follows_other = destination("follows-other", other)
+    twice = destination("twice", None, ok)  # project-wide and ok's
+    wf = flows.create(
+        [approval_node("gate", "Ship it?"), template_node("ship", ok)],
+        [edge("gate", "ship")],
+        name="release",
+    )
+    wrun = flows.launch(wf["id"])
+    told = [r for r in receiver.wait_for(2)]
+    settle(0.5)
+    assert sorted(r.path for r in receiver.requests) == ["/follows-ok", "/twice"]
+    assert {r.json()["node"]["key"] for r in told} == {"gate"}
+    for destination_id in (follows_ok, twice):
+        sent = wait_messages(client, project, destination_id, done=1)
+        assert [(m["event"], m["workflow_run_id"], m["node_key"]) for m in sent] == [
+            ("approval_needed", wrun["id"], "gate")
+        ]
+    assert messages(client, project, follows_other) == []
+    assert flows.decide(wrun["id"], "gate").status_code == 200
+    assert flows.wait(wrun["id"])["status"] == "successful"
+
+
+def test_a_schedule_subscription_hears_of_the_approvals_of_the_workflow_runs_it_launched(
+    workbench: Workbench, receiver: HttpReceiver, database_url: str
+) -> None:
+    """A schedule that launches a workflow: its subscriptions are told of the approvals of the
+    workflow runs it launched; another schedule's are not, nor of a run launched by hand."""
+    client, project = workbench.client, workbench.project_id
+    flows = Workflows(client, project)
+    ok = workbench.template("ok.yml", name="ok")
+    wf = flows.create([approval_node("gate", "Ship it?"), template_node("ship", ok)], [])
+    nightly, weekly = (
+        client.post(
+            workbench.url("schedules"),
+            json={"name": name, "kind": "cron", "expression": YEARLY, "workflow_id": wf["id"]},
+        ).json()
+        for name in ("nightly", "weekly")
+    )
+    ids = {}
+    for schedule in (nightly, weekly):
+        made = webhook_destination(
+            client, project, receiver.url(f"/{schedule['name']}"), SECRET, name=schedule["name"]
+        )
+        subscribe(
+            client,
+            project,
+            destination_id=made["id"],
+            events=["approval_needed"],
+            schedule_id=schedule["id"],
+        )
+        ids[schedule["name"]] = made["id"]
+    by_hand = flows.launch(wf["id"])
+    make_due(database_url, nightly["id"])
+    wrun_id = wait_until(
+        lambda: client.get(workbench.url(f"schedules/{nightly['id']}")).json()[
+            "last_workflow_run_id"
+        ],
+        timeout=20,
+        what="the nightly schedule fired",
+    )
+    told = receiver.wait_for(1)
+    settle(0.5)
+    assert [r.path for r in receiver.requests] == ["/nightly"]
+    assert told[0].json()["workflow_run"]["id"] == wrun_id != by_hand["id"]
+    sent = wait_messages(client, project, ids["nightly"], done=1)
+    assert [(m["workflow_run_id"], m["node_key"]) for m in sent] == [(wrun_id, "gate")]
+    assert messages(client, project, ids["weekly"]) == []

@@ -3764,7 +3764,7 @@ export interface components {
       run_id: number | null;
       /**
        * Run Status
-       * @description that run's status now; 'gone' once retention removed it
+       * @description that run's own status now: 'queued' while it waits for a slot (the node is 'running' from its launch), 'running', how it ended; 'gone' once retention removed it
        */
       run_status?: string | null;
       /** Timeout Seconds */
@@ -5096,7 +5096,9 @@ export interface components {
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
      *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-     *     one message when a run is still running that long after it started.
+     *     one message when a run is still running that long after it started. ``approval_needed``
+     *     (a workflow's approval waits) reaches project-wide subscriptions, a template's when one of
+     *     the workflow run's nodes runs that template, and the schedule's that launched it.
      */
     SubscriptionCreate: {
       /** Destination Id */

@@ -32,7 +32,9 @@ class RunEventKind(enum.StrEnum):
     FIXED = "fixed"  # first success after a failure
     CHANGED = "changed"  # a successful run that changed something
     LONG_RUNNING = "long_running"  # still running after N minutes
-    APPROVAL_NEEDED = "approval_needed"  # a workflow's approval node waits (project-wide only)
+    # a workflow's approval node waits: project-wide subscriptions, a template's when a node
+    # of the workflow run runs it, the schedule's that launched it (outbox.on_approval_waiting)
+    APPROVAL_NEEDED = "approval_needed"
 
 
 class Destination(ProjectScoped):

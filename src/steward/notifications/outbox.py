@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from steward.notifications.models import Destination, Message, RunEventKind, Subscription
 from steward.runs.models import Run, RunHost
 from steward.runs.status import RunStatus
+from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
 EVENT_OF_STATUS: dict[RunStatus, RunEventKind] = {
     RunStatus.RUNNING: RunEventKind.STARTED,
@@ -114,17 +115,30 @@ def _changed(session: Session, run_id: int) -> bool:
 
 
 def on_approval_waiting(session: Session, project_id: int, workflow_run_id: int, key: str) -> None:
-    """Queue an ``approval_needed`` message per enabled destination whose project-wide
-    subscriptions want it, in the transaction of the workflow pass that set the approval node
-    ``waiting`` (a node waits once: one message per destination)."""
+    """Queue an ``approval_needed`` message per enabled destination with a subscription that
+    wants it, in the transaction of the workflow pass that set the approval node ``waiting``
+    (a node waits once: one message per destination, however many of its subscriptions match).
+
+    Which subscriptions, as their runs' events go to them: the project-wide ones; those of a
+    template that one of the workflow run's template nodes runs (the run's own copy of the
+    document), so who follows a template hears when a workflow waits for a decision before (or
+    after) running it; and those of the schedule that launched the workflow run."""
+    templates = select(WorkflowNodeRun.template_id).where(
+        WorkflowNodeRun.workflow_run_id == workflow_run_id,
+        WorkflowNodeRun.template_id.is_not(None),
+    )
+    schedule = select(WorkflowRun.schedule_id).where(WorkflowRun.id == workflow_run_id)
     rows = session.execute(
         select(Subscription.destination_id, Subscription.events)
         .join(Destination, Destination.id == Subscription.destination_id)
         .where(
             Subscription.project_id == project_id,
-            Subscription.template_id.is_(None),
-            Subscription.schedule_id.is_(None),
             Destination.enabled.is_(True),
+            or_(
+                and_(Subscription.template_id.is_(None), Subscription.schedule_id.is_(None)),
+                Subscription.template_id.in_(templates),
+                Subscription.schedule_id == schedule.scalar_subquery(),
+            ),
         )
     ).all()
     wanting = sorted(

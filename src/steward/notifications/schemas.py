@@ -191,7 +191,9 @@ Events = Annotated[list[RunEventKind], Field(min_length=1, max_length=len(RunEve
 class SubscriptionCreate(RequestModel):
     """Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-    one message when a run is still running that long after it started."""
+    one message when a run is still running that long after it started. ``approval_needed``
+    (a workflow's approval waits) reaches project-wide subscriptions, a template's when one of
+    the workflow run's nodes runs that template, and the schedule's that launched it."""
 
     destination_id: Id
     events: Events
