@@ -220,6 +220,32 @@ def test_cancel_stops_the_running_node_and_skips_the_rest(
     assert again.status_code == 409
 
 
+def test_a_node_whose_run_waits_for_a_slot_reads_its_run_queued(
+    workbench: Workbench, flows: Workflows, ok: int
+) -> None:
+    """The node is ``running`` from its launch; its run's own status says whether it still
+    waits for a slot (``queued``) or runs, so the console can tell them apart. Also the node's
+    start and end, the console's duration."""
+    limited = workbench.client.patch(
+        f"/api/v1/projects/{workbench.project_id}", json={"max_parallel_runs": 1}
+    )
+    assert limited.status_code == 200, limited.text
+    blocker = workbench.launch(workbench.template("slow.yml", timeout_seconds=3))
+    workbench.wait(blocker["id"], until=lambda r: r["status"] == "running", timeout=30)
+    wf = flows.create([template_node("only", ok)], [])
+    launched = flows.launch(wf["id"])
+    only = nodes(flows.read(launched["id"]))["only"]
+    assert (only["status"], only["run_status"]) == ("running", "queued")
+    assert workbench.run(only["run_id"])["status"] == "queued"
+    assert only["started_at"] is not None
+    assert only["finished_at"] is None
+    assert workbench.wait(blocker["id"])["status"] == "timed_out"
+    done = flows.wait(launched["id"])
+    only = nodes(done)["only"]
+    assert (only["status"], only["run_status"]) == ("successful", "successful")
+    assert only["finished_at"] >= only["started_at"]
+
+
 def test_list_pages_and_filters(workbench: Workbench, flows: Workflows) -> None:
     one = flows.create([approval_node("gate")], [], name="one")
     two = flows.create([approval_node("gate")], [], name="two")

@@ -125,7 +125,10 @@ class NodeRunRead(ResponseModel):
     status: NodeStatus
     run_id: int | None = Field(description="template nodes: the run launched for it")
     run_status: str | None = Field(
-        default=None, description="that run's status now; 'gone' once retention removed it"
+        default=None,
+        description="that run's own status now: 'queued' while it waits for a slot (the node"
+        " is 'running' from its launch), 'running', how it ended; 'gone' once retention"
+        " removed it",
     )
     timeout_seconds: int | None
     deadline_at: dt.datetime | None = Field(description="a waiting approval times out then")
