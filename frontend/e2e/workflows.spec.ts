@@ -1,8 +1,10 @@
 // Workflows in the console, against the real server and real ansible-playbook runs: a workflow
 // made in the editor (an approval, then a template run on success), drawn as it is typed,
 // launched, approved with a comment, ended successful, its node's run linking back to the
-// workflow run. Then the same on a phone: launched from the list, approved, nothing wider
-// than the screen.
+// workflow run. A node's launch values set in the editor (the template launch dialog's fields:
+// limit, extra vars, survey answers, a secret one kept as "set"), a server refusal shown on the
+// node's field, and the values used by the node's run. Then the same on a phone: a node's
+// launch values changed, launched from the list, approved, nothing wider than the screen.
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import {
   type AdminApi,
@@ -23,15 +25,28 @@ const HELLO = `- hosts: all
 let api: AdminApi;
 const tag = Date.now().toString(36);
 const PROJECT = `workflows-${tag}`;
+// what a node's launch values reach: its survey answers and extra vars, in the run's output
+const DEPLOY = `- hosts: all
+  gather_facts: false
+  tasks:
+    - ansible.builtin.debug:
+        msg: "release {{ release }} by {{ who | default('nobody') }}, secret of {{ db_password | default('') | length }} chars"
+`;
+const DEPLOY_SURVEY = [
+  { variable: "release", label: "Release", type: "text", required: true },
+  { variable: "db_password", label: "DB password", type: "password", required: false },
+];
+
 let projectId = 0;
 let templateId = 0;
+let deployId = 0;
 
 const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
 const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
 
 test.beforeAll(async ({ baseURL }) => {
   api = await adminApi(baseURL);
-  const made = await playbookProject(api, PROJECT, { "ship.yml": HELLO });
+  const made = await playbookProject(api, PROJECT, { "ship.yml": HELLO, "deploy.yml": DEPLOY });
   projectId = made.projectId;
   templateId = (
     await api.send<{ id: number }>("POST", url("templates"), {
@@ -39,6 +54,16 @@ test.beforeAll(async ({ baseURL }) => {
       playbook: "ship.yml",
       repository_id: made.repositoryId,
       inventory_id: made.inventoryId,
+    })
+  ).id;
+  deployId = (
+    await api.send<{ id: number }>("POST", url("templates"), {
+      name: "deploy",
+      playbook: "deploy.yml",
+      repository_id: made.repositoryId,
+      inventory_id: made.inventoryId,
+      overridable: ["limit", "extra_vars"],
+      survey: DEPLOY_SURVEY,
     })
   ).id;
 });
@@ -66,6 +91,15 @@ async function approveAndFinish(page: Page, key: string, comment: string) {
   await expect(
     page.getByRole("heading", { name: /Workflow run #\d+/ }).locator(".."),
   ).toContainText("successful", { timeout: 45_000 });
+}
+
+/** The output of the run of the node `key` (the workflow run page is open), once it ended. */
+async function nodeRunOutput(page: Page, key: string) {
+  const nodes = page.getByRole("table", { name: "Nodes" });
+  await nodes.getByRole("row").filter({ hasText: key }).getByRole("link").click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const runId = Number(/\/runs\/(\d+)$/.exec(page.url())?.[1]);
+  return { runId, log: page.getByRole("region", { name: "Run output" }) };
 }
 
 test("a workflow: made in the editor, launched, approved, successful; its run links back", async ({
@@ -126,7 +160,69 @@ test("a workflow: made in the editor, launched, approved, successful; its run li
   expect(runs.items.map((w) => [w.status, w.launched_by])).toEqual([["successful", "admin"]]);
 });
 
-test("on a phone: launched from the list, approved, nothing wider than the screen", async ({
+test("a node's launch values: set in the editor, refused on its field, used by its run", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAs(page, "admin", adminPassword());
+  await page.goto(`/projects/${projectId}/workflows`);
+  await page.getByRole("button", { name: "New workflow" }).click();
+  await page.getByRole("textbox", { name: "Name" }).fill("configured");
+  await page.getByRole("button", { name: "Add template run" }).click();
+  const step = page.getByRole("group", { name: "Node 1" });
+  await pick(page, step.getByRole("textbox", { name: "Template" }), "deploy");
+  await expect(step).toContainText("the template’s");
+  // its required answer is missing: the server's 422 lands on the node, then on the field
+  await page.getByRole("button", { name: "Create workflow" }).click();
+  await expect(step.getByRole("alert")).toContainText("survey.release: an answer is required");
+  await step.getByRole("button", { name: "Launch values of step-1" }).click();
+  let dialog = page.getByRole("dialog", { name: "Launch values of “step-1”" });
+  const release = dialog.getByRole("textbox", { name: /Release/ });
+  await expect(release).toHaveAccessibleDescription("an answer is required");
+  // the template launch dialog's fields: only what the template lets a launch override
+  await expect(dialog.getByRole("textbox", { name: "Tags" })).toHaveCount(0);
+  await release.fill("v7");
+  await dialog.getByLabel("DB password").fill("s3cret");
+  await dialog.getByRole("textbox", { name: "Limit" }).fill("local*");
+  await dialog.getByRole("textbox", { name: "Extra vars" }).fill("who: ops");
+  await shots(page, "workflows-node-launch");
+  await dialog.getByRole("button", { name: "Apply" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(step.getByRole("alert")).toHaveCount(0);
+  await expect(step).toContainText(
+    "limit local* · extra vars: who · answers: release, db_password",
+  );
+  await page.getByRole("button", { name: "Create workflow" }).click();
+  await expect(page.getByRole("heading", { name: "configured" })).toBeVisible();
+
+  // saved: the secret answer reads back as set, never shown
+  const saved = page.getByRole("group", { name: "Node 1" });
+  await saved.getByRole("button", { name: "Launch values of step-1" }).click();
+  dialog = page.getByRole("dialog", { name: "Launch values of “step-1”" });
+  await expect(dialog.getByRole("textbox", { name: /Release/ })).toHaveValue("v7");
+  await expect(dialog.getByLabel("DB password")).toHaveValue("");
+  await expect(dialog.getByText("Set (never shown); type to replace it")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("button", { name: "Launch", exact: true }).click();
+  await expect(page.getByRole("heading", { name: /Workflow run #\d+/ })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: /Workflow run #\d+/ }).locator(".."),
+  ).toContainText("successful", { timeout: 45_000 });
+  // each node: its duration, a link to its run
+  const row = page
+    .getByRole("table", { name: "Nodes" })
+    .getByRole("row")
+    .filter({ hasText: "step-1" });
+  await expect(row).toContainText(/\d+ s/);
+  const { runId, log } = await nodeRunOutput(page, "step-1");
+  await expect(log).toContainText("release v7 by ops, secret of 6 chars", { timeout: 15_000 });
+  const run = await api.send<{ params: { limit: string } }>("GET", url(`runs/${runId}`));
+  expect(run.params.limit).toBe("local*");
+});
+
+test("on a phone: launch values changed, launched from the list, approved, nothing wider than the screen", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -134,7 +230,12 @@ test("on a phone: launched from the list, approved, nothing wider than the scree
     name: "phone-release",
     nodes: [
       { key: "gate", kind: "approval", name: "Ship from the phone?" },
-      { key: "ship", kind: "template", template_id: templateId },
+      {
+        key: "ship",
+        kind: "template",
+        template_id: deployId,
+        launch: { survey: { release: "p1" } },
+      },
       { key: "after-no", kind: "template", template_id: templateId },
     ],
     edges: [
@@ -144,6 +245,23 @@ test("on a phone: launched from the list, approved, nothing wider than the scree
   });
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, "admin", adminPassword());
+
+  // the editor: the ship node's release changed in its launch values dialog (full screen)
+  await page.goto(`/projects/${projectId}/workflows/${made.id}`);
+  await expect(page.getByRole("heading", { name: "phone-release" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Workflow graph of 3 nodes" })).toBeVisible();
+  expect(await overflowing(page), "editor").toEqual([]);
+  await shots(page, "workflows-phone-editor");
+  await page.getByRole("button", { name: "Launch values of ship" }).click();
+  const dialog = page.getByRole("dialog", { name: "Launch values of “ship”" });
+  await dialog.getByRole("textbox", { name: /Release/ }).fill("phone-7");
+  await shots(page, "workflows-phone-node-launch");
+  await dialog.getByRole("button", { name: "Apply" }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "Save workflow" }).click();
+  await expect(page.getByText("Workflow “phone-release” saved")).toBeVisible();
+  expect(await overflowing(page), "editor, saved").toEqual([]);
+
   await page.goto(`/projects/${projectId}/workflows`);
   await expect(page.getByRole("table", { name: "Workflows" })).toBeVisible();
   expect(await overflowing(page), "list").toEqual([]);
@@ -156,10 +274,6 @@ test("on a phone: launched from the list, approved, nothing wider than the scree
   await expect(nodes.getByRole("row").filter({ hasText: "after-no" })).toContainText("skipped");
   expect(await overflowing(page), "finished run").toEqual([]);
   await shots(page, "workflows-phone-run");
-
-  await page.goto(`/projects/${projectId}/workflows/${made.id}`);
-  await expect(page.getByRole("heading", { name: "phone-release" })).toBeVisible();
-  await expect(page.getByRole("img", { name: "Workflow graph of 3 nodes" })).toBeVisible();
-  expect(await overflowing(page), "editor").toEqual([]);
-  await shots(page, "workflows-phone-editor");
+  const { log } = await nodeRunOutput(page, "ship");
+  await expect(log).toContainText("release phone-7 by nobody", { timeout: 15_000 });
 });

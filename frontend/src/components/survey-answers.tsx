@@ -27,18 +27,24 @@ interface SurveyAnswersProps {
   prefix?: string;
   /** password questions whose earlier answer is kept unless a new one is typed (a relaunch) */
   kept?: readonly string[];
+  /** what a kept answer's input says under it */
+  keptHint?: string;
 }
+
+const KEPT_HINT = "Kept from the earlier run (never shown); type to replace it";
 
 function AnswerInput({
   form,
   question,
   prefix,
   kept,
+  keptHint,
 }: {
   form: Form;
   question: Question;
   prefix: string;
   kept: boolean;
+  keptHint: string;
 }) {
   const path = `${prefix}.${question.variable}`;
   const common = {
@@ -60,7 +66,7 @@ function AnswerInput({
           {...common}
           required={false}
           placeholder="(kept)"
-          description="Kept from the earlier run (never shown); type to replace it"
+          description={keptHint}
         />
       ) : (
         <PasswordInput autoComplete="new-password" maxLength={max} {...common} />
@@ -94,7 +100,13 @@ function AnswerInput({
 }
 
 /** The survey as a typed form: one input per question, by its type. */
-export function SurveyAnswers({ form, questions, prefix = "survey", kept }: SurveyAnswersProps) {
+export function SurveyAnswers({
+  form,
+  questions,
+  prefix = "survey",
+  kept,
+  keptHint = KEPT_HINT,
+}: SurveyAnswersProps) {
   return (
     <Stack gap="sm">
       {questions.map((question) => (
@@ -104,6 +116,7 @@ export function SurveyAnswers({ form, questions, prefix = "survey", kept }: Surv
           question={question}
           prefix={prefix}
           kept={kept?.includes(question.variable) ?? false}
+          keptHint={keptHint}
         />
       ))}
     </Stack>

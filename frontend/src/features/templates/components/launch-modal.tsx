@@ -1,31 +1,14 @@
-import {
-  Alert,
-  Fieldset,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from "@mantine/core";
-import { type UseFormReturnType, useForm } from "@mantine/form";
+import { Alert, Text } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
 import type { Schemas } from "@/api/client";
-import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { FormModal } from "@/components/form-modal";
-import { SurveyAnswers } from "@/components/survey-answers";
+import { LaunchFields } from "@/components/launch-fields";
 import { useInventoryChoices } from "@/features/templates/api/get-choices";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
-import {
-  type LaunchFormValues,
-  toLaunchValues,
-  toRunCreate,
-} from "@/features/templates/lib/launch-form";
-import { VERBOSITY } from "@/features/templates/lib/template-form";
-import { EXTRA_VARS_HELP, parseExtraVars } from "@/lib/extra-vars";
+import { parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
+import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
 
 type Template = Schemas["TemplateRead"];
 type Run = Schemas["RunRead"];
@@ -92,115 +75,5 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
       )}
       <LaunchFields form={form} template={template} inventories={inventoryData} />
     </FormModal>
-  );
-}
-
-interface LaunchFieldsProps {
-  form: UseFormReturnType<LaunchFormValues>;
-  template: Template;
-  inventories: { value: string; label: string }[];
-  /** survey password questions whose earlier answer is kept (a relaunch) */
-  keptSecrets?: readonly string[];
-  /** why the limit cannot be typed (a relaunch on the failed hosts) */
-  limitFixed?: string;
-}
-
-/** The survey and the overrides the template allows: of a launch, and of a relaunch. */
-export function LaunchFields({
-  form,
-  template,
-  inventories,
-  keptSecrets,
-  limitFixed,
-}: LaunchFieldsProps) {
-  const allowed = new Set(template.overridable);
-  const overrides = allowed.size > 0;
-  return (
-    <>
-      {template.survey.length > 0 && (
-        <Fieldset legend="Survey">
-          <SurveyAnswers form={form} questions={template.survey} kept={keptSecrets} />
-        </Fieldset>
-      )}
-      {overrides && (
-        <Fieldset legend="Options">
-          <Stack gap="sm">
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              {allowed.has("limit") && (
-                <TextInput
-                  label="Limit"
-                  placeholder="all"
-                  disabled={limitFixed !== undefined}
-                  description={limitFixed}
-                  {...form.getInputProps("limit")}
-                />
-              )}
-              {allowed.has("inventory_id") && (
-                <Select
-                  label="Inventory"
-                  data={inventories}
-                  allowDeselect={false}
-                  {...form.getInputProps("inventory_id")}
-                />
-              )}
-              {allowed.has("tags") && <TextInput label="Tags" {...form.getInputProps("tags")} />}
-              {allowed.has("skip_tags") && (
-                <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />
-              )}
-              {allowed.has("verbosity") && (
-                <Select
-                  label="Verbosity"
-                  data={VERBOSITY}
-                  allowDeselect={false}
-                  {...form.getInputProps("verbosity")}
-                />
-              )}
-              {allowed.has("forks") && (
-                <NumberInput
-                  label="Forks"
-                  allowDecimal={false}
-                  min={1}
-                  max={200}
-                  {...form.getInputProps("forks")}
-                />
-              )}
-              {allowed.has("timeout_seconds") && (
-                <NumberInput
-                  label="Timeout (seconds)"
-                  allowDecimal={false}
-                  min={1}
-                  {...form.getInputProps("timeout_seconds")}
-                />
-              )}
-            </SimpleGrid>
-            {(allowed.has("check_mode") || allowed.has("diff_mode")) && (
-              <Group>
-                {allowed.has("check_mode") && (
-                  <Switch
-                    label="Check mode (dry run)"
-                    {...form.getInputProps("check_mode", { type: "checkbox" })}
-                  />
-                )}
-                {allowed.has("diff_mode") && (
-                  <Switch
-                    label="Diff mode"
-                    {...form.getInputProps("diff_mode", { type: "checkbox" })}
-                  />
-                )}
-              </Group>
-            )}
-            {allowed.has("extra_vars") && (
-              <ExtraVarsInput
-                description={`${EXTRA_VARS_HELP}; merged over the template's`}
-                {...form.getInputProps("extra_vars")}
-              />
-            )}
-          </Stack>
-        </Fieldset>
-      )}
-      {!overrides && template.survey.length === 0 && limitFixed === undefined && (
-        <Text size="sm">This template runs as it is configured; it asks nothing.</Text>
-      )}
-    </>
   );
 }

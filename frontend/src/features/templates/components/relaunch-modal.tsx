@@ -4,12 +4,11 @@ import { useMediaQuery } from "@mantine/hooks";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
+import { LaunchFields } from "@/components/launch-fields";
 import { useInventoryChoices } from "@/features/templates/api/get-choices";
 import { useTemplate } from "@/features/templates/api/get-template";
 import { useRelaunchRun, useRelaunchValues } from "@/features/templates/api/relaunch-run";
-import { LaunchFields } from "@/features/templates/components/launch-modal";
 import {
-  type LaunchFormValues,
   type RelaunchHosts,
   type RelaunchValues,
   toRelaunchBody,
@@ -17,6 +16,7 @@ import {
 } from "@/features/templates/lib/launch-form";
 import { parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
+import type { LaunchFormValues } from "@/lib/launch-form";
 
 type Run = Schemas["RunRead"];
 type Template = Schemas["TemplateRead"];

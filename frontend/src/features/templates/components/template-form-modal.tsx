@@ -32,10 +32,10 @@ import {
   OVERRIDABLE,
   SERVER_VENV,
   type TemplateFormValues,
-  VERBOSITY,
   toTemplateBody,
   toTemplateValues,
 } from "@/features/templates/lib/template-form";
+import { VERBOSITY } from "@/lib/launch-form";
 import { parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toLaunchValues, toRunCreate } from "@/features/templates/lib/launch-form";
+import { toLaunchValues, toRunCreate } from "@/lib/launch-form";
 import { newQuestion, toQuestion, withType } from "@/features/templates/lib/survey-form";
 import {
   toTemplateBody,

@@ -24,11 +24,6 @@ export const OVERRIDABLE: { value: Overridable; label: string }[] = [
   { value: "inventory_id", label: "Inventory" },
 ];
 
-export const VERBOSITY = ["0", "1", "2", "3", "4"].map((value) => ({
-  value,
-  label: value === "0" ? "0 (normal)" : `${value} (-${"v".repeat(Number(value))})`,
-}));
-
 /** Form fields are named like the body's, so errors (`survey.2.choices`) find their inputs. */
 export interface TemplateFormValues {
   name: string;

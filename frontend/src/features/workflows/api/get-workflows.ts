@@ -45,3 +45,20 @@ export function useTemplateOptions(projectId: number) {
     select: (page) => page.items,
   });
 }
+
+/** The project's inventories (a node's inventory override), as picker options. */
+export function useInventoryOptions(projectId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ["projects", projectId, "inventories", "workflow-options"],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/inventories", {
+          params: { path: { project_id: projectId }, query: { limit: 500 } },
+          signal,
+        }),
+      ),
+    select: (page) => page.items.map((i) => ({ value: String(i.id), label: i.name })),
+    enabled,
+    retry: false,
+  });
+}

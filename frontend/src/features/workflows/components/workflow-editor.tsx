@@ -13,17 +13,25 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
+import type { FieldError } from "@/api/errors";
 import { FormError } from "@/components/form-error";
 import { useTemplateOptions } from "@/features/workflows/api/get-workflows";
 import { useSaveWorkflow } from "@/features/workflows/api/save-workflow";
+import { NodeLaunchModal } from "@/features/workflows/components/node-launch-modal";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import type { GraphEdge } from "@/features/workflows/lib/graph";
 import {
-  launchFields,
+  describeLaunch,
+  indexNodeErrors,
+  nodeLaunchErrors,
+} from "@/features/workflows/lib/node-launch";
+import {
   bodyOf,
   checkDraft,
   draftOf,
+  launchOf,
   newNode,
   withoutNode,
   type WorkflowDraft,
@@ -50,7 +58,8 @@ const ON = [
 
 /**
  * Nodes and edges as two lists of rows, the graph drawn beside them as it is typed. What the
- * server would refuse is shown on its field before sending; a 422 lands on the same field.
+ * server would refuse is shown on its field before sending; a 422 lands on the same field (a
+ * node's launch values: on the node, and on the field of its launch values dialog).
  */
 export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: WorkflowEditorProps) {
   const templates = useTemplateOptions(projectId);
@@ -61,17 +70,41 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
   const keys = values.nodes.map((n) => n.key).filter(Boolean);
   const templateData = (templates.data ?? []).map((t) => ({ value: String(t.id), label: t.name }));
   const names = new Map(templateData.map((t) => [t.value, t.label]));
+  const byId = new Map((templates.data ?? []).map((t) => [String(t.id), t]));
+  // the node whose launch values dialog is open, and the last save's errors about them
+  const [editing, setEditing] = useState<number | null>(null);
+  const [launchErrors, setLaunchErrors] = useState(new Map<number, FieldError[]>());
+  const editedNode = editing === null ? undefined : values.nodes[editing];
+  const editedTemplate = editedNode ? byId.get(editedNode.template_id ?? "") : undefined;
 
   const submit = form.onSubmit((draft) => {
     server.clear();
+    setLaunchErrors(new Map());
     save.mutate(bodyOf(draft), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Workflow “${saved.name}” saved` });
         onSaved(saved);
       },
-      onError: (error) => server.show(error),
+      onError: (error) => {
+        const indexed = indexNodeErrors(
+          error,
+          draft.nodes.map((n) => n.key),
+        );
+        server.show(indexed);
+        setLaunchErrors(nodeLaunchErrors(indexed));
+      },
     });
   });
+
+  const forget = (index: number) =>
+    setLaunchErrors((errors) => new Map([...errors].filter(([i]) => i !== index)));
+  const pickTemplate = (index: number, value: string | null) => {
+    if (value === form.getValues().nodes[index]?.template_id) return;
+    // another template's launch values mean nothing to this one
+    form.setFieldValue(`nodes.${index}.template_id`, value);
+    form.setFieldValue(`nodes.${index}.launch`, null);
+    forget(index);
+  };
 
   const addEdge = () => {
     const [from = "", to = ""] = keys.length >= 2 ? keys.slice(-2) : [keys[0] ?? "", ""];
@@ -79,178 +112,216 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
   };
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack>
-        <Group grow align="flex-start" wrap="wrap">
-          <TextInput label="Name" required miw={200} {...form.getInputProps("name")} />
-          <Textarea
-            label="Description"
-            autosize
-            minRows={1}
-            miw={200}
-            {...form.getInputProps("description")}
-          />
-        </Group>
+    <>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Group grow align="flex-start" wrap="wrap">
+            <TextInput label="Name" required miw={200} {...form.getInputProps("name")} />
+            <Textarea
+              label="Description"
+              autosize
+              minRows={1}
+              miw={200}
+              {...form.getInputProps("description")}
+            />
+          </Group>
 
-        <Title order={4}>Nodes</Title>
-        <FormError message={typeof form.errors.nodes === "string" ? form.errors.nodes : null} />
-        {values.nodes.length === 0 && (
-          <Text size="sm" c="dimmed">
-            No nodes yet: add a template run or an approval.
-          </Text>
-        )}
-        {values.nodes.map((node, i) => (
-          <Paper
-            key={form.key(`nodes.${i}`)}
-            withBorder
-            p="sm"
-            role="group"
-            aria-label={`Node ${i + 1}`}
-          >
-            <Group align="flex-end" wrap="wrap" gap="sm">
-              <TextInput label="Key" w={160} required {...form.getInputProps(`nodes.${i}.key`)} />
-              <Select
-                label="Kind"
-                w={150}
-                data={KINDS}
-                allowDeselect={false}
-                {...form.getInputProps(`nodes.${i}.kind`)}
-              />
-              {node.kind === "template" ? (
-                <Select
-                  label="Template"
-                  w={220}
-                  searchable
-                  data={templateData}
-                  placeholder={templates.isPending ? "Loading…" : "Pick a template"}
-                  {...form.getInputProps(`nodes.${i}.template_id`)}
-                />
-              ) : (
-                <>
-                  <TextInput
-                    label="Question"
-                    w={220}
-                    maxLength={100}
-                    {...form.getInputProps(`nodes.${i}.name`)}
-                  />
-                  <NumberInput
-                    label="Timeout (s)"
-                    description="empty: waits forever"
-                    w={140}
-                    min={0}
-                    max={2592000}
-                    allowDecimal={false}
-                    {...form.getInputProps(`nodes.${i}.timeout_seconds`)}
-                  />
-                </>
-              )}
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Remove node ${node.key || i + 1}`}
-                onClick={() => form.setValues(withoutNode(form.getValues(), i))}
-                mb={4}
-              >
-                ✕
-              </ActionIcon>
-            </Group>
-            {node.kind === "template" && launchFields(node.launch).length > 0 && (
-              <Text size="xs" c="dimmed" mt={4}>
-                Saved launch values are kept: {launchFields(node.launch).join(", ")}
-              </Text>
-            )}
-          </Paper>
-        ))}
-        <Group gap="xs">
-          <Button
-            variant="light"
-            onClick={() => form.insertListItem("nodes", newNode(values.nodes, "template"))}
-          >
-            Add template run
-          </Button>
-          <Button
-            variant="light"
-            onClick={() => form.insertListItem("nodes", newNode(values.nodes, "approval"))}
-          >
-            Add approval
-          </Button>
-        </Group>
-
-        <Title order={4}>Edges</Title>
-        <FormError message={typeof form.errors.edges === "string" ? form.errors.edges : null} />
-        {values.edges.map((_, j) => (
-          <Paper
-            key={form.key(`edges.${j}`)}
-            withBorder
-            p="sm"
-            role="group"
-            aria-label={`Edge ${j + 1}`}
-          >
-            <Group align="flex-end" wrap="wrap" gap="sm">
-              <Select
-                label="From"
-                w={160}
-                data={keys}
-                allowDeselect={false}
-                {...form.getInputProps(`edges.${j}.from`)}
-              />
-              <Select
-                label="To"
-                w={160}
-                data={keys}
-                allowDeselect={false}
-                {...form.getInputProps(`edges.${j}.to`)}
-              />
-              <Select
-                label="When"
-                w={140}
-                data={ON}
-                allowDeselect={false}
-                {...form.getInputProps(`edges.${j}.on`)}
-              />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Remove edge ${j + 1}`}
-                onClick={() => form.removeListItem("edges", j)}
-                mb={4}
-              >
-                ✕
-              </ActionIcon>
-            </Group>
-            <FormError message={(form.errors[`edges.${j}`] as string | undefined) ?? null} />
-          </Paper>
-        ))}
-        <Group gap="xs">
-          <Button variant="light" onClick={addEdge} disabled={keys.length < 2}>
-            Add edge
-          </Button>
-        </Group>
-
-        <Title order={4}>Preview</Title>
-        <WorkflowGraph
-          boxes={values.nodes.map((n) => ({
-            key: n.key,
-            label:
-              n.kind === "template"
-                ? (names.get(n.template_id ?? "") ?? "template?")
-                : `approval: ${n.name}`,
-          }))}
-          edges={values.edges}
-        />
-
-        <FormError message={server.message} />
-        <Group justify="flex-end">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
+          <Title order={4}>Nodes</Title>
+          <FormError message={typeof form.errors.nodes === "string" ? form.errors.nodes : null} />
+          {values.nodes.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No nodes yet: add a template run or an approval.
+            </Text>
           )}
-          <Button type="submit" loading={save.isPending}>
-            {workflow ? "Save workflow" : "Create workflow"}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+          {values.nodes.map((node, i) => (
+            <Paper
+              key={form.key(`nodes.${i}`)}
+              withBorder
+              p="sm"
+              role="group"
+              aria-label={`Node ${i + 1}`}
+            >
+              <Group align="flex-end" wrap="wrap" gap="sm">
+                <TextInput label="Key" w={160} required {...form.getInputProps(`nodes.${i}.key`)} />
+                <Select
+                  label="Kind"
+                  w={150}
+                  data={KINDS}
+                  allowDeselect={false}
+                  {...form.getInputProps(`nodes.${i}.kind`)}
+                />
+                {node.kind === "template" ? (
+                  <Select
+                    label="Template"
+                    w={220}
+                    searchable
+                    data={templateData}
+                    placeholder={templates.isPending ? "Loading…" : "Pick a template"}
+                    {...form.getInputProps(`nodes.${i}.template_id`)}
+                    onChange={(value) => pickTemplate(i, value)}
+                  />
+                ) : (
+                  <>
+                    <TextInput
+                      label="Question"
+                      w={220}
+                      maxLength={100}
+                      {...form.getInputProps(`nodes.${i}.name`)}
+                    />
+                    <NumberInput
+                      label="Timeout (s)"
+                      description="empty: waits forever"
+                      w={140}
+                      min={0}
+                      max={2592000}
+                      allowDecimal={false}
+                      {...form.getInputProps(`nodes.${i}.timeout_seconds`)}
+                    />
+                  </>
+                )}
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove node ${node.key || i + 1}`}
+                  onClick={() => {
+                    form.setValues(withoutNode(form.getValues(), i));
+                    setLaunchErrors(new Map()); // by index: they would name other nodes
+                  }}
+                  mb={4}
+                >
+                  ✕
+                </ActionIcon>
+              </Group>
+              {node.kind === "template" && (
+                <Group gap="xs" mt="xs" wrap="nowrap" align="flex-start">
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    disabled={!byId.has(node.template_id ?? "")}
+                    onClick={() => setEditing(i)}
+                    aria-label={`Launch values of ${node.key || `node ${i + 1}`}`}
+                  >
+                    Launch values…
+                  </Button>
+                  <Text size="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
+                    {describeLaunch(launchOf(node)).join(" · ") || "the template’s"}
+                  </Text>
+                </Group>
+              )}
+              {(launchErrors.get(i) ?? []).map((e) => (
+                <Text key={`${e.field}:${e.message}`} size="xs" c="red" mt={4} role="alert">
+                  {e.field ? `${e.field}: ${e.message}` : e.message}
+                </Text>
+              ))}
+            </Paper>
+          ))}
+          <Group gap="xs">
+            <Button
+              variant="light"
+              onClick={() => form.insertListItem("nodes", newNode(values.nodes, "template"))}
+            >
+              Add template run
+            </Button>
+            <Button
+              variant="light"
+              onClick={() => form.insertListItem("nodes", newNode(values.nodes, "approval"))}
+            >
+              Add approval
+            </Button>
+          </Group>
+
+          <Title order={4}>Edges</Title>
+          <FormError message={typeof form.errors.edges === "string" ? form.errors.edges : null} />
+          {values.edges.map((_, j) => (
+            <Paper
+              key={form.key(`edges.${j}`)}
+              withBorder
+              p="sm"
+              role="group"
+              aria-label={`Edge ${j + 1}`}
+            >
+              <Group align="flex-end" wrap="wrap" gap="sm">
+                <Select
+                  label="From"
+                  w={160}
+                  data={keys}
+                  allowDeselect={false}
+                  {...form.getInputProps(`edges.${j}.from`)}
+                />
+                <Select
+                  label="To"
+                  w={160}
+                  data={keys}
+                  allowDeselect={false}
+                  {...form.getInputProps(`edges.${j}.to`)}
+                />
+                <Select
+                  label="When"
+                  w={140}
+                  data={ON}
+                  allowDeselect={false}
+                  {...form.getInputProps(`edges.${j}.on`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove edge ${j + 1}`}
+                  onClick={() => form.removeListItem("edges", j)}
+                  mb={4}
+                >
+                  ✕
+                </ActionIcon>
+              </Group>
+              <FormError message={(form.errors[`edges.${j}`] as string | undefined) ?? null} />
+            </Paper>
+          ))}
+          <Group gap="xs">
+            <Button variant="light" onClick={addEdge} disabled={keys.length < 2}>
+              Add edge
+            </Button>
+          </Group>
+
+          <Title order={4}>Preview</Title>
+          <WorkflowGraph
+            boxes={values.nodes.map((n) => ({
+              key: n.key,
+              label:
+                n.kind === "template"
+                  ? (names.get(n.template_id ?? "") ?? "template?")
+                  : `approval: ${n.name}`,
+            }))}
+            edges={values.edges}
+          />
+
+          <FormError message={server.message} />
+          <Group justify="flex-end">
+            {onCancel && (
+              <Button variant="default" onClick={onCancel}>
+                Cancel
+              </Button>
+            )}
+            <Button type="submit" loading={save.isPending}>
+              {workflow ? "Save workflow" : "Create workflow"}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {/* outside the form: a submit in the dialog must not bubble to the workflow's */}
+      {editing !== null && editedNode && editedTemplate && (
+        <NodeLaunchModal
+          projectId={projectId}
+          nodeKey={editedNode.key}
+          template={editedTemplate}
+          launch={launchOf(editedNode)}
+          errors={launchErrors.get(editing) ?? []}
+          onClose={() => setEditing(null)}
+          onApply={(launch) => {
+            form.setFieldValue(`nodes.${editing}.launch`, launch);
+            forget(editing);
+            setEditing(null);
+          }}
+        />
+      )}
+    </>
   );
 }

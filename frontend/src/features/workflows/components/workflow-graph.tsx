@@ -1,13 +1,13 @@
 import { Box, useMantineTheme } from "@mantine/core";
 import { BOX, type GraphEdge, layout } from "@/features/workflows/lib/graph";
 import { STATUS_COLORS } from "@/features/workflows/components/workflow-status-badge";
-import type { Schemas } from "@/api/client";
+import type { ShownStatus } from "@/features/workflows/lib/node-run";
 
 export interface GraphBox {
   key: string;
   /** the second line: the template's name, or the approval's question */
   label: string;
-  status?: Schemas["NodeStatus"];
+  status?: ShownStatus;
 }
 
 const EDGE_COLORS: Record<GraphEdge["on"], string> = {
@@ -94,7 +94,11 @@ export function WorkflowGraph({ boxes, edges }: { boxes: GraphBox[]; edges: Grap
                 rx={6}
                 style={{ fill: `var(--mantine-color-${tint}-light)` }}
                 stroke={color(tint)}
-                strokeWidth={box.status === "running" || box.status === "waiting" ? 2.5 : 1.2}
+                strokeWidth={
+                  box.status === "running" || box.status === "waiting" || box.status === "queued"
+                    ? 2.5
+                    : 1.2
+                }
               />
               <text
                 x={at.x + BOX.width / 2}

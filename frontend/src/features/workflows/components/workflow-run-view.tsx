@@ -26,6 +26,7 @@ import {
 } from "@/features/workflows/api/workflow-runs";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import { WorkflowStatusBadge } from "@/features/workflows/components/workflow-status-badge";
+import { nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -123,6 +124,7 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
   const w = wrun.data;
   const nodes = w.nodes ?? [];
   const running = w.status === "running";
+  const now = wrun.dataUpdatedAt; // under way: counted to the last read (polled while it runs)
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
@@ -168,7 +170,7 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
         boxes={nodes.map((n) => ({
           key: n.key,
           label: n.kind === "template" ? n.template_name || "template" : n.name,
-          status: n.status,
+          status: shownStatus(n),
         }))}
         edges={w.edges ?? []}
       />
@@ -199,7 +201,12 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                 </Table.Td>
                 <Table.Td>
                   <Stack gap={4} align="flex-start">
-                    <WorkflowStatusBadge status={n.status} />
+                    <WorkflowStatusBadge status={shownStatus(n)} />
+                    {nodeDuration(n, now) !== null && (
+                      <Text size="xs" c="dimmed" title="from its start to its end">
+                        {nodeDuration(n, now)}
+                      </Text>
+                    )}
                     {n.status === "waiting" && w.can_decide && (
                       <Group gap={4} wrap="nowrap">
                         <Button

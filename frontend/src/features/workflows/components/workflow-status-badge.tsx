@@ -1,10 +1,12 @@
 import { Badge } from "@mantine/core";
 import type { Schemas } from "@/api/client";
 
-type Status = Schemas["WorkflowRunStatus"] | Schemas["NodeStatus"];
+/** a workflow run's or a node's; `queued`: a node whose run waits for a slot (node-run.ts) */
+type Status = Schemas["WorkflowRunStatus"] | Schemas["NodeStatus"] | "queued";
 
 export const STATUS_COLORS: Record<Status, string> = {
   pending: "gray",
+  queued: "cyan",
   running: "blue",
   waiting: "violet",
   successful: "green",

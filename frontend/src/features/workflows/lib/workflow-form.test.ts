@@ -5,7 +5,7 @@ import {
   checkDraft,
   draftOf,
   freeKey,
-  launchFields,
+  launchOf,
   newNode,
   withoutNode,
 } from "./workflow-form";
@@ -58,6 +58,19 @@ describe("workflow form", () => {
     });
   });
 
+  it("leaves out the kept secret answers of a node whose key changed", () => {
+    const draft = draftOf(saved);
+    const deploy = draft.nodes[0];
+    if (!deploy) throw new Error("the saved workflow has two nodes");
+    deploy.launch = { limit: "web", survey: { password: "********", release: "v1" } };
+    expect(launchOf(deploy)).toEqual(deploy.launch);
+    deploy.key = "deploy-2";
+    expect(launchOf(deploy)).toEqual({ limit: "web", survey: { release: "v1" } });
+    expect(bodyOf(draft).nodes?.[0]).toMatchObject({ launch: { survey: { release: "v1" } } });
+    const added = newNode(draft.nodes, "template");
+    expect(launchOf(added)).toBeNull();
+  });
+
   it("names what the server would refuse", () => {
     const draft = draftOf(saved);
     const added = newNode(draft.nodes, "template");
@@ -77,13 +90,6 @@ describe("workflow form", () => {
     expect(checkDraft(draft)).toEqual(cycle);
     draft.edges.pop();
     expect(checkDraft(draft)).toEqual({});
-  });
-
-  it("lists only the launch values a node sets", () => {
-    expect(launchFields(null)).toEqual([]);
-    expect(
-      launchFields({ limit: null, survey: {}, extra_vars: { a: 1 }, check_mode: false }),
-    ).toEqual(["extra_vars", "check_mode"]);
   });
 
   it("finds free keys and drops the edges of a removed node", () => {

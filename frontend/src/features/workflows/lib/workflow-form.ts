@@ -12,8 +12,11 @@ export interface NodeDraft {
   name: string;
   /** approvals: seconds until denied; "" or 0 waits forever */
   timeout_seconds: number | "";
-  /** template nodes: the launch values saved (secrets as ********), sent back unchanged */
+  /** template nodes: as saved, or as its launch values dialog set them (a secret answer as
+   * ********: the server keeps it); null leaves every value to the template */
   launch: Schemas["LaunchOverrides"] | null;
+  /** the key its secret answers are saved under (null: a new node); see `launchOf` */
+  saved_key: string | null;
 }
 
 /** The editor's values are the request body's shape, so a 422's field path lands on its input. */
@@ -36,6 +39,7 @@ export function draftOf(workflow: Workflow | null): WorkflowDraft {
       name: n.name,
       timeout_seconds: n.timeout_seconds ?? "",
       launch: n.launch ?? null,
+      saved_key: n.key,
     })),
     edges: workflow.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
   };
@@ -57,7 +61,24 @@ export function newNode(nodes: readonly NodeDraft[], kind: Schemas["NodeKind"]):
     name: kind === "approval" ? "Go ahead?" : "",
     timeout_seconds: "",
     launch: null,
+    saved_key: null,
   };
+}
+
+const MASK = "********";
+
+/**
+ * A node's launch values as they can be sent: the server keeps a secret answer sent as
+ * ******** by node key, so a node whose key changed (or a new one) has none to keep: its
+ * ******** answers are left out (to be typed again) rather than sent.
+ */
+export function launchOf(node: NodeDraft): Schemas["LaunchOverrides"] | null {
+  const launch = node.launch;
+  if (!launch?.survey || node.key === node.saved_key) return launch;
+  const survey = Object.fromEntries(
+    Object.entries(launch.survey).filter(([, answer]) => answer !== MASK),
+  );
+  return { ...launch, survey };
 }
 
 export function bodyOf(draft: WorkflowDraft): Schemas["WorkflowCreate"] {
@@ -71,7 +92,7 @@ export function bodyOf(draft: WorkflowDraft): Schemas["WorkflowCreate"] {
             kind: n.kind,
             name: "",
             template_id: n.template_id ? Number(n.template_id) : null,
-            ...(n.launch ? { launch: n.launch } : {}),
+            ...(n.launch ? { launch: launchOf(n) } : {}),
           }
         : {
             key: n.key,
@@ -94,17 +115,6 @@ export function checkDraft(draft: WorkflowDraft): GraphErrors {
     if (n.kind === "approval" && !n.name.trim()) errors[`nodes.${i}.name`] = "say what is asked";
   });
   return { ...errors, ...checkGraph(draft.nodes, draft.edges) };
-}
-
-/** The launch values a node sets (those not left to the template), by name. */
-export function launchFields(launch: Schemas["LaunchOverrides"] | null): string[] {
-  if (!launch) return [];
-  return Object.entries(launch)
-    .filter(([, value]) => {
-      if (value === null || value === undefined) return false;
-      return typeof value !== "object" || Object.keys(value as object).length > 0;
-    })
-    .map(([name]) => name);
 }
 
 /** Edges that still lead between existing nodes once the node `key` is removed. */

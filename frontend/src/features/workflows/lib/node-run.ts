@@ -1,0 +1,33 @@
+import type { Schemas } from "@/api/client";
+
+type NodeRun = Schemas["NodeRunRead"];
+
+/** A node's status as the console shows it: a launched node whose run still waits for a slot
+ * is `queued` (the server's node status says `running` from the launch on). */
+export type ShownStatus = Schemas["NodeStatus"] | "queued";
+
+export function shownStatus(node: Pick<NodeRun, "status" | "run_status">): ShownStatus {
+  return node.status === "running" && node.run_status === "queued" ? "queued" : node.status;
+}
+
+/** "8 s", "3 min 05 s", "2 h 07 min": a whole number of seconds, as a person reads it. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole} s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes} min ${String(whole % 60).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+/**
+ * How long a node took from its start (a run launched, an approval waiting) to its end, or
+ * has taken at `now` while under way; null for a node that never started (pending, skipped).
+ */
+export function nodeDuration(
+  node: Pick<NodeRun, "started_at" | "finished_at">,
+  now: number,
+): string | null {
+  if (!node.started_at) return null;
+  const end = node.finished_at ? Date.parse(node.finished_at) : now;
+  return formatDuration((end - Date.parse(node.started_at)) / 1000);
+}
