@@ -270,3 +270,15 @@ def test_a_schedule_gives_nobody_more_than_their_rights(workbench: Workbench) ->
     assert as_runner.get(workbench.url("schedules")).json()["items"] == []
     refused = as_runner.post(workbench.url(f"templates/{mine}/schedules"), json=body)
     assert refused.status_code == 403
+
+
+def test_the_mask_is_no_answer_where_no_secret_answer_is_saved(workbench: Workbench) -> None:
+    # '********' keeps a saved secret answer; with none saved it must not become the answer
+    template = workbench.template("ok.yml", survey=SURVEY)
+    masked = {"survey": {"answer": "a", "secret": MASK}}
+    assert_problem(create(workbench, template, launch=masked), 422, "launch.survey.secret")
+    made = create(workbench, template, launch={"survey": {"answer": "a", "secret": "real"}})
+    assert made.status_code == 201, made.text
+    url = workbench.url(f"schedules/{made.json()['id']}")
+    kept = workbench.client.patch(url, json={"launch": masked})
+    assert kept.status_code == 200, kept.text  # the saved answer is kept

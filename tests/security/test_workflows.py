@@ -352,3 +352,32 @@ def test_an_approval_is_told_only_to_its_own_projects_subscriptions_of_it(
         ]
     assert messages(client, project, other["id"]) == []  # a template the workflow never runs
     assert messages(client, elsewhere, theirs["id"]) == []
+
+
+def test_the_mask_is_no_answer_where_no_secret_answer_is_saved(
+    workbench: Workbench, flows: Workflows
+) -> None:
+    # a new node, or a node whose key changed, has no saved answer for '********' to keep
+    survey = [{"variable": "pw", "label": "pw", "type": "password", "required": True}]
+    guarded = workbench.template("ok.yml", name="guarded", survey=survey)
+    url = f"{flows.base}/workflows"
+    made = flows.api.post(
+        url,
+        json={
+            "name": "w",
+            "nodes": [template_node("a", guarded, survey={"pw": "********"})],
+            "edges": [],
+        },
+    )
+    assert_problem(made, 422, "nodes.0.launch.survey.pw")
+    wf = flows.create([template_node("a", guarded, survey={"pw": "real"})], [])
+    kept = flows.api.patch(
+        f"{url}/{wf['id']}",
+        json={"nodes": [template_node("a", guarded, survey={"pw": "********"})]},
+    )
+    assert kept.status_code == 200, kept.text
+    renamed = flows.api.patch(
+        f"{url}/{wf['id']}",
+        json={"nodes": [template_node("b", guarded, survey={"pw": "********"})]},
+    )
+    assert_problem(renamed, 422, "nodes.0.launch.survey.pw")

@@ -29,11 +29,16 @@ def seal(
 ) -> tuple[dict[str, Any], bytes | None, dict[str, Any]]:
     """(stored body, sealed secrets, secret answers) of ``body`` for ``template``; a 422 naming
     ``launch.<field>`` when a launch with it would be refused. An answer sent as ``********``
-    keeps the answer in ``kept`` (the stored secret ones)."""
-    survey = {
-        var: kept[var] if value == MASK and var in kept else value
-        for var, value in body.survey.items()
-    }
+    keeps the answer in ``kept`` (the stored secret ones); with none kept for it, it is a 422
+    (it would otherwise become the answer: AWX's ``$encrypted$`` rule)."""
+    for var, value in body.survey.items():
+        if value == MASK and var not in kept:  # never stored as the answer itself
+            raise InvalidInput(
+                f"launch.survey.{var}",
+                f"'{MASK}' keeps a saved secret answer, and none is saved for this question:"
+                " send the answer",
+            )
+    survey = {var: kept[var] if value == MASK else value for var, value in body.survey.items()}
     full = body.model_copy(update={"survey": survey})
     try:
         params = resolve_launch(session, template, full)
