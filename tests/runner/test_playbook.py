@@ -262,7 +262,12 @@ def test_while_output_flows_the_pipes_are_read_at_most_every_busy_read_seconds(
     def timed(fd: int, sink: Callable[[bytes], None], *, budget: int | None = None) -> bool:
         started = time.monotonic()
         got: list[bytes] = []
-        more = drain(fd, lambda data: (got.append(data), sink(data))[-1], budget=budget)
+
+        def keep(data: bytes) -> None:
+            got.append(data)
+            sink(data)
+
+        more = drain(fd, keep, budget=budget)
         if got and budget is None:  # budget: the last reads once ansible-playbook exited
             reads.append(started)
         return more
