@@ -12,6 +12,7 @@ from typing import Any, cast
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from steward.runner import playbook
 from steward.runner.masking import MASK, Masker
 from steward.runs import recorder as recorder_module
 from steward.runs.recorder import (
@@ -453,3 +454,10 @@ def test_the_recorder_sleeps_through_a_batch_and_close_wakes_it(
     assert time.monotonic() - started < 10.0  # far below the 60 s deadline
     assert stored == [list(range(1, 51))]  # one batch, in order
     assert len(waits) <= 2, waits  # it waited for the first event only, not for each one
+
+
+def test_the_executor_reads_a_first_batch_in_time_for_the_recorder() -> None:
+    # the executor's pause between busy reads must end before the recorder stores the batch
+    # that a first event opened, or the lines printed just after it (a play's header after
+    # playbook_on_start) wait a whole busy interval: first-line lag 0.3 s instead of 0.05 s
+    assert playbook.BUSY_READ_SECONDS * 2 <= BATCH_SECONDS

@@ -46,8 +46,9 @@ HEADER = struct.Struct("!II")  # a record: event JSON length, text length (the p
 POLL_SECONDS = 0.25  # should_cancel is called this often
 # while output flows, the pipes are read at most this often: a pipe holds the output meanwhile
 # (1 MiB), and every wake-up costs the server CPU beside ansible. The first output after a quiet
-# spell is read at once.
-BUSY_READ_SECONDS = 0.05
+# spell is read at once. Keep it well below the recorder's BATCH_SECONDS: what ansible prints
+# right after a first event must reach the recorder's first batch, or it waits for the next.
+BUSY_READ_SECONDS = 0.02
 READ_BYTES = 1 << 20
 EXITED_READS = 64  # reads once ansible-playbook has exited: more than a full pipe holds
 PIPE_BYTES = 1 << 20  # a bigger pipe: fewer wake-ups on big outputs
