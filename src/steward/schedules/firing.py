@@ -31,8 +31,9 @@ from steward.runs.service import Trigger
 from steward.schedules import recurrence, values
 from steward.schedules.models import MissedPolicy, Schedule, TargetKind
 from steward.schedules.service import recurrence_of
+from steward.templates.models import Template
 from steward.workflows import service as workflows
-from steward.workflows.models import WorkflowLaunchType
+from steward.workflows.models import Workflow, WorkflowLaunchType
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,42 @@ def _table() -> Table:
     return cast(Table, Schedule.__table__)
 
 
+def _owner_access(
+    session: Session,
+    schedule: Schedule,
+    kind: str,
+    target: Template | Workflow | None,
+    rights: dict[tuple[int, int], ProjectAccess],
+) -> tuple[Actor, ProjectAccess] | None:
+    """The owner as the actor of this firing (capped at run scope) and their rights in the
+    project (cached per firing pass); None, the schedule disabled, when its ``kind`` target or
+    its owner is gone or the owner is deactivated."""
+    owner = schedule.owner
+    if target is None or owner is None or not owner.is_active:
+        gone = f"{kind} was deleted" if target is None else "owner was deleted"
+        if owner is not None and target is not None:
+            gone = f"owner '{owner.username}' is deactivated"
+        disable(session, schedule, f"its {gone}")
+        return None
+    project = session.get(Project, schedule.project_id)
+    assert project is not None  # noqa: S101 - a schedule is deleted with its project
+    actor = Actor.trigger(owner, "schedule", schedule.id)
+    key = (owner.id, project.id)
+    if key not in rights:
+        rights[key] = access(session, actor, project)
+    return actor, rights[key]
+
+
+def _fired(session: Session, schedule: Schedule, now: dt.datetime, **last: int) -> None:
+    """Record the firing and what it launched (``last_run_id`` or ``last_workflow_run_id``)."""
+    table = _table()
+    session.connection().execute(  # not an edit: updated_at stays
+        update(table)
+        .where(table.c.id == schedule.id)
+        .values(**last, last_fired_at=now, updated_at=table.c.updated_at)
+    )
+
+
 def _launch(
     session: Session,
     cipher: KeyCipher,
@@ -156,43 +193,30 @@ def _launch(
     rights: dict[tuple[int, int], ProjectAccess],
 ) -> int | None:
     """The run, launched as the owner (capped at run scope); or the schedule disabled."""
-    template, owner = schedule.template, schedule.owner
-    project = session.get(Project, schedule.project_id)
-    assert project is not None  # noqa: S101 - a schedule is deleted with its project
-    if template is None or owner is None or not owner.is_active:
-        gone = "template was deleted" if template is None else "owner was deleted"
-        if owner is not None and template is not None:
-            gone = f"owner '{owner.username}' is deactivated"
-        disable(session, schedule, f"its {gone}")
+    template = schedule.template
+    found = _owner_access(session, schedule, "template", template, rights)
+    if found is None or template is None:
         return None
-    actor = Actor.trigger(owner, "schedule", schedule.id)
-    key = (owner.id, project.id)
-    if key not in rights:
-        rights[key] = access(session, actor, project)
-    if Action.RUN_LAUNCH not in rights[key].template_actions(template.id):
+    actor, allowed = found
+    if Action.RUN_LAUNCH not in allowed.template_actions(template.id):
         disable(
             session,
             schedule,
-            f"its owner '{owner.username}' may no longer launch template '{template.name}'"
-            f" (permission '{Action.RUN_LAUNCH}')",
+            f"its owner '{actor.user.username}' may no longer launch template"
+            f" '{template.name}' (permission '{Action.RUN_LAUNCH}')",
         )
         return None
     trigger = Trigger(LaunchType.SCHEDULE, schedule_id=schedule.id)
     try:
         body = values.stored_body(cipher, schedule)
         run = runs.launch(
-            session, cipher, queue, project, actor, body, template.id, trigger, commit=False
+            session, cipher, queue, allowed.project, actor, body, template.id, trigger, commit=False
         )
     except (DomainError, ValidationError) as exc:
         reason = f"its launch values are refused by template '{template.name}' now: {exc}"
         disable(session, schedule, reason)
         return None
-    table = _table()
-    session.connection().execute(  # not an edit: updated_at stays
-        update(table)
-        .where(table.c.id == schedule.id)
-        .values(last_run_id=run.id, last_fired_at=now, updated_at=table.c.updated_at)
-    )
+    _fired(session, schedule, now, last_run_id=run.id)
     log.info("schedule %s launched run %s", schedule.id, run.id)
     return run.id
 
@@ -208,38 +232,25 @@ def _launch_workflow(
     """The workflow run, launched as the owner (capped at run scope) exactly as a person
     launching it: workflow:view, run:launch on every template node, every node's launch values
     still accepted; or the schedule disabled, saying why. The ids of the root nodes' runs."""
-    workflow, owner = schedule.workflow, schedule.owner
-    project = session.get(Project, schedule.project_id)
-    assert project is not None  # noqa: S101 - a schedule is deleted with its project
-    if workflow is None or owner is None or not owner.is_active:
-        gone = "workflow was deleted" if workflow is None else "owner was deleted"
-        if owner is not None and workflow is not None:
-            gone = f"owner '{owner.username}' is deactivated"
-        disable(session, schedule, f"its {gone}")
+    workflow = schedule.workflow
+    found = _owner_access(session, schedule, "workflow", workflow, rights)
+    if found is None or workflow is None:
         return []
-    actor = Actor.trigger(owner, "schedule", schedule.id)
-    key = (owner.id, project.id)
-    if key not in rights:
-        rights[key] = access(session, actor, project)
-    if Action.WORKFLOW_VIEW not in rights[key].actions:
-        reason = f"its owner '{owner.username}' may no longer see workflow '{workflow.name}'"
+    actor, allowed = found
+    who = f"its owner '{actor.user.username}'"
+    if Action.WORKFLOW_VIEW not in allowed.actions:
+        reason = f"{who} may no longer see workflow '{workflow.name}'"
         disable(session, schedule, f"{reason} (permission '{Action.WORKFLOW_VIEW}')")
         return []
     trigger = workflows.Trigger(WorkflowLaunchType.SCHEDULE, schedule_id=schedule.id)
     try:  # refused by its checks, before anything of the launch is added to the session
         wrun, done = workflows.start(
-            session, cipher, queue, rights[key], workflow, actor=actor, trigger=trigger
+            session, cipher, queue, allowed, workflow, actor=actor, trigger=trigger
         )
     except DomainError as exc:
-        who = f"its owner '{owner.username}'"
         disable(session, schedule, f"{who} cannot launch workflow '{workflow.name}': {exc}")
         return []
-    table = _table()
-    session.connection().execute(  # not an edit: updated_at stays
-        update(table)
-        .where(table.c.id == schedule.id)
-        .values(last_workflow_run_id=wrun.id, last_fired_at=now, updated_at=table.c.updated_at)
-    )
+    _fired(session, schedule, now, last_workflow_run_id=wrun.id)
     log.info("schedule %s launched workflow run %s", schedule.id, wrun.id)
     return done.runs
 
