@@ -18,7 +18,7 @@ from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
 from steward.auth.policy import Action, ProjectAccess
 from steward.db import utcnow
-from steward.errors import InvalidInput, InvalidState, PermissionDenied
+from steward.errors import InvalidInput, InvalidState
 from steward.keys.crypto import KeyCipher
 from steward.projects import scoped
 from steward.projects.models import Project
@@ -37,7 +37,7 @@ from steward.schedules.schemas import (
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.workflows import service as workflows
-from steward.workflows.models import NodeKind, Workflow, WorkflowRun, WorkflowRunStatus
+from steward.workflows.models import Workflow, WorkflowRun, WorkflowRunStatus
 
 WITH_NAMES = (
     joinedload(Schedule.template),
@@ -115,20 +115,6 @@ def get(
     return scoped.get_in_project(
         session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
     )
-
-
-def require_node_launch(rights: ProjectAccess, workflow: Workflow) -> None:
-    """run:launch on every template node of the workflow (403 naming the first node that the
-    actor may not launch): what launching it needs, without checking its launch values."""
-    for node in workflow.nodes:
-        if node.get("kind") != NodeKind.TEMPLATE:
-            continue
-        if Action.RUN_LAUNCH not in rights.template_actions(node.get("template_id")):
-            raise PermissionDenied(
-                f"permission '{Action.RUN_LAUNCH}' is required on template"
-                f" {node.get('template_id')} (node '{node.get('key')}') to launch workflow"
-                f" '{workflow.name}'"
-            )
 
 
 def _refuse_launch_values(body: LaunchOverrides | None) -> None:
@@ -215,7 +201,7 @@ def update(
     if schedule.target_kind == TargetKind.WORKFLOW:
         _refuse_launch_values(body.launch)
         if workflow is not None:
-            require_node_launch(rights, workflow)
+            workflows.require_node_launch(session, rights, workflow)
             if schedule.enabled:
                 workflows.check_launch(session, cipher, rights, workflow)
     elif template is not None:

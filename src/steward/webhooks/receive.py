@@ -48,7 +48,6 @@ from steward.projects.models import Project
 from steward.runner.masking import MASK, Masker
 from steward.runs import service as runs
 from steward.runs.models import LaunchType
-from steward.schedules import service as schedules
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 from steward.templates.survey import QuestionType
@@ -365,7 +364,7 @@ def _owner(session: Session, webhook: Webhook, project: Project) -> User | str:
         try:
             if Action.WORKFLOW_VIEW not in rights.actions:
                 raise PermissionDenied(f"permission '{Action.WORKFLOW_VIEW}' is required")
-            schedules.require_node_launch(rights, workflow)
+            workflows.require_node_launch(session, rights, workflow)
         except PermissionDenied as exc:
             what = f"workflow '{workflow.name}'"
             return f"its owner '{owner.username}' may no longer launch {what}: {exc.message}"

@@ -21,7 +21,6 @@ from steward.api.deps import (
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action, ProjectAccess
 from steward.errors import InvalidInput, NotFound
-from steward.schedules import service as schedules
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.webhooks import receive, service, signatures
@@ -84,7 +83,9 @@ def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -
 def _require_launch(session: Session, rights: ProjectAccess, webhook: Webhook) -> None:
     """run:launch on its template, or on every template node of its workflow."""
     if webhook.workflow_id is not None:
-        schedules.require_node_launch(rights, session.get_one(Workflow, webhook.workflow_id))
+        workflows.require_node_launch(
+            session, rights, session.get_one(Workflow, webhook.workflow_id)
+        )
     else:
         rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
 
@@ -168,7 +169,7 @@ def _target(
         except NotFound:
             raise InvalidInput("workflow_id", missing) from None
         rights.require(Action.WORKFLOW_WRITE)
-        schedules.require_node_launch(rights, workflow)
+        workflows.require_node_launch(session, rights, workflow)
         return workflow
     if body.template_id is None:
         raise InvalidInput(

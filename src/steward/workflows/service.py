@@ -277,12 +277,11 @@ def launch(
     return wrun
 
 
-def check_launch(
-    session: Session, cipher: KeyCipher, rights: ProjectAccess, workflow: Workflow
-) -> None:
-    """What a launch checks first: the caller must be allowed to launch every template node
-    (403 naming the first that it may not), and every node's launch values must still pass
-    (422 naming the node; 409 when a node's template was deleted)."""
+def require_node_launch(
+    session: Session, rights: ProjectAccess, workflow: Workflow
+) -> dict[int, str]:
+    """run:launch on every template node, what launching the workflow needs (403 naming the
+    first node that the caller may not launch); the nodes' template names by id."""
     names = template_names(session, workflow.nodes)
     for node in workflow.nodes:
         if node["kind"] != NodeKind.TEMPLATE:
@@ -294,6 +293,16 @@ def check_launch(
                 f" '{names.get(template_id, template_id)}' (node '{node['key']}') to launch"
                 f" workflow '{workflow.name}'"
             )
+    return names
+
+
+def check_launch(
+    session: Session, cipher: KeyCipher, rights: ProjectAccess, workflow: Workflow
+) -> None:
+    """What a launch checks first: the caller must be allowed to launch every template node
+    (403 naming the first that it may not), and every node's launch values must still pass
+    (422 naming the node; 409 when a node's template was deleted)."""
+    names = require_node_launch(session, rights, workflow)
     templates = _templates(session, rights.project, set(names))
     for node in workflow.nodes:
         if node["kind"] != NodeKind.TEMPLATE:
