@@ -99,6 +99,11 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
     }
     assert deploy["omitted_secret_answers"] == ["db_password"]
     assert "template_id" not in str(first["workflows"])
+    # an approval's separation of duties travels: said for each approval node
+    nodes = {n["key"]: n for n in first["workflows"][0]["nodes"]}
+    assert nodes["gate"]["approver_must_differ"] is True  # left to its default when made
+    assert nodes["signoff"]["approver_must_differ"] is False
+    assert "approver_must_differ" not in nodes["deploy"]
 
     second = export(client, report["project_id"])
     assert second["project"]["name"] == "copy"
@@ -112,6 +117,13 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
         if node["kind"] == "template":
             node["omitted_secret_answers"] = []  # as for schedules: reported instead
     assert comparable(second) == expected
+    copied = client.get(f"/api/v1/projects/{report['project_id']}/workflows").json()["items"]
+    assert {n["key"]: n["approver_must_differ"] for n in copied[0]["nodes"]} == {
+        "gate": True,
+        "deploy": None,
+        "check": None,
+        "signoff": False,
+    }
 
     # the keys are placeholders of the right kind, without a value
     copy_id = report["project_id"]

@@ -234,7 +234,7 @@ def _at_once(calls: list[Any]) -> list[httpx2.Response]:
 
 
 def test_two_decisions_at_once_one_wins(workbench: Workbench, flows: Workflows) -> None:
-    wrun = flows.launch(flows.create([approval_node("gate")], [])["id"])["id"]
+    wrun = flows.launch(flows.create([approval_node("gate", must_differ=False)], [])["id"])["id"]
     clients = [
         TestClient(workbench.client.app, headers=dict(workbench.client.headers)) for _ in "ab"
     ]
@@ -266,7 +266,11 @@ def test_cancel_racing_an_approval_launches_nothing_that_keeps_running(
     workbench: Workbench, flows: Workflows, ok: int
 ) -> None:
     wf = flows.create(
-        [approval_node("gate"), template_node("next", ok), template_node("last", ok)],
+        [
+            approval_node("gate", must_differ=False),
+            template_node("next", ok),
+            template_node("last", ok),
+        ],
         [edge("gate", "next"), edge("next", "last")],
     )
     client = workbench.client

@@ -217,6 +217,13 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
                     },
                 },
                 {"key": "check", "kind": "template", "template_id": ok},
+                # the launcher may approve this one (the gate's option is left to its default)
+                {
+                    "key": "signoff",
+                    "kind": "approval",
+                    "name": "Signed off?",
+                    "approver_must_differ": False,
+                },
             ],
             "edges": [
                 {"from": "gate", "to": "deploy", "on": "success"},

@@ -24,10 +24,20 @@ def template_node(key: str, template_id: int, **launch: Any) -> dict[str, Any]:
     return node
 
 
-def approval_node(key: str, name: str = "go ahead?", timeout: int | None = None) -> dict[str, Any]:
+def approval_node(
+    key: str,
+    name: str = "go ahead?",
+    timeout: int | None = None,
+    *,
+    must_differ: bool | None = None,
+) -> dict[str, Any]:
+    """``must_differ``: its ``approver_must_differ`` (None: left out, the default: on). Tests
+    whose launcher approves its own run, about something else, say False."""
     node: dict[str, Any] = {"key": key, "kind": "approval", "name": name}
     if timeout is not None:
         node["timeout_seconds"] = timeout
+    if must_differ is not None:
+        node["approver_must_differ"] = must_differ
     return node
 
 

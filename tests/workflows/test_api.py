@@ -47,7 +47,10 @@ def test_create_read_update_delete_with_sealed_answers(
 ) -> None:
     client = workbench.client
     created = flows.create(
-        [template_node("ship", deploy, **answers(limit="localhost")), approval_node("gate", "ok?")],
+        [
+            template_node("ship", deploy, **answers(limit="localhost")),
+            approval_node("gate", "ok?", must_differ=False),
+        ],
         [edge("gate", "ship")],
     )
     ship = created["nodes"][0]
@@ -168,7 +171,8 @@ def test_key_rotation_reencrypts_sealed_answers_of_workflows_and_their_runs(
 ) -> None:
     runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
     wf = flows.create(
-        [approval_node("gate"), template_node("ship", deploy, **answers())], [edge("gate", "ship")]
+        [approval_node("gate", must_differ=False), template_node("ship", deploy, **answers())],
+        [edge("gate", "ship")],
     )
     waiting = flows.launch(wf["id"])["id"]
     report = rotation.rotate(runtime.sessions, runtime.settings.key_file, drop_old=True, batch=2)
@@ -184,7 +188,7 @@ def test_launch_values_refused_now_are_a_422_at_launch_and_a_failed_node_later(
     workbench: Workbench, flows: Workflows, deploy: int
 ) -> None:
     wf = flows.create(
-        [approval_node("gate"), template_node("ship", deploy, **answers())],
+        [approval_node("gate", must_differ=False), template_node("ship", deploy, **answers())],
         [edge("gate", "ship")],
     )
     waiting = flows.launch(wf["id"])["id"]
@@ -211,7 +215,8 @@ def test_answers_the_master_key_cannot_open_are_a_409_naming_the_node_never_a_50
 ) -> None:
     client = workbench.client
     wf = flows.create(
-        [approval_node("gate"), template_node("ship", deploy, **answers())], [edge("gate", "ship")]
+        [approval_node("gate", must_differ=False), template_node("ship", deploy, **answers())],
+        [edge("gate", "ship")],
     )
     url = workbench.url(f"workflows/{wf['id']}")
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
@@ -227,7 +232,7 @@ def test_answers_the_master_key_cannot_open_are_a_409_naming_the_node_never_a_50
     assert_problem(client.post(f"{url}/launch"), 409, "node 'ship'")
     # a rename opens nothing; sending the answers again replaces what cannot be opened
     assert client.patch(url, json={"name": "renamed"}).status_code == 200
-    again = [template_node("ship", deploy, **answers()), approval_node("gate")]
+    again = [template_node("ship", deploy, **answers()), approval_node("gate", must_differ=False)]
     saved = client.patch(url, json={"nodes": again})
     assert saved.status_code == 200, saved.text
     wrun = flows.launch(wf["id"])

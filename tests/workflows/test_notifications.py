@@ -75,9 +75,9 @@ def test_a_waiting_approval_is_told_to_the_subscriptions_that_ask_for_it(
 
         wf = flows.create(
             [
-                approval_node("gate", "Deploy to production?"),
+                approval_node("gate", "Deploy to production?", must_differ=False),
                 template_node("ship", ok),
-                approval_node("verify", "Does it work?", timeout=3600),
+                approval_node("verify", "Does it work?", timeout=3600, must_differ=False),
             ],
             [edge("gate", "ship"), edge("ship", "verify")],
             name="release",
@@ -93,7 +93,12 @@ def test_a_waiting_approval_is_told_to_the_subscriptions_that_ask_for_it(
         assert gate["workflow_run"]["workflow_name"] == "release"
         assert gate["workflow_run"]["workflow_id"] == wf["id"]
         assert gate["workflow_run"]["launched_by"] == "admin"
-        assert gate["node"] == {"key": "gate", "name": "Deploy to production?", "deadline_at": None}
+        assert gate["node"] == {
+            "key": "gate",
+            "name": "Deploy to production?",
+            "deadline_at": None,
+            "approver_must_differ": False,
+        }
         assert "Launched by: admin" in gate["text"]
         assert page in gate["text"]
         assert receiver.requests[0].signed_by(SECRET)
@@ -151,7 +156,7 @@ def test_a_template_subscription_hears_of_the_approvals_of_workflows_that_run_it
     follows_other = destination("follows-other", other)
     twice = destination("twice", None, ok)  # project-wide and ok's
     wf = flows.create(
-        [approval_node("gate", "Ship it?"), template_node("ship", ok)],
+        [approval_node("gate", "Ship it?", must_differ=False), template_node("ship", ok)],
         [edge("gate", "ship")],
         name="release",
     )

@@ -132,7 +132,11 @@ def test_approval_approved_runs_the_success_path(
     workbench: Workbench, flows: Workflows, ok: int
 ) -> None:
     wf = flows.create(
-        [approval_node("gate", "ship it?"), template_node("ship", ok), template_node("no", ok)],
+        [
+            approval_node("gate", "ship it?", must_differ=False),
+            template_node("ship", ok),
+            template_node("no", ok),
+        ],
         [edge("gate", "ship"), edge("gate", "no", "failure")],
     )
     launched = flows.launch(wf["id"])

@@ -39,7 +39,11 @@ def test_ended_workflow_runs_go_with_their_nodes_running_ones_stay_and_read_gone
     assert flows.wait(canceled)["status"] == "canceled"
     recent = flows.wait(flows.launch(single["id"])["id"])
     gated = flows.create(
-        [template_node("first", ok), approval_node("gate"), template_node("last", ok)],
+        [
+            template_node("first", ok),
+            approval_node("gate", must_differ=False),
+            template_node("last", ok),
+        ],
         [edge("first", "gate"), edge("gate", "last")],
         name="gated",
     )

@@ -21,6 +21,7 @@ from steward.notifications.models import Message, RunEventKind
 from steward.projects.models import Project
 from steward.runs.models import Run, RunEvent, RunHost
 from steward.templates.models import Template
+from steward.workflows import approvers
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
 HOSTS_MAX = 50  # hosts listed in a message (the failing ones first); the total is given
@@ -171,6 +172,7 @@ def for_approval(session: Session, message: Message, base_url: str) -> dict[str,
         title,
         f"Asks: {node.name}",
         f"Launched by: {who}",
+        f"May approve: {approvers.who(wrun, node, username or '')}",
         f"Decide before: {deadline}" if deadline else "Waits until decided",
         url,
     ]
@@ -188,7 +190,12 @@ def for_approval(session: Session, message: Message, base_url: str) -> dict[str,
             "launched_by": who,
             "created_at": wrun.created_at.isoformat(),
         },
-        "node": {"key": node.key, "name": node.name, "deadline_at": deadline},
+        "node": {
+            "key": node.key,
+            "name": node.name,
+            "deadline_at": deadline,
+            "approver_must_differ": node.approver_must_differ,
+        },
         "hosts": [],
         "hosts_total": 0,
         "first_failure": None,

@@ -38,7 +38,7 @@ from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate
 from steward.webhooks.models import Webhook
 from steward.webhooks.schemas import WebhookCreate
-from steward.workflows.models import Workflow
+from steward.workflows.models import NodeKind, Workflow, approver_must_differ
 
 # id field of a create body -> name field of the document
 REFERENCES: dict[str, str] = {
@@ -174,6 +174,8 @@ def _workflow(workflow: Workflow, names: _Names) -> dict[str, Any]:
     nodes = []
     for stored in workflow.nodes:
         node = {k: v for k, v in stored.items() if k not in ("template_id", "launch")}
+        if stored["kind"] == NodeKind.APPROVAL:  # said, also for a document saved before it
+            node["approver_must_differ"] = approver_must_differ(stored)
         if stored.get("template_id") is not None:
             node["template"] = names.of(Template, stored["template_id"])
             node["launch"], node["omitted_secret_answers"] = _launch(

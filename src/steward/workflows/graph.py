@@ -65,6 +65,10 @@ def _check_kind(i: int, node: Mapping[str, object]) -> None:
                 "only approval nodes wait for a decision (a run's own timeout is"
                 " launch.timeout_seconds)",
             )
+        if node.get("approver_must_differ") is not None:
+            raise InvalidInput(
+                f"nodes.{i}.approver_must_differ", "only approval nodes are decided by someone"
+            )
         return
     for field in ("template_id", "launch"):
         if node.get(field) is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint
@@ -66,6 +67,12 @@ NODE_FINISHED = frozenset(
 )
 
 
+def approver_must_differ(node: Mapping[str, Any]) -> bool:
+    """A stored approval node's option: on unless its document says ``false`` (an approval node
+    saved before the option existed has no such key: on, the safe reading)."""
+    return node.get("approver_must_differ") is not False
+
+
 class WorkflowLaunchType(enum.StrEnum):
     """How a workflow run was launched: by a person, a schedule or a webhook."""
 
@@ -78,8 +85,10 @@ class Workflow(ProjectScoped):
     __tablename__ = "workflows"
 
     # the document, as checked by workflows.graph: nodes (key, kind, template_id, launch, name,
-    # timeout_seconds) and edges (from, to, on); secret survey answers of node launch values are
-    # ******** in ``nodes`` and sealed together, by node key, in ``secret_launch``
+    # timeout_seconds, approver_must_differ) and edges (from, to, on): an approval node saved
+    # before approver_must_differ existed reads as on (``approver_must_differ``); secret survey
+    # answers of node launch values are ******** in ``nodes`` and sealed together, by node key,
+    # in ``secret_launch``
     nodes: Mapped[list[Any]] = mapped_column(default=list)
     edges: Mapped[list[Any]] = mapped_column(default=list)
     secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -156,6 +165,8 @@ class WorkflowNodeRun(Base):
     template_id: Mapped[int | None]  # as launched; its run keeps the template's snapshot
     launch: Mapped[dict[str, Any]] = mapped_column(default=dict)  # secrets as ********
     timeout_seconds: Mapped[int | None]  # an approval's; None: waits forever
+    # an approval's: the launcher of the workflow run may not approve it (workflows.approvers)
+    approver_must_differ: Mapped[bool] = mapped_column(default=True)
     status: Mapped[NodeStatus] = mapped_column(String(16), default=NodeStatus.PENDING)
     # no foreign key: a run pruned by retention leaves an id the API answers 404 for
     run_id: Mapped[int | None] = mapped_column(index=True)

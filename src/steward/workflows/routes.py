@@ -6,9 +6,10 @@ from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.api.deps import AccessDep, ActorDep, CipherDep, QueueDep, SessionDep
 from steward.api.schemas import Page, PageParams
+from steward.auth.actor import Actor
 from steward.auth.policy import Action, ProjectAccess
-from steward.workflows import service
-from steward.workflows.models import Workflow, WorkflowRun
+from steward.workflows import approvers, service
+from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
 from steward.workflows.schemas import (
     KEY_MAX,
     KEY_PATTERN,
@@ -68,7 +69,13 @@ def _read(
         names = service.template_names(session, workflow.nodes)
     nodes = [
         WorkflowNodeRead.model_validate(
-            {**node, "template_name": names.get(node.get("template_id") or 0, "")}
+            {
+                **node,
+                "template_name": names.get(node.get("template_id") or 0, ""),
+                "approver_must_differ": approver_must_differ(node)
+                if node["kind"] == NodeKind.APPROVAL
+                else None,
+            }
         )
         for node in workflow.nodes
     ]
@@ -85,16 +92,30 @@ def _read(
 
 
 def _run_read(
-    session: SessionDep, wrun: WorkflowRun, rights: ProjectAccess, *, full: bool, launcher: str
+    session: SessionDep,
+    wrun: WorkflowRun,
+    rights: ProjectAccess,
+    *,
+    full: bool,
+    launcher: str,
+    actor: Actor | None = None,
 ) -> WorkflowRunRead:
+    """``actor``: the caller, whose right to decide each approval node the full read says."""
     read = WorkflowRunRead.model_validate(wrun).model_copy(update={"launched_by": launcher})
     if not full:
         return read
+    assert actor is not None  # noqa: S101 - a full read is the caller's
     rows = service.nodes_of(session, wrun)
     names = service.template_names(session, [{"template_id": n.template_id} for n, _ in rows])
     nodes = [
         NodeRunRead.model_validate(node).model_copy(
-            update={"run_status": run_status, "template_name": names.get(node.template_id or 0, "")}
+            update={
+                "run_status": run_status,
+                "template_name": names.get(node.template_id or 0, ""),
+                "approval": approvers.read(rights, actor, wrun, node, launcher)
+                if node.kind == NodeKind.APPROVAL
+                else None,
+            }
         )
         for node, run_status in rows
     ]
@@ -168,7 +189,7 @@ def launch_workflow(
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
     wrun = service.launch(session, cipher, queue, rights, workflow, actor=actor)
-    return _run_read(session, wrun, rights, full=True, launcher=actor.user.username)
+    return _run_read(session, wrun, rights, full=True, launcher=actor.user.username, actor=actor)
 
 
 @router.get("/workflow-runs")
@@ -182,10 +203,13 @@ def list_workflow_runs(
 
 
 @router.get("/workflow-runs/{workflow_run_id}")
-def read_workflow_run(wrun: ViewedRun, rights: Viewer, session: SessionDep) -> WorkflowRunRead:
-    """Its status and each node's: status, run, decision and why."""
+def read_workflow_run(
+    wrun: ViewedRun, rights: Viewer, session: SessionDep, actor: ActorDep
+) -> WorkflowRunRead:
+    """Its status and each node's: status, run, decision and why; for an approval node, who
+    may decide it and whether the caller may (``approval``)."""
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/cancel")
@@ -202,7 +226,7 @@ def cancel_workflow_run(
     rights.require(Action.RUN_CANCEL)
     service.cancel(session, cipher, queue, wrun, actor=actor)
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
 
 
 def _decide(
@@ -216,12 +240,13 @@ def _decide(
     cipher: CipherDep,
     queue: QueueDep,
 ) -> WorkflowRunRead:
-    rights.require(Action.WORKFLOW_APPROVE)
     comment = body.comment if body is not None else ""
-    service.decide(session, cipher, queue, wrun, key, approve=approve, comment=comment, actor=actor)
+    service.decide(
+        session, cipher, queue, rights, wrun, key, approve=approve, comment=comment, actor=actor
+    )
     session.refresh(wrun)
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher)
+    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
@@ -235,8 +260,10 @@ def approve_node(
     queue: QueueDep,
     body: Decision | None = None,
 ) -> WorkflowRunRead:
-    """Needs workflow:approve (operators and above; not a template grant). Once, while the
-    node waits (409 after a decision or its timeout); what follows starts at once."""
+    """Needs workflow:approve (operators and above; not a template grant), and someone other
+    than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
+    says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
+    the node waits (409 after a decision or its timeout); what follows starts at once."""
     return _decide(True, wrun, key, body, rights, session, actor, cipher, queue)
 
 
@@ -251,5 +278,6 @@ def deny_node(
     queue: QueueDep,
     body: Decision | None = None,
 ) -> WorkflowRunRead:
-    """As approve; the node fails, and its failure edges fire."""
+    """As approve, except that the run's launcher may deny (withdraw) their own request; the
+    node fails, and its failure edges fire."""
     return _decide(False, wrun, key, body, rights, session, actor, cipher, queue)

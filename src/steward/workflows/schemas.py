@@ -31,10 +31,19 @@ LAUNCH_DOC = (
 )
 
 
+MUST_DIFFER_DOC = (
+    "approval nodes: whether the approver must be someone other than the launcher of the"
+    " workflow run (the person who launched it; for a run fired by a schedule or webhook, its"
+    " owner). On by default (null or left out: on), for global admins too; the launcher may"
+    " still deny."
+)
+
+
 class WorkflowNode(RequestModel):
     """A ``template`` node runs ``template_id`` (a template of the same project) with
     ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
-    forever)."""
+    forever) by someone with workflow:approve, other than the launcher unless
+    ``approver_must_differ`` is false."""
 
     key: NodeKey = Field(description="unique in the workflow: [a-z0-9_-], at most 64 characters")
     kind: NodeKind
@@ -46,6 +55,7 @@ class WorkflowNode(RequestModel):
     timeout_seconds: Annotated[int, Field(ge=0, le=30 * 86400)] | None = Field(
         default=None, description="approval nodes: denied when not decided in time (0: never)"
     )
+    approver_must_differ: bool | None = Field(default=None, description=MUST_DIFFER_DOC)
 
 
 class WorkflowEdge(RequestModel):
@@ -85,6 +95,9 @@ class WorkflowNodeRead(BaseModel):
     launch: LaunchOverrides | None = Field(default=None, description="secrets as ********")
     name: str = ""
     timeout_seconds: int | None = None
+    approver_must_differ: bool | None = Field(
+        default=None, description="approval nodes (null for template nodes): " + MUST_DIFFER_DOC
+    )
 
 
 class WorkflowEdgeRead(BaseModel):
@@ -116,6 +129,28 @@ class WorkflowRunFilters(BaseModel):
     limit: int = Field(default=50, ge=1, le=200)
 
 
+class ApprovalRead(BaseModel):
+    """Who may decide an approval node, and whether the caller may."""
+
+    permission: str = Field(description="the permission an approver needs in the project")
+    roles: list[str] = Field(
+        description="the project roles that hold it (global admins hold every permission;"
+        " a template grant never does)"
+    )
+    approver_must_differ: bool = Field(description="the launcher of the run may not approve")
+    excluded: str | None = Field(
+        description="the username of the launcher who may not approve (null: nobody is"
+        " excluded, the option is off or the launcher's account was deleted)"
+    )
+    who: str = Field(description="who may approve, in words")
+    can_approve: bool = Field(
+        description="whether the caller may approve it (the node must also be waiting)"
+    )
+    approve_reason: str = Field(description="why the caller may not approve it; '' when it may")
+    can_deny: bool = Field(description="whether the caller may deny it")
+    deny_reason: str = Field(description="why the caller may not deny it; '' when it may")
+
+
 class NodeRunRead(ResponseModel):
     key: str
     kind: NodeKind
@@ -137,6 +172,9 @@ class NodeRunRead(ResponseModel):
     reason: str
     started_at: dt.datetime | None
     finished_at: dt.datetime | None
+    approval: ApprovalRead | None = Field(
+        default=None, description="approval nodes: who may decide it, and whether the caller may"
+    )
 
 
 class WorkflowRunRead(ResponseModel):
@@ -157,7 +195,10 @@ class WorkflowRunRead(ResponseModel):
     nodes: list[NodeRunRead] = Field(default_factory=list, description="in the read of one only")
     edges: list[WorkflowEdgeRead] = Field(default_factory=list)
     can_decide: bool = Field(
-        default=False, description="whether the caller may approve or deny its approvals"
+        default=False,
+        description="whether the caller holds workflow:approve, the permission approving or"
+        " denying its approvals needs (each approval node's ``approval`` says whether the"
+        " caller may approve that one: its launcher may not when the node says so)",
     )
 
 

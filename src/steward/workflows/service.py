@@ -29,7 +29,7 @@ from steward.runs.models import Run
 from steward.schedules import values
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
-from steward.workflows import graph, progress
+from steward.workflows import approvers, graph, progress
 from steward.workflows.models import (
     NodeKind,
     NodeStatus,
@@ -39,6 +39,7 @@ from steward.workflows.models import (
     WorkflowRun,
     WorkflowRunStatus,
     WorkflowTemplate,
+    approver_must_differ,
 )
 from steward.workflows.schemas import (
     WorkflowCreate,
@@ -90,6 +91,7 @@ def _document(
         row: dict[str, Any] = {"key": node.key, "kind": str(node.kind), "name": node.name}
         if node.kind is NodeKind.APPROVAL:
             row["timeout_seconds"] = node.timeout_seconds or None
+            row["approver_must_differ"] = node.approver_must_differ is not False
             stored.append(row)
             continue
         assert node.template_id is not None  # noqa: S101 - graph.check refused it
@@ -366,6 +368,7 @@ def start(
                 template_id=node.get("template_id"),
                 launch=node.get("launch", {}),
                 timeout_seconds=node.get("timeout_seconds") or None,
+                approver_must_differ=approver_must_differ(node),
                 status=NodeStatus.PENDING,
             )
         )
@@ -441,6 +444,7 @@ def decide(
     session: Session,
     cipher: KeyCipher,
     queue: RunQueue,
+    rights: ProjectAccess,
     wrun: WorkflowRun,
     key: str,
     *,
@@ -448,8 +452,11 @@ def decide(
     comment: str,
     actor: Actor,
 ) -> WorkflowNodeRun:
-    """Approve or deny a waiting approval node: once, before its deadline (409 otherwise).
-    What follows starts at once (a pass, as the ticker would do it)."""
+    """Approve or deny a waiting approval node: once, before its deadline (409 otherwise),
+    by whom ``workflows.approvers`` allows (403 naming the permission, or the rule that its
+    launcher may not approve it). What follows starts at once (a pass, as the ticker would
+    do it)."""
+    rights.require(approvers.PERMISSION)
     node = session.scalar(
         select(WorkflowNodeRun).where(
             WorkflowNodeRun.workflow_run_id == wrun.id, WorkflowNodeRun.key == key
@@ -459,6 +466,10 @@ def decide(
         raise NotFound(f"node '{key}' not found in workflow run {wrun.id}")
     if node.kind != NodeKind.APPROVAL:
         raise InvalidState(f"node '{key}' is a template node: only approvals are decided")
+    if NodeStatus(node.status).is_finished:  # for good: told as such, whoever asks
+        raise _not_waiting(node, late=False)
+    # a pending node may be waiting by the UPDATE below: the rule holds whatever its status
+    approvers.require(rights, actor, wrun, node, launcher_name(session, wrun), approve=approve)
     now = utcnow()
     verb = "approved" if approve else "denied"
     reason = f"{verb} by {actor.user.username}" + (f": {comment}" if comment else "")
@@ -484,16 +495,20 @@ def decide(
     if decided.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         session.refresh(node)
-        late = node.status == NodeStatus.WAITING  # its deadline passed, not yet recorded
-        state = "timed out" if late else f"is '{node.status}'"
-        why = f" ({node.reason})" if node.reason and not late else ""
-        raise InvalidState(f"node '{key}' is not waiting for a decision: it {state}{why}")
+        # its deadline passed, not yet recorded
+        raise _not_waiting(node, late=node.status == NodeStatus.WAITING)
     action = AuditAction.WORKFLOW_APPROVE if approve else AuditAction.WORKFLOW_DENY
     _audit_run(session, actor, action, wrun, f"node '{key}' ({node.name}) {reason}")
     session.commit()
     _pass(session, cipher, queue, wrun.id)
     session.refresh(node)
     return node
+
+
+def _not_waiting(node: WorkflowNodeRun, *, late: bool) -> InvalidState:
+    state = "timed out" if late else f"is '{node.status}'"
+    why = f" ({node.reason})" if node.reason and not late else ""
+    return InvalidState(f"node '{node.key}' is not waiting for a decision: it {state}{why}")
 
 
 def cancel(

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-24 10:49:18.166640
+Create Date: 2026-11-27 07:12:48.537332
 """
 
 from collections.abc import Sequence
@@ -990,6 +990,7 @@ def upgrade() -> None:
         sa.Column("template_id", sa.Integer(), nullable=True),
         sa.Column("launch", sa.JSON(), nullable=False),
         sa.Column("timeout_seconds", sa.Integer(), nullable=True),
+        sa.Column("approver_must_differ", sa.Boolean(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("run_id", sa.Integer(), nullable=True),
         sa.Column("deadline_at", steward.db.UTCDateTime(timezone=True), nullable=True),
