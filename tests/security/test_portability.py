@@ -329,7 +329,7 @@ def test_a_document_cannot_attach_to_objects_of_another_project_or_to_ids(
             lambda d: d["workflows"][0].update(nodes=[d["workflows"][0]["nodes"][0]] * 101),
             "workflows[0].nodes",
         ),
-        (lambda d: d["workflows"][0]["nodes"].append("gate"), "workflows[0].nodes[3]"),
+        (lambda d: d["workflows"][0]["nodes"].append("gate"), "workflows[0].nodes[4]"),
         (lambda d: d["project"].update(name="x" * 101), "project.name"),
         (lambda d: d.update(steward_export=2), "steward_export"),
         (lambda d: d.update(extra="field"), "extra"),

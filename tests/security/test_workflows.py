@@ -1,6 +1,8 @@
 """Hostile workflows: cycles and oversized documents, templates of another project, Jinja in
 node launch values (data, never templates, as in a normal launch), decisions by those who may
-not decide, decisions twice or too late, and cancels racing decisions."""
+not decide, decisions twice or too late, cancels racing decisions, and launchers approving
+their own runs (as admins, through a schedule, before the node waits, after switching the
+option off)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,18 @@ from typing import Any
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from support.builders import Workbench, assert_problem, bearer, make_project, make_user, token
+from support.builders import (
+    Workbench,
+    assert_problem,
+    bearer,
+    login,
+    make_project,
+    make_user,
+    token,
+)
 from support.notifications import messages, subscribe, webhook_destination
+from support.schedules import YEARLY, make_due
+from support.waits import wait_until
 from support.workflows import (
     Workflows,
     approval_node,
@@ -37,7 +49,7 @@ ECHO = """- hosts: all
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    return fast(settings)
+    return fast(settings).model_copy(update={"scheduler_tick_seconds": 0.1})
 
 
 @pytest.fixture
@@ -385,3 +397,185 @@ def test_the_mask_is_no_answer_where_no_secret_answer_is_saved(
         json={"nodes": [template_node("b", guarded, survey={"pw": "********"})]},
     )
     assert_problem(renamed, 422, "nodes.0.launch.survey.pw")
+
+
+# --- separation of duties: the launcher does not approve their own run ----------------------
+
+TOUCH = """- hosts: all
+  gather_facts: false
+  tasks:
+    - ansible.builtin.file:
+        path: "{{ marker }}"
+        state: touch
+"""
+OWN = "the approval of node 'gate' needs someone other than {}, who launched this run"
+
+
+@pytest.fixture
+def shipped(workbench: Workbench, markers_dir: Path) -> tuple[int, Path]:
+    """A template that touches a marker (its path written by the template's editor: trusted),
+    and the marker: it exists once the node after the approval ran."""
+    (workbench.repo_dir / "touch.yml").write_text(TOUCH)
+    marker = markers_dir / "shipped"
+    template = workbench.template("touch.yml", name="ship", extra_vars={"marker": str(marker)})
+    return template, marker
+
+
+def gated(flows: Workflows, template: int, first: dict[str, Any] | None = None) -> int:
+    """The approval 'gate' (its option left to the default), then ``template`` on success;
+    ``first``: a node before the gate."""
+    made = [approval_node("gate", "ship it?"), template_node("ship", template)]
+    edges = [edge("gate", "ship")]
+    if first is not None:
+        made.insert(0, first)
+        edges.append(edge(first["key"], "gate"))
+    workflow_id: int = flows.create(made, edges, name=f"gated-{len(made)}")["id"]
+    return workflow_id
+
+
+def test_the_launcher_approving_their_own_run_is_refused_by_every_credential(
+    workbench: Workbench, flows: Workflows, shipped: tuple[int, Path]
+) -> None:
+    """alice launches with a token and tries her session, a run-scope token, a comment; the
+    node stays waiting and nothing after it runs. CONTROL: bob, an operator as she is, makes
+    the same call and the template after the gate writes its marker."""
+    template, marker = shipped
+    alice = member(workbench, "alice", "operator")
+    bob = member(workbench, "bob", "operator")
+    launched = alice.post(workbench.url(f"workflows/{gated(flows, template)}/launch"))
+    assert launched.status_code == 201, launched.text
+    wrun = launched.json()["id"]
+    url = workbench.url(f"workflow-runs/{wrun}/nodes/gate/approve")
+    web, csrf = login(workbench.client, "alice")
+    by_run_token = TestClient(
+        workbench.client.app, headers=bearer(token(workbench.client, "alice", "run"))
+    )
+    for attempt in (
+        alice.post(url),
+        alice.post(url, json={"comment": "I checked it myself"}),
+        web.post(url, headers={"X-CSRF-Token": csrf}),
+        by_run_token.post(url),
+    ):
+        assert assert_problem(attempt, 403, "gate") == OWN.format("alice")
+    assert nodes(flows.read(wrun))["gate"]["status"] == "waiting"
+    assert nodes(flows.read(wrun))["ship"]["run_id"] is None
+    assert not marker.exists()
+
+    control = bob.post(url)  # the same call by another operator
+    assert control.status_code == 200, control.text
+    done = flows.wait(wrun)
+    assert done["status"] == "successful", done
+    assert marker.exists()
+
+
+def test_an_admin_launcher_is_refused_and_may_deny(
+    workbench: Workbench, flows: Workflows, shipped: tuple[int, Path]
+) -> None:
+    """Separation of duties binds global admins: one admin is one person. Denying (withdrawing)
+    stays open to the launcher. CONTROL: an operator approves the admin's run."""
+    template, marker = shipped
+    workflow = gated(flows, template)
+    wrun = flows.launch(workflow)["id"]
+    assert assert_problem(flows.decide(wrun, "gate"), 403, "gate") == OWN.format("admin")
+    assert nodes(flows.read(wrun))["gate"]["approval"]["can_approve"] is False
+    withdrawn = flows.launch(workflow)["id"]
+    assert flows.decide(withdrawn, "gate", "deny").status_code == 200
+    assert flows.wait(withdrawn)["status"] == "failed"
+    assert not marker.exists()
+
+    operator = member(workbench, "operator", "operator")
+    control = operator.post(workbench.url(f"workflow-runs/{wrun}/nodes/gate/approve"))
+    assert control.status_code == 200, control.text
+    assert flows.wait(wrun)["status"] == "successful"
+    assert marker.exists()
+
+
+def test_the_launcher_is_refused_before_the_node_waits(
+    workbench: Workbench, flows: Workflows, shipped: tuple[int, Path]
+) -> None:
+    """An approval posted while its node is still pending (a slow run before it) is refused by
+    the rule, not let through to race the node's start: the rule never depends on the status.
+    CONTROL: the same early call by another operator is only 'not waiting' (409)."""
+    template, _marker = shipped
+    slow = workbench.template("slow.yml", name="slow")
+    alice = member(workbench, "alice", "operator")
+    bob = member(workbench, "bob", "operator")
+    launched = alice.post(
+        workbench.url(f"workflows/{gated(flows, template, template_node('first', slow))}/launch")
+    )
+    wrun = launched.json()["id"]
+    assert nodes(launched.json())["gate"]["status"] == "pending"
+    url = workbench.url(f"workflow-runs/{wrun}/nodes/gate/approve")
+    assert assert_problem(alice.post(url), 403, "gate") == OWN.format("alice")
+    assert_problem(bob.post(url), 409, "not waiting")
+    workbench.client.post(workbench.url(f"workflow-runs/{wrun}/cancel"))
+    flows.wait(wrun, timeout=30)
+
+
+def test_a_manager_switching_the_option_off_does_not_free_a_run_under_way(
+    workbench: Workbench, flows: Workflows, shipped: tuple[int, Path]
+) -> None:
+    """An operator may not switch the option off (workflow:write); a manager who launched a run
+    and then switches it off is still refused on that run (it keeps the document it was
+    launched with). CONTROL: a run launched after the change, which the manager may approve."""
+    template, marker = shipped
+    workflow = gated(flows, template)
+    operator = member(workbench, "operator", "operator")
+    manager = member(workbench, "manager", "manager")
+    url = workbench.url(f"workflows/{workflow}")
+    off = [approval_node("gate", "ship it?", must_differ=False), template_node("ship", template)]
+    assert_problem(operator.patch(url, json={"nodes": off}), 403, "workflow:write")
+    wrun = manager.post(f"{url}/launch").json()["id"]
+    switched = manager.patch(url, json={"nodes": off})
+    assert switched.status_code == 200, switched.text
+    approve = workbench.url(f"workflow-runs/{wrun}/nodes/gate/approve")
+    assert assert_problem(manager.post(approve), 403, "gate") == OWN.format("manager")
+    assert not marker.exists()
+    changed = workbench.client.get(
+        "/api/v1/audit", params={"action": "workflow:update", "object_id": workflow}
+    ).json()["items"]
+    assert changed[0]["actor"] == "manager"  # switching it off is on the record
+
+    later = manager.post(f"{url}/launch").json()["id"]
+    control = manager.post(workbench.url(f"workflow-runs/{later}/nodes/gate/approve"))
+    assert control.status_code == 200, control.text
+    assert flows.wait(later)["status"] == "successful"
+    assert marker.exists()
+
+
+def test_a_schedules_owner_may_not_approve_the_runs_it_fires(
+    workbench: Workbench,
+    flows: Workflows,
+    shipped: tuple[int, Path],
+    settings: Settings,
+    database_url: str,
+) -> None:
+    """The launcher of a schedule-fired run is the schedule's owner, who may not approve it by
+    having the schedule launch instead of them. CONTROL: another operator approves it."""
+    template, marker = shipped
+    manager = member(workbench, "manager", "manager")
+    body = {
+        "name": "nightly",
+        "kind": "cron",
+        "expression": YEARLY,
+        "workflow_id": gated(flows, template),
+    }
+    made = manager.post(workbench.url("schedules"), json=body)
+    assert made.status_code == 201, made.text
+    make_due(database_url, made.json()["id"])
+    wrun = wait_until(
+        lambda: manager.get(workbench.url(f"schedules/{made.json()['id']}")).json()[
+            "last_workflow_run_id"
+        ],
+        timeout=20,
+        what="the schedule fired",
+    )
+    read = flows.wait(wrun, until=lambda w: nodes(w)["gate"]["status"] == "waiting")
+    assert (read["launch_type"], read["launched_by"]) == ("schedule", "manager")
+    url = workbench.url(f"workflow-runs/{wrun}/nodes/gate/approve")
+    assert assert_problem(manager.post(url), 403, "gate") == OWN.format("manager")
+    assert not marker.exists()
+    operator = member(workbench, "operator", "operator")
+    assert operator.post(url).status_code == 200
+    assert flows.wait(wrun)["status"] == "successful"
+    assert marker.exists()

@@ -1394,7 +1394,8 @@ export interface paths {
     };
     /**
      * Read Workflow Run
-     * @description Its status and each node's: status, run, decision and why.
+     * @description Its status and each node's: status, run, decision and why; for an approval node, who
+     *     may decide it and whether the caller may (``approval``).
      */
     get: operations["read_workflow_run_api_v1_projects__project_id__workflow_runs__workflow_run_id__get"];
     put?: never;
@@ -1437,8 +1438,10 @@ export interface paths {
     put?: never;
     /**
      * Approve Node
-     * @description Needs workflow:approve (operators and above; not a template grant). Once, while the
-     *     node waits (409 after a decision or its timeout); what follows starts at once.
+     * @description Needs workflow:approve (operators and above; not a template grant), and someone other
+     *     than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
+     *     says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
+     *     the node waits (409 after a decision or its timeout); what follows starts at once.
      */
     post: operations["approve_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__approve_post"];
     delete?: never;
@@ -1458,7 +1461,8 @@ export interface paths {
     put?: never;
     /**
      * Deny Node
-     * @description As approve; the node fails, and its failure edges fire.
+     * @description As approve, except that the run's launcher may deny (withdraw) their own request; the
+     *     node fails, and its failure edges fire.
      */
     post: operations["deny_node_api_v1_projects__project_id__workflow_runs__workflow_run_id__nodes__key__deny_post"];
     delete?: never;
@@ -2290,6 +2294,57 @@ export interface components {
        * @description why it cannot run Ansible, or null
        */
       problem: string | null;
+    };
+    /**
+     * ApprovalRead
+     * @description Who may decide an approval node, and whether the caller may.
+     */
+    ApprovalRead: {
+      /**
+       * Permission
+       * @description the permission an approver needs in the project
+       */
+      permission: string;
+      /**
+       * Roles
+       * @description the project roles that hold it (global admins hold every permission; a template grant never does)
+       */
+      roles: string[];
+      /**
+       * Approver Must Differ
+       * @description the launcher of the run may not approve
+       */
+      approver_must_differ: boolean;
+      /**
+       * Excluded
+       * @description the username of the launcher who may not approve (null: nobody is excluded, the option is off or the launcher's account was deleted)
+       */
+      excluded: string | null;
+      /**
+       * Who
+       * @description who may approve, in words
+       */
+      who: string;
+      /**
+       * Can Approve
+       * @description whether the caller may approve it (the node must also be waiting)
+       */
+      can_approve: boolean;
+      /**
+       * Approve Reason
+       * @description why the caller may not approve it; '' when it may
+       */
+      approve_reason: string;
+      /**
+       * Can Deny
+       * @description whether the caller may deny it
+       */
+      can_deny: boolean;
+      /**
+       * Deny Reason
+       * @description why the caller may not deny it; '' when it may
+       */
+      deny_reason: string;
     };
     /** AttemptRead */
     AttemptRead: {
@@ -3787,6 +3842,8 @@ export interface components {
       started_at: string | null;
       /** Finished At */
       finished_at: string | null;
+      /** @description approval nodes: who may decide it, and whether the caller may */
+      approval?: components["schemas"]["ApprovalRead"] | null;
     };
     /**
      * NodeStatus
@@ -6210,7 +6267,8 @@ export interface components {
      * WorkflowNode
      * @description A ``template`` node runs ``template_id`` (a template of the same project) with
      *     ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
-     *     forever).
+     *     forever) by someone with workflow:approve, other than the launcher unless
+     *     ``approver_must_differ`` is false.
      */
     WorkflowNode: {
       /**
@@ -6237,6 +6295,11 @@ export interface components {
        * @description approval nodes: denied when not decided in time (0: never)
        */
       timeout_seconds?: number | null;
+      /**
+       * Approver Must Differ
+       * @description approval nodes: whether the approver must be someone other than the launcher of the workflow run (the person who launched it; for a run fired by a schedule or webhook, its owner). On by default (null or left out: on), for global admins too; the launcher may still deny.
+       */
+      approver_must_differ?: boolean | null;
     };
     /** WorkflowNodeRead */
     WorkflowNodeRead: {
@@ -6259,6 +6322,11 @@ export interface components {
       name: string;
       /** Timeout Seconds */
       timeout_seconds?: number | null;
+      /**
+       * Approver Must Differ
+       * @description approval nodes (null for template nodes): approval nodes: whether the approver must be someone other than the launcher of the workflow run (the person who launched it; for a run fired by a schedule or webhook, its owner). On by default (null or left out: on), for global admins too; the launcher may still deny.
+       */
+      approver_must_differ?: boolean | null;
     };
     /** WorkflowRead */
     WorkflowRead: {
@@ -6348,7 +6416,7 @@ export interface components {
       edges?: components["schemas"]["WorkflowEdgeRead"][];
       /**
        * Can Decide
-       * @description whether the caller may approve or deny its approvals
+       * @description whether the caller holds workflow:approve, the permission approving or denying its approvals needs (each approval node's ``approval`` says whether the caller may approve that one: its launcher may not when the node says so)
        * @default false
        */
       can_decide: boolean;

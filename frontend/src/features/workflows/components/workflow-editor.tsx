@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Button,
+  Checkbox,
   Group,
   NumberInput,
   Paper,
@@ -192,6 +193,18 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
                   ✕
                 </ActionIcon>
               </Group>
+              {node.kind === "approval" && (
+                <Checkbox
+                  mt="xs"
+                  label="Someone other than the launcher must approve"
+                  description={
+                    "Whoever launched a run (for a schedule or webhook: its owner) may deny it but" +
+                    " not approve it, admins included. Approvers need the workflow:approve" +
+                    " permission (operators, managers, owners)."
+                  }
+                  {...form.getInputProps(`nodes.${i}.approver_must_differ`, { type: "checkbox" })}
+                />
+              )}
               {node.kind === "template" && (
                 <Group gap="xs" mt="xs" wrap="nowrap" align="flex-start">
                   <Button

@@ -24,6 +24,7 @@ import {
   useDecide,
   useWorkflowRun,
 } from "@/features/workflows/api/workflow-runs";
+import { ApprovalDecision } from "@/features/workflows/components/approval-decision";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import { WorkflowStatusBadge } from "@/features/workflows/components/workflow-status-badge";
 import { nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
@@ -207,27 +208,11 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                         {nodeDuration(n, now)}
                       </Text>
                     )}
-                    {n.status === "waiting" && w.can_decide && (
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="compact-xs"
-                          color="green"
-                          onClick={() => setDeciding({ node: n, verdict: "approve" })}
-                          aria-label={`Approve ${n.key}`}
-                        >
-                          Approve
-                        </Button>
-                        <Button
-                          size="compact-xs"
-                          color="red"
-                          variant="light"
-                          onClick={() => setDeciding({ node: n, verdict: "deny" })}
-                          aria-label={`Deny ${n.key}`}
-                        >
-                          Deny
-                        </Button>
-                      </Group>
-                    )}
+                    <ApprovalDecision
+                      node={n}
+                      canDecide={w.can_decide}
+                      onDecide={(verdict) => setDeciding({ node: n, verdict })}
+                    />
                     {n.status === "waiting" && n.deadline_at && (
                       <Text size="xs" c="dimmed">
                         until {formatDateTime(n.deadline_at)}

@@ -31,3 +31,42 @@ export function nodeDuration(
   const end = node.finished_at ? Date.parse(node.finished_at) : now;
   return formatDuration((end - Date.parse(node.started_at)) / 1000);
 }
+
+/** What the Approve and Deny buttons of a node show: each enabled or disabled with the
+ * server's reason; `who` says who may approve. `shown`: whether a decision can be taken at all
+ * now (a waiting approval node) — the buttons are drawn only then. */
+export interface DecisionButtons {
+  shown: boolean;
+  who: string;
+  approve: { enabled: boolean; reason: string };
+  deny: { enabled: boolean; reason: string };
+}
+
+/**
+ * The decision buttons of a node, from what the server says of the caller (`approval`): the
+ * rule is the server's (a launcher may not approve their own run when the node says so), the
+ * console only shows it. A read without `approval` (an older server) falls back to the run's
+ * `can_decide`.
+ */
+export function decisionButtons(
+  node: Pick<NodeRun, "kind" | "status" | "approval">,
+  canDecide: boolean,
+): DecisionButtons {
+  const approval = node.approval;
+  const waiting = node.kind === "approval" && node.status === "waiting";
+  if (!approval) {
+    const reason = canDecide ? "" : "you may not decide approvals in this project";
+    return {
+      shown: waiting && canDecide,
+      who: "",
+      approve: { enabled: canDecide, reason },
+      deny: { enabled: canDecide, reason },
+    };
+  }
+  return {
+    shown: waiting && (approval.can_approve || approval.can_deny),
+    who: approval.who,
+    approve: { enabled: approval.can_approve, reason: approval.approve_reason },
+    deny: { enabled: approval.can_deny, reason: approval.deny_reason },
+  };
+}

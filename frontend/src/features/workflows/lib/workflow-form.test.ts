@@ -52,7 +52,14 @@ describe("workflow form", () => {
           template_id: 5,
           launch: { survey: { password: "********" } },
         },
-        { key: "gate", kind: "approval", name: "ok?", timeout_seconds: 60 },
+        // saved before the option existed (none read): sent as on, as the server reads it
+        {
+          key: "gate",
+          kind: "approval",
+          name: "ok?",
+          timeout_seconds: 60,
+          approver_must_differ: true,
+        },
       ],
       edges: [{ from: "gate", to: "deploy", on: "success" }],
     });
@@ -108,6 +115,21 @@ describe("workflow form", () => {
       kind: "approval",
       name: "Go ahead?",
       timeout_seconds: null,
+      approver_must_differ: true,
     });
+  });
+
+  it("keeps an approval's separation of duties as read, on for a new one", () => {
+    const off = {
+      ...saved,
+      nodes: saved.nodes.map((n) =>
+        n.kind === "approval" ? { ...n, approver_must_differ: false } : n,
+      ),
+    };
+    const draft = draftOf(off);
+    expect(draft.nodes[1]?.approver_must_differ).toBe(false);
+    expect(bodyOf(draft).nodes?.[1]).toMatchObject({ approver_must_differ: false });
+    expect(bodyOf(draft).nodes?.[0]).not.toHaveProperty("approver_must_differ");
+    expect(newNode([], "approval").approver_must_differ).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ export interface NodeDraft {
   name: string;
   /** approvals: seconds until denied; "" or 0 waits forever */
   timeout_seconds: number | "";
+  /** approvals: the launcher of a run may not approve it (on unless the node says false) */
+  approver_must_differ: boolean;
   /** template nodes: as saved, or as its launch values dialog set them (a secret answer as
    * ********: the server keeps it); null leaves every value to the template */
   launch: Schemas["LaunchOverrides"] | null;
@@ -38,6 +40,8 @@ export function draftOf(workflow: Workflow | null): WorkflowDraft {
       template_id: n.template_id ? String(n.template_id) : null,
       name: n.name,
       timeout_seconds: n.timeout_seconds ?? "",
+      // a node saved before the option has none: on, as the server reads it
+      approver_must_differ: n.approver_must_differ ?? true,
       launch: n.launch ?? null,
       saved_key: n.key,
     })),
@@ -60,6 +64,7 @@ export function newNode(nodes: readonly NodeDraft[], kind: Schemas["NodeKind"]):
     template_id: null,
     name: kind === "approval" ? "Go ahead?" : "",
     timeout_seconds: "",
+    approver_must_differ: true,
     launch: null,
     saved_key: null,
   };
@@ -99,6 +104,7 @@ export function bodyOf(draft: WorkflowDraft): Schemas["WorkflowCreate"] {
             kind: n.kind,
             name: n.name.trim(),
             timeout_seconds: n.timeout_seconds === "" ? null : n.timeout_seconds,
+            approver_must_differ: n.approver_must_differ,
           },
     ),
     edges: draft.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
