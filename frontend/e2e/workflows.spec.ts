@@ -1,14 +1,17 @@
 // Workflows in the console, against the real server and real ansible-playbook runs: a workflow
 // made in the editor (an approval, then a template run on success), drawn as it is typed,
-// launched, approved with a comment, ended successful, its node's run linking back to the
-// workflow run. A node's launch values set in the editor (the template launch dialog's fields:
+// launched, its Approve button disabled for the admin who launched it (the approval wants
+// someone else, by default), approved with a comment by an operator, ended successful, its
+// node's run linking back to the workflow run. A node's launch values set in the editor (the template launch dialog's fields:
 // limit, extra vars, survey answers, a secret one kept as "set"), a server refusal shown on the
 // node's field, and the values used by the node's run. Then the same on a phone: a node's
-// launch values changed, launched from the list, approved, nothing wider than the screen.
+// launch values changed, launched from the list, approved by its launcher (the approval lets
+// them), nothing wider than the screen.
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import {
   type AdminApi,
   adminApi,
+  makeUser,
   overflowing,
   playbookProject,
   shots,
@@ -40,6 +43,7 @@ const DEPLOY_SURVEY = [
 let projectId = 0;
 let templateId = 0;
 let deployId = 0;
+const APPROVER = `approver-${tag}`;
 
 const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
 const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
@@ -66,6 +70,8 @@ test.beforeAll(async ({ baseURL }) => {
       survey: DEPLOY_SURVEY,
     })
   ).id;
+  const approver = await makeUser(api, APPROVER);
+  await api.send("PUT", url("members"), { user_id: approver, role: "operator" });
 });
 
 test.afterAll(async () => {
@@ -77,8 +83,9 @@ async function pick(page: Page, input: Locator, option: string) {
   await page.getByRole("option", { name: option, exact: true }).click();
 }
 
-/** Approve the node `key` on the workflow run page, then wait for the run to succeed. */
-async function approveAndFinish(page: Page, key: string, comment: string) {
+/** Approve the node `key` on the workflow run page as `by` (signed in), then wait for the run
+ * to succeed. */
+async function approveAndFinish(page: Page, key: string, comment: string, by = "admin") {
   const nodes = page.getByRole("table", { name: "Nodes" });
   const gate = nodes.getByRole("row").filter({ hasText: key }).first();
   await expect(gate).toContainText("waiting");
@@ -87,7 +94,7 @@ async function approveAndFinish(page: Page, key: string, comment: string) {
   await dialog.getByRole("textbox", { name: /Comment/ }).fill(comment);
   await dialog.getByRole("button", { name: "Approve" }).click();
   await expect(dialog).toBeHidden();
-  await expect(gate).toContainText(`approved by admin: ${comment}`);
+  await expect(gate).toContainText(`approved by ${by}: ${comment}`);
   await expect(
     page.getByRole("heading", { name: /Workflow run #\d+/ }).locator(".."),
   ).toContainText("successful", { timeout: 45_000 });
@@ -118,6 +125,11 @@ test("a workflow: made in the editor, launched, approved, successful; its run li
 
   await page.getByRole("textbox", { name: "Name" }).fill("release");
   await page.getByRole("button", { name: "Add approval" }).click();
+  // separation of duties: on by default, explained
+  const separate = page
+    .getByRole("group", { name: "Node 1" })
+    .getByRole("checkbox", { name: "Someone other than the launcher must approve" });
+  await expect(separate).toBeChecked();
   await page.getByRole("button", { name: "Add template run" }).click();
   const step = page.getByRole("group", { name: "Node 2" });
   // saving without a template: the field says why, before anything is sent
@@ -139,7 +151,26 @@ test("a workflow: made in the editor, launched, approved, successful; its run li
   await page.getByRole("button", { name: "Launch", exact: true }).click();
   await expect(page.getByRole("heading", { name: /Workflow run #\d+/ })).toBeVisible();
   await expect(page.locator('g[data-node="approval-1"]')).toHaveAttribute("data-status", "waiting");
-  await approveAndFinish(page, "approval-1", "ship it");
+  // the admin launched it: Approve is disabled, saying why and who may; another approves
+  const gate = page
+    .getByRole("table", { name: "Nodes" })
+    .getByRole("row")
+    .filter({ hasText: "approval-1" })
+    .first();
+  await expect(gate.getByRole("button", { name: "Approve approval-1" })).toBeDisabled();
+  await expect(gate.getByRole("button", { name: "Deny approval-1" })).toBeEnabled();
+  await expect(gate.getByRole("note")).toHaveText(
+    "the approval of node 'approval-1' needs someone other than admin, who launched this run",
+  );
+  await expect(gate).toContainText("May approve: a global admin or a project operator");
+  const runPage = page.url();
+  await page.context().clearCookies(); // signed out: in again as another person
+  await signInAs(page, APPROVER);
+  await page.goto(runPage);
+  await approveAndFinish(page, "approval-1", "ship it", APPROVER);
+  await page.context().clearCookies();
+  await signInAs(page, "admin", adminPassword());
+  await page.goto(runPage);
   await expect(page.locator('g[data-node="step-1"]')).toHaveAttribute("data-status", "successful");
   await shots(page, "workflows-run");
 
@@ -229,7 +260,8 @@ test("on a phone: launch values changed, launched from the list, approved, nothi
   const made = await api.send<{ id: number }>("POST", url("workflows"), {
     name: "phone-release",
     nodes: [
-      { key: "gate", kind: "approval", name: "Ship from the phone?" },
+      // its launcher may approve it
+      { key: "gate", kind: "approval", name: "Ship from the phone?", approver_must_differ: false },
       {
         key: "ship",
         kind: "template",

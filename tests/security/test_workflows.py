@@ -534,7 +534,9 @@ def test_a_manager_switching_the_option_off_does_not_free_a_run_under_way(
     changed = workbench.client.get(
         "/api/v1/audit", params={"action": "workflow:update", "object_id": workflow}
     ).json()["items"]
-    assert changed[0]["actor"] == "manager"  # switching it off is on the record
+    # switching it off is on the record, by whom
+    assert changed[0]["actor"] == "manager (token manager-write)"
+    assert "'approver_must_differ': False" in str(changed[0]["changes"])
 
     later = manager.post(f"{url}/launch").json()["id"]
     control = manager.post(workbench.url(f"workflow-runs/{later}/nodes/gate/approve"))
