@@ -468,7 +468,7 @@ def decide(
         raise InvalidState(f"node '{key}' is a template node: only approvals are decided")
     if NodeStatus(node.status).is_finished:  # for good: told as such, whoever asks
         raise _not_waiting(node, late=False)
-    # a pending node may be waiting by the UPDATE below: the rule holds whatever its status
+    # a pending node may start waiting before the UPDATE below: checked whatever the status read
     approvers.require(rights, actor, wrun, node, launcher_name(session, wrun), approve=approve)
     now = utcnow()
     verb = "approved" if approve else "denied"
