@@ -19,6 +19,7 @@ from support.builders import Workbench
 from support.schedules import YEARLY
 
 from steward.runner.playbook import BIN_DIR
+from steward.templates.models import Template
 
 MARKER = "steward-limit-file-marker-7f3a"
 PLAY = """\
@@ -154,3 +155,30 @@ def test_ordinary_patterns_are_accepted(workbench: Workbench) -> None:
     for ipv6 in ("2001:db8::1", "[::1]", "web[1:3]"):
         saved = workbench.client.patch(workbench.url(f"templates/{template}"), json={"limit": ipv6})
         assert saved.status_code == 200, saved.text
+
+
+@pytest.mark.sqlite_only
+def test_a_stored_limit_from_before_the_check_fails_the_run_before_ansible(
+    workbench: Workbench, tmp_path: Path
+) -> None:
+    """A template saved before the element checks keeps its value in the database; the run is
+    checked once more before ansible-playbook starts, and fails naming the element."""
+    secret = tmp_path / "secret-hosts"
+    secret.write_text(MARKER + "\n")
+    template = workbench.template("ok.yml")
+    runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        session.get(Template, template).limit = f"all @{secret}"
+        session.commit()
+
+    run = workbench.wait(workbench.launch(template)["id"])
+    assert run["status"] == "error"  # refused before ansible-playbook started
+    assert run["status_reason"] == (
+        f"limit: element '@{secret}' would make Ansible read the file '{secret}'"
+    )
+    assert MARKER not in workbench.text(run["id"])
+
+    with runtime.sessions() as session:  # control: the same template with the limit fixed runs
+        session.get(Template, template).limit = "all"
+        session.commit()
+    assert workbench.wait(workbench.launch(template)["id"])["status"] == "successful"
