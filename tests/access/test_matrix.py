@@ -27,6 +27,8 @@ Y = 0  # the allowed actor's status, given by the probe
 WHO: dict[str, tuple[int, ...]] = {
     "anyone":         (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y),
     "signed_in":      (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    401,  Y),
+    # changes one's own account (another token, password, profile, sessions): not a read token
+    "account_write":  (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    401,  403),
     "admin":          (Y,    403,  403,  403,  403,  403,  403,  403,  403,  401,  403),
     "directory":      (Y,    Y,    403,  403,  403,  403,  403,  403,  403,  401,  Y),
     "project":        (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    404,  401,  Y),
@@ -77,7 +79,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/auth/me"): [Probe("signed_in", 200)],
     ("GET", "/users/me/tokens"): [Probe("signed_in", 200)],
     ("POST", "/users/me/tokens"): [Probe("signed_in", 422, body=BAD)],
-    ("DELETE", "/users/me/tokens/{token_id}"): [Probe("signed_in", 404)],
+    ("DELETE", "/users/me/tokens/{token_id}"): [Probe("account_write", 404)],
     ("POST", "/users/me/password"): [Probe("signed_in", 422, body=BAD)],
     ("PATCH", "/users/me"): [Probe("signed_in", 422, body=BAD)],
     ("GET", "/users/me/sessions"): [Probe("signed_in", 200)],

@@ -41,6 +41,8 @@ INVENTORY = ResolvedInventory(
         ("!lb", ["web1", "web2", "web10", "db1", "db2"]),  # only exclusions: from all
         ("prod:!west:&db", ["db2"]),  # intersections, then exclusions, whatever the order
         (" web1 , lb ", ["web1", "lb"]),
+        ("web1 lb", ["web1", "lb"]),  # whitespace separates as well (without a comma)
+        ("web:&west !web1", []),
     ],
 )
 def test_a_limit_selects_the_hosts_ansible_would(limit: str, hosts: list[str]) -> None:

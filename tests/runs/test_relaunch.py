@@ -98,7 +98,7 @@ def test_relaunch_is_checked_like_a_launch(workbench: Workbench) -> None:
         "verbosity": ({"verbosity": 3}, "does not allow overriding verbosity"),
         "survey.port": ({"survey": {"port": "many"}}, "must be an integer"),
         "extra_vars.port": ({"extra_vars": {"port": 2}}, "is a survey question"),
-        "limit": ({"limit": "-oops"}, "must not start with '-'"),
+        "limit": ({"limit": "all -oops"}, "element '-oops' starts with '-'"),
     }
     for field, (body, cause) in refused.items():
         response = workbench.client.post(url, json=body)

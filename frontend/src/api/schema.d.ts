@@ -170,7 +170,9 @@ export interface paths {
     put?: never;
     /**
      * Create Token
-     * @description Create a personal API token; the secret is in this response only.
+     * @description Create a personal API token; the secret is in this response only. Through a token: a
+     *     scope the token's own covers (read < run < write; else 403) and, if the token expires, an
+     *     ``expires_at`` no later than its own (else 422).
      */
     post: operations["create_token_api_v1_users_me_tokens_post"];
     delete?: never;
@@ -189,7 +191,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke Token */
+    /**
+     * Revoke Token
+     * @description Revoke one of your tokens: from a console session or a write token (a read or run token
+     *     may revoke only itself).
+     */
     delete: operations["revoke_token_api_v1_users_me_tokens__token_id__delete"];
     options?: never;
     head?: never;

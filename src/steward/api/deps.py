@@ -82,7 +82,9 @@ def get_actor(request: Request, session: SessionDep) -> Actor:
         if scheme.lower() != "bearer" or not secret:
             raise NotAuthenticated("Authorization header must be 'Bearer <token>'")
         token = api_tokens.resolve_token(session, secret.strip())
-        return Actor(token.user, TokenScope(token.scope), "token", token.name, ip, agent)
+        return Actor(
+            token.user, TokenScope(token.scope), "token", token.name, ip, agent, token_id=token.id
+        )
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
         raise NotAuthenticated("log in, or send an API token as 'Authorization: Bearer <token>'")

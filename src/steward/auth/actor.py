@@ -15,6 +15,7 @@ class Actor:
     token_name: str = ""  # the token's name; for a schedule or webhook: "schedule 3"
     source_ip: str = ""
     user_agent: str = ""
+    token_id: int | None = None  # via "token": the API token of the request
 
     @classmethod
     def trigger(cls, owner: User, via: str, object_id: int, source_ip: str = "") -> Actor:

@@ -1,4 +1,9 @@
-"""Personal API tokens: created with a secret shown once, resolved on every request, revoked."""
+"""Personal API tokens: created with a secret shown once, resolved on every request, revoked.
+
+A token never mints more than itself: one created through a token has a scope the creator's
+covers and expires no later than the creator (``auth.policy.require_token_scope``); revoking
+another token needs a session or a write token (a token may always revoke itself).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import tokens
+from steward.auth import policy, tokens
 from steward.auth.actor import Actor
 from steward.auth.models import ApiToken, TokenScope, User
 from steward.auth.schemas import TokenCreate
@@ -40,6 +45,8 @@ def create_token(session: Session, actor: Actor, body: TokenCreate) -> tuple[str
             raise InvalidInput("expires_at", "must include a time zone")
         if body.expires_at <= utcnow():
             raise InvalidInput("expires_at", "must be in the future")
+    policy.require_token_scope(actor, TokenScope(body.scope))
+    _require_no_later(session, actor, body.expires_at)
     secret = tokens.new_secret(tokens.TOKEN_PREFIX)
     token = ApiToken(
         user_id=user.id,
@@ -57,11 +64,34 @@ def create_token(session: Session, actor: Actor, body: TokenCreate) -> tuple[str
     return secret, token
 
 
+def _require_no_later(session: Session, actor: Actor, expires_at: dt.datetime | None) -> None:
+    """A token created through an expiring token expires too, no later than it."""
+    if actor.token_id is None:
+        return  # a console session: any expiry, or none
+    own = session.get(ApiToken, actor.token_id)
+    if own is None or own.expires_at is None:
+        return
+    if expires_at is None:
+        raise InvalidInput(
+            "expires_at",
+            f"this request's token expires at {own.expires_at.isoformat()}: a token it creates"
+            " must expire too, no later",
+        )
+    if expires_at > own.expires_at:
+        raise InvalidInput(
+            "expires_at",
+            f"must be no later than {own.expires_at.isoformat()}, when this request's token"
+            " expires",
+        )
+
+
 def list_tokens(session: Session, user: User) -> list[ApiToken]:
     return list(session.scalars(select(ApiToken).where(ApiToken.user_id == user.id)))
 
 
 def revoke_token(session: Session, actor: Actor, token_id: int) -> None:
+    if token_id != actor.token_id:  # revoking itself only lessens a token
+        policy.require_account_write(actor, "revoke another token")
     token = session.get(ApiToken, token_id)
     if token is None or token.user_id != actor.user.id:
         raise NotFound(f"token {token_id} not found")

@@ -184,6 +184,33 @@ def require_admin(actor: Actor, *, write: bool = True) -> None:
         raise PermissionDenied(f"a token with scope '{actor.scope}' may not do this")
 
 
+def scope_covers(held: TokenScope, wanted: TokenScope) -> bool:
+    """Whether every action of scope ``wanted`` is one of ``held``'s (read < run < write)."""
+    return SCOPE_ACTIONS[wanted] <= SCOPE_ACTIONS[held]
+
+
+def require_token_scope(actor: Actor, wanted: TokenScope) -> None:
+    """Creating a token of scope ``wanted``: a session may create any; a token only one whose
+    scope its own covers, so no token ever mints more than itself."""
+    if not scope_covers(actor.scope, wanted):
+        raise PermissionDenied(
+            f"scope: a token with scope '{actor.scope}' may not create a token with scope"
+            f" '{wanted}'; that permission needs a console session or a token whose scope"
+            " covers it"
+        )
+
+
+def require_account_write(actor: Actor, change: str) -> None:
+    """Changing one's own account (password, second factor, profile, browser sessions, other
+    tokens): a console session, or a token of scope ``write``; a read or run token reads only.
+    ``change``: what the request does, for the refusal ("change the password")."""
+    if actor.scope is not TokenScope.WRITE:
+        raise PermissionDenied(
+            f"a token with scope '{actor.scope}' may not {change}; that permission needs a"
+            f" console session or a token with scope '{TokenScope.WRITE}'"
+        )
+
+
 def require_directory(session: Session, actor: Actor) -> None:
     """Listing users and teams: admins, and project owners choosing whom to give a role."""
     if actor.user.is_admin:

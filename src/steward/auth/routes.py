@@ -186,7 +186,9 @@ def list_tokens(session: SessionDep, actor: ActorDep) -> list[TokenRead]:
 
 @router.post("/users/me/tokens", status_code=status.HTTP_201_CREATED)
 def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> TokenCreated:
-    """Create a personal API token; the secret is in this response only."""
+    """Create a personal API token; the secret is in this response only. Through a token: a
+    scope the token's own covers (read < run < write; else 403) and, if the token expires, an
+    ``expires_at`` no later than its own (else 422)."""
     secret, token = api_tokens.create_token(session, actor, body)
     return TokenCreated.model_validate(
         {**TokenRead.model_validate(token).model_dump(), "token": secret}
@@ -199,6 +201,8 @@ def create_token(body: TokenCreate, session: SessionDep, actor: ActorDep) -> Tok
     dependencies=[StoredPathIds],
 )
 def revoke_token(token_id: int, session: SessionDep, actor: ActorDep) -> None:
+    """Revoke one of your tokens: from a console session or a write token (a read or run token
+    may revoke only itself)."""
     api_tokens.revoke_token(session, actor, token_id)
 
 

@@ -10,12 +10,12 @@ from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import throttle, tokens
+from steward.auth import policy, throttle, tokens
 from steward.auth.actor import Actor
 from steward.auth.models import TokenScope, User, WebSession
 from steward.auth.passwords import verify_password
 from steward.db import utcnow
-from steward.errors import NotAuthenticated, NotFound, PermissionDenied
+from steward.errors import NotAuthenticated, NotFound
 
 
 def record_failure(
@@ -141,8 +141,7 @@ def end_own(session: Session, actor: Actor, session_id: int) -> None:
     web = session.get(WebSession, session_id)
     if web is None or web.user_id != actor.user.id or web.ended_at is not None:
         raise NotFound(f"session {session_id} not found")
-    if actor.scope is not TokenScope.WRITE:
-        raise PermissionDenied(f"a token with scope '{actor.scope}' may not end sessions")
+    policy.require_account_write(actor, "end sessions")
     web.ended_at = utcnow()
     audit.record(
         session,

@@ -35,9 +35,9 @@ from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import sessions, throttle
+from steward.auth import policy, sessions, throttle
 from steward.auth.actor import Actor
-from steward.auth.models import RecoveryCode, TokenScope, User
+from steward.auth.models import RecoveryCode, User
 from steward.auth.passwords import verify_password
 from steward.db import utcnow
 from steward.errors import Conflict, InvalidInput, InvalidState, NotAuthenticated, PermissionDenied
@@ -177,10 +177,7 @@ def check_login(
 
 
 def _may_change(actor: Actor) -> None:
-    if actor.scope is not TokenScope.WRITE:
-        raise PermissionDenied(
-            f"a token with scope '{actor.scope}' may not change two-factor authentication"
-        )
+    policy.require_account_write(actor, "change two-factor authentication")
 
 
 PasswordCheck = Callable[[User, str], bool]

@@ -8,13 +8,13 @@ from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import api_tokens, sessions, throttle
+from steward.auth import api_tokens, policy, sessions, throttle
 from steward.auth.actor import Actor
-from steward.auth.models import TokenScope, User
+from steward.auth.models import User
 from steward.auth.passwords import hash_password, verify_password
 from steward.auth.schemas import PasswordChange, ProfileUpdate, UserCreate, UserUpdate
 from steward.db import icontains
-from steward.errors import Conflict, InvalidInput, InvalidState, NotFound, PermissionDenied
+from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.runner.masking import MASK
 
 USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
@@ -105,8 +105,7 @@ def update_user(session: Session, actor: Actor, user: User, body: UserUpdate) ->
 
 def update_profile(session: Session, actor: Actor, body: ProfileUpdate) -> User:
     """The actor changes their own display name or e-mail address (never their rights)."""
-    if actor.scope is not TokenScope.WRITE:
-        raise PermissionDenied(f"a token with scope '{actor.scope}' may not change the profile")
+    policy.require_account_write(actor, "change the profile")
     user = actor.user
     before = audit.snapshot(user, USER_FIELDS)
     for field, value in body.changes().items():
@@ -158,8 +157,7 @@ def change_own_password(
     A wrong current password counts as a failed login (throttled and recorded), so a stolen
     session cannot be used to guess it faster than the login form allows.
     """
-    if actor.scope is not TokenScope.WRITE:
-        raise PermissionDenied(f"a token with scope '{actor.scope}' may not change the password")
+    policy.require_account_write(actor, "change the password")
     user = actor.user
     _local_password(user, "new_password")
     throttle.check(

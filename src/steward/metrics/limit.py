@@ -2,11 +2,12 @@
 that target hosts can be sampled from the run's start rather than from their first event.
 
 Understood: names, group names (their hosts, children's included), globs (``web*``), regexes
-(``~web\\d+``), ``all``/``*``, joined by ``,`` or ``:``, with ``&`` (and also) and ``!`` (but
-not), in Ansible's order: every plain pattern, then the intersections, then the exclusions.
-Not understood (None, the caller then waits for the run's events): subscripts (``web[0:2]``),
-``@file`` lists, a pattern matching nothing (Ansible's implicit localhost, hosts added by the
-play), an invalid regex.
+(``~web\\d+``), ``all``/``*``, split into elements as Ansible splits them (commas, else colons
+and whitespace: ``steward.templates.patterns.host_pattern_elements``), with ``&`` (and also) and
+``!`` (but not), in Ansible's order: every plain pattern, then the intersections, then the
+exclusions. Not understood (None, the caller then waits for the run's events): subscripts
+(``web[0:2]``), ``@file`` lists, a pattern matching nothing (Ansible's implicit localhost, hosts
+added by the play), an invalid regex.
 """
 
 from __future__ import annotations
@@ -16,18 +17,15 @@ import re
 from collections.abc import Iterable
 
 from steward.inventories.resolve import ResolvedInventory
+from steward.templates.patterns import host_pattern_elements
 
 GLOB = (".", "?", "*", "[")  # a pattern with one of these may match hosts even if a group matched
 
 
 def _patterns(limit: str) -> list[str] | None:
-    text = limit.strip()
-    if not text:
-        return ["all"]
-    if "@" in text or "[" in text:
+    if "@" in limit or "[" in limit:
         return None
-    parts = text.split(",") if "," in text else text.split(":")
-    return [p.strip() for p in parts if p.strip()] or ["all"]
+    return host_pattern_elements(limit) or ["all"]
 
 
 def _members(inventory: ResolvedInventory) -> dict[str, set[str]]:

@@ -36,6 +36,7 @@ from steward.runs import workdirs
 from steward.runs.models import Run
 from steward.runs.params import RunParams
 from steward.runs.requirements import Installed, RequirementsPlan
+from steward.templates import patterns
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +113,7 @@ def prepare(
     if sandbox.refusal:
         raise InvalidState(sandbox.refusal)
     params = RunParams.of(run.params, run.id)
+    _check_patterns(params)
     ctx = _Context(session, cipher, run, params, workdir)
     repo = _load(session, Repository, params.repository_id, run, "repository")
     source = checkout(
@@ -160,6 +162,18 @@ def prepare(
         sandbox=sandbox,
         visible=visible,
     )
+
+
+def _check_patterns(params: RunParams) -> None:
+    """Once more before Ansible reads them: a limit or tags saved before the element checks
+    (``templates.patterns``: a template's own, an older run's relaunched) read no file either."""
+    for field, cause in (
+        ("limit", patterns.limit_refusal(params.limit)),
+        ("tags", patterns.tags_refusal(params.tags)),
+        ("skip_tags", patterns.tags_refusal(params.skip_tags)),
+    ):
+        if cause:
+            raise InvalidState(f"{field}: {cause}")
 
 
 def _requirements(ctx: _Context, settings: Settings, sandbox: Sandbox) -> RequirementsPlan:

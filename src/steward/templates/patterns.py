@@ -1,26 +1,102 @@
 """Host patterns and tag lists as a template or a launch gives them to ``ansible-playbook``.
 
-They are data: never an option (``--limit -x`` would be read as a flag) and never a file (a limit
-element ``@path`` makes Ansible read that file, outside the checkout).
+They are data: never an option and never a file. Each value is split into its elements exactly as
+ansible-core splits it, and every element is checked, so no spelling slips between the two
+readings:
+
+- ``--limit``: ``ansible.inventory.manager.split_host_pattern`` (commas; else one address with
+  its ``[x:y]`` ranges or IPv6 colons; else colons, brackets kept whole, *and whitespace*), then
+  ``InventoryManager.subset`` reads every element starting with ``@`` as a file of host names
+  (``all @/etc/shadow``, ``a, @f``, ``all\\u00a0@f`` all read the file). Refused: an element
+  starting with ``@`` (also after ``!``/``&``: Ansible then reads no file, but the element can
+  name no host and the spelling is one character away) or with ``-``.
+- ``--tags``/``--skip-tags``: ``ansible.cli.CLI.post_process_args`` splits on ``,`` and strips
+  each tag. Tags never name a file; an element starting with ``-`` is refused.
+
+Only ``parse_address`` is imported from ansible-core: ``split_host_pattern``'s module loads
+Ansible's configuration (an ``ansible.cfg`` of the working directory, ``ANSIBLE_*``) into the
+server. The few lines around it are copied, and tests/templates/test_patterns.py compares the copy
+with the installed ansible-core on every spelling of the table, so a new ansible-core that splits
+differently fails the tests instead of passing a file.
+
+Every path that takes these values validates through ``HostPattern``/``TagList``: template save,
+launch, relaunch (the failed hosts' limit included), schedules, workflow nodes, webhooks;
+``steward.metrics.limit`` reads a limit's hosts through ``host_pattern_elements``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated
 
+from ansible.parsing.utils.addresses import parse_address
 from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
 from steward.api.bounds import Line
 
-_FILE_ELEMENT = re.compile(r"(?:^|[,:])\s*[!&]?\s*@")
+# split_host_pattern's fallback: anything but whitespace or ':[]', or one complete [...]
+_COLON_OR_SPACE_SEPARATED = re.compile(r"(?:[^\s:\[\]]|\[[^\]]*\])+")
 
 
-def _not_an_option(value: str) -> str:
-    if value.lstrip().startswith("-"):
-        raise PydanticCustomError("not_an_option", "must not start with '-'")
-    return value
+def host_pattern_elements(pattern: str) -> list[str]:
+    """The elements of a ``--limit`` value, as ``split_host_pattern`` gives them to Ansible."""
+    if "," in pattern:
+        parts = pattern.split(",")
+    else:
+        try:
+            parse_address(pattern, allow_ranges=True)
+            parts = [pattern]
+        except Exception:  # noqa: BLE001 - Ansible's own `except Exception`: any failure splits
+            parts = _COLON_OR_SPACE_SEPARATED.findall(pattern)
+    return [part.strip() for part in parts if part.strip()]
+
+
+def tag_elements(value: str) -> list[str]:
+    """The tags of a ``--tags``/``--skip-tags`` value, as ``CLI.post_process_args`` reads it."""
+    return [tag.strip() for tag in value.split(",")]
+
+
+def _host_element_refusal(element: str) -> str | None:
+    if element.startswith("@"):
+        return f"element '{element}' would make Ansible read the file '{element[1:]}'"
+    if element[:1] in ("!", "&") and element[1:].lstrip().startswith("@"):
+        return f"element '{element}': a host pattern may not start with '@' (a file to Ansible)"
+    if element.startswith("-"):
+        return f"element '{element}' starts with '-', as an option of ansible-playbook does"
+    return None
+
+
+def _tag_refusal(element: str) -> str | None:
+    if element.startswith("-"):
+        return f"tag '{element}' starts with '-', as an option of ansible-playbook does"
+    return None
+
+
+def limit_refusal(value: str) -> str | None:
+    """Why Ansible would read ``value`` as more than a host pattern, or None."""
+    for element in host_pattern_elements(value):
+        if cause := _host_element_refusal(element):
+            return cause
+    return None
+
+
+def tags_refusal(value: str) -> str | None:
+    """Why Ansible would read ``value`` as more than a list of tags, or None."""
+    for element in tag_elements(value):
+        if cause := _tag_refusal(element):
+            return cause
+    return None
+
+
+def _checked(kind: str, refusal: Callable[[str], str | None]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if cause := refusal(value):
+            raise PydanticCustomError(kind, "{cause}", {"cause": cause})
+        return value
+
+    return check
 
 
 def _one_line(value: str) -> str:
@@ -30,15 +106,12 @@ def _one_line(value: str) -> str:
     return value
 
 
-def _no_file(value: str) -> str:
-    if _FILE_ELEMENT.search(value):
-        raise PydanticCustomError(
-            "host_pattern_file", "a pattern may not start with '@' (Ansible would read a file)"
-        )
-    return value
-
-
+# the element checks come first: `all\t@f` is refused for the file it names, not only the tab
 HostPattern = Annotated[
-    Line, AfterValidator(_one_line), AfterValidator(_not_an_option), AfterValidator(_no_file)
+    Line,
+    AfterValidator(_checked("host_pattern_element", limit_refusal)),
+    AfterValidator(_one_line),
 ]
-TagList = Annotated[Line, AfterValidator(_one_line), AfterValidator(_not_an_option)]
+TagList = Annotated[
+    Line, AfterValidator(_checked("tag_element", tags_refusal)), AfterValidator(_one_line)
+]
