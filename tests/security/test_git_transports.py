@@ -77,7 +77,7 @@ def test_a_checkout_refuses_a_ref_beginning_with_a_dash(client: TestClient, tmp_
         key_id=None,
     )
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    guard = Guard.of(runtime.settings)
     with runtime.sessions() as session, pytest.raises(CheckoutFailed, match="beginning with '-'"):
-        guard = Guard.of(runtime.settings)
         checkout(session, runtime.cipher, repo, tmp_path / "dest", roots=[tmp_path], guard=guard)
     assert not marker.exists()

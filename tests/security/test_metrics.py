@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 import pytest
 from support.builders import Workbench, assert_problem, inserted_run
 
+from steward.config import Settings
 from steward.metrics import endpoints
 from steward.metrics.pcp import PcpProbe, Unavailable
-from steward.config import Settings
 from steward.outbound.network import Guard
 from steward.runs.status import RunStatus
 

@@ -49,12 +49,12 @@ def post_json(
         response = client.post(
             target.pinned(address), content=body, headers=sent, extensions=extensions
         )
-    status = status_line(response.status_code)
+    status, line = f"HTTP {response.status_code}", status_line(response.status_code)
     if response.is_success:
         return Result(True, status)
     if response.is_redirect:
-        return Result(False, status, f"{status}: redirects are not followed")
-    return Result(False, status, f"{status}: the receiver refused the message")
+        return Result(False, status, f"{line}: redirects are not followed")
+    return Result(False, status, f"{line}: the receiver refused the message")
 
 
 def status_line(code: int) -> str:
