@@ -45,6 +45,8 @@ from support.outbound import LOOPBACK_ALLOWED
 from support.sshd import SshServer
 
 from steward.config import Settings
+from steward.keys.models import KeyKind
+from steward.keys.service import KeyMaterial
 from steward.metrics import endpoints
 from steward.metrics.pcp import PcpProbe, Unavailable
 from steward.outbound.network import Guard
@@ -471,3 +473,36 @@ def test_what_the_git_server_says_is_counted_not_kept() -> None:
     assert kept == "fatal: could not read from remote\n(2 lines from the git server not shown)"
     # CONTROL: git's own lines pass through unchanged
     assert steward_git.own_words("fatal: repository not found") == "fatal: repository not found"
+
+
+@pytest.mark.sqlite_only
+def test_git_connects_to_the_checked_address_not_to_what_the_name_says_later(
+    git_over_http: tuple[int, str], sshd: SshServer, tmp_path: Path
+) -> None:
+    """``git.Pin`` holds git to the address the guard checked: a host name the system cannot
+    resolve at all (as if its DNS answer changed after the check) still reaches the checked
+    127.0.0.1, over http (curl's resolve list) and ssh (``HostName``). CONTROL: without the pin
+    git resolves the name itself, and fails."""
+    port, _ = git_over_http
+    url = f"http://pinned.invalid:{port}/repo.git"
+    unresolved = pytest.raises(steward_git.GitFailed, match="Could not resolve host")
+    with steward_git.access(None, tmp_path) as unpinned, unresolved:
+        steward_git.ls_remote(url, unpinned)
+    pin = steward_git.Pin(steward_git.Server("http", "pinned.invalid", port), "127.0.0.1")
+    with steward_git.access(None, tmp_path, pin=pin) as pinned:
+        assert "HEAD" in steward_git.ls_remote(url, pinned)
+
+    make_git_repo(tmp_path / "remote")
+    (tmp_path / "keys").mkdir()
+    private, public = ssh_keygen(tmp_path / "keys")
+    sshd.authorize(public)
+    material = KeyMaterial(KeyKind.SSH, username=sshd.user, vault_id="", private_key=private)
+    ssh_url = f"ssh://{sshd.user}@pinned.invalid:{sshd.port}{tmp_path / 'remote'}"
+    unresolved = pytest.raises(steward_git.GitFailed, match="Could not resolve hostname")
+    with steward_git.access(material, tmp_path) as unpinned, unresolved:
+        steward_git.ls_remote(ssh_url, unpinned)
+    ssh_pin = steward_git.Pin(steward_git.Server("ssh", "pinned.invalid", sshd.port), "127.0.0.1")
+    with steward_git.access(material, tmp_path, pin=ssh_pin) as pinned:
+        assert "HEAD" in steward_git.ls_remote(ssh_url, pinned)
+        # the key met is written down under the URL's name, as without a pin
+        assert pinned.host_keys_met().startswith(f"[pinned.invalid]:{sshd.port} ")
