@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
 from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.builders import PLAYBOOKS, Workbench
+from support.outbound import LOOPBACK_ALLOWED
 
 from steward.config import Settings
 from steward.server import build_app
@@ -59,6 +60,9 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
         cancel_grace_seconds=2.0,
         # local repositories: directories the test makes, and tests/playbooks
         local_repository_roots=[tmp_path, PLAYBOOKS.parent],
+        # the tests' receivers, git servers, pmproxies and Galaxy servers listen on 127.0.0.1
+        # (and sshd): allowed the way an admin would, the default refusing loopback stays as it is
+        outbound_allowed_networks=list(LOOPBACK_ALLOWED),
     )
 
 

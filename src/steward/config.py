@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import re
@@ -11,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from steward.outbound import network as outbound
 
 
 class Settings(BaseSettings):
@@ -90,11 +91,23 @@ class Settings(BaseSettings):
     notify_max_attempts: int = Field(default=5, ge=1, le=50)
     notify_backoff_seconds: float = Field(default=30.0, ge=0.01, le=86400)
     notify_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
-    # destinations (notification URLs, SMTP hosts) in these networks are refused: the cloud
-    # metadata service is not somewhere a project manager may make the server post to
-    notify_blocked_networks: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
-    )
+
+    # where the server itself connects when a user names the destination (notification URLs
+    # and SMTP hosts, pmproxy endpoints, Galaxy servers, git servers): ``outbound.network``.
+    # Loopback, link-local (cloud metadata), 0.0.0.0/8, multicast/reserved and the listen
+    # address are always refused unless allowed here (networks or single addresses; the most
+    # specific entry decides, the allow-list on a tie)
+    outbound_allowed_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # more networks to refuse, besides the built-in ones
+    outbound_blocked_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # refuse the private ranges too (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): off by
+    # default, as a self-hosted console's git, chat, mail and pmproxy servers are usually there;
+    # on, list the ones it may reach in outbound_allowed_networks
+    outbound_block_private: bool = False
+    # renamed to outbound_blocked_networks (one guard for every outbound request): refused at
+    # start when set, so a stricter list is never dropped in silence
+    notify_blocked_networks: Annotated[str | None, NoDecode] = Field(default=None, exclude=True)
+    metrics_blocked_networks: Annotated[str | None, NoDecode] = Field(default=None, exclude=True)
 
     # host metrics of every run (src/steward/metrics): the controller through psutil, target
     # hosts through their pmproxy when the inventory names one. Off only to measure their cost.
@@ -105,10 +118,6 @@ class Settings(BaseSettings):
     # one sample of a target host: longer and the sample is a gap ("no answer within …")
     metrics_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     metrics_max_hosts: int = Field(default=50, ge=0, le=1000)  # target hosts sampled per run
-    # pmproxy endpoints in these networks are refused (SSRF), as for notifications
-    metrics_blocked_networks: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"]
-    )
 
     # LDAP login (``steward.directory.ldap``): on when ldap_url is set. Steward searches the
     # user with its own account (bind DN), binds as the user with their password, reads their
@@ -213,8 +222,8 @@ class Settings(BaseSettings):
 
     @field_validator(
         "trusted_proxies",
-        "notify_blocked_networks",
-        "metrics_blocked_networks",
+        "outbound_allowed_networks",
+        "outbound_blocked_networks",
         "oidc_admin_groups",
         "oidc_allowed_domains",
         mode="before",
@@ -226,15 +235,20 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("notify_blocked_networks", "metrics_blocked_networks")
+    @field_validator("outbound_allowed_networks", "outbound_blocked_networks")
     @classmethod
     def _networks(cls, value: list[str]) -> list[str]:
-        for network in value:
-            try:
-                ipaddress.ip_network(network, strict=False)
-            except ValueError as exc:
-                raise ValueError(f"{network!r} is not an IP network (e.g. 169.254.0.0/16)") from exc
+        outbound.check_networks(value)  # a typo must not leave a network open (or shut)
         return value
+
+    @field_validator("notify_blocked_networks", "metrics_blocked_networks")
+    @classmethod
+    def _renamed(cls, value: str | None) -> None:
+        if value is not None:
+            raise ValueError(
+                "renamed to STEWARD_OUTBOUND_BLOCKED_NETWORKS (one list for every outbound"
+                " request; loopback, link-local and 0.0.0.0/8 are refused without it)"
+            )
 
     @field_validator("local_repository_roots", "ansible_venvs", mode="before")
     @classmethod

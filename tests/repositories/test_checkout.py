@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from support.builders import git, make_git_repo, make_key, make_project, make_repository, ssh_keygen
 
+from steward.outbound.network import Guard
 from steward.repositories.checkout import Checkout, CheckoutFailed, checkout
 from steward.repositories.models import Repository
 from steward.runtime import Runtime
@@ -32,7 +33,8 @@ def run_checkout(
     roots = runtime.settings.repository_roots
     with runtime.sessions() as session:
         repo = session.get_one(Repository, repository_id)
-        return checkout(session, runtime.cipher, repo, dest, roots=roots, ref=ref)
+        guard = Guard.of(runtime.settings)
+        return checkout(session, runtime.cipher, repo, dest, roots=roots, guard=guard, ref=ref)
 
 
 @pytest.mark.parametrize(

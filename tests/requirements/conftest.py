@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from support.admin import ADMIN_PASSWORD
+from support.outbound import LOOPBACK_ALLOWED
 
 from requirements.servers import GalaxyServer, build_collection, make_role_repo, make_venv
 from requirements.site import Site
@@ -37,6 +38,7 @@ def settings(tmp_path: Path, database_url: str, artifacts: dict[str, Path]) -> S
         cancel_grace_seconds=2.0,
         local_repository_roots=[tmp_path / "repos"],
         ansible_venvs=[artifacts["venv"]],
+        outbound_allowed_networks=list(LOOPBACK_ALLOWED),  # the Galaxy server on 127.0.0.1
     )
 
 

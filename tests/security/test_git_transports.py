@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from support.builders import assert_problem, make_git_repo, make_project
 
+from steward.outbound.network import Guard
 from steward.repositories import git
 from steward.repositories.checkout import CheckoutFailed, checkout
 from steward.repositories.models import Repository, RepositoryKind
@@ -76,6 +77,7 @@ def test_a_checkout_refuses_a_ref_beginning_with_a_dash(client: TestClient, tmp_
         key_id=None,
     )
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    guard = Guard.of(runtime.settings)
     with runtime.sessions() as session, pytest.raises(CheckoutFailed, match="beginning with '-'"):
-        checkout(session, runtime.cipher, repo, tmp_path / "dest", roots=[tmp_path])
+        checkout(session, runtime.cipher, repo, tmp_path / "dest", roots=[tmp_path], guard=guard)
     assert not marker.exists()

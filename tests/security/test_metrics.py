@@ -12,12 +12,14 @@ from typing import Any, ClassVar
 import pytest
 from support.builders import Workbench, assert_problem, inserted_run
 
+from steward.config import Settings
 from steward.metrics import endpoints
 from steward.metrics.pcp import PcpProbe, Unavailable
-from steward.notifications import network
+from steward.outbound.network import Guard
 from steward.runs.status import RunStatus
 
-BLOCKED = network.networks(["169.254.0.0/16", "fe80::/10", "0.0.0.0/8"])
+# the hostile endpoints below listen on 127.0.0.1, allowed as the tests' settings allow it
+GUARD = Guard.of(Settings(outbound_allowed_networks=["127.0.0.1"]))
 
 
 class Hostile(http.server.BaseHTTPRequestHandler):
@@ -57,7 +59,7 @@ def hostile() -> Iterator[tuple[int, type[Hostile]]]:
 def probe(url: str, variables: dict[str, Any] | None = None) -> PcpProbe:
     endpoint = endpoints.for_host(url, "web1", variables or {"ansible_host": "127.0.0.1"})
     assert endpoint is not None
-    return PcpProbe(endpoint, timeout=2, blocked=BLOCKED, polltimeout=30)
+    return PcpProbe(endpoint, timeout=2, guard=GUARD, polltimeout=30)
 
 
 def reason(sampler: PcpProbe) -> str:
@@ -145,9 +147,7 @@ def test_an_endpoint_answering_too_much_redirecting_or_nonsense_is_a_gap(
     said = '{"message": "' + "\\u001b[31mred\\n" * 100 + '", "success": false}'
     handler.answers["/pmapi/fetch"] = (400, {}, said.encode())
     found = reason(probe(url))
-    assert found.startswith("pmproxy answered HTTP 400: ")
-    assert len(found) == 300
-    assert all(c.isprintable() for c in found)  # no terminal escapes reach the console
+    assert found == "pmproxy answered HTTP 400"  # the status, never what the answer says
 
 
 @pytest.mark.parametrize(

@@ -123,12 +123,16 @@ def test_an_address_that_became_blocked_is_refused_at_send_time(
     for destination in (slack, hook):
         sent = client.post(destinations_url(project, f"/{destination['id']}/test"))
         assert sent.status_code == 202
-    for destination, host in ((slack, METADATA), (hook, "2852039166")):
+    for destination, said in (
+        (slack, f"'{METADATA}' is"),
+        (hook, f"'2852039166' resolves to {METADATA},"),
+    ):
         [message] = wait_messages(client, project, destination["id"], 1)
         assert message["status"] == "failed"
         for attempt in message["attempts"]:
             assert attempt["error"] == (
-                f"refused: '{host}' resolves to {METADATA}, in the blocked network 169.254.0.0/16"
+                f"refused: {said} in the blocked network 169.254.0.0/16 (link-local: the cloud"
+                " metadata service); an admin may allow it in STEWARD_OUTBOUND_ALLOWED_NETWORKS"
             )
 
 
@@ -237,7 +241,9 @@ def test_redirects_are_not_followed(client: TestClient, project: int, hmac_key: 
         hook = make_destination(client, project, **hook_body(receiver.url(), hmac_key))
         client.post(destinations_url(project, f"/{hook['id']}/test"))
         [message] = wait_messages(client, project, hook["id"], 1)
-    assert [a["error"] for a in message["attempts"]] == ["HTTP 307: redirects are not followed"] * 3
+    assert [a["error"] for a in message["attempts"]] == [
+        "HTTP 307 Temporary Redirect: redirects are not followed"
+    ] * 3
     assert len(receiver.requests) == 3
 
 
@@ -272,8 +278,16 @@ def test_a_blocked_network_that_is_not_one_stops_the_server_from_starting(
     """A typo must not silently leave the metadata service reachable."""
     # from the environment: one string, split on commas
     typo: Any = "169.254.0.0/33,fe80::/10"
-    with pytest.raises(ValidationError, match=re.escape("'169.254.0.0/33' is not an IP network")):
-        Settings(data_dir=tmp_path, notify_blocked_networks=typo)
+    for field in ("outbound_blocked_networks", "outbound_allowed_networks"):
+        with pytest.raises(ValidationError, match=re.escape("'169.254.0.0/33' is not an IP net")):
+            Settings(data_dir=tmp_path, **{field: typo})
     fine: Any = " 10.0.0.0/8 , fd00::/8"
-    parsed = Settings(data_dir=tmp_path, notify_blocked_networks=fine)
-    assert parsed.notify_blocked_networks == ["10.0.0.0/8", "fd00::/8"]
+    parsed = Settings(data_dir=tmp_path, outbound_blocked_networks=fine)
+    assert parsed.outbound_blocked_networks == ["10.0.0.0/8", "fd00::/8"]
+    # the old per-feature lists were folded into that one: setting one is refused, never
+    # dropped in silence
+    renamed = "renamed to STEWARD_OUTBOUND_BLOCKED_NETWORKS"
+    with pytest.raises(ValidationError, match=renamed):
+        Settings(data_dir=tmp_path, notify_blocked_networks="10.0.0.0/8")
+    with pytest.raises(ValidationError, match=renamed):
+        Settings(data_dir=tmp_path, metrics_blocked_networks="fd00::/8")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx2
 
+from support.outbound import LOOPBACK_ALLOWED
 from support.processes import answers, free_port, stop, wait_until_ready
 
 STEWARD = Path(sys.executable).parent / "steward"
@@ -53,6 +54,8 @@ class Server:
             "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
             # local repositories: directories beside the data directory (the test's tmp_path)
             "STEWARD_LOCAL_REPOSITORY_ROOTS": str(self.data_dir.parent),
+            # receivers the tests start on 127.0.0.1, allowed as an admin would
+            "STEWARD_OUTBOUND_ALLOWED_NETWORKS": ",".join(LOOPBACK_ALLOWED),
             **{f"STEWARD_{k.upper()}": v for k, v in self.settings.items()},
         }
 

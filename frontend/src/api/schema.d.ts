@@ -791,7 +791,12 @@ export interface paths {
     /** List Repositories */
     get: operations["list_repositories_api_v1_projects__project_id__repositories_get"];
     put?: never;
-    /** Create Repository */
+    /**
+     * Create Repository
+     * @description A git server must be somewhere the server may connect (not loopback, link-local, its
+     *     own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
+     *     right before every git command.
+     */
     post: operations["create_repository_api_v1_projects__project_id__repositories_post"];
     delete?: never;
     options?: never;
@@ -1012,7 +1017,12 @@ export interface paths {
      */
     get: operations["list_galaxy_servers_api_v1_projects__project_id__galaxy_servers_get"];
     put?: never;
-    /** Create Galaxy Server */
+    /**
+     * Create Galaxy Server
+     * @description ``url`` and ``auth_url`` must be somewhere the server may connect (not loopback,
+     *     link-local, its own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it);
+     *     checked again right before ansible-galaxy runs.
+     */
     post: operations["create_galaxy_server_api_v1_projects__project_id__galaxy_servers_post"];
     delete?: never;
     options?: never;
@@ -1493,8 +1503,9 @@ export interface paths {
     put?: never;
     /**
      * Create Destination
-     * @description The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must not be in
-     *     ``STEWARD_NOTIFY_BLOCKED_NETWORKS``; it is checked again before every send.
+     * @description The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must be somewhere
+     *     the server may connect (not loopback, link-local, its own address… unless
+     *     ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it); it is checked again before every send.
      */
     post: operations["create_destination_api_v1_projects__project_id__notification_destinations_post"];
     delete?: never;

@@ -24,6 +24,7 @@ from steward.auth.policy import (
 from steward.dispatch.queue import RunQueue
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
 from steward.keys.crypto import KeyCipher
+from steward.outbound.network import Guard
 from steward.projects.models import Project
 from steward.projects.scoped import ProjectScoped, get_in_project
 from steward.runtime import Runtime
@@ -68,6 +69,14 @@ def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
 
 
 RootsDep = Annotated[tuple[pathlib.Path, ...], Depends(get_repository_roots)]
+
+
+def get_outbound_guard(runtime: RuntimeDep) -> Guard:
+    """Where the server may connect (``outbound.network``), from the settings."""
+    return Guard.of(runtime.settings)
+
+
+OutboundDep = Annotated[Guard, Depends(get_outbound_guard)]
 
 
 def client_ip(request: Request) -> str:

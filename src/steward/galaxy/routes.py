@@ -4,7 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep, project_object
+from steward.api.deps import (
+    ActorDep,
+    OutboundDep,
+    ResourceView,
+    ResourceWrite,
+    SessionDep,
+    project_object,
+)
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action
 from steward.galaxy import service
@@ -35,9 +42,17 @@ def list_galaxy_servers(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_galaxy_server(
-    body: GalaxyServerCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
+    body: GalaxyServerCreate,
+    project: ResourceWrite,
+    session: SessionDep,
+    actor: ActorDep,
+    guard: OutboundDep,
 ) -> GalaxyServerRead:
-    return GalaxyServerRead.model_validate(service.create(session, project, body, actor=actor))
+    """``url`` and ``auth_url`` must be somewhere the server may connect (not loopback,
+    link-local, its own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it);
+    checked again right before ansible-galaxy runs."""
+    created = service.create(session, project, body, actor=actor, guard=guard)
+    return GalaxyServerRead.model_validate(created)
 
 
 @router.get("/{server_id}")
@@ -52,8 +67,9 @@ def update_galaxy_server(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
+    guard: OutboundDep,
 ) -> GalaxyServerRead:
-    updated = service.update(session, project, server, body, actor=actor)
+    updated = service.update(session, project, server, body, actor=actor, guard=guard)
     return GalaxyServerRead.model_validate(updated)
 
 

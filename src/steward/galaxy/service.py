@@ -1,5 +1,6 @@
 """A project's Galaxy servers: kept like its other objects, revealed (with their secrets) only
-for the install phase of a run."""
+for the install phase of a run. Their ``url`` and ``auth_url`` must be somewhere the server may
+connect (``outbound.network``): checked at save and right before ansible-galaxy runs."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerUpdate
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 
@@ -65,6 +67,30 @@ def _key(session: Session, project: Project, key_id: int | None) -> Key | None:
     return key
 
 
+URL_FIELDS = ("url", "auth_url")
+
+
+def refusal(url: str, guard: network.Guard, *, at_save: bool) -> str | None:
+    """Why the server may not connect to a Galaxy ``url`` (already an http(s) URL), or None. At
+    save a name that does not resolve now is accepted; right before a run it is refused."""
+    try:
+        parsed = network.parse_url(url)
+        if at_save:
+            return guard.check_at_save(parsed.host, parsed.port)
+        guard.vet(parsed.host, parsed.port)
+    except network.Refused as exc:
+        return str(exc)
+    return None
+
+
+def _check_reachable(server: GalaxyServer, guard: network.Guard) -> None:
+    for field in URL_FIELDS:
+        url = getattr(server, field)
+        problem = refusal(url, guard, at_save=True) if url else None
+        if problem is not None:
+            raise InvalidInput(field, f"the Galaxy server may not be reached: {problem}")
+
+
 def _apply(
     session: Session, project: Project, server: GalaxyServer, changes: dict[str, Any]
 ) -> None:
@@ -77,11 +103,17 @@ def _apply(
 
 
 def create(
-    session: Session, project: Project, body: GalaxyServerCreate, *, actor: Actor
+    session: Session,
+    project: Project,
+    body: GalaxyServerCreate,
+    *,
+    actor: Actor,
+    guard: network.Guard,
 ) -> GalaxyServer:
     scoped.check_name_free(session, GalaxyServer, project, body.name, "galaxy server")
     server = GalaxyServer(project_id=project.id)
     _apply(session, project, server, body.model_dump())
+    _check_reachable(server, guard)
     session.add(server)
     session.flush()
     diff = audit.diff({}, _fields(server))
@@ -97,6 +129,7 @@ def update(
     body: GalaxyServerUpdate,
     *,
     actor: Actor,
+    guard: network.Guard,
 ) -> GalaxyServer:
     before = _fields(server)
     changes = body.changes()
@@ -104,7 +137,10 @@ def update(
         scoped.check_name_free(
             session, GalaxyServer, project, changes["name"], "galaxy server", except_id=server.id
         )
-    _apply(session, project, server, changes)
+    moved = any(field in changes for field in URL_FIELDS)
+    _apply(session, project, server, changes)  # takes auth_url and key_id out of changes
+    if moved:
+        _check_reachable(server, guard)
     diff = audit.diff(before, _fields(server))
     audit.record_change(session, actor, AuditAction.GALAXY_SERVER_UPDATE, server, diff)
     session.commit()

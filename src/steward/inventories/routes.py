@@ -7,6 +7,7 @@ from fastapi import APIRouter, Depends, Query, status
 from steward.api.deps import (
     ActorDep,
     CipherDep,
+    OutboundDep,
     ResourceView,
     ResourceWrite,
     RootsDep,
@@ -53,13 +54,12 @@ def create_inventory(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
-    runtime: RuntimeDep,
+    guard: OutboundDep,
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
-    blocked = runtime.settings.metrics_blocked_networks
     created = service.create(
-        session, project, body, actor=actor, cipher=cipher, roots=roots, blocked=blocked
+        session, project, body, actor=actor, cipher=cipher, roots=roots, guard=guard
     )
     return InventoryRead.model_validate(created)
 
@@ -82,12 +82,14 @@ def inventory_hosts(
     cipher: CipherDep,
     runtime: RuntimeDep,
     roots: RootsDep,
+    guard: OutboundDep,
 ) -> ResolvedRead:
     """Hosts and groups as Ansible resolves them; variables that look secret are masked.
 
     File and plugin inventories check out their repository first.
     """
-    return ResolvedRead.of(service.hosts(session, cipher, inventory, roots, runtime.sandbox))
+    hosts = service.hosts(session, cipher, inventory, roots, runtime.sandbox, guard)
+    return ResolvedRead.of(hosts)
 
 
 @router.patch("/{inventory_id}")
@@ -99,12 +101,11 @@ def update_inventory(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
-    runtime: RuntimeDep,
+    guard: OutboundDep,
 ) -> InventoryRead:
     """A new source is checked as on create."""
-    blocked = runtime.settings.metrics_blocked_networks
     updated = service.update(
-        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots, blocked=blocked
+        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots, guard=guard
     )
     return InventoryRead.model_validate(updated)
 

@@ -27,7 +27,7 @@ from steward.inventories.resolve import (
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
 from steward.keys.crypto import KeyCipher
 from steward.metrics import endpoints
-from steward.notifications import network
+from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.checkout import (
@@ -86,13 +86,13 @@ def create(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
-    blocked: Sequence[str] = (),
+    guard: network.Guard,
 ) -> Inventory:
-    """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository of a
-    file or plugin inventory and find its path in it; ``blocked``
-    (``Settings.metrics_blocked_networks``): where its metrics endpoint may not point."""
+    """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where the server
+    may connect): to check out the repository of a file or plugin inventory and find its path
+    in it, and to check where its metrics endpoint points."""
     scoped.check_name_free(session, Inventory, project, body.name, "inventory")
-    _check_metrics_endpoint(body.metrics_endpoint, blocked)
+    _check_metrics_endpoint(body.metrics_endpoint, guard)
     source = Source(
         kind=body.kind,
         format=body.format,
@@ -101,7 +101,7 @@ def create(
         path=body.path or "",
     )
     _check_source(session, project, source)
-    _check_in_checkout(session, cipher, source, roots)
+    _check_in_checkout(session, cipher, source, roots, guard)
     inventory = Inventory(
         project_id=project.id,
         name=body.name,
@@ -126,13 +126,13 @@ def update(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
-    blocked: Sequence[str] = (),
+    guard: network.Guard,
 ) -> Inventory:
     """The path is looked for again in the repository only when the source changes."""
     before = _fields(inventory)
     changes = body.changes()
     if "metrics_endpoint" in changes:
-        _check_metrics_endpoint(changes["metrics_endpoint"], blocked)
+        _check_metrics_endpoint(changes["metrics_endpoint"], guard)
     if "name" in changes:
         name = changes["name"]
         scoped.check_name_free(
@@ -145,7 +145,7 @@ def update(
         inventory.repository_id,
         inventory.path,
     ):
-        _check_in_checkout(session, cipher, source, roots)
+        _check_in_checkout(session, cipher, source, roots, guard)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
     diff = audit.diff(before, _fields(inventory))
@@ -173,6 +173,7 @@ def hosts(
     inventory: Inventory,
     roots: Sequence[Path],
     sandbox: Sandbox,
+    guard: network.Guard,
 ) -> ResolvedInventory:
     """The hosts and groups of a saved inventory; file and plugin kinds check out the repository
     (a local one must be inside ``roots``) and run ``ansible-inventory`` on it inside
@@ -184,7 +185,8 @@ def hosts(
     repository = session.get_one(Repository, inventory.repository_id)
     with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
         try:
-            tree = checkout(session, cipher, repository, Path(tmp) / "repository", roots=roots)
+            dest = Path(tmp) / "repository"
+            tree = checkout(session, cipher, repository, dest, roots=roots, guard=guard)
         except CheckoutNotContained as exc:  # its message names the repository and the cause
             raise InvalidState(exc.message) from exc
         except CheckoutFailed as exc:
@@ -204,8 +206,8 @@ def hosts(
             raise InvalidInput("path", exc.reason) from exc
 
 
-def _check_metrics_endpoint(value: str, blocked: Sequence[str]) -> None:
-    problem = endpoints.check_template(value, network.networks(blocked))
+def _check_metrics_endpoint(value: str, guard: network.Guard) -> None:
+    problem = endpoints.check_template(value, guard)
     if problem is not None:
         raise InvalidInput("metrics_endpoint", problem)
 
@@ -271,7 +273,11 @@ def _check_from_repository(session: Session, project: Project, source: Source) -
 
 
 def _check_in_checkout(
-    session: Session, cipher: KeyCipher, source: Source, roots: Sequence[Path]
+    session: Session,
+    cipher: KeyCipher,
+    source: Source,
+    roots: Sequence[Path],
+    guard: network.Guard,
 ) -> None:
     """A file or plugin inventory's path must exist in a checkout of its repository that stays
     inside itself (a directory's files included: ``containment`` checks every symlink)."""
@@ -279,5 +285,12 @@ def _check_in_checkout(
         return
     repository = session.get_one(Repository, source.repository_id)
     require_path(
-        session, cipher, repository, source.path, field="path", roots=roots, regular_file=False
+        session,
+        cipher,
+        repository,
+        source.path,
+        field="path",
+        roots=roots,
+        guard=guard,
+        regular_file=False,
     )

@@ -7,20 +7,20 @@ that host is not sampled). Empty on the inventory: no target host is sampled. pm
 be a gateway to each host's pmcd: ``http://gateway:44322/?hostspec={host}`` (pmproxy connects to
 ``hostspec``, Steward only to the gateway).
 
-The server connects to these URLs itself, so they are vetted like notification destinations
-(``notifications.network``): http(s) only, no credentials, and never an address of
-``settings.metrics_blocked_networks`` (cloud metadata, link-local).
+The server connects to these URLs itself, so they are vetted like every outbound destination
+(``outbound.network``): http(s) only, no credentials, and never an address the guard refuses
+(loopback, link-local, the server's own address… unless an admin allows it).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from steward.api.bounds import METRICS_ENDPOINT_MAX
-from steward.notifications import network
+from steward.outbound import network
 
 PLACEHOLDER = "{host}"
 HOST_VARIABLE = "steward_pmproxy_url"
@@ -40,7 +40,7 @@ class Unusable(Exception):
     """``str()`` says why a host has no endpoint to sample (a gap reason, no secret in it)."""
 
 
-def check_template(value: str, blocked: Sequence[network.Network]) -> str | None:
+def check_template(value: str, guard: network.Guard) -> str | None:
     """Why an inventory's ``metrics_endpoint`` may not be saved, or None ("" is allowed: off)."""
     if not value:
         return None
@@ -54,7 +54,7 @@ def check_template(value: str, blocked: Sequence[network.Network]) -> str | None
         return str(exc)
     if _STAND_IN in endpoint.url.host:
         return None  # the host is each host's address: vetted when sampled
-    return network.check_at_save(endpoint.url.host, endpoint.url.port, blocked)
+    return guard.check_at_save(endpoint.url.host, endpoint.url.port)
 
 
 def parse(url: str) -> Endpoint:

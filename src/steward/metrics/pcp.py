@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import httpx2
 
 from steward.metrics.endpoints import Endpoint
-from steward.notifications import network
+from steward.outbound import network
 
 USER_AGENT = "Steward-Metrics/1"
 RESPONSE_MAX = 256 * 1024
@@ -66,12 +66,12 @@ class PcpProbe:
         endpoint: Endpoint,
         *,
         timeout: float,
-        blocked: Sequence[network.Network],
+        guard: network.Guard,
         polltimeout: int,
     ) -> None:
         self._endpoint = endpoint
         self._timeout = timeout
-        self._blocked = blocked
+        self._guard = guard
         self._polltimeout = polltimeout
         # no proxies from the environment: a proxy would connect wherever it is told
         self._client = httpx2.Client(timeout=timeout, follow_redirects=False, trust_env=False)
@@ -102,10 +102,10 @@ class PcpProbe:
         return readings(self._get(self._address, "/pmapi/fetch", params))
 
     def _vet(self) -> str:
-        """The address to connect to, checked against the blocked networks (each new context)."""
+        """The address to connect to, checked by the outbound guard (each new context)."""
         url = self._endpoint.url
         try:
-            return network.vet(url.host, url.port, self._blocked).address
+            return self._guard.vet(url.host, url.port).address
         except network.Unresolved as exc:
             raise Unavailable(f"unreachable: {exc}") from exc
         except network.Refused as exc:
@@ -141,8 +141,11 @@ class PcpProbe:
                     f"PCP absent: connection refused on port {url.port} (pmproxy not running?)"
                 ) from exc
             raise Unavailable(f"unreachable: {exc}") from exc
+        except (httpx2.ProtocolError, httpx2.DecodingError) as exc:
+            # its message would quote what the other end sent
+            raise Unavailable("not a pmproxy answer (not HTTP)") from exc
         except httpx2.HTTPError as exc:
-            raise Unavailable(f"unreachable: {type(exc).__name__}: {exc}") from exc
+            raise Unavailable(f"unreachable: {type(exc).__name__}") from exc
         return _json(response.status_code, bytes(body))
 
 
@@ -153,10 +156,8 @@ def _json(status: int, body: bytes) -> dict[str, Any]:
         answer = None
     if not isinstance(answer, dict):
         raise Unavailable(f"not a pmproxy answer (HTTP {status}, not a JSON object)")
-    if status != 200:
-        message = answer.get("message")
-        said = f": {message}" if isinstance(message, str) else ""
-        raise Unavailable(f"pmproxy answered HTTP {status}{said}")
+    if status != 200:  # its message is not shown: only numbers of known metrics are kept
+        raise Unavailable(f"pmproxy answered HTTP {status}")
     return answer
 
 

@@ -48,7 +48,7 @@ from steward.metrics.lanes import Lane
 from steward.metrics.models import MetricChunk, MetricGap
 from steward.metrics.pcp import PcpProbe, Unavailable
 from steward.metrics.series import LaneKind
-from steward.notifications import network
+from steward.outbound import network
 from steward.runner.playbook import RunnerSpec
 from steward.runs.models import Run, RunEvent
 from steward.runs.params import RunParams
@@ -348,7 +348,7 @@ class Recording:
         probe = PcpProbe(
             endpoint,
             timeout=settings.metrics_timeout_seconds,
-            blocked=network.networks(settings.metrics_blocked_networks),
+            guard=network.Guard.of(settings),
             polltimeout=int(max(30.0, 10 * self._interval)),
         )
 

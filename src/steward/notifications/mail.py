@@ -1,6 +1,6 @@
 """Email destinations: one message over SMTP, with STARTTLS or TLS and a login.
 
-The connection goes to the address ``network.vet`` checked, while TLS still checks the
+The connection goes to the address ``Guard.vet`` checked, while TLS still checks the
 certificate against the configured host name (``_get_socket`` is smtplib's documented seam for
 SMTP_SSL; here it only swaps the address connected to).
 """
@@ -8,16 +8,16 @@ SMTP_SSL; here it only swaps the address connected to).
 from __future__ import annotations
 
 import email.utils
+import re
 import smtplib
 import socket
 import ssl
-from collections.abc import Sequence
 from email.message import EmailMessage
 from typing import Any
 
-from steward.notifications import network
 from steward.notifications.delivery import Result
 from steward.notifications.schemas import SmtpSecurity
+from steward.outbound import network
 
 
 class _PinnedSMTP(smtplib.SMTP):
@@ -73,13 +73,13 @@ def send(
     *,
     message_id: int,
     timeout: float,
-    blocked: Sequence[network.Network],
+    guard: network.Guard,
 ) -> Result:
     """Send ``content`` to the configured recipients; the SMTP reply or the error."""
     host, port = config["host"], int(config["port"])
     security = SmtpSecurity(config.get("security", SmtpSecurity.STARTTLS))
     context = tls_context(bool(config.get("verify_tls", True)))
-    target = network.vet(host, port, blocked)
+    target = guard.vet(host, port)
     smtp: smtplib.SMTP = (
         _PinnedSMTPSSL(target.address, host, port, timeout=timeout, context=context)
         if security is SmtpSecurity.TLS
@@ -110,17 +110,30 @@ def _close(smtp: smtplib.SMTP) -> None:
 
 
 def failure(exc: BaseException) -> Result:
-    """An SMTP error as a result: the server's reply code as the status, when it gave one."""
+    """An SMTP error as a result: the server's reply code (and enhanced status code, e.g.
+    ``5.7.1``) as the status, when it gave one. The reply's text is never kept: the host may
+    be a service that is no mail server, whose greeting would be shown to the project."""
     if isinstance(exc, smtplib.SMTPRecipientsRefused) and exc.recipients:
         code, reply = next(iter(exc.recipients.values()))
-        return Result(False, f"SMTP {code}", f"recipient refused: {code} {_text(reply)}")
+        return Result(False, f"SMTP {code}", f"recipient refused: {_status(code, reply)}")
     if isinstance(exc, smtplib.SMTPResponseException):
         what = "login refused" if isinstance(exc, smtplib.SMTPAuthenticationError) else "refused"
-        return Result(
-            False, f"SMTP {exc.smtp_code}", f"{what}: {exc.smtp_code} {_text(exc.smtp_error)}"
-        )
-    return Result(False, "", f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, smtplib.SMTPConnectError):
+            what = "no SMTP greeting"
+        status = _status(exc.smtp_code, exc.smtp_error)
+        return Result(False, f"SMTP {exc.smtp_code}", f"{what}: {status}")
+    if isinstance(exc, smtplib.SMTPException | OSError):
+        # smtplib's and the system's own words (disconnected, timed out, refused, TLS)
+        return Result(False, "", f"{type(exc).__name__}: {exc}")
+    return Result(False, "", type(exc).__name__)
 
 
-def _text(reply: bytes | str) -> str:
-    return reply.decode(errors="replace") if isinstance(reply, bytes) else str(reply)
+_ENHANCED = re.compile(rb"^[245]\.\d{1,3}\.\d{1,3}(?=\s|$)")
+
+
+def _status(code: int, reply: bytes | str) -> str:
+    """``550 5.7.1``: the reply code, and the enhanced status code when the reply starts
+    with one (RFC 3463); nothing else of the reply."""
+    raw = reply.encode(errors="replace") if isinstance(reply, str) else reply
+    enhanced = _ENHANCED.match(raw.strip())
+    return f"SMTP {code}" + (f" {enhanced.group().decode()}" if enhanced else "")

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 from steward.db import utcnow
 from steward.keys import service as keys
 from steward.keys.service import KeyMaterial
-from steward.notifications import mail, messages, network, outbox, posts
+from steward.notifications import mail, messages, outbox, posts
 from steward.notifications.delivery import Result
 from steward.notifications.models import (
     Attempt,
@@ -48,6 +48,7 @@ from steward.notifications.models import (
     RunEventKind,
     Subscription,
 )
+from steward.outbound import network
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
@@ -75,7 +76,6 @@ class Notifier:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         settings = runtime.settings
-        self.blocked = network.networks(settings.notify_blocked_networks)
         # a send is bounded by its timeouts (connect, TLS, each read/write); a claim older than
         # this belongs to a process that is gone
         self.stale_after = dt.timedelta(seconds=max(60.0, 10 * settings.notify_timeout_seconds))
@@ -168,6 +168,7 @@ class Notifier:
 
     def _send(self, out: Outgoing) -> Result:
         timeout = self.runtime.settings.notify_timeout_seconds
+        guard = network.Guard.of(self.runtime.settings)  # the settings of this very send
         try:
             if out.kind is DestinationKind.EMAIL:
                 password = out.secret.secret if out.secret else ""
@@ -179,7 +180,7 @@ class Notifier:
                     out.content,
                     message_id=out.message_id,
                     timeout=timeout,
-                    blocked=self.blocked,
+                    guard=guard,
                 )
             secret = out.secret.secret if out.secret else ""
             if out.kind is DestinationKind.WEBHOOK:
@@ -193,7 +194,7 @@ class Notifier:
                     posts.slack_body if out.kind is DestinationKind.SLACK else posts.teams_body
                 )(out.content)
                 headers, url = {}, secret
-            return posts.post_json(url, body, headers, timeout=timeout, blocked=self.blocked)
+            return posts.post_json(url, body, headers, timeout=timeout, guard=guard)
         except network.Refused as exc:
             return Result(False, "", f"refused: {exc}")
         except httpx2.HTTPError as exc:

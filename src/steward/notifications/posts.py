@@ -1,26 +1,29 @@
 """Slack, Microsoft Teams and generic webhook destinations: one JSON POST each.
 
-The request goes to the address ``network.vet`` checked (the URL's host swapped for it, the Host
+The request goes to the address ``Guard.vet`` checked (the URL's host swapped for it, the Host
 header and TLS server name kept), without following redirects and without proxies from the
-environment (a proxy would connect wherever it is told, past the check).
+environment (a proxy would connect wherever it is told, past the check). Of the answer only
+the status code is kept, with the standard phrase for it: its body and its own reason phrase
+are never stored or shown (a destination may be a service that was never meant to answer the
+server's viewers).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import httpx2
 
-from steward.notifications import network
 from steward.notifications.delivery import Result
+from steward.outbound import network
 
 USER_AGENT = "Steward-Notifier/1"
 SIGNATURE_HEADER = "X-Steward-Signature-256"
-BODY_SNIPPET = 300  # characters of a refusing receiver's answer kept in the error
 SLACK_TEXT_MAX = 2900  # a Slack section's text holds 3000
 SLACK_HEADER_MAX = 150
 
@@ -31,10 +34,10 @@ def post_json(
     headers: Mapping[str, str],
     *,
     timeout: float,
-    blocked: Sequence[network.Network],
+    guard: network.Guard,
 ) -> Result:
     target = network.parse_url(url)
-    address = network.vet(target.host, target.port, blocked).address
+    address = guard.vet(target.host, target.port).address
     sent = {
         **headers,
         "Host": target.netloc,
@@ -46,17 +49,32 @@ def post_json(
         response = client.post(
             target.pinned(address), content=body, headers=sent, extensions=extensions
         )
-    status = f"HTTP {response.status_code}"
+    status, line = f"HTTP {response.status_code}", status_line(response.status_code)
     if response.is_success:
         return Result(True, status)
     if response.is_redirect:
-        return Result(False, status, f"{status}: redirects are not followed")
-    return Result(False, status, f"{status}: {response.text[:BODY_SNIPPET]}")
+        return Result(False, status, f"{line}: redirects are not followed")
+    return Result(False, status, f"{line}: the receiver refused the message")
+
+
+def status_line(code: int) -> str:
+    """``HTTP 404 Not Found``: the code and the standard phrase, never the receiver's words."""
+    try:
+        return f"HTTP {code} {http.HTTPStatus(code).phrase}"
+    except ValueError:
+        return f"HTTP {code}"
 
 
 def failure(exc: httpx2.HTTPError) -> Result:
-    """A request that got no answer: timeout, refused connection, TLS error."""
-    return Result(False, "", f"{type(exc).__name__}: {exc}")
+    """A request that got no (HTTP) answer: timeout, refused connection, TLS error. The
+    reason is ours: a protocol error would quote what the other end sent."""
+    if isinstance(exc, httpx2.TimeoutException):
+        return Result(False, "", f"{type(exc).__name__}: no answer in time")
+    if isinstance(exc, httpx2.ConnectError):
+        return Result(False, "", f"ConnectError: {exc}")  # the system's reason, or TLS's
+    if isinstance(exc, httpx2.ProtocolError | httpx2.DecodingError):
+        return Result(False, "", f"{type(exc).__name__}: the answer is not HTTP")
+    return Result(False, "", type(exc).__name__)
 
 
 def _escape(text: str) -> str:

@@ -16,6 +16,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    OutboundDep,
     ResourceView,
     ResourceWrite,
     RuntimeDep,
@@ -25,7 +26,7 @@ from steward.api.deps import (
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action, ProjectAccess
 from steward.errors import PermissionDenied
-from steward.notifications import network, service
+from steward.notifications import service
 from steward.notifications.models import Destination, Subscription
 from steward.notifications.schemas import (
     AttemptRead,
@@ -40,7 +41,6 @@ from steward.notifications.schemas import (
     SubscriptionUpdate,
     TestQueued,
 )
-from steward.runtime import Runtime
 from steward.templates import service as templates
 from steward.templates.models import Template
 
@@ -55,10 +55,6 @@ ViewedDestination = Annotated[
 EditedDestination = Annotated[
     Destination, Depends(project_object(Destination, "destination", Action.RESOURCE_WRITE))
 ]
-
-
-def _blocked(runtime: Runtime) -> list[network.Network]:
-    return network.networks(runtime.settings.notify_blocked_networks)
 
 
 @router.get(DESTINATIONS)
@@ -78,13 +74,12 @@ def create_destination(
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    guard: OutboundDep,
 ) -> DestinationRead:
-    """The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must not be in
-    ``STEWARD_NOTIFY_BLOCKED_NETWORKS``; it is checked again before every send."""
-    created = service.create_destination(
-        session, cipher, _blocked(runtime), project, body, actor=actor
-    )
+    """The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must be somewhere
+    the server may connect (not loopback, link-local, its own address… unless
+    ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it); it is checked again before every send."""
+    created = service.create_destination(session, cipher, guard, project, body, actor=actor)
     return DestinationRead.model_validate(created)
 
 
@@ -101,10 +96,10 @@ def update_destination(
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-    runtime: RuntimeDep,
+    guard: OutboundDep,
 ) -> DestinationRead:
     updated = service.update_destination(
-        session, cipher, _blocked(runtime), project, destination, body, actor=actor
+        session, cipher, guard, project, destination, body, actor=actor
     )
     return DestinationRead.model_validate(updated)
 

@@ -9,8 +9,8 @@ from pydantic_core import PydanticCustomError
 
 from steward.api.bounds import Description, Id, JsonObject, Label, Name, Url
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel, UpdateModel
-from steward.notifications import network
 from steward.notifications.models import DestinationKind, MessageStatus, RunEventKind
+from steward.outbound import network
 
 RECIPIENTS_MAX = 50
 HEADERS_MAX = 20

@@ -17,7 +17,7 @@ from steward.errors import InvalidInput, NotFound
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
-from steward.notifications import messages, network
+from steward.notifications import messages
 from steward.notifications.models import (
     Attempt,
     Destination,
@@ -36,6 +36,7 @@ from steward.notifications.schemas import (
     SubscriptionScope,
     SubscriptionUpdate,
 )
+from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.schedules.models import Schedule
@@ -85,17 +86,15 @@ def _config(kind: DestinationKind, config: dict[str, Any]) -> dict[str, Any]:
     return dumped
 
 
-def _check_reachable(
-    kind: DestinationKind, config: dict[str, Any], blocked: Sequence[network.Network]
-) -> None:
-    """An SMTP host or webhook URL in a blocked network is refused now (and at every send)."""
+def _check_reachable(kind: DestinationKind, config: dict[str, Any], guard: network.Guard) -> None:
+    """An SMTP host or webhook URL the guard refuses is refused now (and at every send)."""
     if kind is DestinationKind.EMAIL:
-        problem = network.check_at_save(config["host"], int(config["port"]), blocked)
+        problem = guard.check_at_save(config["host"], int(config["port"]))
         if problem:
             raise InvalidInput("config.host", problem)
     if kind is DestinationKind.WEBHOOK:
         url = network.parse_url(config["url"])
-        problem = network.check_at_save(url.host, url.port, blocked)
+        problem = guard.check_at_save(url.host, url.port)
         if problem:
             raise InvalidInput("config.url", problem)
 
@@ -107,10 +106,10 @@ def _key(
     kind: DestinationKind,
     config: dict[str, Any],
     key_id: int | None,
-    blocked: Sequence[network.Network],
+    guard: network.Guard,
 ) -> Key | None:
     """The destination's key: of this project and of a kind holding one secret; for Slack and
-    Teams its value must be an http(s) URL outside the blocked networks."""
+    Teams its value must be an http(s) URL the guard lets the server reach."""
     if key_id is None:
         if kind in KEY_NEEDED:
             raise InvalidInput(
@@ -139,18 +138,16 @@ def _key(
             raise InvalidInput(
                 "secret_key_id", f"key '{key.name}' must hold the incoming-webhook URL: {exc}"
             ) from exc
-        problem = network.check_at_save(url.host, url.port, blocked)
+        problem = guard.check_at_save(url.host, url.port)
         if problem:
-            raise InvalidInput(
-                "secret_key_id", f"key '{key.name}' holds a URL whose host {problem}"
-            )
+            raise InvalidInput("secret_key_id", f"key '{key.name}' holds a refused URL: {problem}")
     return key
 
 
 def create_destination(
     session: Session,
     cipher: KeyCipher,
-    blocked: Sequence[network.Network],
+    guard: network.Guard,
     project: Project,
     body: DestinationCreate,
     *,
@@ -159,8 +156,8 @@ def create_destination(
     scoped.check_name_free(session, Destination, project, body.name, "destination")
     kind = DestinationKind(body.kind)
     config = body.config.model_dump(mode="json")
-    _check_reachable(kind, config, blocked)
-    key = _key(session, cipher, project, kind, config, body.secret_key_id, blocked)
+    _check_reachable(kind, config, guard)
+    key = _key(session, cipher, project, kind, config, body.secret_key_id, guard)
     destination = Destination(
         project_id=project.id,
         name=body.name,
@@ -186,7 +183,7 @@ def create_destination(
 def update_destination(
     session: Session,
     cipher: KeyCipher,
-    blocked: Sequence[network.Network],
+    guard: network.Guard,
     project: Project,
     destination: Destination,
     body: DestinationUpdate,
@@ -202,8 +199,8 @@ def update_destination(
     kind = DestinationKind(destination.kind)
     config = _config(kind, changes["config"]) if "config" in changes else dict(destination.config)
     key_id = changes.get("secret_key_id", destination.secret_key_id)
-    _check_reachable(kind, config, blocked)
-    key = _key(session, cipher, project, kind, config, key_id, blocked)
+    _check_reachable(kind, config, guard)
+    key = _key(session, cipher, project, kind, config, key_id, guard)
     for field in ("name", "description", "enabled"):
         if field in changes:
             setattr(destination, field, changes[field])

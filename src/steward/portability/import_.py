@@ -53,10 +53,10 @@ from steward.inventories.schemas import InventoryCreate
 from steward.keys import service as keys
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import Username, VaultId
-from steward.notifications import network
 from steward.notifications import service as notifications
 from steward.notifications.models import Destination, DestinationKind
 from steward.notifications.schemas import DestinationCreate, SubscriptionCreate
+from steward.outbound import network
 from steward.portability.export import REFERENCES
 from steward.portability.schemas import Attention, ExportDocument, ImportReport, ImportRequest
 from steward.projects import scoped
@@ -137,8 +137,7 @@ class Context:
 
     roots: Sequence[Path]
     venvs: Sequence[str]
-    metrics_blocked: Sequence[str]
-    notify_blocked: Sequence[network.Network]
+    guard: network.Guard  # where destinations, pmproxies and git servers may be
     min_interval: dt.timedelta
 
     @classmethod
@@ -147,8 +146,7 @@ class Context:
         return cls(
             roots=settings.repository_roots,
             venvs=venvs,
-            metrics_blocked=settings.metrics_blocked_networks,
-            notify_blocked=network.networks(settings.notify_blocked_networks),
+            guard=network.Guard.of(settings),
             min_interval=dt.timedelta(seconds=settings.schedule_min_interval_seconds),
         )
 
@@ -355,6 +353,7 @@ class _Importer:
                     RepositoryCreate.model_validate(body),
                     actor=self.actor,
                     roots=self.context.roots,
+                    guard=self.context.guard,
                 )
             self.ids["repository"][created.name] = created.id
             self.created["repositories"] += 1
@@ -371,7 +370,7 @@ class _Importer:
                     actor=self.actor,
                     cipher=self.cipher,
                     roots=self.context.roots,
-                    blocked=self.context.metrics_blocked,
+                    guard=self.context.guard,
                 )
             self.ids["inventory"][created.name] = created.id
             self.created["inventories"] += 1
@@ -409,6 +408,7 @@ class _Importer:
                     actor=self.actor,
                     cipher=self.cipher,
                     roots=self.context.roots,
+                    guard=self.context.guard,
                     venvs=self.context.venvs,
                 )
             self.ids["template"][created.name] = created.id
@@ -642,7 +642,7 @@ class _Importer:
                 created = notifications.create_destination(
                     self.session,
                     self.cipher,
-                    self.context.notify_blocked,
+                    self.context.guard,
                     project,
                     validated,
                     actor=self.actor,

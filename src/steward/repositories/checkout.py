@@ -16,6 +16,7 @@ from steward.inventories.paths import inside
 from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
+from steward.outbound import network
 from steward.repositories import containment, git, host_keys
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
@@ -88,11 +89,16 @@ def checkout(
     dest: Path,
     *,
     roots: Sequence[Path],
+    guard: network.Guard,
     ref: str | None = None,
     timeout: float = git.TIMEOUT_SECONDS,
 ) -> Checkout:
     """Fill the empty directory ``dest`` with the repository at ``ref`` (default: its own ref);
     each git command may take ``timeout`` seconds.
+
+    The git server must be somewhere ``guard`` lets the server connect, checked right before
+    git runs (settings and names may have changed since the save); git connects to the address
+    checked (``git.Pin``).
 
     A local repository or a ``file://`` URL must be inside one of ``roots``
     (``Settings.repository_roots``): checked again here, as settings and symlinks may change.
@@ -112,8 +118,9 @@ def checkout(
         tree = Checkout(path=dest, commit=local_head(directory))
     else:
         wanted = repo.ref if ref is None else ref
+        pin = vet_server(repo, guard)
         material = key_material(session, cipher, repo)
-        with git.access(material, dest.parent, repo.ssh_known_hosts) as access:
+        with git.access(material, dest.parent, repo.ssh_known_hosts, pin=pin) as access:
             try:
                 _clone(repo.url, wanted, dest, access, timeout)
                 commit = git.run(["rev-parse", "HEAD"], access, cwd=dest).strip()
@@ -123,6 +130,17 @@ def checkout(
         tree = Checkout(path=dest, commit=commit)
     _check_contained(repo, tree)
     return tree
+
+
+def vet_server(repo: Repository, guard: network.Guard) -> git.Pin | None:
+    """The checked address of the repository's git server, right before git runs;
+    CheckoutFailed saying so when the guard refuses it (or it does not resolve)."""
+    try:
+        return git.vet(repo.url, guard)
+    except network.Refused as exc:
+        raise CheckoutFailed(
+            f"checkout of {repo.url} refused before git ran: the git server {exc}"
+        ) from exc
 
 
 def _check_contained(repo: Repository, tree: Checkout) -> None:
@@ -144,6 +162,7 @@ def require_path(
     *,
     field: str,
     roots: Sequence[Path],
+    guard: network.Guard,
     regular_file: bool,
     problem: Callable[[Path], str | None] | None = None,
 ) -> None:
@@ -160,7 +179,7 @@ def require_path(
     with tempfile.TemporaryDirectory(prefix="steward-save-check-") as tmp:
         dest = Path(tmp) / "repository"
         try:
-            tree = checkout(session, cipher, repo, dest, roots=roots)
+            tree = checkout(session, cipher, repo, dest, roots=roots, guard=guard)
         except CheckoutNotContained as exc:
             link = containment.link_on_path(exc.links, relative)
             if link is None:

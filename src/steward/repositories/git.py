@@ -2,6 +2,11 @@
 
 An ssh key goes to a 0600 file in a scratch directory; an https password reaches git through a
 ``GIT_ASKPASS`` script that reads it from the environment. The scratch directory is deleted after.
+
+The git server's host is checked by the outbound guard right before git runs (``vet``), and git
+is held to the address checked (``Pin``): curl's resolve list for http(s) (no redirects
+followed), ssh's ``HostName`` for ssh (host keys still looked up under the name in the URL).
+What the server says itself (``remote:`` lines) is not kept in errors.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from urllib.parse import urlsplit
 
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
+from steward.outbound import network
 from steward.runner.masking import MASK
 
 TIMEOUT_SECONDS = 300
@@ -96,15 +102,65 @@ def file_path(url: str) -> str | None:
     return urlsplit(url).path
 
 
+@dataclasses.dataclass(frozen=True)
+class Server:
+    """Where git connects for a URL: an http(s) or ssh server."""
+
+    transport: str
+    host: str
+    port: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Pin:
+    """The address the guard checked for the URL's server: git connects there and nowhere
+    else."""
+
+    server: Server
+    address: str
+
+
+DEFAULT_PORTS = {"https": 443, "http": 80, "ssh": 22}
+
+
+def server(url: str) -> Server | None:
+    """The server a network URL names; None for ``file://`` (and for URLs git may not use)."""
+    scheme = transport(url)
+    if scheme is None or scheme == "file":
+        return None
+    if "://" not in url:  # user@host:path
+        host = url.split(":", 1)[0].rsplit("@", 1)[-1]
+        return Server(scheme, host, DEFAULT_PORTS[scheme])
+    parts = urlsplit(url)
+    return Server(scheme, parts.hostname or "", parts.port or DEFAULT_PORTS[scheme])
+
+
+def vet(url: str, guard: network.Guard) -> Pin | None:
+    """The checked address of the URL's server, right before git runs; ``network.Refused``
+    (or ``network.Unresolved``) with the reason otherwise. None for ``file://``."""
+    found = server(url)
+    if found is None:
+        return None
+    return Pin(found, guard.vet(found.host, found.port).address)
+
+
 def has_password_in_url(url: str) -> bool:
     return "://" in url and urlsplit(url).password is not None
 
 
-def _ssh_command(scratch: Path, material: KeyMaterial | None, *, pinned: bool) -> str:
+def _ssh_command(
+    scratch: Path, material: KeyMaterial | None, *, pinned: bool, pin: Pin | None
+) -> str:
     """ssh for git: host keys checked against the repository's pinned ones, or (none pinned
-    yet) accepted and written down so that the caller pins them (trust on first use)."""
+    yet) accepted and written down so that the caller pins them (trust on first use). With a
+    ``pin``, ssh connects to its address; the host keys stay those of the name in the URL
+    (``HostKeyAlias`` as ssh itself would write it)."""
     checking = "yes" if pinned else "accept-new"
     command = ["ssh", "-o", "BatchMode=yes", "-o", f"StrictHostKeyChecking={checking}"]
+    if pin is not None and pin.server.transport == "ssh":
+        host, port = pin.server.host, pin.server.port
+        alias = host if port == DEFAULT_PORTS["ssh"] else f"[{host}]:{port}"
+        command += ["-o", f"HostName={pin.address}", "-o", f"HostKeyAlias={alias}"]
     command += [
         "-o",
         f"UserKnownHostsFile={scratch / 'known_hosts'}",
@@ -133,12 +189,30 @@ def _askpass_env(scratch: Path, material: KeyMaterial) -> dict[str, str]:
     }
 
 
+def _http_config(pin: Pin | None) -> dict[str, str]:
+    """git's configuration from the environment: curl resolves the server's name to the
+    checked address, and no redirect is followed (it could lead anywhere)."""
+    settings = {"http.followRedirects": "false"}
+    if pin is not None and pin.server.transport in ("http", "https"):
+        shown = f"[{pin.address}]" if ":" in pin.address else pin.address
+        settings["http.curloptResolve"] = f"{pin.server.host}:{pin.server.port}:{shown}"
+    env = {"GIT_CONFIG_COUNT": str(len(settings))}
+    for n, (key, value) in enumerate(settings.items()):
+        env |= {f"GIT_CONFIG_KEY_{n}": key, f"GIT_CONFIG_VALUE_{n}": value}
+    return env
+
+
 @contextmanager
 def access(
-    material: KeyMaterial | None, scratch_parent: Path, known_hosts: str | None = None
+    material: KeyMaterial | None,
+    scratch_parent: Path,
+    known_hosts: str | None = None,
+    *,
+    pin: Pin | None = None,
 ) -> Iterator[GitAccess]:
     """The environment for git with this key (and ssh host keys, if pinned), valid inside the
-    block; the key files go after."""
+    block; the key files go after. ``pin``: the address ``vet`` checked for the URL's server
+    (None for ``file://``)."""
     scratch = Path(tempfile.mkdtemp(prefix=".git-access-", dir=scratch_parent))
     try:
         hosts_file = scratch / "known_hosts"
@@ -152,7 +226,8 @@ def access(
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
         }
-        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material, pinned=bool(pinned))
+        env |= _http_config(pin)
+        env["GIT_SSH_COMMAND"] = _ssh_command(scratch, material, pinned=bool(pinned), pin=pin)
         if material is not None and material.kind == KeyKind.LOGIN_PASSWORD:
             env |= _askpass_env(scratch, material)
         secrets = material.secret_values() if material else []
@@ -188,11 +263,22 @@ def run(
     except subprocess.TimeoutExpired as exc:
         raise GitFailed(f"git {args[0]} timed out after {timeout:g} s") from exc
     if done.returncode != 0:
-        stderr = mask(done.stderr, git.secrets).strip()[-4000:]
+        stderr = mask(own_words(done.stderr), git.secrets).strip()[-4000:]
         if HOST_KEY_REFUSED in stderr:
             stderr = f"{HOST_KEY_ADVICE}\n{stderr}"
         raise GitFailed(stderr or f"git {args[0]} exited with status {done.returncode}")
     return done.stdout
+
+
+def own_words(stderr: str) -> str:
+    """git's (and ssh's) own messages: the lines the server sent (``remote: …``) are
+    counted, not kept; what a server answers is never stored or shown."""
+    lines = stderr.splitlines()
+    kept = [line for line in lines if not line.startswith("remote:")]
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.append(f"({dropped} line{'s' if dropped > 1 else ''} from the git server not shown)")
+    return "\n".join(kept)
 
 
 def ls_remote(url: str, git: GitAccess) -> dict[str, str]:

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from steward.errors import InvalidInput, InvalidState
 from steward.inventories.paths import inside
 from steward.keys.crypto import KeyCipher
+from steward.outbound import network
 from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
 from steward.repositories.models import Repository, RepositoryKind
 
@@ -116,6 +117,7 @@ def list_playbooks(
     repo: Repository,
     *,
     roots: Sequence[Path],
+    guard: network.Guard,
     ref: str | None,
 ) -> Listing:
     """The playbooks of ``repo`` at ``ref`` (default: its own). 409 when it cannot be checked
@@ -130,6 +132,7 @@ def list_playbooks(
                 repo,
                 Path(tmp) / "repository",
                 roots=roots,
+                guard=guard,
                 ref=ref,
                 timeout=GIT_TIMEOUT_SECONDS,
             )

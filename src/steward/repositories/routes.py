@@ -7,6 +7,7 @@ from fastapi import APIRouter, Depends, Query, status
 from steward.api.deps import (
     ActorDep,
     CipherDep,
+    OutboundDep,
     ResourceView,
     ResourceWrite,
     RootsDep,
@@ -53,8 +54,12 @@ def create_repository(
     session: SessionDep,
     actor: ActorDep,
     roots: RootsDep,
+    guard: OutboundDep,
 ) -> RepositoryRead:
-    created = service.create(session, project, body, actor=actor, roots=roots)
+    """A git server must be somewhere the server may connect (not loopback, link-local, its
+    own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
+    right before every git command."""
+    created = service.create(session, project, body, actor=actor, roots=roots, guard=guard)
     return RepositoryRead.model_validate(created)
 
 
@@ -71,8 +76,11 @@ def update_repository(
     session: SessionDep,
     actor: ActorDep,
     roots: RootsDep,
+    guard: OutboundDep,
 ) -> RepositoryRead:
-    updated = service.update(session, project, repository, body, actor=actor, roots=roots)
+    updated = service.update(
+        session, project, repository, body, actor=actor, roots=roots, guard=guard
+    )
     return RepositoryRead.model_validate(updated)
 
 
@@ -84,13 +92,17 @@ def delete_repository(repository: EditedRepository, session: SessionDep, actor: 
 
 @router.post("/{repository_id}/test")
 def test_repository(
-    repository: EditedRepository, session: SessionDep, cipher: CipherDep, runtime: RuntimeDep
+    repository: EditedRepository,
+    session: SessionDep,
+    cipher: CipherDep,
+    runtime: RuntimeDep,
+    guard: OutboundDep,
 ) -> RepositoryTestResult:
     """Reach the repository with its key (``git ls-remote``) and resolve its ref; 422 with
     git's message when it cannot."""
     settings = runtime.settings
     return service.test_access(
-        session, cipher, repository, settings.data_dir, settings.repository_roots
+        session, cipher, repository, settings.data_dir, settings.repository_roots, guard
     )
 
 
@@ -100,9 +112,12 @@ def list_playbooks(
     session: SessionDep,
     cipher: CipherDep,
     roots: RootsDep,
+    guard: OutboundDep,
     params: Annotated[PlaybookParams, Query()],
 ) -> PlaybookList:
     """The playbooks found in a checkout of the repository at ``ref``; 409 with git's message
     when it cannot be read now, 422 when its tree leads outside itself."""
-    found = playbooks.list_playbooks(session, cipher, repository, roots=roots, ref=params.ref)
+    found = playbooks.list_playbooks(
+        session, cipher, repository, roots=roots, guard=guard, ref=params.ref
+    )
     return PlaybookList(commit=found.commit, playbooks=found.playbooks, truncated=found.truncated)

@@ -14,10 +14,11 @@ from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories import git, host_keys
-from steward.repositories.checkout import key_material, local_head
+from steward.repositories.checkout import CheckoutFailed, key_material, local_head, vet_server
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
@@ -51,12 +52,17 @@ def _check_local(repo: Repository) -> None:
         raise InvalidInput("ssh_known_hosts", "a local repository is not fetched over ssh")
 
 
-def _check_git_url(url: str) -> str:
+def _check_git_url(url: str, guard: network.Guard) -> str:
     scheme = git.transport(url)
     if scheme is None:
         raise InvalidInput("url", f"not a git URL Steward can use; use {URL_FORMS}")
     if git.has_password_in_url(url):
         raise InvalidInput("url", "no password in the URL: store it in a login_password key")
+    server = git.server(url)
+    if server is not None:  # checked again right before git runs
+        problem = guard.check_at_save(server.host, server.port)
+        if problem is not None:
+            raise InvalidInput("url", f"the git server may not be reached: {problem}")
     return scheme
 
 
@@ -73,13 +79,19 @@ def _check_key(session: Session, project: Project, key_id: int, scheme: str) -> 
         )
 
 
-def _check(session: Session, project: Project, repo: Repository, roots: Sequence[Path]) -> None:
+def _check(
+    session: Session,
+    project: Project,
+    repo: Repository,
+    roots: Sequence[Path],
+    guard: network.Guard,
+) -> None:
     if repo.ref.startswith("-"):  # the schema refuses it too: git would read it as an option
         raise InvalidInput("ref", "must not begin with '-'")
     if repo.kind == RepositoryKind.LOCAL:
         _check_local(repo)
     else:
-        scheme = _check_git_url(repo.url)
+        scheme = _check_git_url(repo.url, guard)
         if repo.key_id is not None:
             _check_key(session, project, repo.key_id, scheme)
         if repo.ssh_known_hosts and scheme != "ssh":
@@ -104,11 +116,13 @@ def create(
     *,
     actor: Actor,
     roots: Sequence[Path],
+    guard: network.Guard,
 ) -> Repository:
-    """``roots``: the directories a local repository must be inside (``repository_roots``)."""
+    """``roots``: the directories a local repository must be inside (``repository_roots``);
+    ``guard``: where a git server may be."""
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
-    _check(session, project, repo, roots)
+    _check(session, project, repo, roots, guard)
     session.add(repo)
     session.flush()
     audit.record_change(
@@ -126,6 +140,7 @@ def update(
     *,
     actor: Actor,
     roots: Sequence[Path],
+    guard: network.Guard,
 ) -> Repository:
     before = _fields(repo)
     changes = body.changes()
@@ -134,7 +149,7 @@ def update(
         scoped.check_name_free(session, Repository, project, name, "repository", except_id=repo.id)
     for field, value in changes.items():
         setattr(repo, field, value)
-    _check(session, project, repo, roots)
+    _check(session, project, repo, roots, guard)
     diff = audit.diff(before, _fields(repo))
     audit.record_change(session, actor, AuditAction.REPOSITORY_UPDATE, repo, diff)
     session.commit()
@@ -155,14 +170,24 @@ def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
 
 
 def test_access(
-    session: Session, cipher: KeyCipher, repo: Repository, scratch: Path, roots: Sequence[Path]
+    session: Session,
+    cipher: KeyCipher,
+    repo: Repository,
+    scratch: Path,
+    roots: Sequence[Path],
+    guard: network.Guard,
 ) -> RepositoryTestResult:
     """Reach the repository with its key and resolve its ref, without cloning; a local one or a
-    ``file://`` URL must still be inside ``roots``."""
+    ``file://`` URL must still be inside ``roots``, a git server where ``guard`` allows."""
     directory = _server_directory(repo, roots)
     if repo.kind == RepositoryKind.LOCAL and directory is not None:
         return RepositoryTestResult(ref="", commit=local_head(directory))
-    with git.access(key_material(session, cipher, repo), scratch, repo.ssh_known_hosts) as access:
+    try:
+        pin = vet_server(repo, guard)
+    except CheckoutFailed as exc:
+        raise InvalidInput("url", exc.message) from exc
+    material = key_material(session, cipher, repo)
+    with git.access(material, scratch, repo.ssh_known_hosts, pin=pin) as access:
         try:
             refs = git.ls_remote(repo.url, access)
         except git.GitFailed as exc:

@@ -26,6 +26,7 @@ from steward.keys import service as keys
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
+from steward.outbound import network
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
 from steward.runner import extravars, venvs
@@ -117,7 +118,13 @@ def prepare(
     ctx = _Context(session, cipher, run, params, workdir)
     repo = _load(session, Repository, params.repository_id, run, "repository")
     source = checkout(
-        session, cipher, repo, workdir / "project", ref=params.ref, roots=settings.repository_roots
+        session,
+        cipher,
+        repo,
+        workdir / "project",
+        ref=params.ref,
+        roots=settings.repository_roots,
+        guard=network.Guard.of(settings),
     )
     inventory = _load(session, Inventory, params.inventory_id, run, "inventory")
     inventory_path = _inventory_path(inventory, source.path, workdir)

@@ -27,7 +27,8 @@ from steward.db import utcnow
 from steward.galaxy import cache as galaxy_cache
 from steward.galaxy import install as galaxy
 from steward.galaxy.requirements import Requirements, RequirementsError, find
-from steward.galaxy.service import ServerAccess
+from steward.galaxy.service import ServerAccess, refusal
+from steward.outbound import network
 from steward.repositories import containment
 from steward.runner import ansible_config
 from steward.runner.masking import Masker
@@ -156,7 +157,8 @@ def install(
     )
     lease = _lease(store, plan, found)
     try:
-        return _install(plan, spec, found, out, store, lease, sandbox, masker, stop)
+        guard = network.Guard.of(settings)
+        return _install(plan, spec, found, out, store, lease, sandbox, masker, stop, guard)
     except BaseException:
         if lease is not None:
             lease.release()
@@ -187,13 +189,16 @@ def _install(
     sandbox: Sandbox,
     masker: Masker,
     stop: Callable[[], bool],
+    guard: network.Guard,
 ) -> Installed:
     layout = galaxy.Layout(spec.private_data_dir)
     if lease is not None and lease.hit:
         tree, manifest, cache_state = lease.entry, lease.manifest(), "hit"
     else:
         layout.make()
-        problem = _run_galaxy(plan, spec, found, layout, sandbox, out, stop)
+        problem = _refused_server(plan, guard) or _run_galaxy(
+            plan, spec, found, layout, sandbox, out, stop
+        )
         if problem is _STOPPED:
             out.done(["Installing requirements: stopped"], failed=True, cache="none")
             return Installed(events=out.count, stopped=True, lease=lease)
@@ -269,6 +274,21 @@ def _run_galaxy(
             return f"ansible-galaxy failed to install the {command.title} (exit code {code})" + (
                 f": {message}" if message else ""
             )
+    return None
+
+
+def _refused_server(plan: RequirementsPlan, guard: network.Guard) -> str | None:
+    """Each Galaxy server of the project checked right before ansible-galaxy runs (settings
+    and names may have changed since the save); why one may not be reached, or None.
+    ansible-galaxy connects by itself: to the address the name has then."""
+    for server in plan.servers:
+        for field, url in (("url", server.url), ("auth_url", server.auth_url)):
+            problem = refusal(url, guard, at_save=False) if url else None
+            if problem is not None:
+                return (
+                    f"Galaxy server '{server.name}' ({field}) refused before ansible-galaxy ran:"
+                    f" {problem}"
+                )
     return None
 
 

@@ -8,6 +8,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    OutboundDep,
     RootsDep,
     RuntimeDep,
     SessionDep,
@@ -78,6 +79,7 @@ def create_template(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    guard: OutboundDep,
     rt: RuntimeDep,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
@@ -90,6 +92,7 @@ def create_template(
         actor=actor,
         cipher=cipher,
         roots=roots,
+        guard=guard,
         venvs=venvs.allowed(rt.settings),
     )
     return _read(created, rights)
@@ -109,6 +112,7 @@ def update_template(
     actor: ActorDep,
     cipher: CipherDep,
     roots: RootsDep,
+    guard: OutboundDep,
     rt: RuntimeDep,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
@@ -120,6 +124,7 @@ def update_template(
         actor=actor,
         cipher=cipher,
         roots=roots,
+        guard=guard,
         venvs=venvs.allowed(rt.settings),
     )
     return _read(updated, rights)

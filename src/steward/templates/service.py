@@ -15,6 +15,7 @@ from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
+from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories import playbooks
@@ -106,18 +107,19 @@ def create(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    guard: network.Guard,
     venvs: Sequence[str] = (),
 ) -> Template:
-    """``cipher`` and ``roots`` (``Settings.repository_roots``): to check out the repository and
-    find the playbook in it; ``venvs``: the virtual environments it may choose besides the
-    server's own (``runner.venvs.allowed``)."""
+    """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where git may
+    connect): to check out the repository and find the playbook in it; ``venvs``: the
+    virtual environments it may choose besides the server's own (``runner.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
     check_venv(body.ansible_venv, venvs)
     if body.runner_group_id is not None:
         runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
-    _check_playbook(session, cipher, template, roots)
+    _check_playbook(session, cipher, template, roots, guard)
     session.add(template)
     session.flush()
     audit.record_change(
@@ -136,6 +138,7 @@ def update(
     actor: Actor,
     cipher: KeyCipher,
     roots: Sequence[Path],
+    guard: network.Guard,
     venvs: Sequence[str] = (),
 ) -> Template:
     """The playbook is looked for again only when it or the repository changes."""
@@ -150,7 +153,7 @@ def update(
         scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
     _apply(session, project, template, changes)
     if {"playbook", "repository_id"} & changes.keys():
-        _check_playbook(session, cipher, template, roots)
+        _check_playbook(session, cipher, template, roots, guard)
     diff = audit.diff(before, _fields(template))
     audit.record_change(session, actor, AuditAction.TEMPLATE_UPDATE, template, diff)
     session.commit()
@@ -170,7 +173,11 @@ def delete(session: Session, template: Template, *, actor: Actor) -> None:
 
 
 def _check_playbook(
-    session: Session, cipher: KeyCipher, template: Template, roots: Sequence[Path]
+    session: Session,
+    cipher: KeyCipher,
+    template: Template,
+    roots: Sequence[Path],
+    guard: network.Guard,
 ) -> None:
     """The playbook must be a regular file in a checkout of the repository that stays inside
     itself (no symlink or ``ansible.cfg`` path leading out), and a list of plays."""
@@ -181,6 +188,7 @@ def _check_playbook(
         template.playbook,
         field="playbook",
         roots=roots,
+        guard=guard,
         regular_file=True,
         problem=playbooks.problem,
     )
