@@ -17,6 +17,7 @@ from steward.notifications.notifier import Notifier
 from steward.retention.pruner import Pruner
 from steward.runtime import Runtime
 from steward.schedules.scheduler import Scheduler
+from steward.templates import reserved
 from steward.workflows.ticker import WorkflowTicker
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 
 def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
     runtime = Runtime.build(settings)
+    reserved.warm()  # what launch values may not set, derived from Ansible in the background
     if migrate:
         migrations.upgrade(settings.database_url)
     with runtime.sessions() as session:

@@ -9,7 +9,7 @@ from typing import Any
 from support.builders import Workbench
 
 SURVEY = [
-    {"variable": "port", "label": "Port", "type": "integer", "required": True},
+    {"variable": "db_port", "label": "Port", "type": "integer", "required": True},
     {"variable": "env_name", "label": "Env", "type": "text", "default": "dev"},
     {"variable": "pw", "label": "Password", "type": "password", "required": True},
 ]
@@ -35,7 +35,7 @@ def test_relaunch_values_are_the_runs_within_what_the_template_allows(
         template,
         limit="localhost",
         extra_vars={"who": "first"},
-        survey={"port": 5432, "env_name": "prod", "pw": "s3cret-answer"},
+        survey={"db_port": 5432, "env_name": "prod", "pw": "s3cret-answer"},
     )
     values = _values(workbench, run["id"])
     assert "s3cret-answer" not in str(values)
@@ -46,7 +46,7 @@ def test_relaunch_values_are_the_runs_within_what_the_template_allows(
     assert launch["tags"] == ""
     assert launch["check_mode"] is False
     assert launch["extra_vars"] == {"who": "first"}
-    assert launch["survey"] == {"port": 5432, "env_name": "prod", "pw": "********"}
+    assert launch["survey"] == {"db_port": 5432, "env_name": "prod", "pw": "********"}
     # fields the template does not let a launch override are not offered
     assert launch["verbosity"] is None
     assert launch["inventory_id"] is None
@@ -58,22 +58,22 @@ def test_relaunch_changes_a_var_and_keeps_the_secret_answer(workbench: Workbench
     first = workbench.launch(
         template,
         extra_vars={"who": "first"},
-        survey={"port": 5432, "env_name": "prod", "pw": "s3cret-answer"},
+        survey={"db_port": 5432, "env_name": "prod", "pw": "s3cret-answer"},
     )
     # pw is required: the relaunch would be refused had the answer not been kept
     again = workbench.client.post(
         workbench.url(f"runs/{first['id']}/relaunch"),
-        json={"extra_vars": {"who": "second"}, "survey": {"port": 6543}},
+        json={"extra_vars": {"who": "second"}, "survey": {"db_port": 6543}},
     )
     assert again.status_code == 201, again.text
     run = again.json()
     assert run["launch_type"] == "relaunch"
     assert run["relaunch_of_id"] == first["id"]
-    assert run["params"]["launch_vars"] == {"who": "second", "port": 6543, "env_name": "prod"}
+    assert run["params"]["launch_vars"] == {"who": "second", "db_port": 6543, "env_name": "prod"}
     assert run["params"]["secret_extra_vars"] == {"pw": "********"}
     done = workbench.wait(run["id"])
     assert done["status"] == "successful", workbench.text(run["id"])
-    assert "port=6543 port_type=int env=prod" in workbench.text(run["id"])
+    assert "db_port=6543 db_port_type=int env=prod" in workbench.text(run["id"])
 
     # a secret sent as ******** is the kept one too; a new answer replaces it
     masked = workbench.client.post(
@@ -92,12 +92,12 @@ def test_relaunch_changes_a_var_and_keeps_the_secret_answer(workbench: Workbench
 
 def test_relaunch_is_checked_like_a_launch(workbench: Workbench) -> None:
     template = _survey_template(workbench)
-    first = workbench.launch(template, survey={"port": 1, "pw": "x"})
+    first = workbench.launch(template, survey={"db_port": 1, "pw": "x"})
     url = workbench.url(f"runs/{first['id']}/relaunch")
     refused = {
         "verbosity": ({"verbosity": 3}, "does not allow overriding verbosity"),
-        "survey.port": ({"survey": {"port": "many"}}, "must be an integer"),
-        "extra_vars.port": ({"extra_vars": {"port": 2}}, "is a survey question"),
+        "survey.db_port": ({"survey": {"db_port": "many"}}, "must be an integer"),
+        "extra_vars.db_port": ({"extra_vars": {"db_port": 2}}, "is a survey question"),
         "limit": ({"limit": "all -oops"}, "element '-oops' starts with '-'"),
     }
     for field, (body, cause) in refused.items():

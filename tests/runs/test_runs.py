@@ -134,7 +134,7 @@ def test_tags_and_check_mode(workbench: Workbench, tmp_path: Path) -> None:
 def test_survey_answers_reach_the_playbook_typed(workbench: Workbench) -> None:
     survey = [
         {
-            "variable": "port",
+            "variable": "db_port",
             "label": "Port",
             "type": "integer",
             "required": True,
@@ -152,14 +152,14 @@ def test_survey_answers_reach_the_playbook_typed(workbench: Workbench) -> None:
     template = workbench.template("survey.yml", survey=survey)
     wrong = workbench.client.post(
         workbench.url("runs"),
-        json={"template_id": template, "survey": {"port": "eighty", "env_name": "staging"}},
+        json={"template_id": template, "survey": {"db_port": "eighty", "env_name": "staging"}},
     )
     assert wrong.status_code == 422
-    assert "survey.port" in wrong.json()["detail"]
-    run = workbench.launch(template, survey={"port": 8080, "env_name": "production"})
+    assert "survey.db_port" in wrong.json()["detail"]
+    run = workbench.launch(template, survey={"db_port": 8080, "env_name": "production"})
     done = workbench.wait(run["id"])
     assert done["status"] == "successful"
-    assert "port=8080 port_type=int env=production" in workbench.text(run["id"])
+    assert "db_port=8080 db_port_type=int env=production" in workbench.text(run["id"])
 
 
 @SQLITE_ONLY

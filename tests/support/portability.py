@@ -142,7 +142,7 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "ssh_key_id": ssh,
             "become_key_id": login,
             "vault_key_ids": [vault],
-            "extra_vars": {"port": 8080, "raw": "{{ 7 * 7 }}"},
+            "extra_vars": {"db_port": 8080, "raw": "{{ 7 * 7 }}"},
             "limit": "localhost",
             "tags": "deploy",
             "verbosity": 1,

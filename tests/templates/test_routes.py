@@ -58,7 +58,7 @@ def test_template_read_carries_ids_and_names_of_what_it_references(
         "verbosity": 2,
         "forks": 10,
         "overridable": ["limit", "extra_vars"],
-        "survey": [{"variable": "port", "label": "Port", "type": "integer", "default": 80}],
+        "survey": [{"variable": "db_port", "label": "Port", "type": "integer", "default": 80}],
     }
     created = make_template(client, project_id, **refs, **body)
     assert created["playbook"] == "deploy/site.yml"

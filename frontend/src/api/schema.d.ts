@@ -5495,6 +5495,11 @@ export interface components {
       /** Survey */
       survey?: components["schemas"]["Question"][];
       /**
+       * Launch Var Exceptions
+       * @description variables Ansible reads as settings (ansible_*, connection, become, shell… plugin variables, magic variables) that launch values (extra vars, survey answers, schedules, webhooks, workflow nodes, relaunches) may set all the same: each lets a launcher change how Ansible connects, escalates or runs code
+       */
+      launch_var_exceptions?: string[];
+      /**
        * Install Requirements
        * @description install the roles and collections of the repository's requirements files before each run
        * @default true
@@ -5567,6 +5572,11 @@ export interface components {
       overridable: components["schemas"]["OverridableField"][];
       /** Survey */
       survey: components["schemas"]["Question"][];
+      /**
+       * Launch Var Exceptions
+       * @description variables Ansible reads as settings (ansible_*, connection, become, shell… plugin variables, magic variables) that launch values (extra vars, survey answers, schedules, webhooks, workflow nodes, relaunches) may set all the same: each lets a launcher change how Ansible connects, escalates or runs code
+       */
+      launch_var_exceptions: string[];
       /** Install Requirements */
       install_requirements: boolean;
       /** Ansible Venv */
@@ -5662,6 +5672,11 @@ export interface components {
       overridable?: components["schemas"]["OverridableField"][] | null;
       /** Survey */
       survey?: components["schemas"]["Question"][] | null;
+      /**
+       * Launch Var Exceptions
+       * @description variables Ansible reads as settings (ansible_*, connection, become, shell… plugin variables, magic variables) that launch values (extra vars, survey answers, schedules, webhooks, workflow nodes, relaunches) may set all the same: each lets a launcher change how Ansible connects, escalates or runs code
+       */
+      launch_var_exceptions?: string[] | null;
       /** Install Requirements */
       install_requirements?: boolean | null;
       /** Ansible Venv */

@@ -1,6 +1,8 @@
 """The effective parameters of one run: template defaults, allowed overrides, survey answers.
 
-Called by the runs service when a run is launched; it raises ``InvalidInput`` naming the field.
+Called by the runs service when a run is launched, and by every save of launch values (schedules,
+workflow nodes, webhooks' dry runs); it raises ``InvalidInput`` naming the field. Launch values
+may not set a variable Ansible reads as a setting (``templates.reserved``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.repositories.schemas import Ref
 from steward.runner.masking import MASK
+from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.survey import Question, SurveyResult, validate_answers
@@ -78,8 +81,10 @@ def resolve_launch(
     """``granted``: fields Steward itself sets whatever the template allows (the limit of a
     relaunch on the failed hosts); they are checked like any other value."""
     _check_allowed(template, body, granted)
+    reserved.check_for(template, body.extra_vars or {}, field="extra_vars")
     questions = [Question.model_validate(q) for q in template.survey]
     answers = validate_answers(questions, body.survey)
+    reserved.check_for(template, [*answers.values, *answers.secret_values], field="survey")
     return LaunchParams(
         limit=_pick(body.limit, template.limit),
         tags=_pick(body.tags, template.tags),

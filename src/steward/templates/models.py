@@ -55,6 +55,9 @@ class Template(ProjectScoped):
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question
     survey: Mapped[list[Any]] = mapped_column(default=list)
+    # variables Ansible reads as settings that launch values may set all the same, by name
+    # (templates.reserved); only template writers set it
+    launch_var_exceptions: Mapped[list[Any]] = mapped_column(default=list)
 
     # referenced objects, for their names in reads; templates.service loads them with joins
     repository: Mapped[Repository] = relationship()

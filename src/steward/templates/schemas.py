@@ -11,8 +11,9 @@ from steward.api.bounds import PATH_MAX, Description, Id, Name, PathText, Timeou
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.paths import normalize
 from steward.templates.patterns import HostPattern, TagList
+from steward.templates.reserved import EXCEPTIONS_MAX
 from steward.templates.survey import Question, Survey
-from steward.templates.variables import ExtraVars
+from steward.templates.variables import ExtraVars, VariableName
 
 
 class OverridableField(enum.StrEnum):
@@ -49,6 +50,15 @@ Overridable = Annotated[
 ]
 AnsibleVenv = Annotated[str, Field(max_length=PATH_MAX)]
 VaultKeyIds = Annotated[list[Id], Field(max_length=20), AfterValidator(_distinct)]
+LaunchVarExceptions = Annotated[
+    list[VariableName], Field(max_length=EXCEPTIONS_MAX), AfterValidator(_distinct)
+]
+EXCEPTIONS_DOC = (
+    "variables Ansible reads as settings (ansible_*, connection, become, shell… plugin"
+    " variables, magic variables) that launch values (extra vars, survey answers, schedules,"
+    " webhooks, workflow nodes, relaunches) may set all the same: each lets a launcher change"
+    " how Ansible connects, escalates or runs code"
+)
 
 
 class TemplateCreate(RequestModel):
@@ -74,6 +84,9 @@ class TemplateCreate(RequestModel):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable = Field(default_factory=list)
     survey: Survey = Field(default_factory=list)
+    launch_var_exceptions: LaunchVarExceptions = Field(
+        default_factory=list, description=EXCEPTIONS_DOC
+    )
     install_requirements: bool = Field(
         default=True,
         description="install the roles and collections of the repository's requirements files"
@@ -110,6 +123,9 @@ class TemplateUpdate(NamedUpdate):
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None
+    launch_var_exceptions: LaunchVarExceptions | None = Field(
+        default=None, description=EXCEPTIONS_DOC
+    )
     install_requirements: bool | None = None
     ansible_venv: AnsibleVenv | None = None
     runner_group_id: Id | None = None
@@ -154,6 +170,7 @@ class TemplateRead(ResponseModel):
     timeout_seconds: int | None
     overridable: list[OverridableField]
     survey: list[Question]
+    launch_var_exceptions: list[str] = Field(description=EXCEPTIONS_DOC)
     install_requirements: bool
     ansible_venv: str
     runner_group_id: int | None

@@ -24,6 +24,7 @@ from steward.repositories.models import Repository
 from steward.runner.venvs import check_choice as check_venv
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
+from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
 from steward.workflows import usage as workflows
@@ -52,8 +53,10 @@ AUDITED_FIELDS = (
     "name", "description", "playbook", "repository_id", "inventory_id", "environment_id",
     "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
-    "install_requirements", "ansible_venv", "runner_group_id",
+    "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
 )  # fmt: skip
+# what decides which survey variables launch values may set
+LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})
 
 
 def _fields(template: Template) -> dict[str, Any]:
@@ -119,6 +122,7 @@ def create(
         runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
+    _check_survey_variables(template)
     _check_playbook(session, cipher, template, roots, guard)
     session.add(template)
     session.flush()
@@ -152,6 +156,8 @@ def update(
         name = changes["name"]
         scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
     _apply(session, project, template, changes)
+    if LAUNCH_VAR_FIELDS & changes.keys():
+        _check_survey_variables(template)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots, guard)
     diff = audit.diff(before, _fields(template))
@@ -170,6 +176,19 @@ def delete(session: Session, template: Template, *, actor: Actor) -> None:
     )
     session.delete(template)
     session.commit()
+
+
+def _check_survey_variables(template: Template) -> None:
+    """A survey answer is a launch value: its variable may not be one Ansible reads as a
+    setting (``templates.reserved``) unless the template excepts it."""
+    for i, question in enumerate(template.survey):
+        cause = reserved.refusal(
+            str(question["variable"]),
+            venv=template.ansible_venv,
+            exceptions=template.launch_var_exceptions,
+        )
+        if cause is not None:
+            raise InvalidInput(f"survey.{i}.variable", f"'{question['variable']}' {cause}")
 
 
 def _check_playbook(

@@ -22,6 +22,7 @@ from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runner.masking import MASK
+from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import OverridableField
 from steward.webhooks.models import Webhook, WebhookAuth, WebhookDelivery, new_hook_id
@@ -76,7 +77,8 @@ def _check_secret_key(session: Session, project: Project, key_id: int) -> None:
 
 def _check_launch_values(template: Template, webhook: Webhook) -> None:
     """What a delivery would set must be something the template lets a launch override:
-    extractors become extra vars (or survey answers), ``ref_from`` the ref."""
+    extractors become extra vars (or survey answers), never a variable Ansible reads as a
+    setting (``templates.reserved``); ``ref_from`` the ref."""
     asked = survey_variables(template)
     for variable in webhook.extractors:
         if variable not in asked and OverridableField.EXTRA_VARS not in template.overridable:
@@ -85,6 +87,7 @@ def _check_launch_values(template: Template, webhook: Webhook) -> None:
                 f"template '{template.name}' does not allow overriding extra_vars "
                 "(nor does its survey ask this variable)",
             )
+    reserved.check_for(template, webhook.extractors, field="extractors")
     if webhook.ref_from and OverridableField.REF not in template.overridable:
         raise InvalidInput(
             "ref_from", f"template '{template.name}' does not allow overriding the ref"

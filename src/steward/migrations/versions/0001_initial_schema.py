@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 07:12:48.537332
+Create Date: 2026-11-27 07:56:32.235474
 """
 
 from collections.abc import Sequence
@@ -514,6 +514,7 @@ def upgrade() -> None:
         sa.Column("ansible_venv", sa.String(length=1000), nullable=False),
         sa.Column("overridable", sa.JSON(), nullable=False),
         sa.Column("survey", sa.JSON(), nullable=False),
+        sa.Column("launch_var_exceptions", sa.JSON(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(

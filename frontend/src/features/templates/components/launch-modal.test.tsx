@@ -35,6 +35,7 @@ const template: Schemas["TemplateRead"] = {
   overridable: ["limit"],
   install_requirements: true,
   ansible_venv: "",
+  launch_var_exceptions: [],
   runner_group_id: null,
   survey: [
     { variable: "who", label: "Who", description: "", type: "text", required: true },

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Autocomplete,
   Checkbox,
   Fieldset,
@@ -9,6 +10,7 @@ import {
   SimpleGrid,
   Stack,
   Switch,
+  TagsInput,
   Text,
   TextInput,
 } from "@mantine/core";
@@ -29,6 +31,8 @@ import { usePlaybooks } from "@/features/templates/api/get-playbooks";
 import { useSaveTemplate } from "@/features/templates/api/save-template";
 import { SurveyEditor } from "@/features/templates/components/survey-editor";
 import {
+  EXCEPTIONS_MAX,
+  exceptionsWarning,
   OVERRIDABLE,
   SERVER_VENV,
   type TemplateFormValues,
@@ -289,6 +293,23 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
             ))}
           </SimpleGrid>
         </Checkbox.Group>
+        <TagsInput
+          mt="sm"
+          label="Ansible settings launch values may set"
+          description={
+            "Launch values may not set ansible_* variables, connection, become or shell" +
+            " plugin variables, nor magic variables like hostvars; list a name here only if" +
+            " the playbook needs it from whoever launches"
+          }
+          placeholder="ansible_…"
+          maxTags={EXCEPTIONS_MAX}
+          {...form.getInputProps("launch_var_exceptions")}
+        />
+        {exceptionsWarning(form.values.launch_var_exceptions) && (
+          <Alert mt="sm" color="orange" title="Launchers can change how Ansible runs">
+            {exceptionsWarning(form.values.launch_var_exceptions)}
+          </Alert>
+        )}
       </Fieldset>
 
       <Fieldset legend="Survey">

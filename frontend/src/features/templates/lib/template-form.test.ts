@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { toLaunchValues, toRunCreate } from "@/lib/launch-form";
 import { newQuestion, toQuestion, withType } from "@/features/templates/lib/survey-form";
 import {
+  exceptionNames,
+  exceptionsWarning,
   toTemplateBody,
   toTemplateValues,
   SERVER_VENV,
@@ -39,6 +41,7 @@ const template: Schemas["TemplateRead"] = {
   overridable: ["limit", "check_mode"],
   install_requirements: false,
   ansible_venv: "/opt/ansible-2.16",
+  launch_var_exceptions: ["ansible_become_user"],
   runner_group_id: null,
   survey: [
     {
@@ -128,6 +131,24 @@ describe("template form", () => {
       install_requirements: false,
       ansible_venv: "/opt/ansible-2.16",
     });
+  });
+
+  it("keeps the Ansible settings a launch may set, and warns while there are any", () => {
+    const stored = toTemplateValues(template);
+    expect(stored.launch_var_exceptions).toEqual(["ansible_become_user"]);
+    expect(toTemplateBody(stored, {}).launch_var_exceptions).toEqual(["ansible_become_user"]);
+    const warning = exceptionsWarning(stored.launch_var_exceptions);
+    expect(warning).toContain("ansible_become_user");
+    expect(warning).toContain("escalates privileges");
+    const fresh = toTemplateValues(null);
+    expect(fresh.launch_var_exceptions).toEqual([]);
+    expect(exceptionsWarning(fresh.launch_var_exceptions)).toBeNull();
+    expect(toTemplateBody(fresh, {}).launch_var_exceptions).toEqual([]);
+    // typed names are trimmed; blanks and repeats are dropped
+    expect(exceptionNames([" ansible_port ", "", "ansible_port", "hostvars"])).toEqual([
+      "ansible_port",
+      "hostvars",
+    ]);
   });
 
   it("offers each Ansible with its version, and disables one with a problem, saying it", () => {

@@ -48,6 +48,28 @@ export interface TemplateFormValues {
   survey: QuestionValues[];
   install_requirements: boolean;
   ansible_venv: string;
+  /** Ansible settings launch values may set all the same (the server's launch_var_exceptions) */
+  launch_var_exceptions: string[];
+}
+
+/** At most this many exceptions (the server's bound). */
+export const EXCEPTIONS_MAX = 20;
+
+/** The warning shown while a template lets launch values set Ansible settings, or null. */
+export function exceptionsWarning(names: readonly string[]): string | null {
+  if (names.length === 0) return null;
+  const listed = names.join(", ");
+  return (
+    `Whoever may run this template can set ${listed} at launch (and through its survey,` +
+    " schedules, webhooks, workflow nodes and relaunches). These are variables Ansible reads" +
+    " as settings: they can change how it connects, escalates privileges or runs programs" +
+    " on this server. Allow only names your playbook needs and only for people you trust."
+  );
+}
+
+/** Names typed in the exceptions field: trimmed, without blanks and repeats. */
+export function exceptionNames(values: readonly string[]): string[] {
+  return [...new Set(values.map((v) => v.trim()).filter((v) => v !== ""))];
 }
 
 /** The picker's value for the server's own Ansible (its path is ""; a picker wants a value). */
@@ -104,6 +126,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     survey: (t?.survey ?? []).map(toQuestionValues),
     install_requirements: t?.install_requirements ?? true,
     ansible_venv: t?.ansible_venv ?? "",
+    launch_var_exceptions: t?.launch_var_exceptions ?? [],
   };
 }
 
@@ -137,5 +160,6 @@ export function toTemplateBody(
     survey: v.survey.map(toQuestion),
     install_requirements: v.install_requirements,
     ansible_venv: v.ansible_venv,
+    launch_var_exceptions: exceptionNames(v.launch_var_exceptions),
   };
 }

@@ -1,0 +1,196 @@
+"""Launch values are data: they may not set a variable Ansible reads as a setting.
+
+A value given at launch (the extra vars override, a survey answer, a webhook extractor, a
+schedule's or a workflow node's stored values, a relaunch) reaches Ansible as an extra var, the
+highest precedence there is. ``!unsafe`` stops Jinja in it, but Ansible still *obeys* some
+variables: ``ansible_shell_executable``, ``ansible_ssh_common_args`` (a ProxyCommand),
+``ansible_python_interpreter``, ``ansible_become_exe``, ``ansible_connection``… each runs a
+program of the launcher's choice on the controller. So a launch value may not be named:
+
+- any ``ansible_*`` (or ``_ansible_*``) name: Ansible's namespace;
+- any variable the installed Ansible reads as a setting or reserves, derived from ansible-core
+  itself by ``runner/setting_variables.py`` (every ``vars:`` of every plugin option in the
+  plugins' documentation, of its configuration definitions, its play-context and magic
+  variables, ``ansible.vars.reserved``), so a new ansible-core or collection is covered with no
+  list to update;
+- the few magic variables ansible-core sets without listing them (``UNLISTED``).
+
+Which Ansible: a run uses its template's venv (``runner.venvs``), and that venv's ansible-core
+and collections decide what it reads; so the names are those of the server's own Ansible *and*
+of the template's venv (the union: switching venvs never lets a name through). Each list is
+derived once per process per installation (recomputed when the venv's packages change), in a
+child process of that venv's Python (about 2 s; ``warm`` starts the server's own in the
+background at start, so the server starts as fast as before). Collections a project's
+requirements install at run time are not known at launch: their variables are covered by the
+``ansible_*`` rule, Ansible's convention for plugin variables.
+
+A template writer may allow named exceptions (``Template.launch_var_exceptions``, audited with
+the template). Values template and environment editors write (their extra vars) are trusted and
+never checked here. The check is at save (survey questions, schedules, webhook extractors,
+workflow nodes) and at launch (``templates.launch.resolve_launch``, every launch's path).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Collection, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from steward.errors import InvalidInput, InvalidState
+from steward.runner.playbook import BIN_DIR
+
+if TYPE_CHECKING:
+    from steward.templates.models import Template
+
+log = logging.getLogger(__name__)
+
+PROBE = Path(__file__).resolve().parent.parent / "runner" / "setting_variables.py"
+PROBE_TIMEOUT_SECONDS = 120
+PREFIXES = ("ansible_", "_ansible_")
+# magic variables ansible-core sets without listing them (docs: "Special variables")
+UNLISTED: Mapping[str, str] = {
+    "item": "the loop variable Ansible sets itself",
+}
+EXCEPTIONS_MAX = 20  # names a template may except
+
+
+@dataclasses.dataclass(frozen=True)
+class SettingVariables:
+    """What one installation of Ansible reads or reserves: ``{name: why}``."""
+
+    ansible_version: str
+    variables: Mapping[str, str]
+
+
+_lock = threading.Lock()
+_derived: dict[tuple[str, tuple[int, ...]], SettingVariables] = {}
+
+
+def _bin_dir(venv: str) -> Path:
+    return BIN_DIR if venv == "" else Path(venv) / "bin"
+
+
+def _stamp(bin_dir: Path) -> tuple[int, ...]:
+    """Changes when packages (ansible-core, collections) are installed in the venv."""
+    paths = [
+        bin_dir / "ansible-playbook",
+        *sorted(bin_dir.parent.glob("lib/python*/site-packages")),
+    ]
+    stamp = []
+    for path in paths:
+        try:
+            stamp.append(path.stat().st_mtime_ns)
+        except OSError:
+            stamp.append(0)
+    return tuple(stamp)
+
+
+def _derive(bin_dir: Path) -> SettingVariables:
+    python = Path(sys.executable) if bin_dir == BIN_DIR else bin_dir / "python"
+    with tempfile.TemporaryDirectory(prefix="steward-setting-vars-") as cwd:  # no ansible.cfg
+        try:
+            done = subprocess.run(
+                [str(python), str(PROBE)],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=PROBE_TIMEOUT_SECONDS,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise InvalidState(
+                f"the variables Ansible reads as settings could not be listed ({python}): {exc}"
+            ) from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise InvalidState(
+            f"the variables Ansible reads as settings could not be listed ({python}): {last}"
+        )
+    answer = json.loads(done.stdout)
+    return SettingVariables(str(answer["ansible_version"]), dict(answer["variables"]))
+
+
+def setting_variables(venv: str = "") -> SettingVariables:
+    """What the Ansible of ``venv`` (a template's ``ansible_venv``; ``""`` the server's own)
+    reads as settings or reserves; derived once per installation. ``InvalidState`` when it
+    cannot be told (the launch values are then refused, never let through)."""
+    bin_dir = _bin_dir(venv)
+    key = (str(bin_dir), _stamp(bin_dir))
+    found = _derived.get(key)
+    if found is None:
+        with _lock:
+            found = _derived.get(key)
+            if found is None:
+                found = _derive(bin_dir)
+                _derived[key] = found
+                log.info(
+                    "ansible-core %s at %s: %d variables Ansible reads or reserves",
+                    found.ansible_version,
+                    bin_dir,
+                    len(found.variables),
+                )
+    return found
+
+
+def warm() -> None:
+    """Derive the server's own list in the background (at server start)."""
+
+    def derive() -> None:
+        try:
+            setting_variables()
+        except InvalidState as exc:
+            log.error("%s", exc.message)
+
+    threading.Thread(target=derive, name="setting-variables", daemon=True).start()
+
+
+def why_reserved(name: str, venv: str = "") -> str | None:
+    """Why launch values may not set ``name``, or None when they may."""
+    for where in dict.fromkeys(("", venv)):
+        why = setting_variables(where).variables.get(name)
+        if why is not None:
+            return why
+    if name.startswith(PREFIXES):
+        return "every ansible_* name is Ansible's"
+    return UNLISTED.get(name)
+
+
+def refusal(name: str, *, venv: str = "", exceptions: Collection[str] = ()) -> str | None:
+    """The cause of a 422 for a launch value named ``name``, or None when it may be set
+    (``exceptions``: the template's ``launch_var_exceptions``)."""
+    if name in exceptions:
+        return None
+    why = why_reserved(name, venv)
+    if why is None:
+        return None
+    return (
+        f"is an Ansible setting or reserved variable ({why}); launch values may not set it"
+        " unless the template lists it in launch_var_exceptions"
+    )
+
+
+def check(
+    names: Iterable[str], *, field: str, venv: str = "", exceptions: Collection[str] = ()
+) -> None:
+    """A 422 naming ``<field>.<name>`` and why, for the first name launch values may not set."""
+    for name in names:
+        cause = refusal(name, venv=venv, exceptions=exceptions)
+        if cause is not None:
+            raise InvalidInput(f"{field}.{name}", cause)
+
+
+def check_for(template: Template, names: Iterable[str], *, field: str) -> None:
+    """``check`` with the template's venv and exceptions."""
+    check(
+        names,
+        field=field,
+        venv=template.ansible_venv,
+        exceptions=template.launch_var_exceptions,
+    )
