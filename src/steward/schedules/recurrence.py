@@ -52,12 +52,13 @@ from dateutil.rrule import (
 from steward.errors import InvalidInput
 from steward.schedules.models import ScheduleKind
 
-# What one question (the next occurrence, the next ten) may cost, in units of about 0.05 µs
+# What one question (the next occurrence, the next ten) may cost, in units of about 0.1 µs
 # of CPU: a turn of dateutil's search costs TURN_COST plus a unit per day and per time of day it
 # builds; each local occurrence gone through costs STEP_COST (zone and order on our side).
 BUDGET = 1_000_000
 TURN_COST = 40
 STEP_COST = 50
+MONTH_COST = 16  # a month a turn of a rule under MONTHLY goes through (INTERVAL=10000 days)
 # times of day a YEARLY…DAILY rule's BYHOUR, BYMINUTE and BYSECOND may give: dateutil builds
 # them all each time the rule is made (86,400 cost 30 ms)
 TIMES_PER_DAY_MAX = 24 * 60
@@ -74,6 +75,7 @@ _PERIODS: dict[int, dt.timedelta] = {
     SECONDLY: dt.timedelta(seconds=1),
 }
 _MONTHS = {MONTHLY: 1, YEARLY: 12}
+_MONTH_SECONDS = 28 * 24 * 3600
 
 
 @functools.cache
@@ -198,10 +200,10 @@ class Budget:
         if self.left < 0:
             raise InvalidInput(
                 "expression",
-                "takes too long to evaluate: the search for its next occurrences went through"
-                " too many periods or occurrences (a rule that never matches, such as 30"
-                " February, or one that matches too rarely or too densely); use a coarser FREQ,"
-                " fewer BY… values, or a rule that matches more regularly",
+                "takes too long to evaluate: its next occurrences were not found within the"
+                " search budget; it may never fire (30 February) or match too rarely or too"
+                " densely; use a coarser FREQ, fewer BY… values, or a rule that matches more"
+                " regularly",
             )
 
 
@@ -376,8 +378,8 @@ class _CountedInfo(dateutil.rrule._iterinfo):
         rule.budget.spend(units)
 
     def _days(self, found: _DaySet) -> _DaySet:
-        positions = len(typing.cast(_CountedRule, self.rrule)._bysetpos or ())
-        self._spend(TURN_COST + (found[2] - found[1]) * (1 + positions))
+        rule = typing.cast(_CountedRule, self.rrule)
+        self._spend(rule.turn_cost + (found[2] - found[1]) * (1 + len(rule._bysetpos or ())))
         return found
 
     def ydayset(self, year: int, month: int, day: int) -> _DaySet:
@@ -414,6 +416,7 @@ class _CountedRule(rrule):
     is changed for anyone else)."""
 
     budget: Budget
+    turn_cost: int
     _bysetpos: tuple[int, ...] | None
 
     _iter = types.FunctionType(
@@ -447,6 +450,11 @@ def _counted(rule: rrule, budget: Budget) -> _CountedRule:
     }
     counted = _CountedRule(**kwargs)
     counted.budget = budget
+    # a turn of a rule under MONTHLY moves forward a month at a time (in one loop of
+    # dateutil's) to the period's month: INTERVAL=2147483647 days is 70 million of them
+    period = _PERIODS.get(int(info["_freq"]))
+    seconds = int(period.total_seconds()) * int(info["_interval"]) if period is not None else 0
+    counted.turn_cost = TURN_COST + MONTH_COST * (seconds // _MONTH_SECONDS)
     return counted
 
 
@@ -460,10 +468,11 @@ def _moved(rule: rrule, start: dt.datetime) -> rrule:
     freq, interval = int(info["_freq"]), int(info["_interval"])
     if info["_count"] is not None or start <= dtstart:
         return rule
-    if freq in _PERIODS:
-        period = _PERIODS[freq] * interval
-        steps = (start - dtstart) // period
-        return rule.replace(dtstart=dtstart + period * steps) if steps > 0 else rule
+    if freq in _PERIODS:  # in whole seconds: INTERVAL=2147483647 days is no timedelta
+        period = int(_PERIODS[freq].total_seconds()) * interval
+        steps = int((start - dtstart).total_seconds()) // period
+        moved = dt.timedelta(seconds=period * steps) if steps > 0 else None
+        return rule.replace(dtstart=dtstart + moved) if moved is not None else rule
     if dtstart.day > 28:
         return rule
     months = _MONTHS[freq] * interval
