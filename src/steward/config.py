@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     login_max_failures_per_account: int = Field(default=5, ge=1)
     login_max_failures_per_ip: int = Field(default=20, ge=1)
     login_window_seconds: int = Field(default=900, ge=1, le=86400)
+    # previews and tests that evaluate what a user typed (a schedule's next occurrences, a
+    # webhook's test delivery, an unsaved inventory): per user and server process, a minute
+    preview_max_per_minute: int = Field(default=60, ge=1, le=100000)
     # `steward audit prune` removes older records; at least a day, so throttling still sees them
     audit_retention_days: int = Field(default=365, ge=1)
     # retention (src/steward/retention), applied by every server each retention_tick_seconds

@@ -1,4 +1,5 @@
-"""What a running Steward process holds: settings, database and the key cipher."""
+"""What a running Steward process holds: settings, database, the key cipher and the preview
+counts."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 # every table mapped in every process (server, worker, CLI): a flush resolves the foreign keys
 # of a row to tables this process may never use itself (runs -> schedules in a worker)
 import steward.models  # noqa: F401
+from steward.auth.throttle import Rate
 from steward.config import Settings
 from steward.db import make_engine, make_session_factory
 from steward.keys.crypto import KeyCipher
@@ -23,6 +25,7 @@ class Runtime:
     sessions: sessionmaker[Session]
     cipher: KeyCipher
     sandbox: Sandbox  # what runs and inventory scripts execute in
+    previews: Rate  # previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
@@ -34,4 +37,8 @@ class Runtime:
             sessions=make_session_factory(engine),
             cipher=KeyCipher.load_or_create(settings.key_file),
             sandbox=Sandbox.from_settings(settings),
+            previews=Rate(
+                settings.preview_max_per_minute,
+                "previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)",
+            ),
         )

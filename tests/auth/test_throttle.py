@@ -1,16 +1,20 @@
-"""Login throttling per account and per source address, counted from the audit trail."""
+"""Login throttling per account and per source address, counted from the audit trail; the
+rate of previews per user."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from support.builders import PASSWORD, browser, make_user
 
 from steward.audit.models import AuditRecord
+from steward.auth.throttle import Rate
 from steward.config import Settings
 from steward.db import utcnow
+from steward.errors import TooManyRequests
 from steward.server import build_app
 
 
@@ -76,3 +80,23 @@ def test_the_lock_ends_when_the_failures_leave_the_window(
         )
         session.commit()
     assert _login(web, "carol", PASSWORD) == 200
+
+
+def test_a_rate_counts_each_key_in_a_sliding_window() -> None:
+    """``throttle.Rate`` (previews and tests): ``limit`` events per key in any window; a refused
+    event is not counted, and the wait is until the oldest counted one leaves the window."""
+    now = [1000.0]
+    rate = Rate(2, "previews", window=60.0, clock=lambda: now[0])
+    rate.take(1)
+    now[0] += 10
+    rate.take(1)
+    rate.take(2)  # another key: its own count
+    now[0] += 5
+    with pytest.raises(TooManyRequests) as refused:
+        rate.take(1)
+    assert refused.value.retry_after == 45  # the first leaves the window at 1060
+    assert "at most 2 in 60 seconds" in refused.value.message
+    now[0] = 1060.0
+    rate.take(1)  # the first has left; the refusal did not count
+    with pytest.raises(TooManyRequests):
+        rate.take(1)

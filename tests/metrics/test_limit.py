@@ -35,7 +35,6 @@ INVENTORY = ResolvedInventory(
         ("web1:db2", ["web1", "db2"]),
         ("web?", ["web1", "web2"]),
         ("web*", ["web1", "web2", "web10"]),
-        ("~web\\d{2}", ["web10"]),
         ("web:&west", ["web1"]),
         ("all:!db", ["web1", "web2", "web10", "lb"]),
         ("!lb", ["web1", "web2", "web10", "db1", "db2"]),  # only exclusions: from all
@@ -58,6 +57,8 @@ def test_a_limit_selects_the_hosts_ansible_would(limit: str, hosts: list[str]) -
         "web1,nowhere",
         "~(unclosed",
         "all:!~(unclosed",
+        "~web\\d{2}",  # a regex: never run by the server (a user's regex may backtrack for ever)
+        "all:!~web1",
     ],
 )
 def test_a_limit_not_understood_selects_nothing_known(limit: str) -> None:

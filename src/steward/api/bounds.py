@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+import yaml
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
@@ -28,6 +29,12 @@ PATH_MAX = 1024  # a file path inside a repository
 INVENTORY_CONTENT_MAX = MIB  # characters of a static inventory
 JSON_MAX_BYTES = 256 * KIB  # extra vars and other free JSON objects, as compact JSON
 JSON_MAX_DEPTH = 32
+# YAML text from a request (extra vars, a static inventory), as its parser reads it: values
+# with every alias expanded (a "billion laughs" of 9 aliases of 9 aliases… is refused at once),
+# and levels of nesting (libyaml's own composer crashes the process on deep nesting)
+YAML_VALUES_MAX = 50_000
+INVENTORY_VALUES_MAX = 500_000
+YAML_MAX_DEPTH = 100
 TIMEOUT_MAX_SECONDS = 7 * 24 * 3600  # a run's timeout: a week at most
 ID_MAX = 2**31 - 1  # the largest id a PostgreSQL integer column holds: larger cannot exist
 POSITION_MAX = 2**63 - 1  # a line number, event counter or offset: the databases' 64-bit max
@@ -90,6 +97,63 @@ def json_size_error(value: Any) -> str | None:
         if size > JSON_MAX_BYTES:
             return f"must be at most {describe_size(JSON_MAX_BYTES)} as JSON"
     return None
+
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_OPEN = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSE = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def yaml_size_error(
+    text: str, *, values_max: int = YAML_VALUES_MAX, depth_max: int = YAML_MAX_DEPTH
+) -> str | None:
+    """Why ``text`` holds too many values (aliases expanded) or is nested too deeply as YAML,
+    or None when it fits (or is not valid YAML: the loader then says why).
+
+    Reads the parser's events, without composing a document, and stops as soon as a limit is
+    passed: the cost is bounded by the limits, never by what the aliases would expand to.
+    """
+    anchored: dict[str, int] = {}  # values of each anchored node, expanded
+    open_: list[tuple[str | None, int]] = []  # collections being read: anchor, values so far
+    total = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                values = anchored.get(event.anchor or "", 1)
+            elif isinstance(event, _OPEN):
+                open_.append((event.anchor, 1))
+                if len(open_) > depth_max:
+                    return f"must not be nested more than {depth_max} levels deep"
+                total += 1  # the collection itself; its parent counts it when it ends
+                if total > values_max:
+                    return f"must hold at most {values_max} values, aliases expanded"
+                continue
+            elif isinstance(event, _CLOSE) and open_:
+                anchor, values = open_.pop()
+                if anchor is not None:
+                    anchored[anchor] = values
+                if open_:
+                    open_[-1] = (open_[-1][0], open_[-1][1] + values)
+                continue
+            elif isinstance(event, yaml.ScalarEvent):
+                values = 1
+                if event.anchor is not None:
+                    anchored[event.anchor] = 1
+            else:
+                continue
+            total += values
+            if open_:
+                open_[-1] = (open_[-1][0], open_[-1][1] + values)
+            if total > values_max:
+                return f"must hold at most {values_max} values, aliases expanded"
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def load_yaml(text: str) -> Any:
+    """``text`` as YAML (safe tags only), once ``yaml_size_error`` found it within bounds."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
 
 
 def _scalar_size(value: Any) -> int:

@@ -108,6 +108,16 @@ def get_actor(request: Request, session: SessionDep) -> Actor:
 ActorDep = Annotated[Actor, Depends(get_actor)]
 
 
+def count_preview(actor: ActorDep, runtime: RuntimeDep) -> None:
+    """A preview or test evaluates what the caller typed, and may cost up to its budget of
+    CPU: at most ``STEWARD_PREVIEW_MAX_PER_MINUTE`` a minute per user (429 above it)."""
+    runtime.previews.take(actor.user.id)
+
+
+# a route dependency of every preview and test endpoint: dependencies=[Previewing]
+Previewing = Depends(count_preview)
+
+
 def _admin(actor: ActorDep) -> Actor:
     require_admin(actor)
     return actor

@@ -1,15 +1,25 @@
-"""Login throttling, counted from the audit trail's ``auth:login_failed`` records.
+"""Throttling: logins, counted from the audit trail's ``auth:login_failed`` records, and
+previews (``Rate``), counted in memory.
 
-No state of its own: the failures are already recorded (in the database), so the limits hold
-across restarts and across every server process. A successful login clears the account's count
-(failures before it no longer count) but never the source address's.
+Logins have no state of their own: the failures are already recorded (in the database), so the
+limits hold across restarts and across every server process. A successful login clears the
+account's count (failures before it no longer count) but never the source address's.
+
+A preview or test (a recurrence's next occurrences, a webhook's test delivery, an unsaved
+inventory) evaluates what the caller typed and records nothing: ``Rate`` counts them per user in
+the process's memory, a sliding window of the last minute. Both refuse with ``TooManyRequests``
+(429 and Retry-After) until the oldest counted event leaves the window.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime as dt
 import math
+import threading
+import time
+from collections.abc import Callable
 
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
@@ -110,5 +120,45 @@ def check(
     active = [(until, why) for until, why in locks if until is not None and until > now]
     if active:
         until, why = max(active)
-        wait = max(1, math.ceil((until - now).total_seconds()))
-        raise TooManyRequests(f"{why}; try again in {wait} seconds", retry_after=wait)
+        raise _refusal(why, (until - now).total_seconds())
+
+
+def _refusal(why: str, seconds: float) -> TooManyRequests:
+    wait = max(1, math.ceil(seconds))
+    return TooManyRequests(f"{why}; try again in {wait} seconds", retry_after=wait)
+
+
+class Rate:
+    """At most ``limit`` events per key (a user id) in any ``window`` seconds, in this process.
+
+    ``what`` names the limit in the refusal (``previews and tests``, with its setting)."""
+
+    def __init__(
+        self,
+        limit: int,
+        what: str,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit, self.what, self.window, self._clock = limit, what, window, clock
+        self._events: dict[int, collections.deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: int) -> None:
+        """Count one event of ``key``, or raise ``TooManyRequests`` (not counted) when it
+        already had ``limit`` in the window."""
+        now = self._clock()
+        with self._lock:
+            events = self._events.setdefault(key, collections.deque())
+            while events and events[0] <= now - self.window:
+                events.popleft()
+            if len(events) >= self.limit:
+                raise _refusal(
+                    f"too many {self.what}: at most {self.limit} in {self.window:g} seconds",
+                    events[0] + self.window - now,
+                )
+            events.append(now)
+            if len(self._events) > 10_000:  # keys seen long ago: forgotten
+                self._events = {
+                    k: v for k, v in self._events.items() if v and v[-1] > now - self.window
+                }

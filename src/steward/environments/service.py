@@ -9,7 +9,7 @@ import yaml
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import json_size_error
+from steward.api.bounds import json_size_error, load_yaml, yaml_size_error
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
@@ -71,8 +71,11 @@ class _Draft:
 
 
 def _parse_yaml(text: str) -> dict[str, Any]:
+    too_large = yaml_size_error(text)  # before loading: deep nesting, alias bombs
+    if too_large is not None:
+        raise InvalidInput("extra_vars_yaml", too_large)
     try:
-        value = yaml.safe_load(text)
+        value = load_yaml(text)
     except yaml.YAMLError as exc:
         raise InvalidInput("extra_vars_yaml", f"not valid YAML: {exc}") from exc
     if value is None:

@@ -8,6 +8,7 @@ from steward.api.deps import (
     ActorDep,
     CipherDep,
     OutboundDep,
+    Previewing,
     ResourceView,
     ResourceWrite,
     RootsDep,
@@ -64,7 +65,7 @@ def create_inventory(
     return InventoryRead.model_validate(created)
 
 
-@router.post("/preview")
+@router.post("/preview", dependencies=[Previewing])
 def preview_inventory(body: InventoryPreview, _project: ResourceWrite) -> ResolvedRead:
     """Hosts and groups of unsaved static text, or a 422 with Ansible's message."""
     return ResolvedRead.of(service.preview(body))

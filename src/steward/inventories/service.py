@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.api.bounds import INVENTORY_VALUES_MAX, yaml_size_error
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.actor import Actor
@@ -213,6 +214,12 @@ def _check_metrics_endpoint(value: str, guard: network.Guard) -> None:
 
 
 def _parse_static(fmt: InventoryFormat, content: str) -> ResolvedInventory:
+    """Ansible's reading of static text; YAML bounded first (an alias bomb would make
+    ansible-inventory print gigabytes before its timeout)."""
+    if fmt == InventoryFormat.YAML:
+        too_large = yaml_size_error(content, values_max=INVENTORY_VALUES_MAX)
+        if too_large is not None:
+            raise InvalidInput("content", too_large)
     try:
         return parse_content(fmt, content)
     except InventoryUnparsable as exc:

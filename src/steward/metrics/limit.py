@@ -1,13 +1,15 @@
 """Which of an inventory's hosts a run's ``--limit`` selects, as Ansible reads the pattern, so
 that target hosts can be sampled from the run's start rather than from their first event.
 
-Understood: names, group names (their hosts, children's included), globs (``web*``), regexes
-(``~web\\d+``), ``all``/``*``, split into elements as Ansible splits them (commas, else colons
-and whitespace: ``steward.templates.patterns.host_pattern_elements``), with ``&`` (and also) and
-``!`` (but not), in Ansible's order: every plain pattern, then the intersections, then the
-exclusions. Not understood (None, the caller then waits for the run's events): subscripts
-(``web[0:2]``), ``@file`` lists, a pattern matching nothing (Ansible's implicit localhost, hosts
-added by the play), an invalid regex.
+Understood: names, group names (their hosts, children's included), globs (``web*``),
+``all``/``*``, split into elements as Ansible splits them (commas, else colons and whitespace:
+``steward.templates.patterns.host_pattern_elements``), with ``&`` (and also) and ``!`` (but not),
+in Ansible's order: every plain pattern, then the intersections, then the exclusions.
+Not understood (None, the caller then waits for the run's events): subscripts (``web[0:2]``),
+``@file`` lists, a pattern matching nothing (Ansible's implicit localhost, hosts added by the
+play), and regexes (``~web\\d+``): the limit is a launch value, and a regex of the launcher's
+(``~(a+)+$``) run by Python's backtracking engine against host names could cost the server
+minutes of CPU; Ansible runs it in the run's own process.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ GLOB = (".", "?", "*", "[")  # a pattern with one of these may match hosts even 
 
 
 def _patterns(limit: str) -> list[str] | None:
-    if "@" in limit or "[" in limit:
+    if "@" in limit or "[" in limit or "~" in limit:
         return None
     return host_pattern_elements(limit) or ["all"]
 
@@ -50,28 +52,19 @@ def _members(inventory: ResolvedInventory) -> dict[str, set[str]]:
     return found
 
 
-def _matching(items: Iterable[str], pattern: str) -> list[str] | None:
-    try:
-        compiled = re.compile(
-            pattern[1:] if pattern.startswith("~") else fnmatch.translate(pattern)
-        )
-    except re.error:
-        return None
+def _matching(items: Iterable[str], pattern: str) -> list[str]:
+    """``pattern`` as a glob (fnmatch's translation never backtracks without bound)."""
+    compiled = re.compile(fnmatch.translate(pattern))
     return [item for item in items if compiled.match(item)]
 
 
 def _hosts(pattern: str, groups: dict[str, set[str]], hosts: set[str]) -> set[str] | None:
     matched_groups = _matching(groups, pattern)
-    if matched_groups is None:
-        return None
     found: set[str] = set()
     for name in matched_groups:
         found |= groups[name]
-    if not matched_groups or pattern.startswith("~") or any(c in pattern for c in GLOB):
-        matched_hosts = _matching(hosts, pattern)
-        if matched_hosts is None:
-            return None
-        found.update(matched_hosts)
+    if not matched_groups or any(c in pattern for c in GLOB):
+        found.update(_matching(hosts, pattern))
     return found
 
 

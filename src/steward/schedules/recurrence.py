@@ -9,9 +9,14 @@ times in the schedule's IANA zone; each maps to one UTC instant with ``fold=0``:
   fires once, at its first occurrence;
 - two local times that map to the same instant fire once.
 
-Iteration is bounded: at most ``STEPS_MAX`` local occurrences per question, and an RRULE without
-COUNT starts from a DTSTART moved forward by whole periods (its occurrences are unchanged), so a
-minutely rule costs the same after a year as on its first day.
+Every question has a budget (``Budget``): each local occurrence gone through and each turn of
+dateutil's own search (a period of the rule looked at, weighed by the days and times it holds)
+spends from it, and a question that spends it all is a 422 on ``expression``. dateutil alone
+would search a rule that can never match (``FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30``) up to the
+year 9999, seconds of CPU without yielding anything; counted, it stops after ``BUDGET``
+units (well under 0.2 s). An RRULE without COUNT starts from a DTSTART moved forward by whole
+periods (its occurrences are unchanged), so a minutely rule costs the same after a year as on
+its first day.
 """
 
 from __future__ import annotations
@@ -21,10 +26,13 @@ import datetime as dt
 import functools
 import heapq
 import itertools
+import types
+import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
+import dateutil.rrule
 from croniter import croniter
 from croniter.croniter import CroniterError
 from dateutil.relativedelta import relativedelta
@@ -44,7 +52,16 @@ from dateutil.rrule import (
 from steward.errors import InvalidInput
 from steward.schedules.models import ScheduleKind
 
-STEPS_MAX = 100_000  # local occurrences looked at to answer one question
+# What one question (the next occurrence, the next ten) may cost, in units of about 0.1 µs
+# of CPU: a turn of dateutil's search costs TURN_COST plus a unit per day and per time of day it
+# builds; each local occurrence gone through costs STEP_COST (zone and order on our side).
+BUDGET = 1_000_000
+TURN_COST = 40
+STEP_COST = 50
+MONTH_COST = 16  # a month a turn of a rule under MONTHLY goes through (INTERVAL=10000 days)
+# times of day a YEARLY…DAILY rule's BYHOUR, BYMINUTE and BYSECOND may give: dateutil builds
+# them all each time the rule is made (86,400 cost 30 ms)
+TIMES_PER_DAY_MAX = 24 * 60
 CRON_KEYWORDS = frozenset(
     {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
 )
@@ -58,6 +75,7 @@ _PERIODS: dict[int, dt.timedelta] = {
     SECONDLY: dt.timedelta(seconds=1),
 }
 _MONTHS = {MONTHLY: 1, YEARLY: 12}
+_MONTH_SECONDS = 28 * 24 * 3600
 
 
 @functools.cache
@@ -94,24 +112,33 @@ def next_after(rec: Recurrence, after: dt.datetime) -> dt.datetime | None:
     return next(occurrences(rec, after), None)
 
 
-def upcoming(rec: Recurrence, after: dt.datetime, count: int) -> list[dt.datetime]:
+def upcoming(
+    rec: Recurrence, after: dt.datetime, count: int, budget: Budget | None = None
+) -> list[dt.datetime]:
     """Up to ``count`` occurrences strictly after ``after``, in order."""
     found: list[dt.datetime] = []
-    for instant in occurrences(rec, after):
+    for instant in occurrences(rec, after, budget):
         found.append(instant)
         if len(found) >= count:
             break
     return found
 
 
-def check(rec: Recurrence, now: dt.datetime, *, min_interval: dt.timedelta) -> dt.datetime:
+def check(
+    rec: Recurrence,
+    now: dt.datetime,
+    *,
+    min_interval: dt.timedelta,
+    budget: Budget | None = None,
+) -> dt.datetime:
     """Validate ``rec`` as saved at ``now``: a 422 naming the field when it is invalid, can
-    never fire again, or fires more often than ``min_interval``; returns its next occurrence."""
+    never fire again, fires more often than ``min_interval`` or costs more than ``budget`` to
+    evaluate; returns its next occurrence."""
     if rec.start_at is not None and rec.end_at is not None and rec.end_at <= rec.start_at:
         raise InvalidInput("end_at", "must be after start_at")
     if rec.end_at is not None and rec.end_at <= now:
         raise InvalidInput("end_at", "is in the past: the schedule would never fire")
-    first = upcoming(rec, now, 10)
+    first = upcoming(rec, now, 10, budget)
     if not first:
         raise InvalidInput("expression", "has no occurrence after now: it would never fire")
     for earlier, later in itertools.pairwise(first):
@@ -129,14 +156,18 @@ def _seconds(delta: dt.timedelta) -> str:
     return f"{delta.total_seconds():g} s"
 
 
-def occurrences(rec: Recurrence, after: dt.datetime) -> Iterator[dt.datetime]:
+def occurrences(
+    rec: Recurrence, after: dt.datetime, budget: Budget | None = None
+) -> Iterator[dt.datetime]:
     """Every occurrence strictly after ``after`` (UTC, increasing, each once) within
-    ``start_at``..``end_at``. Raises ``InvalidInput`` on ``expression`` or ``timezone``."""
+    ``start_at``..``end_at``, while ``budget`` (a new ``Budget`` when not given) lasts.
+    Raises ``InvalidInput`` on ``expression`` or ``timezone``."""
+    budget = budget or Budget()
     place = rec.zone
     lower = after
     if rec.start_at is not None and rec.start_at - dt.timedelta(microseconds=1) > lower:
         lower = rec.start_at - dt.timedelta(microseconds=1)
-    local = _local_times(rec, place, _lookback(lower, place))
+    local = _local_times(rec, place, _lookback(lower, place), budget)
     for instant in _in_order(local, place):
         if instant <= lower:
             continue
@@ -158,14 +189,27 @@ def _lookback(instant: dt.datetime, place: ZoneInfo) -> dt.datetime:
     return start - dt.timedelta(seconds=1)
 
 
-def _bounded(local: Iterable[dt.datetime]) -> Iterator[dt.datetime]:
-    for steps, when in enumerate(local):
-        if steps >= STEPS_MAX:
+class Budget:
+    """The work left for one question; spending past it is a 422 on ``expression``."""
+
+    def __init__(self, units: int = BUDGET) -> None:
+        self.left = units
+
+    def spend(self, units: int) -> None:
+        self.left -= units
+        if self.left < 0:
             raise InvalidInput(
                 "expression",
-                f"has more than {STEPS_MAX} occurrences to go through to find the next one;"
-                " use a coarser FREQ or fewer BY… values",
+                "takes too long to evaluate: its next occurrences were not found within the"
+                " search budget; it may never fire (30 February) or match too rarely or too"
+                " densely; use a coarser FREQ, fewer BY… values, or a rule that matches more"
+                " regularly",
             )
+
+
+def _bounded(local: Iterable[dt.datetime], budget: Budget) -> Iterator[dt.datetime]:
+    for when in local:
+        budget.spend(STEP_COST)
         yield when
 
 
@@ -198,14 +242,16 @@ def _to_utc(local: dt.datetime, place: ZoneInfo) -> tuple[dt.datetime, dt.dateti
     return instant, max(shown, local)
 
 
-def _local_times(rec: Recurrence, place: ZoneInfo, start: dt.datetime) -> Iterator[dt.datetime]:
+def _local_times(
+    rec: Recurrence, place: ZoneInfo, start: dt.datetime, budget: Budget
+) -> Iterator[dt.datetime]:
     if rec.kind == ScheduleKind.CRON:
-        return _cron_times(rec.expression, start)
+        return _cron_times(rec.expression, start, budget)
     anchor = rec.anchor or rec.start_at
     if anchor is None:
         raise InvalidInput("expression", "an RRULE needs a DTSTART line or a start_at")
     dtstart = anchor.astimezone(place).replace(tzinfo=None, second=0, microsecond=0)
-    return _rrule_times(_parse_rrule(rec.expression, dtstart), start)
+    return _rrule_times(_parse_rrule(rec.expression, dtstart), start, budget)
 
 
 # --- cron ----------------------------------------------------------------------------------
@@ -224,11 +270,11 @@ def _check_cron(expression: str) -> None:
         raise InvalidInput("expression", f"'{text}' is not a valid cron expression")
 
 
-def _cron_times(expression: str, start: dt.datetime) -> Iterator[dt.datetime]:
+def _cron_times(expression: str, start: dt.datetime, budget: Budget) -> Iterator[dt.datetime]:
     _check_cron(expression)
     try:
         times = croniter(expression.strip(), start)
-        for _step in _bounded(itertools.repeat(start)):
+        for _step in _bounded(itertools.repeat(start), budget):
             yield times.get_next(dt.datetime)
     except CroniterError:  # no further date matches (31 February)
         return
@@ -252,6 +298,12 @@ def _parse_rrule(expression: str, dtstart: dt.datetime) -> rrule | rruleset:
             raise _zoned()
         if int(info["_interval"]) < 1:
             raise InvalidInput("expression", "INTERVAL must be at least 1")
+        if len(info["_timeset"] or ()) > TIMES_PER_DAY_MAX:
+            raise InvalidInput(
+                "expression",
+                f"BYHOUR, BYMINUTE and BYSECOND give {len(info['_timeset'])} times of day; at"
+                f" most {TIMES_PER_DAY_MAX} (one a minute) are allowed",
+            )
     if isinstance(parsed, rruleset):
         dates: list[dt.datetime] = [*parsed._rdate, *parsed._exdate]  # type: ignore[attr-defined]
         if any(date.tzinfo is not None for date in dates):
@@ -286,27 +338,124 @@ def _rules(parsed: rrule | rruleset) -> list[rrule]:
     return found
 
 
-def _rrule_times(parsed: rrule | rruleset, start: dt.datetime) -> Iterator[dt.datetime]:
-    """The occurrences from ``start`` on (and a few before it)."""
+def _rrule_times(
+    parsed: rrule | rruleset, start: dt.datetime, budget: Budget
+) -> Iterator[dt.datetime]:
+    """The occurrences from ``start`` on (and a few before it), every rule counted."""
     moved: rrule | rruleset
     if isinstance(parsed, rrule):
-        moved = _moved(parsed, start)
+        moved = _counted(_moved(parsed, start), budget)
     else:
         moved = rruleset()
         for rule in parsed._rrule:  # type: ignore[attr-defined]
-            moved.rrule(_moved(rule, start))
+            moved.rrule(_counted(_moved(rule, start), budget))
         for rule in parsed._exrule:  # type: ignore[attr-defined]
-            moved.exrule(_moved(rule, start))
+            moved.exrule(_counted(_moved(rule, start), budget))
         for date in parsed._rdate:  # type: ignore[attr-defined]
             moved.rdate(date)
         for date in parsed._exdate:  # type: ignore[attr-defined]
             moved.exdate(date)
     try:
-        for when in _bounded(moved):  # the ones skipped count too
+        for when in _bounded(moved, budget):  # the ones skipped count too
             if when >= start:
                 yield when
     except (OverflowError, ValueError):  # past year 9999
         return
+
+
+_DaySet = tuple[Iterable[int | None], int, int]  # a period's days, and where they are in it
+
+
+class _CountedInfo(dateutil.rrule._iterinfo):
+    """dateutil's per-rule calendar, charging the rule's budget at each turn of its search:
+    the search calls one of the ``*dayset`` methods once per period (year, month, week, day)
+    it looks at, and a ``*timeset`` one per hour, minute or second of an HOURLY, MINUTELY or
+    SECONDLY rule. (No ``__slots__`` of its own: dateutil's ``__init__`` sets every name of
+    ``self.__slots__``, which must stay dateutil's.)"""
+
+    def _spend(self, units: int) -> None:
+        rule = typing.cast(_CountedRule, self.rrule)
+        rule.budget.spend(units)
+
+    def _days(self, found: _DaySet) -> _DaySet:
+        rule = typing.cast(_CountedRule, self.rrule)
+        self._spend(rule.turn_cost + (found[2] - found[1]) * (1 + len(rule._bysetpos or ())))
+        return found
+
+    def ydayset(self, year: int, month: int, day: int) -> _DaySet:
+        return self._days(super().ydayset(year, month, day))
+
+    def mdayset(self, year: int, month: int, day: int) -> _DaySet:
+        return self._days(super().mdayset(year, month, day))
+
+    def wdayset(self, year: int, month: int, day: int) -> _DaySet:
+        return self._days(super().wdayset(year, month, day))
+
+    def ddayset(self, year: int, month: int, day: int) -> _DaySet:
+        return self._days(super().ddayset(year, month, day))
+
+    def htimeset(self, hour: int, minute: int, second: int) -> list[dt.time]:
+        found = super().htimeset(hour, minute, second)
+        self._spend(len(found))
+        return found
+
+    def mtimeset(self, hour: int, minute: int, second: int) -> list[dt.time]:
+        found = super().mtimeset(hour, minute, second)
+        self._spend(len(found))
+        return found
+
+    def stimeset(self, hour: int, minute: int, second: int) -> tuple[dt.time, ...]:
+        found = super().stimeset(hour, minute, second)
+        self._spend(len(found))
+        return found
+
+
+class _CountedRule(rrule):
+    """An rrule whose search spends ``budget``: dateutil's own ``_iter``, run with
+    ``_CountedInfo`` as its calendar (the same code, given other globals: nothing of dateutil
+    is changed for anyone else)."""
+
+    budget: Budget
+    turn_cost: int
+    _bysetpos: tuple[int, ...] | None
+
+    _iter = types.FunctionType(
+        rrule._iter.__code__,  # type: ignore[attr-defined]
+        {**vars(dateutil.rrule), "_iterinfo": _CountedInfo},
+        "_iter",
+    )
+
+    def _rrule__mod_distance(self, value: int, byxxx: Any, base: int) -> tuple[int, int]:
+        """The next hour, minute or second in BYHOUR/BYMINUTE/BYSECOND: up to ``base``
+        steps, called up to a day's worth of times in one turn of a SECONDLY rule."""
+        self.budget.spend(base)
+        found: tuple[int, int] = rrule._rrule__mod_distance(  # type: ignore[attr-defined]
+            self, value, byxxx, base
+        )
+        return found
+
+
+def _counted(rule: rrule, budget: Budget) -> _CountedRule:
+    """``rule`` as a ``_CountedRule`` spending ``budget`` (what ``rrule.replace`` keeps)."""
+    info: dict[str, Any] = vars(rule)
+    kwargs: dict[str, Any] = {
+        "freq": info["_freq"],
+        "dtstart": info["_dtstart"],
+        "interval": info["_interval"],
+        "wkst": info["_wkst"],
+        "count": info["_count"],
+        "until": info["_until"],
+        "cache": False,
+        **info["_original_rule"],
+    }
+    counted = _CountedRule(**kwargs)
+    counted.budget = budget
+    # a turn of a rule under MONTHLY moves forward a month at a time (in one loop of
+    # dateutil's) to the period's month: INTERVAL=2147483647 days is 70 million of them
+    period = _PERIODS.get(int(info["_freq"]))
+    seconds = int(period.total_seconds()) * int(info["_interval"]) if period is not None else 0
+    counted.turn_cost = TURN_COST + MONTH_COST * (seconds // _MONTH_SECONDS)
+    return counted
 
 
 def _moved(rule: rrule, start: dt.datetime) -> rrule:
@@ -319,10 +468,11 @@ def _moved(rule: rrule, start: dt.datetime) -> rrule:
     freq, interval = int(info["_freq"]), int(info["_interval"])
     if info["_count"] is not None or start <= dtstart:
         return rule
-    if freq in _PERIODS:
-        period = _PERIODS[freq] * interval
-        steps = (start - dtstart) // period
-        return rule.replace(dtstart=dtstart + period * steps) if steps > 0 else rule
+    if freq in _PERIODS:  # in whole seconds: INTERVAL=2147483647 days is no timedelta
+        period = int(_PERIODS[freq].total_seconds()) * interval
+        steps = int((start - dtstart).total_seconds()) // period
+        moved = dt.timedelta(seconds=period * steps) if steps > 0 else None
+        return rule.replace(dtstart=dtstart + moved) if moved is not None else rule
     if dtstart.day > 28:
         return rule
     months = _MONTHS[freq] * interval

@@ -6,7 +6,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, status
 
 from steward.api.bounds import Id
-from steward.api.deps import AccessDep, ActorDep, CipherDep, RuntimeDep, SessionDep
+from steward.api.deps import (
+    AccessDep,
+    ActorDep,
+    CipherDep,
+    Previewing,
+    RuntimeDep,
+    SessionDep,
+)
 from steward.api.schemas import Page, PageParams
 from steward.auth.policy import Action, ProjectAccess
 from steward.errors import InvalidInput, NotFound
@@ -197,7 +204,7 @@ def list_schedules(
     return Page.of([_read(s) for s in rows], total, page)
 
 
-@router.post("/schedules/preview")
+@router.post("/schedules/preview", dependencies=[Previewing])
 def preview_draft(
     body: DraftPreview, _rights: AccessDep, min_interval: MinInterval
 ) -> SchedulePreview:
@@ -236,7 +243,7 @@ def delete_schedule(schedule: EditedSchedule, session: SessionDep, actor: ActorD
     service.delete(session, schedule, actor=actor)
 
 
-@router.get("/schedules/{schedule_id}/preview")
+@router.get("/schedules/{schedule_id}/preview", dependencies=[Previewing])
 def preview_schedule(
     schedule: ViewedSchedule, params: Annotated[PreviewParams, Query()]
 ) -> SchedulePreview:

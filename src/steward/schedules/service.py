@@ -282,15 +282,18 @@ def preview_draft(draft: DraftPreview, *, min_interval: dt.timedelta) -> Schedul
         end_at=draft.end_at,
         anchor=draft.start_at or now,
     )
-    recurrence.check(rec, now, min_interval=min_interval)
-    return _preview(rec, draft.count, draft.viewer_tz)
+    budget = recurrence.Budget()  # one for the check and the answer together
+    recurrence.check(rec, now, min_interval=min_interval, budget=budget)
+    return _preview(rec, draft.count, draft.viewer_tz, budget)
 
 
-def _preview(rec: Recurrence, count: int, viewer_tz: str) -> SchedulePreview:
+def _preview(
+    rec: Recurrence, count: int, viewer_tz: str, budget: recurrence.Budget | None = None
+) -> SchedulePreview:
     viewer = recurrence.zone(viewer_tz, "viewer_tz")
     place = rec.zone
     items = [
         Occurrence(at=at, local=at.astimezone(place), viewer=at.astimezone(viewer))
-        for at in recurrence.upcoming(rec, utcnow(), count)
+        for at in recurrence.upcoming(rec, utcnow(), count, budget)
     ]
     return SchedulePreview(timezone=rec.timezone, viewer_tz=viewer_tz, items=items)

@@ -13,6 +13,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    Previewing,
     QueueDep,
     RuntimeDep,
     SessionDep,
@@ -274,7 +275,7 @@ def read_delivery(webhook: WrittenWebhook, delivery_id: int, session: SessionDep
     return DeliveryRead.model_validate(service.delivery(session, webhook, delivery_id))
 
 
-@router.post("/webhooks/{webhook_id}/test")
+@router.post("/webhooks/{webhook_id}/test", dependencies=[Previewing])
 def test_webhook(
     webhook: WrittenWebhook,
     body: TestDelivery,
