@@ -163,7 +163,8 @@ class _Entries:
     def _source(self, where: str, value: str, *, path: bool = False) -> bool:
         """Whether ``value`` names a file of the repository (refused outside it); URLs and
         Galaxy names are not files. ``git+file://`` is a git URL: it is cloned inside the
-        sandbox, which hides Steward's data and repositories."""
+        sandbox, which hides Steward's data and repositories but the local directories of the
+        run's own project (read-only)."""
         if value.startswith("file://"):
             return self._path(where, value.removeprefix("file://"))
         if "://" in value or _SCP.match(value):

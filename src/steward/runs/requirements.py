@@ -58,6 +58,9 @@ class RequirementsPlan:
     project_id: int
     venv: Venv
     servers: tuple[ServerAccess, ...] = ()
+    # the project's own local directories (real paths), bound read-only for ansible-galaxy so
+    # that git+file:// requirements reach them; another project's stay hidden by the sandbox
+    local_dirs: tuple[Path, ...] = ()
 
 
 @dataclasses.dataclass
@@ -260,7 +263,9 @@ def _run_galaxy(
     for command in galaxy.commands(plan.venv.ansible_galaxy, found, layout):
         out.line(f"ansible-galaxy {' '.join(command.argv[1:5])}")
         first = len(out.lines)
-        argv = sandbox.wrap(command.argv, visible=[spec.private_data_dir])
+        argv = sandbox.wrap(
+            command.argv, visible=[spec.private_data_dir], read_only=plan.local_dirs
+        )
         code = galaxy.stream(argv, cwd=spec.project_dir, env=env, on_line=out.line, stop=stop)
         if code is None:
             return _STOPPED
