@@ -187,6 +187,7 @@ def _requirements(ctx: _Context, settings: Settings, sandbox: Sandbox) -> Requir
         venv=venv,
         servers=tuple(servers),
         local_dirs=local_dirs,
+        local_roots=settings.repository_roots,
     )
 
 

@@ -26,7 +26,12 @@ from steward.config import Settings
 from steward.db import utcnow
 from steward.galaxy import cache as galaxy_cache
 from steward.galaxy import install as galaxy
-from steward.galaxy.requirements import Requirements, RequirementsError, find
+from steward.galaxy.requirements import (
+    LocalDirectories,
+    Requirements,
+    RequirementsError,
+    find,
+)
 from steward.galaxy.service import ServerAccess
 from steward.repositories import containment
 from steward.runner import ansible_config
@@ -61,6 +66,7 @@ class RequirementsPlan:
     # the project's own local directories (real paths), bound read-only for ansible-galaxy so
     # that git+file:// requirements reach them; another project's stay hidden by the sandbox
     local_dirs: tuple[Path, ...] = ()
+    local_roots: tuple[Path, ...] = ()  # the server's (STEWARD_LOCAL_REPOSITORY_ROOTS)
 
 
 @dataclasses.dataclass
@@ -147,7 +153,7 @@ def install(
         return Installed()
     out = _Output(add)
     try:
-        found = find(spec.project_dir)
+        found = find(spec.project_dir, LocalDirectories(plan.local_roots, plan.local_dirs))
     except RequirementsError as exc:
         return _failed(out, masker, exc.message)
     if not found.files:
