@@ -76,7 +76,7 @@ class Projects:
     def project(self, project_id: int) -> Project:
         runtime = self.admin.app.state.runtime  # type: ignore[attr-defined]
         with runtime.sessions() as session:
-            found = session.get(Project, project_id)
+            found: Project | None = session.get(Project, project_id)
             assert found is not None
             session.expunge(found)
             return found
@@ -182,8 +182,8 @@ def test_an_update_into_another_projects_directory_is_refused_and_keeps_the_old(
     assert projects.manager.get(url).json()["url"] == str(projects.a_dir / "site")
     # control: moving inside A's directory is accepted
     (projects.a_dir / "other").mkdir()
-    moved = projects.manager.patch(url, json={"url": str(projects.a_dir / "other")})
-    assert moved.status_code == 200, moved.text
+    answer = projects.manager.patch(url, json={"url": str(projects.a_dir / "other")})
+    assert answer.status_code == 200, answer.text
 
 
 def test_a_manager_cannot_assign_directories_only_an_admin_can(projects: Projects) -> None:

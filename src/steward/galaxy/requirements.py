@@ -86,7 +86,9 @@ def find(checkout: Path, local: LocalDirectories | None = None) -> Requirements:
     return Requirements(tuple(found))
 
 
-def _read(checkout: Path, relative: str, path: Path, local: LocalDirectories) -> RequirementsFile:
+def _read(
+    checkout: Path, relative: str, path: Path, directories: LocalDirectories
+) -> RequirementsFile:
     content = path.read_bytes()[: MAX_FILE_BYTES + 1]
     if len(content) > MAX_FILE_BYTES:
         raise RequirementsError(f"{relative}: larger than {MAX_FILE_BYTES} bytes")
@@ -97,7 +99,7 @@ def _read(checkout: Path, relative: str, path: Path, local: LocalDirectories) ->
     roles, collections = _sections(relative, data)
     if len(roles) + len(collections) > MAX_ENTRIES:
         raise RequirementsError(f"{relative}: more than {MAX_ENTRIES} requirements")
-    entries = _Entries(checkout, relative, local)
+    entries = _Entries(checkout, relative, directories)
     local = [entries.role(i, entry) for i, entry in enumerate(roles)]
     local += [entries.collection(i, entry) for i, entry in enumerate(collections)]
     return RequirementsFile(
