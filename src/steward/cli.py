@@ -1,5 +1,5 @@
 """The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, prune,
-directory sync, run."""
+directory sync, repositories check, run."""
 
 from __future__ import annotations
 
@@ -165,6 +165,24 @@ def _directory_sync(settings: Settings, _args: argparse.Namespace) -> int:
         runtime.engine.dispose()
     print(report.summary())  # noqa: T201
     return 2 if report.refused else 0
+
+
+def _repositories_check(settings: Settings, _args: argparse.Namespace) -> int:
+    from steward.repositories import local
+    from steward.runtime import Runtime
+
+    runtime = Runtime.build(settings)
+    try:
+        with runtime.sessions() as session:
+            found = local.misfits(session, settings.repository_roots)
+    finally:
+        runtime.engine.dispose()
+    for misfit in found:
+        print(misfit.line())  # noqa: T201
+    if found:
+        return 2
+    print("every local repository is inside its project's local directories")  # noqa: T201
+    return 0
 
 
 def _days(value: str) -> int:
@@ -341,6 +359,13 @@ def parser() -> argparse.ArgumentParser:
         "others get the teams of their groups (servers do it every STEWARD_LDAP_SYNC_MINUTES); "
         "exit status 2 when the sync refused to act, 1 when the directory did not answer",
     ).set_defaults(fn=_directory_sync)
+    repositories = sub.add_parser("repositories", help="repositories of every project")
+    repositories_sub = repositories.add_subparsers(dest="action", required=True)
+    repositories_sub.add_parser(
+        "check",
+        help="name every local repository (or git file:// URL) outside its project's local"
+        " directories, with the fix (the server says the same at start); exit status 2 if any",
+    ).set_defaults(fn=_repositories_check)
     run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
     run.add_argument("target", metavar="PROJECT/TEMPLATE")
     run.add_argument("--limit")

@@ -14,6 +14,7 @@ from steward.directory.sync import DirectorySync
 from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.notifications.notifier import Notifier
+from steward.repositories import local
 from steward.retention.pruner import Pruner
 from steward.runtime import Runtime
 from steward.schedules.scheduler import Scheduler
@@ -31,6 +32,9 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
     with runtime.sessions() as session:
         password = settings.admin_password.get_secret_value() if settings.admin_password else None
         generated = ensure_admin(session, settings.admin_user, password)
+        # repositories saved before their project was given local directories (or since moved
+        # out of them) are refused at every use: said here once, each with the fix
+        local.log_misfits(session, settings.repository_roots)
     if generated:
         # printed once, to the console of whoever set the server up; never logged to a file
         print(  # noqa: T201

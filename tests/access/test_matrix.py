@@ -33,6 +33,8 @@ WHO: dict[str, tuple[int, ...]] = {
     "directory":      (Y,    Y,    403,  403,  403,  403,  403,  403,  403,  401,  Y),
     "project":        (Y,    Y,    Y,    Y,    Y,    Y,    Y,    Y,    404,  401,  Y),
     "owner":          (Y,    Y,    403,  403,  403,  403,  403,  403,  404,  401,  403),
+    # admins only, on a project the caller sees (others: 404 before the admin check)
+    "project_admin":  (Y,    403,  403,  403,  403,  403,  403,  403,  404,  401,  403),
     "members":        (Y,    Y,    Y,    Y,    Y,    Y,    403,  403,  404,  401,  Y),
     "resources":      (Y,    Y,    Y,    Y,    Y,    Y,    404,  404,  404,  401,  Y),
     "resource_write": (Y,    Y,    Y,    403,  403,  403,  404,  404,  404,  401,  403),
@@ -122,6 +124,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}/export"): [Probe("owner", 200)],  # admins: any scope
     ("POST", "/projects/import"): [Probe("admin", 422, body=BAD)],
     ("GET", "/projects/{project_id}/members"): [Probe("members", 200)],
+    ("PUT", "/projects/{project_id}/local-roots"): [Probe("project_admin", 422, body=BAD)],
     ("PUT", "/projects/{project_id}/members"): [Probe("owner", 422, body=BAD)],
     ("DELETE", "/projects/{project_id}/members/{user_id}"): [
         Probe("owner", 404, {"user_id": "outsider"})  # not a member

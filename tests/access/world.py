@@ -103,6 +103,7 @@ class World:
         for project in ("p1", "p2"):
             self.keep(project, "projects", self.post("/projects", {"name": project}))
             base = f"/projects/{self.ids[project]}"
+            self.put(f"{base}/local-roots", {"local_roots": [str(repo)]})
             repository = {"name": "local", "kind": "local", "url": str(repo)}
             self.keep(
                 f"{project}_repository",

@@ -11,6 +11,7 @@ import pytest
 from support.builders import (
     Workbench,
     assert_problem,
+    assign_local_roots,
     bearer,
     inserted_run,
     make_project,
@@ -66,6 +67,7 @@ def test_a_run_one_may_not_see_makes_the_whole_request_a_404(workbench: Workbenc
     seen_runs = [_insert(workbench, seen), _insert(workbench, seen)]
     hidden_run = _insert(workbench, hidden)
     elsewhere = make_project(workbench.client, "elsewhere")
+    assign_local_roots(workbench.client, elsewhere, workbench.repo_dir)
     repository = workbench._post(
         f"/api/v1/projects/{elsewhere}/repositories",
         {"name": "r", "kind": "local", "url": str(workbench.repo_dir)},

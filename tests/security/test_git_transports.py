@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from support.builders import assert_problem, make_git_repo, make_project
+from support.builders import assert_problem, assign_local_roots, make_git_repo, make_project
 
 from steward.outbound.network import Guard
 from steward.repositories import git
@@ -44,6 +44,7 @@ def test_a_url_running_a_command_is_refused_at_save(client: TestClient, url: str
 def test_a_ref_beginning_with_a_dash_is_refused(client: TestClient, tmp_path: Path) -> None:
     make_git_repo(tmp_path / "origin")
     project_id = make_project(client)
+    assign_local_roots(client, project_id, tmp_path / "origin")
     body = {"name": "r", "kind": "git", "url": f"file://{tmp_path / 'origin'}"}
     refused = client.post(repos_url(project_id), json={**body, "ref": "--upload-pack=x"})
     assert_problem(refused, 422, "ref")
@@ -68,8 +69,10 @@ def test_a_checkout_refuses_a_ref_beginning_with_a_dash(client: TestClient, tmp_
     """A row saved before the rule (the API refuses it): git never sees it as an option."""
     make_git_repo(tmp_path / "origin")
     marker = tmp_path / "ran"
+    project_id = make_project(client)
+    assign_local_roots(client, project_id, tmp_path / "origin")
     repo = Repository(
-        project_id=1,
+        project_id=project_id,
         name="r",
         kind=RepositoryKind.GIT,
         url=f"file://{tmp_path / 'origin'}",

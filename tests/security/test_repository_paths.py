@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from support.builders import (
     LOCALHOST_INVENTORY,
     assert_problem,
+    assign_local_roots,
     git_commit_all,
     git_init,
     make_inventory,
@@ -133,6 +134,7 @@ def template_body(repository_id: int, inventory_id: int, playbook: str) -> dict[
 
 
 def make_git_repository(client: TestClient, project_id: int, directory: Path) -> int:
+    assign_local_roots(client, project_id, directory)
     body = {"name": "git", "kind": "git", "url": f"file://{directory}"}
     created = client.post(url(project_id, "repositories"), json=body)
     assert created.status_code == 201, created.text

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from support.builders import (
     Workbench,
     assert_problem,
+    assign_local_roots,
     bearer,
     login,
     make_project,
@@ -117,6 +118,7 @@ def test_templates_of_another_project_are_not_found(workbench: Workbench, flows:
     client = workbench.client
     other = client.post("/api/v1/projects", json={"name": "other"}).json()["id"]
     base = f"/api/v1/projects/{other}"
+    assign_local_roots(client, other, workbench.repo_dir)  # shared with the workbench's project
     repo = {"name": "r", "kind": "local", "url": str(workbench.repo_dir)}
     repository = client.post(f"{base}/repositories", json=repo).json()["id"]
     inv = {"name": "i", "kind": "static", "format": "ini", "content": "localhost\n"}

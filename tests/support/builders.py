@@ -83,10 +83,24 @@ def assert_problem(response: httpx2.Response, status: int, field: str) -> str:
 # --- inventories, templates ----------------------------------------------------------------
 
 
+def assign_local_roots(api: httpx2.Client, project_id: int, *directories: Path) -> list[str]:
+    """As an admin does: add ``directories`` to the project's local directories (where its
+    local repositories and git ``file://`` URLs may be); returns them all."""
+    url = api_path(api, f"/projects/{project_id}")
+    current: list[str] = api.get(url).json()["local_roots"]
+    wanted = current + [str(d) for d in directories if str(d) not in current]
+    assigned = api.put(f"{url}/local-roots", json={"local_roots": wanted})
+    assert assigned.status_code == 200, assigned.text
+    roots: list[str] = assigned.json()["local_roots"]
+    return roots
+
+
 def make_local_repository(
     client: TestClient, project_id: int, directory: Path, name: str = "playbooks"
 ) -> int:
-    """A ``local`` repository serving ``directory``; returns its id."""
+    """A ``local`` repository serving ``directory``, assigned to the project first as one of its
+    local directories (``assign_local_roots``); returns its id."""
+    assign_local_roots(client, project_id, directory)
     body = {"name": name, "kind": "local", "url": str(directory)}
     created = client.post(f"/api/v1/projects/{project_id}/repositories", json=body)
     assert created.status_code == 201, created.text
@@ -135,7 +149,13 @@ def make_file_inventory(
 
 
 def make_repository(client: TestClient, project_id: int, **body: Any) -> dict[str, Any]:
+    """A git repository unless ``kind`` says ``local``; the directory a local one or a
+    ``file://`` URL reads is assigned to the project first as one of its local directories
+    (``assign_local_roots``)."""
     body = {"name": "playbooks", "kind": "git", **body}
+    url = str(body.get("url", ""))
+    if body["kind"] == "local" or url.startswith("file://"):
+        assign_local_roots(client, project_id, Path(url.removeprefix("file://")))
     created = client.post(f"/api/v1/projects/{project_id}/repositories", json=body)
     assert created.status_code == 201, created.text
     read: dict[str, Any] = created.json()
@@ -226,6 +246,19 @@ def bearer(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
+def member_client(
+    client: TestClient, project_id: int, username: str, role: str, scope: str = "write"
+) -> TestClient:
+    """A client of a new user holding ``role`` in the project, with a ``scope`` token."""
+    user = make_user(client, username)
+    body = {"user_id": user["id"], "role": role}
+    answer = client.put(f"/api/v1/projects/{project_id}/members", json=body)
+    assert answer.status_code == 200, answer.text
+    other = TestClient(client.app, base_url="http://testserver")
+    other.headers.update(bearer(token(client, username, scope)))
+    return other
+
+
 # --- runs: a project that runs the test playbooks on localhost ------------------------------
 
 
@@ -237,8 +270,10 @@ def localhost_project(
     repository: str = "r",
     inventory: str = "local",
 ) -> dict[str, int]:
-    """A project with a local repository at ``repo`` and a localhost inventory; their ids."""
+    """A project with a local repository at ``repo`` (assigned to it as a local directory) and a
+    localhost inventory; their ids."""
     project = post(api, api_path(api, "/projects"), {"name": name})["id"]
+    assign_local_roots(api, project, repo)
     base = api_path(api, f"/projects/{project}")
     body = {"name": repository, "kind": "local", "url": str(repo)}
     repository_id = post(api, f"{base}/repositories", body)["id"]

@@ -10,7 +10,14 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from support.builders import LOCALHOST_INVENTORY, PLAYBOOKS, make_project, post, ssh_keygen
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    PLAYBOOKS,
+    assign_local_roots,
+    make_project,
+    post,
+    ssh_keygen,
+)
 
 # each a value no other field of the project holds
 SECRETS = {
@@ -81,6 +88,7 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
     )
     hmac_key = key(name="hmac", kind="secret", value=secrets["hmac_secret"])
 
+    assign_local_roots(client, project, repo_dir)
     local = post(
         client, f"{base}/repositories", {"name": "local", "kind": "local", "url": str(repo_dir)}
     )["id"]

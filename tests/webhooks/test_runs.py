@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.builders import git, git_commit_all, git_init, post
+from support.builders import assign_local_roots, git, git_commit_all, git_init, post
 from support.waits import wait_finished
 from support.webhooks import (
     HookServer,
@@ -95,6 +95,7 @@ def test_the_pushed_branch_or_commit_is_what_runs(hook_server: HookServer) -> No
 
     ids = hook_server.project("refs")
     base = f"/projects/{ids['project']}"
+    assign_local_roots(hook_server.api, ids["project"], repo)
     repository = post(
         hook_server.api,
         f"{base}/repositories",

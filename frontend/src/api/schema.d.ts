@@ -677,6 +677,27 @@ export interface paths {
     patch: operations["update_project_api_v1_projects__project_id__patch"];
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/local-roots": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set Local Roots
+     * @description Admins only: the directories (each strictly inside STEWARD_LOCAL_REPOSITORY_ROOTS) where
+     *     the project's local repositories and git ``file://`` URLs may be; audited.
+     */
+    put: operations["set_local_roots_api_v1_projects__project_id__local_roots_put"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/members": {
     parameters: {
       query?: never;
@@ -788,7 +809,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List Repositories */
+    /**
+     * List Repositories
+     * @description ``local_problem`` marks each one whose server directory cannot be used now.
+     */
     get: operations["list_repositories_api_v1_projects__project_id__repositories_get"];
     put?: never;
     /**
@@ -2970,7 +2994,7 @@ export interface components {
       exported_at?: string | null;
       /**
        * Project
-       * @description name, description, max_parallel_runs, runner_group (a name or null)
+       * @description name, description, max_parallel_runs, runner_group (a name or null), local_roots (directories of this server, assigned by the admin who imports)
        */
       project: {
         [key: string]: unknown;
@@ -3568,6 +3592,16 @@ export interface components {
       counter: number;
       /** Text */
       text: string;
+    };
+    /**
+     * LocalRootsSet
+     * @description The project's local directories (admins only): its local repositories and git
+     *     ``file://`` URLs must be inside one of them. Each an absolute directory strictly inside
+     *     STEWARD_LOCAL_REPOSITORY_ROOTS; ``[]`` takes them all away.
+     */
+    LocalRootsSet: {
+      /** Local Roots */
+      local_roots: string[];
     };
     /** LoginPasswordKeyCreate */
     LoginPasswordKeyCreate: {
@@ -4186,6 +4220,11 @@ export interface components {
       /** Runner Group Id */
       runner_group_id: number | null;
       /**
+       * Local Roots
+       * @description directories its local repositories and git file:// URLs must be inside (assigned by admins: PUT /projects/{id}/local-roots)
+       */
+      local_roots: string[];
+      /**
        * Created At
        * Format: date-time
        */
@@ -4384,6 +4423,11 @@ export interface components {
        * @description pinned SSH host keys of the git server (public)
        */
       ssh_known_hosts: string;
+      /**
+       * Local Problem
+       * @description why its server directory (a local repository, a git file:// URL) cannot be used now, e.g. it is outside the project's local directories; null when it can
+       */
+      local_problem?: string | null;
       /**
        * Created At
        * Format: date-time
@@ -9798,6 +9842,92 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ProjectUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProjectRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  set_local_roots_api_v1_projects__project_id__local_roots_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LocalRootsSet"];
       };
     };
     responses: {

@@ -44,6 +44,7 @@ ENV_VALUE_MAX = 32 * KIB
 SECRET_MAX = 64 * KIB  # an SSH private key, a password, a secret value
 PASSPHRASE_MAX = 1000
 LIST_MAX = 100  # references to other objects (vault keys, environment secrets)
+LOCAL_ROOTS_MAX = 20  # local directories an admin assigns to one project
 SURVEY_QUESTIONS_MAX = 100
 SURVEY_CHOICES_MAX = 500
 SURVEY_ANSWER_MAX = 64 * KIB  # characters of a text answer or default

@@ -64,7 +64,9 @@ CipherDep = Annotated[KeyCipher, Depends(get_cipher)]
 
 
 def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
-    """Where local repositories may be (``Settings.repository_roots``)."""
+    """The instance's local repository roots (``Settings.repository_roots``): each project's own
+    local directories, where its local repositories must be, are inside them
+    (``repositories.local``)."""
     return runtime.settings.repository_roots
 
 

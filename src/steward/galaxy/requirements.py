@@ -15,6 +15,7 @@ import hashlib
 import re
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -62,7 +63,17 @@ class Requirements:
         return sum(f.collections for f in self.files)
 
 
-def find(checkout: Path) -> Requirements:
+@dataclasses.dataclass(frozen=True)
+class LocalDirectories:
+    """For ``git+file://`` URLs: the server's local repository roots (``roots``) and, inside
+    them, the directories of the run's own project (``own``, real paths). A URL inside the
+    roots but outside ``own`` is another project's (or nobody's) and is refused."""
+
+    roots: tuple[Path, ...] = ()
+    own: tuple[Path, ...] = ()
+
+
+def find(checkout: Path, local: LocalDirectories | None = None) -> Requirements:
     """The requirements files of ``checkout``, checked; raises ``RequirementsError``."""
     found = []
     for place in PLACES:
@@ -70,12 +81,14 @@ def find(checkout: Path) -> Requirements:
             relative = f"{place}{name}"
             path = inside(checkout, relative)
             if path is not None and path.is_file():
-                found.append(_read(checkout, relative, path))
+                found.append(_read(checkout, relative, path, local or LocalDirectories()))
                 break  # requirements.yml wins over requirements.yaml in one directory
     return Requirements(tuple(found))
 
 
-def _read(checkout: Path, relative: str, path: Path) -> RequirementsFile:
+def _read(
+    checkout: Path, relative: str, path: Path, directories: LocalDirectories
+) -> RequirementsFile:
     content = path.read_bytes()[: MAX_FILE_BYTES + 1]
     if len(content) > MAX_FILE_BYTES:
         raise RequirementsError(f"{relative}: larger than {MAX_FILE_BYTES} bytes")
@@ -86,7 +99,7 @@ def _read(checkout: Path, relative: str, path: Path) -> RequirementsFile:
     roles, collections = _sections(relative, data)
     if len(roles) + len(collections) > MAX_ENTRIES:
         raise RequirementsError(f"{relative}: more than {MAX_ENTRIES} requirements")
-    entries = _Entries(checkout, relative)
+    entries = _Entries(checkout, relative, directories)
     local = [entries.role(i, entry) for i, entry in enumerate(roles)]
     local += [entries.collection(i, entry) for i, entry in enumerate(collections)]
     return RequirementsFile(
@@ -127,6 +140,7 @@ class _Entries:
 
     checkout: Path
     relative: str
+    local: LocalDirectories = LocalDirectories()
 
     def role(self, index: int, entry: Any) -> bool:
         where = f"roles[{index}]"
@@ -163,7 +177,12 @@ class _Entries:
     def _source(self, where: str, value: str, *, path: bool = False) -> bool:
         """Whether ``value`` names a file of the repository (refused outside it); URLs and
         Galaxy names are not files. ``git+file://`` is a git URL: it is cloned inside the
-        sandbox, which hides Steward's data and repositories."""
+        sandbox, which hides Steward's data and repositories but the local directories of the
+        run's own project (read-only), and refused here when it names another local directory
+        of the server."""
+        if value.startswith("git+file:"):
+            self._git_file(where, value)
+            return False
         if value.startswith("file://"):
             return self._path(where, value.removeprefix("file://"))
         if "://" in value or _SCP.match(value):
@@ -182,6 +201,22 @@ class _Entries:
             if inside(self.checkout, str(PurePosixPath(base) / value)) is None:
                 raise self._error(where, f"'{value}' points outside the repository")
         return True
+
+    def _git_file(self, where: str, value: str) -> None:
+        path = urlsplit(value.removeprefix("git+")).path.split(",", 1)[0]
+        try:
+            real = Path(path).resolve()
+        except (OSError, RuntimeError):
+            raise self._error(where, f"'{value}' cannot be resolved (a symlink loop)") from None
+        roots = [root.resolve() for root in self.local.roots]
+        if any(real.is_relative_to(root) for root in roots) and not any(
+            real.is_relative_to(own) for own in self.local.own
+        ):
+            raise self._error(
+                where,
+                f"'{value}' is not inside a local directory of this project (an admin assigns"
+                " them in the project's settings)",
+            )
 
     def _error(self, where: str, problem: str) -> RequirementsError:
         return RequirementsError(f"{self.relative}: {where} {problem}")

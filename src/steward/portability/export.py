@@ -247,6 +247,7 @@ def export_project(session: Session, project: Project) -> ExportDocument:
             "description": project.description,
             "max_parallel_runs": project.max_parallel_runs,
             "runner_group": names.of(RunnerGroup, project.runner_group_id),
+            "local_roots": list(project.local_roots or []),
         },
         keys=_named((k.name, {"description": k.description, **_key(k)}) for k in keys),
         repositories=[

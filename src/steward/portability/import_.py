@@ -62,7 +62,7 @@ from steward.portability.schemas import Attention, ExportDocument, ImportReport,
 from steward.projects import scoped
 from steward.projects import service as projects
 from steward.projects.models import Project
-from steward.projects.schemas import ProjectCreate
+from steward.projects.schemas import LocalRootsSet, ProjectCreate
 from steward.repositories import service as repositories
 from steward.repositories.schemas import RepositoryCreate
 from steward.runner_groups.models import RunnerGroup
@@ -312,13 +312,21 @@ class _Importer:
         if name is not None:
             item["name"] = name
         group = item.pop("runner_group", None)
+        local_roots = item.pop("local_roots", [])
         if "runner_group_id" in item:
             raise InvalidInput("project.runner_group_id", "ids are not accepted; use runner_group")
         with _at(*where):
             body = ProjectCreate.model_validate(item)
         body.runner_group_id = self._runner_group(group, where, body.name, "project")
         # a taken name is a 409, as on POST /projects
-        return projects.create(self.session, self.actor, body)
+        project = projects.create(self.session, self.actor, body)
+        if local_roots:  # the importer is an admin: assigned as PUT /local-roots does
+            with _at(*where):
+                roots = LocalRootsSet.model_validate({"local_roots": local_roots})
+                projects.set_local_roots(
+                    self.session, self.actor, project, roots, self.context.roots
+                )
+        return project
 
     def _keys(self, project: Project) -> None:
         for i, item in enumerate(self.document.keys):

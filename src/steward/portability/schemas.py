@@ -32,7 +32,8 @@ class ExportDocument(BaseModel):
     steward_export: int = Field(description=f"the format version: {EXPORT_VERSION}")
     exported_at: dt.datetime | None = None
     project: dict[str, Any] = Field(
-        description="name, description, max_parallel_runs, runner_group (a name or null)"
+        description="name, description, max_parallel_runs, runner_group (a name or null),"
+        " local_roots (directories of this server, assigned by the admin who imports)"
     )
     keys: ObjectList = Field(
         description="name, description, kind and the non-secret fields of the kind; no value"

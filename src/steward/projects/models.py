@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
 from sqlalchemy import CheckConstraint, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
@@ -30,6 +31,9 @@ class Project(Base):
     runner_group_id: Mapped[int | None] = mapped_column(
         ForeignKey("runner_groups.id", ondelete="RESTRICT")
     )
+    # directories (absolute paths, each inside STEWARD_LOCAL_REPOSITORY_ROOTS) where its local
+    # repositories and git file:// URLs may be; only admins assign them (repositories/local.py)
+    local_roots: Mapped[list[Any]] = mapped_column(default=list)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

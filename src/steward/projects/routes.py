@@ -11,6 +11,7 @@ from steward.api.deps import (
     MembersManage,
     MembersView,
     ProjectEdit,
+    RootsDep,
     SessionDep,
 )
 from steward.api.schemas import Page, PageParams
@@ -18,6 +19,7 @@ from steward.auth.policy import Action
 from steward.projects import service
 from steward.projects.models import Project
 from steward.projects.schemas import (
+    LocalRootsSet,
     MemberRead,
     MemberSet,
     ProjectCreate,
@@ -73,6 +75,20 @@ def update_project(
     rights: AccessDep,
 ) -> ProjectRead:
     return _read(service.update(session, actor, project, body), rights.actions)
+
+
+@router.put("/{project_id}/local-roots")
+def set_local_roots(
+    body: LocalRootsSet,
+    rights: AccessDep,
+    admin: AdminActor,
+    session: SessionDep,
+    roots: RootsDep,
+) -> ProjectRead:
+    """Admins only: the directories (each strictly inside STEWARD_LOCAL_REPOSITORY_ROOTS) where
+    the project's local repositories and git ``file://`` URLs may be; audited."""
+    project = service.set_local_roots(session, admin, rights.project, body, roots)
+    return _read(project, rights.actions)
 
 
 @router.delete("/{project_id}", status_code=status.HTTP_204_NO_CONTENT)

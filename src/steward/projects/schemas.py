@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from steward.api.bounds import Description, Id, Name
+from steward.api.bounds import LOCAL_ROOTS_MAX, PATH_MAX, Description, Id, Name
 from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.projects.models import ProjectRole
 
@@ -26,12 +27,27 @@ class ProjectUpdate(NamedUpdate):
     NULLABLE = frozenset({"max_parallel_runs", "runner_group_id"})
 
 
+LocalRoot = Annotated[str, Field(min_length=1, max_length=PATH_MAX, pattern=r"^/[^\x00-\x1f]*$")]
+
+
+class LocalRootsSet(RequestModel):
+    """The project's local directories (admins only): its local repositories and git
+    ``file://`` URLs must be inside one of them. Each an absolute directory strictly inside
+    STEWARD_LOCAL_REPOSITORY_ROOTS; ``[]`` takes them all away."""
+
+    local_roots: list[LocalRoot] = Field(max_length=LOCAL_ROOTS_MAX)
+
+
 class ProjectRead(ResponseModel):
     id: int
     name: str
     description: str
     max_parallel_runs: int | None
     runner_group_id: int | None
+    local_roots: list[str] = Field(
+        description="directories its local repositories and git file:// URLs must be inside"
+        " (assigned by admins: PUT /projects/{id}/local-roots)"
+    )
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

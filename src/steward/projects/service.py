@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -10,8 +13,15 @@ from steward.auth.models import User
 from steward.auth.policy import Action, project_actions, visible_projects
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
-from steward.projects.schemas import HolderRef, MemberSet, ProjectCreate, ProjectUpdate
+from steward.projects.schemas import (
+    HolderRef,
+    LocalRootsSet,
+    MemberSet,
+    ProjectCreate,
+    ProjectUpdate,
+)
 from steward.projects.scoped import check_name_free, refuse_while_runs_active
+from steward.repositories import local
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.teams.models import Team
@@ -38,7 +48,7 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     return project
 
 
-FIELDS = ("name", "description", "max_parallel_runs", "runner_group_id")
+FIELDS = ("name", "description", "max_parallel_runs", "runner_group_id", "local_roots")
 
 
 def _fields(project: Project) -> dict[str, object]:
@@ -76,6 +86,41 @@ def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate
         project,
         audit.diff(before, _fields(project)),
         project_id=project.id,
+    )
+    session.commit()
+    return project
+
+
+def set_local_roots(
+    session: Session,
+    admin: Actor,
+    project: Project,
+    body: LocalRootsSet,
+    instance_roots: Sequence[Path],
+) -> Project:
+    """Assign the project its local directories (``admin``: the route's ``AdminActor``), each
+    checked against the instance's roots (``local.check_root``). Repositories that no longer
+    fit are refused at their next use, with the reason."""
+    chosen: list[str] = []
+    for n, value in enumerate(body.local_roots):
+        try:
+            local.check_root(value, instance_roots)
+        except local.LocalDirectoryRefused as exc:
+            raise InvalidInput(f"local_roots[{n}]", exc.message) from exc
+        normalized = str(Path(value))
+        if normalized in chosen:
+            raise InvalidInput(f"local_roots[{n}]", f"{normalized} is given twice")
+        chosen.append(normalized)
+    before = _fields(project)
+    project.local_roots = chosen
+    audit.record_change(
+        session,
+        admin,
+        AuditAction.PROJECT_UPDATE,
+        project,
+        audit.diff(before, _fields(project)),
+        project_id=project.id,
+        detail="local directories assigned",
     )
     session.commit()
     return project

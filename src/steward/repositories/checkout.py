@@ -100,8 +100,9 @@ def checkout(
     git runs (settings and names may have changed since the save); git connects to the address
     checked (``git.Pin``).
 
-    A local repository or a ``file://`` URL must be inside one of ``roots``
-    (``Settings.repository_roots``): checked again here, as settings and symlinks may change.
+    A local repository or a ``file://`` URL must be inside its project's local directories,
+    themselves inside ``roots`` (``Settings.repository_roots``): checked again here, as the
+    settings, the project's assignment and symlinks may change.
     The tree must not lead outside itself (``containment``): CheckoutNotContained otherwise.
 
     Key files live in a scratch directory beside ``dest`` and are gone when this returns.
@@ -110,7 +111,7 @@ def checkout(
     if any(dest.iterdir()):
         raise ValueError(f"checkout destination {dest} is not empty")
     try:
-        directory = allowed_directory(repo, roots)  # again: settings and symlinks may change
+        directory = allowed_directory(session, repo, roots)  # again: all of it may change
     except LocalDirectoryRefused as exc:
         raise CheckoutFailed(f"{repo.kind} repository '{repo.name}': {exc.message}") from exc
     if repo.kind == RepositoryKind.LOCAL and directory is not None:

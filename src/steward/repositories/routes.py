@@ -31,6 +31,11 @@ from steward.repositories.schemas import (
 router = APIRouter(prefix="/projects/{project_id}/repositories", tags=["repositories"])
 
 
+def _read(session: SessionDep, repository: Repository, roots: RootsDep) -> RepositoryRead:
+    problem = service.local_problem(session, repository, roots)
+    return RepositoryRead.model_validate(repository).model_copy(update={"local_problem": problem})
+
+
 ViewedRepository = Annotated[
     Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_VIEW))
 ]
@@ -41,10 +46,14 @@ EditedRepository = Annotated[
 
 @router.get("")
 def list_repositories(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView,
+    session: SessionDep,
+    roots: RootsDep,
+    page: Annotated[PageParams, Query()],
 ) -> Page[RepositoryRead]:
+    """``local_problem`` marks each one whose server directory cannot be used now."""
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    return Page.of([RepositoryRead.model_validate(r) for r in rows], total, page)
+    return Page.of([_read(session, r, roots) for r in rows], total, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -60,12 +69,14 @@ def create_repository(
     own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
     right before every git command."""
     created = service.create(session, project, body, actor=actor, roots=roots, guard=guard)
-    return RepositoryRead.model_validate(created)
+    return _read(session, created, roots)
 
 
 @router.get("/{repository_id}")
-def read_repository(repository: ViewedRepository) -> RepositoryRead:
-    return RepositoryRead.model_validate(repository)
+def read_repository(
+    repository: ViewedRepository, session: SessionDep, roots: RootsDep
+) -> RepositoryRead:
+    return _read(session, repository, roots)
 
 
 @router.patch("/{repository_id}")
@@ -81,7 +92,7 @@ def update_repository(
     updated = service.update(
         session, project, repository, body, actor=actor, roots=roots, guard=guard
     )
-    return RepositoryRead.model_validate(updated)
+    return _read(session, updated, roots)
 
 
 @router.delete("/{repository_id}", status_code=status.HTTP_204_NO_CONTENT)

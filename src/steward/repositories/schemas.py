@@ -79,6 +79,11 @@ class RepositoryRead(ResponseModel):
     ref: str
     key_id: int | None
     ssh_known_hosts: str = Field(description="pinned SSH host keys of the git server (public)")
+    local_problem: str | None = Field(
+        default=None,
+        description="why its server directory (a local repository, a git file:// URL) cannot be"
+        " used now, e.g. it is outside the project's local directories; null when it can",
+    )
     created_at: dt.datetime
     updated_at: dt.datetime
 

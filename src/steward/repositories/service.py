@@ -17,7 +17,7 @@ from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.repositories import git, host_keys
+from steward.repositories import git, host_keys, local
 from steward.repositories.checkout import CheckoutFailed, key_material, local_head, vet_server
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
@@ -34,11 +34,12 @@ AUDITED_FIELDS = ("name", "description", "kind", "url", "ref", "key_id", "ssh_kn
 URL_FORMS = "https://host/path, ssh://[user@]host/path, user@host:path or file:///absolute/path"
 
 
-def _server_directory(repo: Repository, roots: Sequence[Path]) -> Path | None:
+def _server_directory(session: Session, repo: Repository, roots: Sequence[Path]) -> Path | None:
     """The server directory a ``local`` repository or a ``file://`` URL reads: it must be
-    inside the roots, or anyone who may edit repositories could read any directory."""
+    inside its project's local directories, or anyone who may edit repositories could read any
+    directory, another project's among them."""
     try:
-        return allowed_directory(repo, roots)
+        return allowed_directory(session, repo, roots)
     except LocalDirectoryRefused as exc:
         raise InvalidInput("url", exc.message) from exc
 
@@ -96,13 +97,18 @@ def _check(
             _check_key(session, project, repo.key_id, scheme)
         if repo.ssh_known_hosts and scheme != "ssh":
             raise InvalidInput("ssh_known_hosts", f"only an ssh URL uses it; this one is {scheme}")
-    _server_directory(repo, roots)
+    _server_directory(session, repo, roots)
 
 
 def list_for_project(
     session: Session, project: Project, *, limit: int, offset: int
 ) -> tuple[list[Repository], int]:
     return scoped.list_in_project(session, Repository, project, limit=limit, offset=offset)
+
+
+def local_problem(session: Session, repo: Repository, roots: Sequence[Path]) -> str | None:
+    """Why ``repo`` cannot read its server directory now (shown with it); None when it can."""
+    return local.problem(session, repo, roots)
 
 
 def _fields(repo: Repository) -> dict[str, Any]:
@@ -118,8 +124,8 @@ def create(
     roots: Sequence[Path],
     guard: network.Guard,
 ) -> Repository:
-    """``roots``: the directories a local repository must be inside (``repository_roots``);
-    ``guard``: where a git server may be."""
+    """``roots``: the instance's local repository roots (``repository_roots``), inside which
+    the project's own local directories are; ``guard``: where a git server may be."""
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
     _check(session, project, repo, roots, guard)
@@ -178,8 +184,9 @@ def test_access(
     guard: network.Guard,
 ) -> RepositoryTestResult:
     """Reach the repository with its key and resolve its ref, without cloning; a local one or a
-    ``file://`` URL must still be inside ``roots``, a git server where ``guard`` allows."""
-    directory = _server_directory(repo, roots)
+    ``file://`` URL must still be inside its project's local directories, a git server where
+    ``guard`` allows."""
+    directory = _server_directory(session, repo, roots)
     if repo.kind == RepositoryKind.LOCAL and directory is not None:
         return RepositoryTestResult(ref="", commit=local_head(directory))
     try:

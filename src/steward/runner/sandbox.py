@@ -3,9 +3,10 @@
 A playbook with a local connection runs code on this server, as the server's user. The sandbox
 keeps the system as the administrator configured it (``/`` is bound as it is) but hides what is
 Steward's own: the data dir (database, master key, other runs' private directories), the master
-key file and the SQLite file wherever they are, the local repository roots (other projects'
-sources) and the other runs' SSH control sockets and agents. Only the run's own private directory
-and control directory are bound back. It also gives the run:
+key file and the SQLite file wherever they are, the local repository roots (every project's
+local directories) and the other runs' SSH control sockets and agents. Only the run's own
+private directory and control directory are bound back (and, read-only for ansible-galaxy only,
+the local directories of the run's own project: ``runs/requirements.py``). It also gives the run:
 
 - a PID namespace of its own with a fresh ``/proc``: no other process's environment or memory
   (the server's, another run's secrets) is visible, and when ansible-playbook exits, the

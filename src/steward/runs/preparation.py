@@ -27,6 +27,8 @@ from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
 from steward.outbound import network
+from steward.projects.models import Project
+from steward.repositories import local
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
 from steward.runner import extravars, venvs
@@ -193,14 +195,20 @@ def _requirements(ctx: _Context, settings: Settings, sandbox: Sandbox) -> Requir
             " (the data dir or a repository root)"
         )
     servers: list[ServerAccess] = []
+    local_dirs: tuple[Path, ...] = ()
     if ctx.params.install_requirements:
         servers = galaxy.for_run(ctx.session, ctx.cipher, ctx.run.project_id)
         ctx.secrets.extend(value for server in servers for value in server.secret_values())
+        project = ctx.session.get(Project, ctx.run.project_id)
+        if project is not None:
+            local_dirs = local.roots_of(project, settings.repository_roots).usable
     return RequirementsPlan(
         enabled=ctx.params.install_requirements,
         project_id=ctx.run.project_id,
         venv=venv,
         servers=tuple(servers),
+        local_dirs=local_dirs,
+        local_roots=settings.repository_roots,
     )
 
 

@@ -26,7 +26,12 @@ from steward.config import Settings
 from steward.db import utcnow
 from steward.galaxy import cache as galaxy_cache
 from steward.galaxy import install as galaxy
-from steward.galaxy.requirements import Requirements, RequirementsError, find
+from steward.galaxy.requirements import (
+    LocalDirectories,
+    Requirements,
+    RequirementsError,
+    find,
+)
 from steward.galaxy.service import ServerAccess, refusal
 from steward.outbound import network
 from steward.repositories import containment
@@ -59,6 +64,10 @@ class RequirementsPlan:
     project_id: int
     venv: Venv
     servers: tuple[ServerAccess, ...] = ()
+    # the project's own local directories (real paths), bound read-only for ansible-galaxy so
+    # that git+file:// requirements reach them; another project's stay hidden by the sandbox
+    local_dirs: tuple[Path, ...] = ()
+    local_roots: tuple[Path, ...] = ()  # the server's (STEWARD_LOCAL_REPOSITORY_ROOTS)
 
 
 @dataclasses.dataclass
@@ -145,7 +154,7 @@ def install(
         return Installed()
     out = _Output(add)
     try:
-        found = find(spec.project_dir)
+        found = find(spec.project_dir, LocalDirectories(plan.local_roots, plan.local_dirs))
     except RequirementsError as exc:
         return _failed(out, masker, exc.message)
     if not found.files:
@@ -265,7 +274,9 @@ def _run_galaxy(
     for command in galaxy.commands(plan.venv.ansible_galaxy, found, layout):
         out.line(f"ansible-galaxy {' '.join(command.argv[1:5])}")
         first = len(out.lines)
-        argv = sandbox.wrap(command.argv, visible=[spec.private_data_dir])
+        argv = sandbox.wrap(
+            command.argv, visible=[spec.private_data_dir], read_only=plan.local_dirs
+        )
         code = galaxy.stream(argv, cwd=spec.project_dir, env=env, on_line=out.line, stop=stop)
         if code is None:
             return _STOPPED

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 07:56:32.235474
+Create Date: 2026-11-27 08:03:33.322196
 """
 
 from collections.abc import Sequence
@@ -127,6 +127,7 @@ def upgrade() -> None:
         sa.Column("description", sa.Text(), nullable=False),
         sa.Column("max_parallel_runs", sa.Integer(), nullable=True),
         sa.Column("runner_group_id", sa.Integer(), nullable=True),
+        sa.Column("local_roots", sa.JSON(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(

@@ -8,6 +8,7 @@ export function Component() {
     <RepositoriesTable
       projectId={project.id}
       canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+      localRoots={project.local_roots}
     />
   );
 }

@@ -18,9 +18,15 @@ interface RepositoriesTableProps {
   projectId: number;
   /** may create, change and delete (resource:write) */
   canWrite: boolean;
+  /** the project's local directories (assigned by admins), shown in the form */
+  localRoots?: string[];
 }
 
-export function RepositoriesTable({ projectId, canWrite }: RepositoriesTableProps) {
+export function RepositoriesTable({
+  projectId,
+  canWrite,
+  localRoots = [],
+}: RepositoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const repositories = useRepositories(projectId, limit, offset);
   const remove = useDeleteRepository(projectId);
@@ -71,9 +77,16 @@ export function RepositoriesTable({ projectId, canWrite }: RepositoriesTableProp
       header: "URL",
       visibleFrom: "sm",
       cell: (repository) => (
-        <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
-          {repository.url}
-        </Text>
+        <Stack gap={2}>
+          <Text size="sm" ff="monospace" style={{ wordBreak: "break-all" }}>
+            {repository.url}
+          </Text>
+          {repository.local_problem && (
+            <Text size="xs" c="red" role="note" aria-label={`${repository.name} cannot be used`}>
+              Cannot be used: {repository.local_problem}
+            </Text>
+          )}
+        </Stack>
       ),
     },
     {
@@ -130,6 +143,7 @@ export function RepositoriesTable({ projectId, canWrite }: RepositoriesTableProp
         <RepositoryFormModal
           projectId={projectId}
           repository={editing}
+          localRoots={localRoots}
           onClose={() => setEditing(undefined)}
         />
       )}

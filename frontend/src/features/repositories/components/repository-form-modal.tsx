@@ -20,6 +20,14 @@ interface RepositoryFormValues {
   ssh_known_hosts: string;
 }
 
+/** Where a local directory (or a file:// URL) of this project may be: its local directories. */
+export function localDirectoryHint(localRoots: string[]): string {
+  if (localRoots.length === 0) {
+    return "None allowed yet: this project has no local directories; an admin assigns them in the project's settings";
+  }
+  return `An absolute path inside ${localRoots.join(" or ")}; used as it is, without git`;
+}
+
 /** The key kinds a git URL can use (the server checks it; this only narrows the picker). */
 export function keyKindsForUrl(url: string): KeyKind[] {
   const value = url.trim().toLowerCase();
@@ -45,10 +53,17 @@ interface RepositoryFormModalProps {
   projectId: number;
   /** null: a new repository */
   repository: Repository | null;
+  /** the project's local directories (assigned by admins) */
+  localRoots?: string[];
   onClose: () => void;
 }
 
-export function RepositoryFormModal({ projectId, repository, onClose }: RepositoryFormModalProps) {
+export function RepositoryFormModal({
+  projectId,
+  repository,
+  localRoots = [],
+  onClose,
+}: RepositoryFormModalProps) {
   const save = useSaveRepository(projectId, repository?.id ?? null);
   const keys = useKeyOptions(projectId);
   const form = useForm<RepositoryFormValues>({
@@ -114,8 +129,8 @@ export function RepositoryFormModal({ projectId, repository, onClose }: Reposito
         label={kind === "git" ? "URL" : "Directory on the server"}
         description={
           kind === "git"
-            ? "https://…, ssh://…, user@host:path or file:///path"
-            : "An absolute path; used as it is, without git"
+            ? "https://…, ssh://…, user@host:path or file:///path (inside this project's local directories)"
+            : localDirectoryHint(localRoots)
         }
         required
         autoComplete="off"
