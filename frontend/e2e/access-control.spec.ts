@@ -38,6 +38,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   const project = await send("post", "/api/v1/projects", { name: "access-control" });
   const url = (path: string) => `/api/v1/projects/${project.id}/${path}`;
+  await send("put", url("local-roots"), { local_roots: [dir] });
   const repository = await send("post", url("repositories"), {
     name: "r",
     kind: "local",

@@ -48,6 +48,7 @@ export async function playbookProject(
   for (const [file, text] of Object.entries(playbooks)) writeFileSync(join(dir, file), text);
   const projectId = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name })).id;
   const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
+  await assignLocalRoot(api, projectId, dir);
   const repository = await api.send<{ id: number }>("POST", url("repositories"), {
     name: "playbooks",
     kind: "local",
@@ -62,6 +63,12 @@ export async function playbookProject(
     content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
   });
   return { projectId, repositoryId: repository.id, inventoryId: inventory.id };
+}
+
+/** The admin assigns `dir` (inside the server's local repository roots) to the project as its
+ * local directory: only there may its local repositories be. */
+export async function assignLocalRoot(api: AdminApi, projectId: number, dir: string) {
+  await api.send("PUT", `/api/v1/projects/${projectId}/local-roots`, { local_roots: [dir] });
 }
 
 /** A user made by the admin (password PASSWORD); returns its id. */

@@ -7,7 +7,14 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Page, expect as baseExpect, test } from "@playwright/test";
-import { type AdminApi, PASSWORD, adminApi, makeUser, overflowing } from "./admin-api.ts";
+import {
+  type AdminApi,
+  PASSWORD,
+  adminApi,
+  assignLocalRoot,
+  makeUser,
+  overflowing,
+} from "./admin-api.ts";
 import { FINISHED } from "./run-workbench.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
@@ -78,6 +85,7 @@ test.beforeAll(async ({ baseURL }) => {
     })
   ).id;
   const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
+  await assignLocalRoot(api, projectId, dir);
   const repository = await api.send<{ id: number }>("POST", url("repositories"), {
     name: "playbooks",
     kind: "local",

@@ -59,7 +59,14 @@ test("create repository, inventory, key, environment and template, then launch",
   await projectDialog.getByRole("button", { name: "Create project" }).click();
   await page.getByRole("link", { name: "crud-flow" }).click();
 
-  // repository: the server refuses a directory outside its local repository roots, on the field
+  // the admin gives the project its local directory: only there may its local repositories be
+  await page.getByRole("tab", { name: "Settings" }).click();
+  await page.getByRole("textbox", { name: "Directories (admins only)" }).fill(dir);
+  await page.getByRole("button", { name: "Save directories" }).click();
+  await expect(page.getByText("Local directories of “crud-flow” saved")).toBeVisible();
+  await shots(page, "project-local-directories");
+
+  // repository: the server refuses a directory outside the project's local directories, on the field
   await page.getByRole("tab", { name: "Repositories" }).click();
   await page.getByRole("button", { name: "New repository" }).click();
   let dialog = page.getByRole("dialog", { name: "New repository" });
@@ -78,7 +85,7 @@ test("create repository, inventory, key, environment and template, then launch",
   await url.fill("/no/such/dir");
   await dialog.getByRole("button", { name: "Create repository" }).click();
   await expect(url).toHaveAttribute("aria-invalid", "true");
-  await expect(dialog).toContainText("is not inside a local repository root");
+  await expect(dialog).toContainText("is not inside a local directory of project 'crud-flow'");
   await shots(page, "repository-form-error");
   await url.fill(dir);
   await dialog.getByRole("button", { name: "Create repository" }).click();

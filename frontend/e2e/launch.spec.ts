@@ -16,7 +16,7 @@ const GREET = `- hosts: all
   gather_facts: false
   tasks:
     - name: greet
-      ansible.builtin.debug: {msg: "hello {{ who | default('nobody') }} on {{ port | default('no port') }}"}
+      ansible.builtin.debug: {msg: "hello {{ who | default('nobody') }} on {{ db_port | default('no port') }}"}
 `;
 const PARTIAL = `- hosts: all
   gather_facts: false
@@ -171,16 +171,16 @@ test("the launch dialog takes extra vars as YAML and names the line of a mistake
   const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
   await dialog.getByLabel("Password").fill("another secret");
   const vars = dialog.getByRole("textbox", { name: "Extra vars" });
-  await vars.fill("who: yaml\nport: [5432\n");
+  await vars.fill("who: yaml\ndb_port: [5432\n");
   await dialog.getByRole("button", { name: "Launch" }).click();
   await expect(vars).toHaveAttribute("aria-invalid", "true");
   await expect(dialog).toContainText("line 2: not valid YAML");
   await shots(page, "launch-dialog-yaml-error");
-  await vars.fill("who: yaml\nport: 5432\n");
+  await vars.fill("who: yaml\ndb_port: 5432\n");
   await dialog.getByRole("button", { name: "Launch" }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
   const id = Number(page.url().split("/").pop());
-  expect((await readRun(page, id)).params.launch_vars).toEqual({ who: "yaml", port: 5432 });
+  expect((await readRun(page, id)).params.launch_vars).toEqual({ who: "yaml", db_port: 5432 });
   await bench.waitFinished(id);
 });
 

@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { adminApi, shots, signInAs } from "./admin-api.ts";
+import { adminApi, assignLocalRoot, shots, signInAs } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -20,6 +20,7 @@ test("export a project, import it under a new name, its templates are there", as
     name: "port-source",
   });
   const base = `/api/v1/projects/${project.id}`;
+  await assignLocalRoot(api, project.id, dir);
   const repository = await api.send<{ id: number }>("POST", `${base}/repositories`, {
     name: "local",
     kind: "local",

@@ -6,7 +6,14 @@
 import { type Page, expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AdminApi, adminApi, overflowing, shots, signInAs } from "./admin-api.ts";
+import {
+  type AdminApi,
+  adminApi,
+  assignLocalRoot,
+  overflowing,
+  shots,
+  signInAs,
+} from "./admin-api.ts";
 import { repositoryDir } from "./server.ts";
 
 let api: AdminApi;
@@ -34,6 +41,7 @@ test.beforeAll(async ({ baseURL }) => {
   const dir = repositoryDir("requirements-");
   writeFileSync(join(dir, "site.yml"), "- hosts: all\n  gather_facts: false\n  tasks: []\n");
   projectId = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name: PROJECT })).id;
+  await assignLocalRoot(api, projectId, dir);
   const repository = await api.send<{ id: number }>("POST", url("repositories"), {
     name: "playbooks",
     kind: "local",

@@ -4,7 +4,15 @@
 import { expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AdminApi, adminApi, makeUser, overflowing, shots, signInAs } from "./admin-api.ts";
+import {
+  type AdminApi,
+  adminApi,
+  assignLocalRoot,
+  makeUser,
+  overflowing,
+  shots,
+  signInAs,
+} from "./admin-api.ts";
 import { FINISHED } from "./run-workbench.ts";
 import { repositoryDir } from "./server.ts";
 
@@ -33,6 +41,7 @@ test.beforeAll(async ({ baseURL }) => {
     description: "What each role may do shows in the console",
   });
   projectId = project.id;
+  await assignLocalRoot(api, projectId, dir);
   const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
   const repository = await api.send<{ id: number }>("POST", url("repositories"), {
     name: "playbooks",

@@ -45,6 +45,7 @@ export class Workbench {
     for (const [file, text] of Object.entries(playbooks)) writeFileSync(join(dir, file), text);
 
     bench.projectId = (await bench.post("/api/v1/projects", { name })).id as number;
+    await bench.put(bench.url("local-roots"), { local_roots: [dir] });
     const repository = await bench.post(bench.url("repositories"), {
       name: "playbooks",
       kind: "local",
@@ -70,6 +71,14 @@ export class Workbench {
 
   url(path: string): string {
     return `/api/v1/projects/${this.projectId}/${path}`;
+  }
+
+  async put(url: string, data: unknown): Promise<void> {
+    const response = await this.request.put(url, {
+      data,
+      headers: { "X-CSRF-Token": this.csrf },
+    });
+    expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
   }
 
   async post(url: string, data: unknown): Promise<Record<string, unknown>> {

@@ -100,6 +100,9 @@ export async function startServer(
       STEWARD_ADMIN_USER: "admin",
       STEWARD_ADMIN_PASSWORD: adminPassword,
       STEWARD_LOCAL_REPOSITORY_ROOTS: repositories,
+      // the tests' notification receivers listen on loopback, which the server refuses unless
+      // an admin allows it (as the pytest settings do)
+      STEWARD_OUTBOUND_ALLOWED_NETWORKS: "127.0.0.1/32,::1/128",
       // the port uvicorn listens on (not Settings.port): webhook URLs and notification links
       STEWARD_URL: url,
       ...options.env,
