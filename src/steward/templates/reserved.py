@@ -151,15 +151,35 @@ def warm() -> None:
     threading.Thread(target=derive, name="setting-variables", daemon=True).start()
 
 
-def why_reserved(name: str, venv: str = "") -> str | None:
-    """Why launch values may not set ``name``, or None when they may."""
+def _reserved(venv: str) -> Mapping[str, str]:
+    """The names the Ansible of the server and of ``venv`` read or reserve (looked up once per
+    check: each lookup stats the venv to see whether its packages changed)."""
+    found: dict[str, str] = {}
     for where in dict.fromkeys(("", venv)):
-        why = setting_variables(where).variables.get(name)
-        if why is not None:
-            return why
+        for name, why in setting_variables(where).variables.items():
+            found.setdefault(name, why)
+    return found
+
+
+def _why(name: str, listed: Mapping[str, str]) -> str | None:
+    why = listed.get(name)
+    if why is not None:
+        return why
     if name.startswith(PREFIXES):
         return "every ansible_* name is Ansible's"
     return UNLISTED.get(name)
+
+
+def why_reserved(name: str, venv: str = "") -> str | None:
+    """Why launch values may not set ``name``, or None when they may."""
+    return _why(name, _reserved(venv))
+
+
+def _cause(why: str) -> str:
+    return (
+        f"is an Ansible setting or reserved variable ({why}); launch values may not set it"
+        " unless the template lists it in launch_var_exceptions"
+    )
 
 
 def refusal(name: str, *, venv: str = "", exceptions: Collection[str] = ()) -> str | None:
@@ -168,22 +188,21 @@ def refusal(name: str, *, venv: str = "", exceptions: Collection[str] = ()) -> s
     if name in exceptions:
         return None
     why = why_reserved(name, venv)
-    if why is None:
-        return None
-    return (
-        f"is an Ansible setting or reserved variable ({why}); launch values may not set it"
-        " unless the template lists it in launch_var_exceptions"
-    )
+    return None if why is None else _cause(why)
 
 
 def check(
     names: Iterable[str], *, field: str, venv: str = "", exceptions: Collection[str] = ()
 ) -> None:
     """A 422 naming ``<field>.<name>`` and why, for the first name launch values may not set."""
-    for name in names:
-        cause = refusal(name, venv=venv, exceptions=exceptions)
-        if cause is not None:
-            raise InvalidInput(f"{field}.{name}", cause)
+    wanted = [name for name in names if name not in exceptions]
+    if not wanted:
+        return  # no launch value: nothing to derive
+    listed = _reserved(venv)
+    for name in wanted:
+        why = _why(name, listed)
+        if why is not None:
+            raise InvalidInput(f"{field}.{name}", _cause(why))
 
 
 def check_for(template: Template, names: Iterable[str], *, field: str) -> None:
