@@ -96,15 +96,14 @@ def _run_read(
     wrun: WorkflowRun,
     rights: ProjectAccess,
     *,
-    full: bool,
     launcher: str,
-    actor: Actor | None = None,
+    caller: Actor | None,
 ) -> WorkflowRunRead:
-    """``actor``: the caller, whose right to decide each approval node the full read says."""
+    """``caller``: for the full read (with its nodes), who asks, whose right to decide each
+    approval node it says; None for a row of a list (the run alone)."""
     read = WorkflowRunRead.model_validate(wrun).model_copy(update={"launched_by": launcher})
-    if not full:
+    if caller is None:
         return read
-    assert actor is not None  # noqa: S101 - a full read is the caller's
     rows = service.nodes_of(session, wrun)
     names = service.template_names(session, [{"template_id": n.template_id} for n, _ in rows])
     nodes = [
@@ -112,7 +111,7 @@ def _run_read(
             update={
                 "run_status": run_status,
                 "template_name": names.get(node.template_id or 0, ""),
-                "approval": approvers.read(rights, actor, wrun, node, launcher)
+                "approval": approvers.read(rights, caller, wrun, node, launcher)
                 if node.kind == NodeKind.APPROVAL
                 else None,
             }
@@ -189,7 +188,7 @@ def launch_workflow(
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
     wrun = service.launch(session, cipher, queue, rights, workflow, actor=actor)
-    return _run_read(session, wrun, rights, full=True, launcher=actor.user.username, actor=actor)
+    return _run_read(session, wrun, rights, launcher=actor.user.username, caller=actor)
 
 
 @router.get("/workflow-runs")
@@ -198,7 +197,7 @@ def list_workflow_runs(
 ) -> WorkflowRunPage:
     """Newest first, keyset-paged by id like runs (``before_id``)."""
     rows, next_before = service.list_runs(session, rights.project, filters)
-    items = [_run_read(session, w, rights, full=False, launcher=name) for w, name in rows]
+    items = [_run_read(session, w, rights, launcher=name, caller=None) for w, name in rows]
     return WorkflowRunPage(items=items, next_before_id=next_before)
 
 
@@ -209,7 +208,7 @@ def read_workflow_run(
     """Its status and each node's: status, run, decision and why; for an approval node, who
     may decide it and whether the caller may (``approval``)."""
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
+    return _run_read(session, wrun, rights, launcher=launcher, caller=actor)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/cancel")
@@ -226,7 +225,7 @@ def cancel_workflow_run(
     rights.require(Action.RUN_CANCEL)
     service.cancel(session, cipher, queue, wrun, actor=actor)
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
+    return _run_read(session, wrun, rights, launcher=launcher, caller=actor)
 
 
 def _decide(
@@ -246,7 +245,7 @@ def _decide(
     )
     session.refresh(wrun)
     launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, full=True, launcher=launcher, actor=actor)
+    return _run_read(session, wrun, rights, launcher=launcher, caller=actor)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
