@@ -1,5 +1,5 @@
 """Events ingested per second: a synthetic event flood through the real recorder
-(``runs.recorder.Recorder``) into a real SQLite and a real PostgreSQL (issue 13: >= 5,000/s
+(``execution.recorder.Recorder``) into a real SQLite and a real PostgreSQL (issue 13: >= 5,000/s
 sustained on 2 cores).
 
     .venv/bin/python bench/ingest.py [--events 100000] [--hosts 50] [--only sqlite|postgresql]
@@ -45,11 +45,11 @@ from support.postgres import start_postgres  # noqa: E402
 
 from steward import migrations  # noqa: E402
 from steward.db import make_engine, make_session_factory  # noqa: E402
+from steward.execution.recorder import Recorder  # noqa: E402
+from steward.masking import Masker  # noqa: E402
 from steward.projects.models import Project  # noqa: E402
-from steward.runner.masking import Masker  # noqa: E402
 from steward.runs.models import LaunchType, Run, RunEvent, RunHost, RunOutput  # noqa: E402
 from steward.runs.params import RunParams  # noqa: E402
-from steward.runs.recorder import Recorder  # noqa: E402
 from steward.runs.status import RunStatus  # noqa: E402
 
 SECRETS = ["s3cr3t-db-password", "tok-ABCDEF0123456789"]
@@ -328,7 +328,7 @@ def _report(args: argparse.Namespace, results: dict[str, dict[str, Any]], load: 
             "its own, whatever the load of the machine.",
             "",
             f"A flood of {args.events:,} events over {args.hosts} hosts through "
-            "`runs.recorder.Recorder` (masking on); load average before "
+            "`execution.recorder.Recorder` (masking on); load average before "
             f"{load}, after {_load()}; {os.cpu_count()} CPUs.",
             "",
             "| database | events | lines | s | events/s | lines/s "

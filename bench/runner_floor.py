@@ -6,9 +6,10 @@ This runs each scenario's playbook three ways, alternately, and prints the media
 and CPU (user + system of the whole process tree, which depends much less on load than wall):
 
 - bare `ansible-playbook`, stdout to a pipe read by this process;
-- callback only: the same command with Steward's event plugin (`runner/callback/steward_events.py`)
-  loaded as Steward loads it, its events pipe going to /dev/null: what the plugin costs inside
-  ansible's controller (building and serialising events, routing the display through the pipe);
+- callback only: the same command with Steward's event plugin
+  (`execution/ansible/callback/steward_events.py`) loaded as Steward loads it, its events pipe
+  going to /dev/null: what the plugin costs inside ansible's controller (building and
+  serialising events, routing the display through the pipe);
 - executor: `run_playbook()` called the way Steward calls it, in a fresh process (no server,
   no database, events counted then dropped): plugin, pipes, reading and parsing the records.
 
@@ -33,7 +34,7 @@ from pathlib import Path
 from measure import bare_command
 from scenarios import SCENARIOS
 
-from steward.runner.playbook import CALLBACK_DIR, EVENTS_FD_VARIABLE
+from steward.execution.ansible.playbook import CALLBACK_DIR, EVENTS_FD_VARIABLE
 
 BENCH = Path(__file__).resolve().parent
 WAYS = ("bare", "callback only", "executor")
@@ -42,7 +43,7 @@ WAYS = ("bare", "callback only", "executor")
 EXECUTOR = """
 import json, sys, uuid
 from pathlib import Path
-from steward.runner.playbook import RunnerSpec, run_playbook
+from steward.execution.ansible.playbook import RunnerSpec, run_playbook
 args = json.loads(sys.argv[1])
 count = 0
 def on_event(event):

@@ -32,11 +32,11 @@ from support.server import Server  # noqa: E402
 
 from steward import migrations  # noqa: E402
 from steward.db import make_engine, make_session_factory  # noqa: E402
+from steward.execution.recorder import Recorder  # noqa: E402
+from steward.masking import Masker  # noqa: E402
 from steward.projects.models import Project as ProjectRow  # noqa: E402
-from steward.runner.masking import Masker  # noqa: E402
 from steward.runs.models import LaunchType, Run  # noqa: E402
 from steward.runs.params import RunParams  # noqa: E402
-from steward.runs.recorder import Recorder  # noqa: E402
 from steward.runs.status import RunStatus  # noqa: E402
 
 

@@ -44,7 +44,7 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
 def _worker(settings: Settings, args: argparse.Namespace) -> int:
     import re
 
-    from steward.api.bounds import GROUP_NAME_PATTERN
+    from steward.bounds import GROUP_NAME_PATTERN
     from steward.dispatch.worker import RunWorker
     from steward.runtime import Runtime
 
@@ -95,8 +95,8 @@ def _user_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _keys_rotate(settings: Settings, args: argparse.Namespace) -> int:
+    from steward.crypto import MasterKeyError
     from steward.keys import rotation
-    from steward.keys.crypto import MasterKeyError
     from steward.runtime import Runtime
 
     runtime = Runtime.build(settings)

@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session, sessionmaker
 import steward.models  # noqa: F401
 from steward.auth.throttle import Rate
 from steward.config import Settings
+from steward.crypto import KeyCipher
 from steward.db import make_engine, make_session_factory
-from steward.keys.crypto import KeyCipher
-from steward.runner.sandbox import Sandbox
+from steward.execution.ansible.sandbox import Sandbox
 
 
 @dataclasses.dataclass

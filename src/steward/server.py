@@ -7,7 +7,7 @@ import logging
 from fastapi import FastAPI
 
 from steward import migrations
-from steward.api.app import create_app
+from steward.app import create_app
 from steward.auth.bootstrap import ensure_admin
 from steward.config import Settings
 from steward.directory.sync import DirectorySync

@@ -16,11 +16,11 @@ from sqlalchemy import select, update
 from support.builders import PASSWORD, assert_problem, bearer, browser, login, make_user, token
 from support.server import ADMIN_PASSWORD, Server
 
-from steward.api.bounds import PASSPHRASE_MAX
 from steward.auth.models import RecoveryCode, User
+from steward.bounds import PASSPHRASE_MAX
 from steward.config import Settings
+from steward.crypto import KeyCipher, read_key_file
 from steward.keys import rotation
-from steward.keys.crypto import KeyCipher, read_key_file
 
 LOGIN = "/api/v1/auth/login"
 TOTP = "/api/v1/users/me/totp"

@@ -12,7 +12,7 @@ import pytest
 from support.waits import wait_until
 
 from cluster.harness import Cluster, Project, restart_postgres
-from steward.runner import processes
+from steward.execution.ansible import processes
 
 TICKS = 40  # lines of a ticks.yml run, one per 0.2 s tick: about 10 s of playbook
 

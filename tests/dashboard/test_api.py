@@ -24,7 +24,7 @@ from support.builders import (
     token,
 )
 
-from steward.auth.actor import Actor
+from steward.access.actor import Actor
 from steward.auth.models import TokenScope, User
 from steward.dashboard import service
 from steward.dashboard.days import window

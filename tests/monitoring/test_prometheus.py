@@ -13,7 +13,7 @@ from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.builders import Workbench, inserted_run, make_user, token
 from support.postgres import PostgresServer
 
-from steward.api.app import create_app
+from steward.app import create_app
 from steward.config import Settings
 from steward.db import utcnow
 from steward.dispatch.local import LocalDispatcher

@@ -31,8 +31,8 @@ from support.builders import (
 from support.server import steward
 from support.waits import wait_finished
 
-from steward.api.bounds import LOCAL_ROOTS_MAX
 from steward.audit.models import AuditRecord
+from steward.bounds import LOCAL_ROOTS_MAX
 from steward.config import Settings
 from steward.server import build_app
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from support.builders import git, git_commit_all, git_init
 
-from steward.runner.playbook import BIN_DIR
+from steward.execution.ansible.playbook import BIN_DIR
 
 NAMESPACE, NAME, VERSION = "testns", "tools", "1.0.0"
 MODULE = """#!/usr/bin/python

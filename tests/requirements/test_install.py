@@ -14,8 +14,8 @@ from support.waits import wait_until
 from requirements.servers import GalaxyServer
 from requirements.site import Site, cache_entries
 from steward.config import Settings
-from steward.runner import processes
-from steward.runner.sandbox import Sandbox
+from steward.execution.ansible import processes
+from steward.execution.ansible.sandbox import Sandbox
 from steward.runs.models import Run
 
 pytestmark = pytest.mark.sqlite_only  # Ansible and the file system; the database is incidental

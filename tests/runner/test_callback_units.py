@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from steward.runner.callback.steward_events import MAX_EVENT_BYTES, _Channel
+from steward.execution.ansible.callback.steward_events import MAX_EVENT_BYTES, _Channel
 
 
 def _event(res: dict[str, Any]) -> dict[str, Any]:

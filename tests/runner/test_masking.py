@@ -1,6 +1,6 @@
 import json
 
-from steward.runner.masking import MASK, Masker
+from steward.masking import MASK, Masker
 
 
 def test_masks_raw_json_escaped_and_repr_forms() -> None:

@@ -18,8 +18,8 @@ import psutil
 import pytest
 from support.builders import PLAYBOOKS, ssh_keygen
 
-from steward.runner import playbook, processes
-from steward.runner.playbook import BIN_DIR, Event, Outcome, RunnerSpec, run_playbook
+from steward.execution.ansible import playbook, processes
+from steward.execution.ansible.playbook import BIN_DIR, Event, Outcome, RunnerSpec, run_playbook
 
 
 def _spec(tmp_path: Path, playbook: str, **extra: object) -> RunnerSpec:

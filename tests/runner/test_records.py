@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from steward.runner.playbook import HEADER, Event, EventStream, Records
+from steward.execution.ansible.playbook import HEADER, Event, EventStream, Records
 
 
 def _record(event: dict[str, object] | None, text: str) -> bytes:

@@ -11,7 +11,7 @@ from support.builders import PLAYBOOKS, localhost_project, post
 from support.server import Server
 from support.waits import wait_for_run, wait_until
 
-from steward.runner import processes
+from steward.execution.ansible import processes
 
 pytestmark = pytest.mark.sqlite_only  # the server runs on its embedded default
 

@@ -12,10 +12,9 @@ from typing import Any, cast
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from steward.runner import playbook
-from steward.runner.masking import MASK, Masker
-from steward.runs import recorder as recorder_module
-from steward.runs.recorder import (
+from steward.execution import recorder as recorder_module
+from steward.execution.ansible import playbook
+from steward.execution.recorder import (
     BATCH_SECONDS,
     BUSY_BATCH_SECONDS,
     CHUNK_CHARS,
@@ -31,6 +30,7 @@ from steward.runs.recorder import (
     output_chunks,
     recap_rows,
 )
+from steward.masking import MASK, Masker
 
 RUN = 7
 NO_SECRETS = Masker([])

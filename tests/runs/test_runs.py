@@ -11,7 +11,7 @@ from sqlalchemy import update
 from support.builders import Workbench
 
 from steward.db import utcnow
-from steward.runner import processes
+from steward.execution.ansible import processes
 from steward.runs.models import Run
 
 # these exercise Ansible and the runner; the database paths they touch run on both backends above

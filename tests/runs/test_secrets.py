@@ -13,7 +13,7 @@ from support.builders import Workbench, localhost_project, post, ssh_keygen
 from support.server import Server
 from support.waits import wait_for_run
 
-from steward.runner import processes
+from steward.execution.ansible import processes
 
 JSON = {"Content-Type": "application/json"}
 

@@ -21,8 +21,8 @@ from support.builders import (
 )
 from support.waits import wait_finished
 
+from steward.execution.ansible import config as ansible_config
 from steward.repositories import containment
-from steward.runner import ansible_config
 
 PLAY = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
 

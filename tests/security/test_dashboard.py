@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from support.builders import browser
 
-from steward.api.bounds import TIMEZONE_NAME_MAX
+from steward.bounds import TIMEZONE_NAME_MAX
 
 
 def _refused(client: TestClient, field: str, **params: Any) -> str:

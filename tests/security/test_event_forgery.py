@@ -17,7 +17,7 @@ from pathlib import Path
 
 from support.builders import PLAYBOOKS
 
-from steward.runner.playbook import Event, RunnerSpec, run_playbook
+from steward.execution.ansible.playbook import Event, RunnerSpec, run_playbook
 
 FORGED = {
     "event": "playbook_on_stats",

@@ -20,7 +20,8 @@ from support.builders import (
     make_template,
 )
 
-from steward.api.bounds import (
+from steward.audit.service import VALUE_MAX_BYTES
+from steward.bounds import (
     ENV_VALUE_MAX,
     ENV_VARS_MAX,
     ID_MAX,
@@ -32,7 +33,6 @@ from steward.api.bounds import (
     SURVEY_QUESTIONS_MAX,
     TIMEOUT_MAX_SECONDS,
 )
-from steward.audit.service import VALUE_MAX_BYTES
 from steward.config import Settings
 
 BODY_MAX = 2 * 1024 * 1024  # above every field limit (inventory content is 1 MiB), below default

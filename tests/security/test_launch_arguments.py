@@ -18,7 +18,7 @@ import pytest
 from support.builders import Workbench
 from support.schedules import YEARLY
 
-from steward.runner.playbook import BIN_DIR
+from steward.execution.ansible.playbook import BIN_DIR
 from steward.templates.models import Template
 
 MARKER = "steward-limit-file-marker-7f3a"

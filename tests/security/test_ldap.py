@@ -26,7 +26,7 @@ from support.slapd import (
     serve,
 )
 
-from steward.api.bounds import DIRECTORY_GROUP_MAX, DIRECTORY_GROUPS_MAX, PASSPHRASE_MAX
+from steward.bounds import DIRECTORY_GROUP_MAX, DIRECTORY_GROUPS_MAX, PASSPHRASE_MAX
 from steward.config import Settings
 from steward.directory import ldap
 

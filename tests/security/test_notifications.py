@@ -22,7 +22,7 @@ from support.notifications import (
     wait_messages,
 )
 
-from steward.api.bounds import URL_MAX
+from steward.bounds import URL_MAX
 from steward.config import Settings
 from steward.notifications.models import Destination
 

@@ -14,8 +14,8 @@ from support.builders import browser, login, make_user
 from support.oidc_provider import OidcProvider, with_oidc
 
 from steward.config import Settings
+from steward.crypto import KeyCipher
 from steward.directory import oidc as oidc_login
-from steward.keys.crypto import KeyCipher
 
 LOGOUT = "/api/v1/auth/logout"
 

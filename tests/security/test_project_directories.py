@@ -30,9 +30,9 @@ from support.builders import (
 from support.waits import wait_for_run
 
 from steward.config import Settings
+from steward.execution.ansible.sandbox import Sandbox
 from steward.projects.models import Project
 from steward.repositories import local
-from steward.runner.sandbox import Sandbox
 
 pytestmark = pytest.mark.sqlite_only  # the file system, the sandbox and Ansible
 

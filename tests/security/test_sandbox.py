@@ -11,7 +11,7 @@ from sqlalchemy.engine import make_url
 from support.builders import Workbench
 
 from steward.config import Settings
-from steward.runner.sandbox import Sandbox
+from steward.execution.ansible.sandbox import Sandbox
 
 pytestmark = pytest.mark.sqlite_only  # the sandbox is the same whatever the database
 
@@ -84,7 +84,7 @@ def test_bubblewrap_missing_refuses_runs_with_the_reason(
     workbench: Workbench, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With no bwrap on PATH a required sandbox refuses runs; the run ends `error` saying why."""
-    from steward.runner import sandbox as module
+    from steward.execution.ansible import sandbox as module
 
     module.probe.cache_clear()
     runtime = workbench.client.app.state.runtime  # type: ignore[attr-defined]

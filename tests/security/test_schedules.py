@@ -26,9 +26,9 @@ from support.builders import (
 from support.schedules import YEARLY, make_due, make_schedule
 from support.waits import wait_until
 
-from steward.api.bounds import JSON_MAX_BYTES, SCHEDULE_EXPRESSION_MAX
+from steward.bounds import JSON_MAX_BYTES, SCHEDULE_EXPRESSION_MAX
 from steward.config import Settings
-from steward.runner.masking import MASK
+from steward.masking import MASK
 
 ECHO = """- hosts: all
   gather_facts: false

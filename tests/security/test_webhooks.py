@@ -19,7 +19,7 @@ from support.webhooks import (
     gitlab_headers,
 )
 
-from steward.api.bounds import HEADER_VALUE_MAX, WEBHOOK_BODY_MAX, WEBHOOK_HEADERS_MAX
+from steward.bounds import HEADER_VALUE_MAX, WEBHOOK_BODY_MAX, WEBHOOK_HEADERS_MAX
 
 # what is checked here does not depend on the database (tests/webhooks runs on both)
 pytestmark = pytest.mark.sqlite_only

@@ -24,7 +24,7 @@ from support.builders import (
 )
 from support.webhooks import SECRET, encode, github_headers
 
-from steward.api.bounds import WEBHOOK_MATCHERS_MAX
+from steward.bounds import WEBHOOK_MATCHERS_MAX
 
 
 @pytest.fixture

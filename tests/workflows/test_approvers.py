@@ -17,9 +17,9 @@ from support.schedules import YEARLY, make_due
 from support.waits import wait_until
 from support.workflows import Workflows, approval_node, edge, nodes, template_node
 
-from steward.auth.actor import Actor
+from steward.access.actor import Actor
+from steward.access.policy import access
 from steward.auth.models import TokenScope, User
-from steward.auth.policy import access
 from steward.config import Settings
 from steward.errors import InvalidState, PermissionDenied
 from steward.notifications import messages

@@ -11,22 +11,22 @@ from fastapi import Depends, Path, Request
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
-from steward.auth import api_tokens, sessions
-from steward.auth.actor import Actor
-from steward.auth.models import TokenScope
-from steward.auth.policy import (
+from steward.access.actor import Actor
+from steward.access.policy import (
     Action,
     ProjectAccess,
     access,
     require_admin,
     require_directory,
 )
-from steward.dispatch.queue import RunQueue
+from steward.auth import api_tokens, sessions
+from steward.auth.models import TokenScope
+from steward.crypto import KeyCipher
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
-from steward.keys.crypto import KeyCipher
 from steward.outbound.network import Guard
 from steward.projects.models import Project
 from steward.projects.scoped import ProjectScoped, get_in_project
+from steward.queue import RunQueue
 from steward.runtime import Runtime
 
 SESSION_COOKIE = "steward_session"

@@ -12,7 +12,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from steward.api import problems
-from steward.api.bounds import describe_size
+from steward.bounds import describe_size
 
 
 class BodyTooLarge(Exception):

@@ -10,12 +10,12 @@ from pydantic import Field
 from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import Id
+from steward.access.actor import Actor
+from steward.access.policy import Action, projects_allowing
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
 from steward.audit import service
 from steward.audit.schemas import AuditFilters, AuditPage, AuditRead
-from steward.auth.actor import Actor
-from steward.auth.policy import Action, projects_allowing
+from steward.bounds import Id
 
 router = APIRouter(prefix="/audit", tags=["audit"])
 

@@ -5,8 +5,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import Id
-from steward.api.schemas import ResponseModel
+from steward.bounds import Id
+from steward.schemas import ResponseModel
 
 
 class AuditRead(ResponseModel):

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, String, cast, delete, or_, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit.actions import AuditAction
 from steward.audit.models import AuditRecord
-from steward.auth.actor import Actor
 from steward.db import icontains, utcnow
 
 # a changed value whose JSON is larger is recorded as its size and SHA-256, never in full: the

@@ -1,7 +1,7 @@
 """Personal API tokens: created with a secret shown once, resolved on every request, revoked.
 
 A token never mints more than itself: one created through a token has a scope the creator's
-covers and expires no later than the creator (``auth.policy.require_token_scope``); revoking
+covers and expires no later than the creator (``access.policy.require_token_scope``); revoking
 another token needs a session or a write token (a token may always revoke itself).
 """
 
@@ -12,10 +12,11 @@ import datetime as dt
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from steward.access import policy
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import policy, tokens
-from steward.auth.actor import Actor
+from steward.auth import tokens
 from steward.auth.models import ApiToken, TokenScope, User
 from steward.auth.schemas import TokenCreate
 from steward.db import utcnow

@@ -17,7 +17,6 @@ from steward.api.deps import (
     client_ip,
 )
 from steward.api.problems import problem
-from steward.api.schemas import Page, PageParams
 from steward.auth import api_tokens, sessions, totp, users
 from steward.auth.models import AuthSource, User, WebSession
 from steward.auth.schemas import (
@@ -44,6 +43,7 @@ from steward.auth.throttle import Limits
 from steward.directory import ldap_login, oidc
 from steward.directory.schemas import LogoutRedirect
 from steward.errors import NotAuthenticated
+from steward.schemas import Page, PageParams
 
 router = APIRouter(tags=["auth"])
 

@@ -5,11 +5,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from steward.api.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
 from steward.api.problems import Problem
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
 from steward.auth.models import AuthSource, TokenScope
 from steward.auth.totp import CODE_MAX
+from steward.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
+from steward.schemas import RequestModel, ResponseModel, UpdateModel
 
 Username = str
 Password = Annotated[str, Field(min_length=8, max_length=PASSPHRASE_MAX)]

@@ -8,10 +8,11 @@ import datetime as dt
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from steward.access import policy
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import policy, throttle, tokens
-from steward.auth.actor import Actor
+from steward.auth import throttle, tokens
 from steward.auth.models import TokenScope, User, WebSession
 from steward.auth.passwords import verify_password
 from steward.db import utcnow

@@ -33,15 +33,16 @@ import pyotp
 from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
+from steward.access import policy
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import policy, sessions, throttle
-from steward.auth.actor import Actor
+from steward.auth import sessions, throttle
 from steward.auth.models import RecoveryCode, User
 from steward.auth.passwords import verify_password
+from steward.crypto import KeyCipher
 from steward.db import utcnow
 from steward.errors import Conflict, InvalidInput, InvalidState, NotAuthenticated, PermissionDenied
-from steward.keys.crypto import KeyCipher
 
 ISSUER = "Steward"
 DIGITS = 6

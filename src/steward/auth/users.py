@@ -6,16 +6,17 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access import policy
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth import api_tokens, policy, sessions, throttle
-from steward.auth.actor import Actor
+from steward.auth import api_tokens, sessions, throttle
 from steward.auth.models import User
 from steward.auth.passwords import hash_password, verify_password
 from steward.auth.schemas import PasswordChange, ProfileUpdate, UserCreate, UserUpdate
 from steward.db import icontains
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
-from steward.runner.masking import MASK
+from steward.masking import MASK
 
 USER_FIELDS = ("username", "display_name", "email", "is_admin", "is_active")
 

@@ -4,10 +4,10 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import TimeZoneName
-from steward.api.schemas import ResponseModel
+from steward.bounds import TimeZoneName
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
+from steward.schemas import ResponseModel
 
 DAYS_MAX = 90
 ACTIVE_MAX = 50  # running runs, and queued runs, listed (the totals count them all)

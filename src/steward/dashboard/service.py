@@ -12,9 +12,9 @@ import datetime as dt
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from steward.auth.actor import Actor
+from steward.access.actor import Actor
+from steward.access.policy import visible_runs
 from steward.auth.models import User
-from steward.auth.policy import visible_runs
 from steward.config import Settings
 from steward.dashboard.days import Window, window
 from steward.dashboard.schemas import (

@@ -48,9 +48,9 @@ from sqlalchemy.orm import Session
 
 from steward.auth.models import EXTERNAL_ID_MAX, AuthSource, User
 from steward.config import Settings
+from steward.crypto import KeyCipher, MasterKeyError
 from steward.directory import provision as directory
 from steward.errors import InvalidInput, NotAuthenticated, PermissionDenied, Unavailable
-from steward.keys.crypto import KeyCipher, MasterKeyError
 
 CALLBACK_PATH = "/api/v1/auth/oidc/callback"
 LOGIN_PATH = "/api/v1/auth/oidc/login"

@@ -34,10 +34,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import LABEL_MAX
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import EXTERNAL_ID_MAX, NO_LOCAL_PASSWORD, AuthSource, User
+from steward.bounds import LABEL_MAX
 from steward.errors import Conflict, InvalidInput, NotAuthenticated
 from steward.teams.models import Team, TeamMember
 

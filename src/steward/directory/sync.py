@@ -33,10 +33,10 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth import api_tokens, sessions
-from steward.auth.actor import Actor
 from steward.auth.models import AuthSource, User
 from steward.config import Settings
 from steward.directory import ldap

@@ -15,10 +15,11 @@ import threading
 from sqlalchemy.exc import OperationalError
 
 from steward.dispatch import presence, reaper
-from steward.dispatch.queue import RunSignals
+from steward.execution import workdirs
+from steward.execution.executor import execute_run
+from steward.queue import RunSignals
 from steward.runner_groups.models import EVERY_GROUP
-from steward.runs import lifecycle, workdirs
-from steward.runs.executor import execute_run
+from steward.runs import lifecycle
 from steward.runs.lifecycle import Limits, WorkerId
 from steward.runs.status import Reason
 from steward.runtime import Runtime

@@ -20,8 +20,9 @@ from sqlalchemy.orm import Session
 
 from steward.db import utcnow
 from steward.dispatch import presence
-from steward.runner import processes
-from steward.runs import lifecycle, workdirs
+from steward.execution import workdirs
+from steward.execution.ansible import processes
+from steward.runs import lifecycle
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.status import Reason, RunStatus

@@ -26,9 +26,10 @@ from sqlalchemy.orm import Session
 
 from steward.dispatch import presence, reaper
 from steward.dispatch.celery import Housekeeping, make_app, publish
-from steward.dispatch.queue import RunSignals
-from steward.runs import lifecycle, workdirs
-from steward.runs.executor import execute_run
+from steward.execution import workdirs
+from steward.execution.executor import execute_run
+from steward.queue import RunSignals
+from steward.runs import lifecycle
 from steward.runs.lifecycle import Limits, WorkerId
 from steward.runs.models import Run
 from steward.runs.status import Reason, RunStatus

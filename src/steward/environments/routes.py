@@ -4,12 +4,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep, project_object
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.environments import service
 from steward.environments.models import Environment
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
 

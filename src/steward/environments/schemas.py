@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from steward.api.bounds import (
+from steward.bounds import (
     JSON_MAX_BYTES,
     LIST_MAX,
     VARIABLE_NAME_MAX,
@@ -15,8 +15,8 @@ from steward.api.bounds import (
     JsonObject,
     Name,
 )
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.environments.models import SecretTarget
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 # YAML text is at least as long as the JSON it stands for, give or take indentation
 ExtraVarsYaml = Annotated[str, Field(max_length=2 * JSON_MAX_BYTES)]

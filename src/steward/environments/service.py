@@ -9,26 +9,26 @@ import yaml
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import json_size_error, load_yaml, yaml_size_error
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.bounds import json_size_error, load_yaml, yaml_size_error
+from steward.crypto import KeyCipher
 from steward.environments.models import Environment, EnvironmentSecret, SecretTarget
 from steward.environments.schemas import EnvironmentCreate, EnvironmentUpdate, SecretRef
 from steward.errors import InvalidInput, InvalidState
+from steward.execution.ansible import config as ansible_config
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.runner import ansible_config
 from steward.templates.models import Template
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
 SECRET_KINDS = frozenset({KeyKind.SECRET, KeyKind.LOGIN_PASSWORD, KeyKind.VAULT_PASSWORD})
 AUDITED_FIELDS = ("name", "description", "extra_vars", "env_vars")
-# set by runs/preparation.py for every run (TMPDIR: the run's private one, for ssh-agent):
+# set by execution/preparation.py for every run (TMPDIR: the run's private one, for ssh-agent):
 # an environment may not override them
 SET_BY_STEWARD = frozenset(
     {"ANSIBLE_SSH_CONTROL_PATH_DIR", "ANSIBLE_SSH_CONTROL_PATH", "ANSIBLE_SSH_COMMON_ARGS"}

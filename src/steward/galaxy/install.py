@@ -25,9 +25,9 @@ from typing import Any
 
 import yaml
 
+from steward.execution.ansible.processes import MARKER
 from steward.galaxy.requirements import Requirements
 from steward.galaxy.service import ServerAccess
-from steward.runner.processes import MARKER
 
 POLL_SECONDS = 0.25
 METADATA_MAX_BYTES = 1024 * 1024

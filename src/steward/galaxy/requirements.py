@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import yaml
 
 from steward.errors import DomainError
+from steward.execution.ansible import config as ansible_config
 from steward.inventories.paths import inside
-from steward.runner import ansible_config
 
 # in the order they are installed: a root file first, as Semaphore does
 PLACES = ("", "roles/", "collections/")

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     OutboundDep,
@@ -12,11 +13,10 @@ from steward.api.deps import (
     SessionDep,
     project_object,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.galaxy import service
 from steward.galaxy.models import GalaxyServer
 from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerRead, GalaxyServerUpdate
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/galaxy-servers", tags=["galaxy servers"])
 

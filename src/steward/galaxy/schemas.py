@@ -7,8 +7,8 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import NAME_MAX, Description, Id, Url
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.bounds import NAME_MAX, Description, Id, Url
+from steward.schemas import RequestModel, ResponseModel, UpdateModel
 
 # ansible-galaxy takes servers from ANSIBLE_GALAXY_SERVER_<NAME>_URL…: a name fit for that
 SERVER_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"

@@ -10,14 +10,14 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
 from steward.galaxy.models import GalaxyServer
 from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerUpdate
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped

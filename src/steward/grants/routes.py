@@ -5,8 +5,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
 
+from steward.access.policy import Action
 from steward.api.deps import AccessDep, ActorDep, SessionDep
-from steward.auth.policy import Action
 from steward.grants import service
 from steward.grants.schemas import GrantCreate, GrantRead, GrantUpdate
 from steward.templates import service as templates

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from steward.api.schemas import RequestModel, ResponseModel
 from steward.grants.models import GrantPermission
 from steward.projects.schemas import HolderRef
+from steward.schemas import RequestModel, ResponseModel
 
 
 class GrantCreate(HolderRef):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from steward.runner.masking import MASK
+from steward.masking import MASK
 
 SENSITIVE_PARTS = ("pass", "secret", "key", "token")
 

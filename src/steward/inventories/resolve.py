@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from steward.errors import InvalidInput
+from steward.execution.ansible.sandbox import Sandbox
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.redaction import mask_vars
-from steward.runner.sandbox import Sandbox
 
 STATIC_FILE_PLUGINS = ("yaml", "ini", "toml")
 PLUGIN_SOURCE_PLUGINS = ("auto", "script")

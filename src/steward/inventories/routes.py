@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     CipherDep,
@@ -16,8 +17,6 @@ from steward.api.deps import (
     SessionDep,
     project_object,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.inventories import service
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import (
@@ -27,6 +26,7 @@ from steward.inventories.schemas import (
     InventoryUpdate,
     ResolvedRead,
 )
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-from steward.api.bounds import (
+from steward.bounds import (
     Description,
     Id,
     InventoryContent,
@@ -14,10 +14,10 @@ from steward.api.bounds import (
     Name,
     PathText,
 )
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.inventories.models import InventoryFormat, InventoryKind
 from steward.inventories.paths import normalize
 from steward.inventories.resolve import ResolvedInventory
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 InventoryPath = Annotated[PathText, AfterValidator(normalize)]
 

@@ -10,11 +10,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import INVENTORY_VALUES_MAX, yaml_size_error
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.bounds import INVENTORY_VALUES_MAX, yaml_size_error
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, InvalidState
+from steward.execution.ansible.sandbox import Sandbox
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import (
@@ -26,7 +28,6 @@ from steward.inventories.resolve import (
     static_format,
 )
 from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
-from steward.keys.crypto import KeyCipher
 from steward.metrics import endpoints
 from steward.outbound import network
 from steward.projects import scoped
@@ -38,7 +39,6 @@ from steward.repositories.checkout import (
     require_path,
 )
 from steward.repositories.models import Repository
-from steward.runner.sandbox import Sandbox
 from steward.templates.models import Template
 
 AUDITED_FIELDS = (

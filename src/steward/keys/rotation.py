@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
-from steward.keys.crypto import KeyCipher, MasterKeyError, read_key_file, write_key_file
+from steward.crypto import KeyCipher, MasterKeyError, read_key_file, write_key_file
 from steward.keys.models import Key
 from steward.runs.models import Run
 from steward.schedules.models import Schedule

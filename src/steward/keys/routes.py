@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     CipherDep,
@@ -12,11 +13,10 @@ from steward.api.deps import (
     SessionDep,
     project_object,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.keys import service
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyRead, KeyUpdate
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])
 

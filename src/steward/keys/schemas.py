@@ -5,9 +5,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from steward.api.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
 from steward.keys.models import KeyKind
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 Username = Label
 VaultId = Annotated[str, Field(max_length=NAME_MAX, pattern=r"^[A-Za-z0-9_.-]*$")]

@@ -6,21 +6,21 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.crypto import KeyCipher
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.errors import InvalidInput, NotFound
 from steward.galaxy.models import GalaxyServer
 from steward.keys import sshkeys
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyUpdate
+from steward.masking import MASK
 from steward.notifications.models import Destination
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.repositories.models import Repository
-from steward.runner.masking import MASK
 from steward.templates.models import Template
 from steward.webhooks.models import Webhook
 

@@ -3,8 +3,8 @@
 The tree's CPU is the sum over its live processes of their own time plus the time of the
 children they reaped: a task's worker that exits is reaped by ansible-playbook, so its time
 moves into its parent's total instead of vanishing between two samples. The processes are the
-ones carrying the run's marker (``runner.processes.MARKER`` in their environment) and their
-descendants, followed through ``/proc/<pid>/task/*/children`` at every sample.
+ones carrying the run's marker (``execution.ansible.processes.MARKER`` in their environment)
+and their descendants, followed through ``/proc/<pid>/task/*/children`` at every sample.
 
 Sampling runs once a second for every run, so it reads ``/proc`` itself, once per process and
 sample: a process's ``stat`` gives its CPU times and RSS in one read (psutil reads two files and
@@ -21,7 +21,7 @@ import time
 
 import psutil
 
-from steward.runner.processes import MARKER
+from steward.execution.ansible.processes import MARKER
 
 TICKS = os.sysconf("SC_CLK_TCK")  # clock ticks a second, the unit of /proc/<pid>/stat's times
 PAGE = os.sysconf("SC_PAGE_SIZE")  # bytes a page, the unit of its RSS

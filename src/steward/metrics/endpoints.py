@@ -19,7 +19,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
-from steward.api.bounds import METRICS_ENDPOINT_MAX
+from steward.bounds import METRICS_ENDPOINT_MAX
 from steward.outbound import network
 
 PLACEHOLDER = "{host}"

@@ -33,6 +33,7 @@ import psutil
 from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from steward.execution.ansible.playbook import RunnerSpec
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
 from steward.inventories.resolve import (
     InventoryUnparsable,
@@ -49,7 +50,6 @@ from steward.metrics.models import MetricChunk, MetricGap
 from steward.metrics.pcp import PcpProbe, Unavailable
 from steward.metrics.series import LaneKind
 from steward.outbound import network
-from steward.runner.playbook import RunnerSpec
 from steward.runs.models import Run, RunEvent
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
 
+from steward.access.policy import Action
 from steward.api.deps import AccessDep, RuntimeDep, SessionDep
-from steward.auth.policy import Action
 from steward.metrics import export, service
 from steward.metrics.schemas import ExportFormat, MetricsExport, MetricsQuery, MetricsRead
 from steward.runs import service as runs

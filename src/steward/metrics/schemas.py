@@ -5,7 +5,7 @@ import enum
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import METRICS_LANES_MAX, METRICS_POINTS_MAX, Offset
+from steward.bounds import METRICS_LANES_MAX, METRICS_POINTS_MAX, Offset
 from steward.metrics.series import LaneKind
 
 

@@ -10,8 +10,8 @@ from prometheus_client.registry import CollectorRegistry
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
-from steward.auth.policy import require_admin
 from steward.errors import Unavailable
 from steward.monitoring.collector import DatabaseCollector
 

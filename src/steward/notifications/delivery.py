@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from steward.runner.masking import Masker
+from steward.masking import Masker
 
 ERROR_MAX = 1000  # characters of an attempt's error
 STATUS_MAX = 100

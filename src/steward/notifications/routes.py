@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -23,8 +24,6 @@ from steward.api.deps import (
     SessionDep,
     project_object,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action, ProjectAccess
 from steward.errors import PermissionDenied
 from steward.notifications import service
 from steward.notifications.models import Destination, Subscription
@@ -41,6 +40,7 @@ from steward.notifications.schemas import (
     SubscriptionUpdate,
     TestQueued,
 )
+from steward.schemas import Page, PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
 

@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import Description, Id, JsonObject, Label, Name, Url
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel, UpdateModel
+from steward.bounds import Description, Id, JsonObject, Label, Name, Url
 from steward.notifications.models import DestinationKind, MessageStatus, RunEventKind
 from steward.outbound import network
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel, UpdateModel
 
 RECIPIENTS_MAX = 50
 HEADERS_MAX = 20

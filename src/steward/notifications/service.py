@@ -9,13 +9,13 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
-from steward.auth.policy import Action, ProjectAccess
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, NotFound
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.notifications import messages
 from steward.notifications.models import (

@@ -24,13 +24,13 @@ from steward.inventories.models import Inventory
 from steward.inventories.schemas import InventoryCreate
 from steward.keys.models import Key, KeyKind
 from steward.keys.service import PLAIN_FIELDS
+from steward.masking import MASK
 from steward.notifications.models import Destination, Subscription
 from steward.portability.schemas import EXPORT_VERSION, ExportDocument
 from steward.projects.models import Project
 from steward.projects.scoped import ProjectScoped
 from steward.repositories.models import Repository
 from steward.repositories.schemas import RepositoryCreate
-from steward.runner.masking import MASK
 from steward.runner_groups.models import RunnerGroup
 from steward.schedules.models import Schedule
 from steward.schedules.schemas import ScheduleCreate

@@ -38,13 +38,12 @@ from pydantic import Field, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import Description, Name
-from steward.api.schemas import RequestModel
+from steward.access.actor import Actor
+from steward.access.policy import access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import access
+from steward.bounds import Description, Name
 from steward.environments import service as environments
 from steward.environments.schemas import EnvironmentCreate
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
@@ -69,6 +68,7 @@ from steward.runner_groups.models import RunnerGroup
 from steward.runtime import Runtime
 from steward.schedules import service as schedules
 from steward.schedules.schemas import ScheduleCreate
+from steward.schemas import RequestModel
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate

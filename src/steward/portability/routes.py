@@ -8,12 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from steward.api.bounds import describe_size
+from steward.access.policy import Action
 from steward.api.deps import AccessDep, ActorDep, AdminActor, RuntimeDep, SessionDep
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.policy import Action
+from steward.bounds import describe_size
 from steward.errors import PermissionDenied
+from steward.execution.ansible import venvs
 from steward.portability import export
 from steward.portability.import_ import Context, import_project
 from steward.portability.schemas import (
@@ -23,7 +24,6 @@ from steward.portability.schemas import (
     ImportRequest,
 )
 from steward.projects.models import Project
-from steward.runner import venvs
 
 router = APIRouter(prefix="/projects", tags=["projects"])
 

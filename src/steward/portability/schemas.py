@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, field_validator
 
-from steward.api.bounds import Name
-from steward.api.schemas import RequestModel
+from steward.bounds import Name
+from steward.schemas import RequestModel
 
 EXPORT_VERSION = 1
 DOCUMENT_MAX_BYTES = 5 * 1024 * 1024  # the import body, before any parsing of its objects

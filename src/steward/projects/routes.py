@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -14,8 +15,6 @@ from steward.api.deps import (
     RootsDep,
     SessionDep,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.projects import service
 from steward.projects.models import Project
 from steward.projects.schemas import (
@@ -26,6 +25,7 @@ from steward.projects.schemas import (
     ProjectRead,
     ProjectUpdate,
 )
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects", tags=["projects"])
 

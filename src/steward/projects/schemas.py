@@ -5,9 +5,9 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from steward.api.bounds import LOCAL_ROOTS_MAX, PATH_MAX, Description, Id, Name
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import LOCAL_ROOTS_MAX, PATH_MAX, Description, Id, Name
 from steward.projects.models import ProjectRole
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 RUNNER_GROUP = "where runs execute (admins choose it); null: the default group"
 

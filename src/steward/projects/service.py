@@ -6,11 +6,11 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, project_actions, visible_projects
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import Action, project_actions, visible_projects
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.projects.schemas import (

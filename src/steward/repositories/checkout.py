@@ -11,10 +11,10 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from steward.crypto import KeyCipher
 from steward.errors import DomainError, InvalidInput
 from steward.inventories.paths import inside
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
 from steward.keys.service import KeyMaterial
 from steward.outbound import network
 from steward.repositories import containment, git, host_keys

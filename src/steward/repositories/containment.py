@@ -22,8 +22,8 @@ import os
 from pathlib import Path
 
 from steward.errors import DomainError
+from steward.execution.ansible import config as ansible_config
 from steward.inventories.paths import inside
-from steward.runner import ansible_config
 
 ANSIBLE_CFG = "ansible.cfg"
 

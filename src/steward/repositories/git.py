@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
+from steward.masking import MASK
 from steward.outbound import network
-from steward.runner.masking import MASK
 
 TIMEOUT_SECONDS = 300
 COMMIT = re.compile(r"^[0-9a-f]{7,40}$")

@@ -19,9 +19,9 @@ from typing import Any
 import yaml
 from sqlalchemy.orm import Session
 
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, InvalidState
 from steward.inventories.paths import inside
-from steward.keys.crypto import KeyCipher
 from steward.outbound import network
 from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
 from steward.repositories.models import Repository, RepositoryKind

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     CipherDep,
@@ -15,8 +16,6 @@ from steward.api.deps import (
     SessionDep,
     project_object,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action
 from steward.repositories import playbooks, service
 from steward.repositories.models import Repository
 from steward.repositories.schemas import (
@@ -27,6 +26,7 @@ from steward.repositories.schemas import (
     RepositoryTestResult,
     RepositoryUpdate,
 )
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/repositories", tags=["repositories"])
 

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from steward.api.bounds import LABEL_MAX, Description, Id, Name, Url
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import LABEL_MAX, Description, Id, Name, Url
 from steward.repositories.models import RepositoryKind
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
 Ref = Annotated[str, Field(max_length=LABEL_MAX, pattern=REF_PATTERN)]

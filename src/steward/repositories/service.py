@@ -7,12 +7,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped

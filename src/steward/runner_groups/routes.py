@@ -9,7 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, status
 
 from steward.api.deps import ActorDep, AdminActor, RuntimeDep, SessionDep, StoredPathIds
-from steward.api.schemas import Page, PageParams
 from steward.runner_groups import service
 from steward.runner_groups.models import RunnerGroup
 from steward.runner_groups.schemas import (
@@ -19,6 +18,7 @@ from steward.runner_groups.schemas import (
     WorkerRead,
 )
 from steward.runtime import Runtime
+from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/runner-groups", tags=["runner groups"], dependencies=[StoredPathIds])
 workers = APIRouter(prefix="/workers", tags=["runner groups"])

@@ -4,8 +4,8 @@ import datetime as dt
 
 from pydantic import Field
 
-from steward.api.bounds import Description, GroupName
-from steward.api.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.bounds import Description, GroupName
+from steward.schemas import RequestModel, ResponseModel, UpdateModel
 
 GroupLimit = Field(default=None, ge=1, le=100000, description="runs of the group at once")
 

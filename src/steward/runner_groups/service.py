@@ -8,9 +8,9 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.db import utcnow
 from steward.dispatch import presence
 from steward.errors import InvalidInput, NotFound, PermissionDenied

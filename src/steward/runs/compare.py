@@ -17,12 +17,12 @@ from pydantic import BaseModel, Field
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import COMPARE_RUNS_MAX, ID_MAX
+from steward.bounds import COMPARE_RUNS_MAX, ID_MAX
 from steward.errors import InvalidInput, NotFound
+from steward.execution.recorder import REQUIREMENTS_EVENT
 from steward.projects.models import Project
 from steward.runs import output, refs, service
 from steward.runs.models import Run, RunEvent, RunHost
-from steward.runs.recorder import REQUIREMENTS_EVENT
 from steward.runs.schemas import HostRecap, RunRead, RunRefs
 
 COMPARE_RUNS_MIN = 2

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from steward.access.policy import Action
 from steward.api.deps import AccessDep, SessionDep
-from steward.auth.policy import Action
 from steward.runs import compare
 from steward.runs.compare import RunsCompared
 

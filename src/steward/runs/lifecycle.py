@@ -21,7 +21,7 @@ from steward.runner_groups.models import RunnerGroup
 from steward.runs.bell import ring_after_commit
 from steward.runs.models import Run
 from steward.runs.status import RunStatus, check_transition, sources
-from steward.workflows import progress as workflow_progress
+from steward.workflows import passes as workflow_passes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +97,7 @@ def _set_status(
         # a node of a workflow run ended: marked for a pass in this transaction (the UPDATE
         # returned its workflow_run_id: no statement more for a run of no workflow); a server's
         # workflows ticker makes it, never the thread that finished the run
-        workflow_progress.mark(session, workflow_run_id)
+        workflow_passes.mark(session, workflow_run_id)
     return int(changed)
 
 

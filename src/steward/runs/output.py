@@ -11,9 +11,9 @@ from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import QueryableAttribute, Session, aliased, sessionmaker
 
 from steward.db import icontains
+from steward.execution.recorder import REQUIREMENTS_EVENT
 from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
-from steward.runs.recorder import REQUIREMENTS_EVENT
 from steward.runs.schemas import (
     EventFilters,
     HostParams,

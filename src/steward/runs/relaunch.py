@@ -19,9 +19,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, InvalidState
-from steward.keys.crypto import KeyCipher
-from steward.runner.masking import MASK
+from steward.masking import MASK
 from steward.runs.models import Run, RunHost
 from steward.runs.params import RunParams
 from steward.templates.launch import LaunchOverrides

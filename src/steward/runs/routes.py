@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query, status
 from fastapi.responses import Response, StreamingResponse
 
-from steward.api.bounds import POSITION_MAX
+from steward.access.policy import Action
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -16,7 +16,7 @@ from steward.api.deps import (
     RuntimeDep,
     SessionDep,
 )
-from steward.auth.policy import Action
+from steward.bounds import POSITION_MAX
 from steward.runs import output, refs, relaunch, service, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (

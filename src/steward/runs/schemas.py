@@ -5,11 +5,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.api.bounds import Id, LineAfter, Offset
-from steward.api.schemas import ResponseModel
+from steward.bounds import Id, LineAfter, Offset
 from steward.runs.models import LaunchType
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
+from steward.schemas import ResponseModel
 from steward.templates.launch import LaunchOverrides
 
 FAILED_HOSTS_SHOWN = 1000

@@ -7,17 +7,17 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, exists, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
+from steward.access.policy import visible_runs
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import visible_runs
+from steward.crypto import KeyCipher
 from steward.db import utcnow
-from steward.dispatch.queue import RunQueue
 from steward.errors import InvalidState, NotFound
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key
 from steward.projects.models import Project
+from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
 from steward.runs import lifecycle
 from steward.runs import relaunch as relaunch_values

@@ -17,14 +17,14 @@ from pydantic import ValidationError
 from sqlalchemy import CursorResult, Table, and_, or_, select, update
 from sqlalchemy.orm import Session, joinedload
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess, access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
-from steward.auth.policy import Action, ProjectAccess, access
-from steward.dispatch.queue import RunQueue
+from steward.crypto import KeyCipher
 from steward.errors import DomainError
-from steward.keys.crypto import KeyCipher
 from steward.projects.models import Project
+from steward.queue import RunQueue
 from steward.runs import service as runs
 from steward.runs.models import LaunchType
 from steward.runs.service import Trigger

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.api.bounds import Id
+from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -14,8 +14,7 @@ from steward.api.deps import (
     RuntimeDep,
     SessionDep,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action, ProjectAccess
+from steward.bounds import Id
 from steward.errors import InvalidInput, NotFound
 from steward.schedules import service
 from steward.schedules.models import Schedule, TargetKind
@@ -28,6 +27,7 @@ from steward.schedules.schemas import (
     ScheduleTargetCreate,
     ScheduleUpdate,
 )
+from steward.schemas import Page, PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.workflows import service as workflows

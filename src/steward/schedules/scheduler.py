@@ -14,7 +14,7 @@ import logging
 from sqlalchemy.exc import OperationalError
 
 from steward.db import utcnow
-from steward.dispatch.queue import RunQueue
+from steward.queue import RunQueue
 from steward.runtime import Runtime
 from steward.schedules import firing
 from steward.ticker import Ticker

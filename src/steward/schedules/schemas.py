@@ -4,9 +4,9 @@ import datetime as dt
 
 from pydantic import AwareDatetime, BaseModel, Field
 
-from steward.api.bounds import Description, Id, Name, ScheduleExpression, TimeZoneName
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import Description, Id, Name, ScheduleExpression, TimeZoneName
 from steward.schedules.models import MissedPolicy, ScheduleKind, TargetKind
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
 
 PREVIEW_MAX = 100

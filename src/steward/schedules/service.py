@@ -13,13 +13,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import Session, joinedload
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
-from steward.auth.policy import Action, ProjectAccess
+from steward.crypto import KeyCipher
 from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState
-from steward.keys.crypto import KeyCipher
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run

@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
-from steward.keys.crypto import KeyCipher
-from steward.runner.masking import MASK
+from steward.masking import MASK
 from steward.schedules.models import Schedule
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template

@@ -10,7 +10,7 @@ from steward.api.deps import (
     SessionDep,
     StoredPathIds,
 )
-from steward.api.schemas import Page, PageParams
+from steward.schemas import Page, PageParams
 from steward.teams import service
 from steward.teams.models import Team
 from steward.teams.schemas import TeamCreate, TeamMemberAdd, TeamMemberRead, TeamRead, TeamUpdate

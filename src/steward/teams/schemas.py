@@ -5,14 +5,14 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from steward.api.bounds import (
+from steward.bounds import (
     DIRECTORY_GROUP_MAX,
     DIRECTORY_GROUPS_MAX,
     Description,
     Id,
     Name,
 )
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 
 DirectoryGroup = Annotated[
     str,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.errors import Conflict, InvalidInput, NotFound
 from steward.projects.scoped import check_name_free

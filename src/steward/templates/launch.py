@@ -14,12 +14,12 @@ from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeconds
-from steward.api.schemas import RequestModel
+from steward.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeconds
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
+from steward.masking import MASK
 from steward.repositories.schemas import Ref
-from steward.runner.masking import MASK
+from steward.schemas import RequestModel
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.patterns import HostPattern, TagList

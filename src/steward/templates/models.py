@@ -49,7 +49,7 @@ class Template(ProjectScoped):
     # install the repository's requirements files (roles, collections) before each run
     install_requirements: Mapped[bool] = mapped_column(default=True)
     # the virtual environment whose Ansible runs it: "" the server's own, else one of
-    # STEWARD_ANSIBLE_VENVS (runner/venvs.py)
+    # STEWARD_ANSIBLE_VENVS (execution/ansible/venvs.py)
     ansible_venv: Mapped[str] = mapped_column(String(1000), default="")
     # names of the launch fields a launch may override (see templates.schemas.OverridableField)
     overridable: Mapped[list[Any]] = mapped_column(default=list)

@@ -34,7 +34,7 @@ from ansible.parsing.utils.addresses import parse_address
 from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import Line
+from steward.bounds import Line
 
 # split_host_pattern's fallback: anything but whitespace or ':[]', or one complete [...]
 _COLON_OR_SPACE_SEPARATED = re.compile(r"(?:[^\s:\[\]]|\[[^\]]*\])+")

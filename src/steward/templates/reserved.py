@@ -9,8 +9,8 @@ program of the launcher's choice on the controller. So a launch value may not be
 
 - any ``ansible_*`` (or ``_ansible_*``) name: Ansible's namespace;
 - any variable the installed Ansible reads as a setting or reserves, derived from ansible-core
-  itself by ``runner/setting_variables.py`` (every ``vars:`` of every plugin option in the
-  plugins' documentation, of its configuration definitions, its play-context and magic
+  itself by ``execution/ansible/setting_variables.py`` (every ``vars:`` of every plugin option
+  in the plugins' documentation, of its configuration definitions, its play-context and magic
   variables, ``ansible.vars.reserved``), so a new ansible-core or collection is covered with no
   list to update;
 - the few magic variables ansible-core sets without listing them (``UNLISTED``).
@@ -44,14 +44,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from steward.errors import InvalidInput, InvalidState
-from steward.runner.playbook import BIN_DIR
+from steward.execution.ansible.playbook import BIN_DIR
 
 if TYPE_CHECKING:
     from steward.templates.models import Template
 
 log = logging.getLogger(__name__)
 
-PROBE = Path(__file__).resolve().parent.parent / "runner" / "setting_variables.py"
+PROBE = Path(__file__).resolve().parents[1] / "execution" / "ansible" / "setting_variables.py"
 PROBE_TIMEOUT_SECONDS = 120
 PREFIXES = ("ansible_", "_ansible_")
 # magic variables ansible-core sets without listing them (docs: "Special variables")

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
+from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -14,9 +15,8 @@ from steward.api.deps import (
     SessionDep,
     TemplateWrite,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action, ProjectAccess
-from steward.runner import venvs
+from steward.execution.ansible import venvs
+from steward.schemas import Page, PageParams
 from steward.templates import service
 from steward.templates.models import Template
 from steward.templates.schemas import (

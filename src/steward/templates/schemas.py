@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import PATH_MAX, Description, Id, Name, PathText, TimeoutSeconds
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import PATH_MAX, Description, Id, Name, PathText, TimeoutSeconds
 from steward.inventories.paths import normalize
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.reserved import EXCEPTIONS_MAX
 from steward.templates.survey import Question, Survey

@@ -7,13 +7,14 @@ from typing import Any
 from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session, joinedload
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
+from steward.crypto import KeyCipher
 from steward.environments.models import Environment
 from steward.errors import InvalidInput
+from steward.execution.ansible.venvs import check_choice as check_venv
 from steward.inventories.models import Inventory
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
@@ -21,7 +22,6 @@ from steward.projects.models import Project
 from steward.repositories import playbooks
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
-from steward.runner.venvs import check_choice as check_venv
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.templates import reserved
@@ -115,7 +115,8 @@ def create(
 ) -> Template:
     """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where git may
     connect): to check out the repository and find the playbook in it; ``venvs``: the
-    virtual environments it may choose besides the server's own (``runner.venvs.allowed``)."""
+    virtual environments it may choose besides the server's own
+    (``execution.ansible.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
     check_venv(body.ansible_venv, venvs)
     if body.runner_group_id is not None:

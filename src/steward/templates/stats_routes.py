@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from steward.api.bounds import TEMPLATE_STATS_RUNS_MAX
+from steward.access.policy import Action
 from steward.api.deps import AccessDep, SessionDep
-from steward.auth.policy import Action
+from steward.bounds import TEMPLATE_STATS_RUNS_MAX
 from steward.templates import stats
 from steward.templates.routes import ViewedTemplate
 from steward.templates.stats import TemplateStats

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import (
+from steward.bounds import (
     LABEL_MAX,
     SURVEY_ANSWER_MAX,
     SURVEY_CHOICES_MAX,

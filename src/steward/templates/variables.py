@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import VARIABLE_NAME_MAX, JsonObject
+from steward.bounds import VARIABLE_NAME_MAX, JsonObject
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RESERVED = frozenset({"True", "False", "None"})

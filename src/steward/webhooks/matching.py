@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from steward.api.bounds import LABEL_MAX
+from steward.bounds import LABEL_MAX
 from steward.repositories.schemas import REF_PATTERN
 
 SHOWN_MAX = 100  # characters of a value quoted in a reason

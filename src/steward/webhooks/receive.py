@@ -27,25 +27,25 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from steward.api.bounds import (
+from steward.access.actor import Actor
+from steward.access.policy import Action, access
+from steward.audit import service as audit
+from steward.audit.actions import AuditAction
+from steward.auth.models import User
+from steward.bounds import (
     HEADER_VALUE_MAX,
     WEBHOOK_BODY_MAX,
     WEBHOOK_BODY_STORED_MAX,
     WEBHOOK_HEADERS_MAX,
     describe_size,
 )
-from steward.audit import service as audit
-from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
-from steward.auth.models import User
-from steward.auth.policy import Action, access
+from steward.crypto import KeyCipher
 from steward.db import utcnow
-from steward.dispatch.queue import RunQueue
 from steward.errors import DomainError, InvalidInput, NotFound, PermissionDenied
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
+from steward.masking import MASK, Masker
 from steward.projects.models import Project
-from steward.runner.masking import MASK, Masker
+from steward.queue import RunQueue
 from steward.runs import service as runs
 from steward.runs.models import LaunchType
 from steward.templates.launch import LaunchOverrides, resolve_launch

@@ -7,8 +7,8 @@ from fastapi import APIRouter, Depends, Query, Request, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from steward.access.policy import Action, ProjectAccess
 from steward.api import problems
-from steward.api.bounds import WEBHOOK_BODY_MAX, Id
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -19,9 +19,9 @@ from steward.api.deps import (
     SessionDep,
     client_ip,
 )
-from steward.api.schemas import Page, PageParams
-from steward.auth.policy import Action, ProjectAccess
+from steward.bounds import WEBHOOK_BODY_MAX, Id
 from steward.errors import InvalidInput, NotFound
+from steward.schemas import Page, PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.webhooks import receive, service, signatures

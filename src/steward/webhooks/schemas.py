@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from steward.api.bounds import (
+from steward.bounds import (
     HEADER_VALUE_MAX,
     WEBHOOK_EXTRACTORS_MAX,
     WEBHOOK_HEADERS_MAX,
@@ -18,8 +18,8 @@ from steward.api.bounds import (
     JsonObject,
     Name,
 )
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.schedules.models import TargetKind
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.variables import VariableName
 from steward.webhooks.matching import MatchOp, MatchSource
 from steward.webhooks.models import DeliveryOutcome, WebhookAuth

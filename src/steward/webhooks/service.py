@@ -13,15 +13,15 @@ from typing import Any
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
 from steward.errors import InvalidInput, NotFound
 from steward.keys.models import Key, KeyKind
+from steward.masking import MASK
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.runner.masking import MASK
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import OverridableField

@@ -18,8 +18,8 @@
 
 from __future__ import annotations
 
-from steward.auth.actor import Actor
-from steward.auth.policy import ROLE_ACTIONS, Action, ProjectAccess
+from steward.access.actor import Actor
+from steward.access.policy import ROLE_ACTIONS, Action, ProjectAccess
 from steward.errors import PermissionDenied
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 from steward.workflows.schemas import ApprovalRead

@@ -2,11 +2,11 @@
 
 A pass (``run_pass``) is wanted when ``needs_pass`` is set (a node run's status change in
 ``runs.lifecycle``, a decision, a cancel) or an approval's deadline has come (``wake_at``). It
-claims the workflow run with a conditional UPDATE (``needs_pass`` → false) and does everything
-in that transaction: nodes whose run ended take its outcome, approvals past their deadline fail,
-the nodes that follow are started or skipped (``graph.next_steps``), node runs are launched
-(``runs.launch``, as the workflow's launcher), and once every node is decided the workflow run
-ends. A crash rolls all of it back and leaves ``needs_pass`` set: the next tick does it again.
+claims the workflow run with a conditional UPDATE (``needs_pass`` → false, ``passes``) and does
+everything in that transaction: nodes whose run ended take its outcome, approvals past their
+deadline fail, the nodes that follow are started or skipped (``graph.next_steps``), node runs are
+launched (``runs.launch``, as the workflow's launcher), and once every node is decided the workflow
+run ends. A crash rolls all of it back and leaves ``needs_pass`` set: the next tick does it again.
 
 Locks come in one order: the runs of the nodes, then the workflow run, then its nodes. A run's
 status change takes its run row, then marks the workflow run; a decision marks the workflow run,
@@ -21,25 +21,25 @@ import datetime as dt
 import logging
 
 from pydantic import ValidationError
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess, access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import Action, ProjectAccess, access
-from steward.dispatch.queue import RunQueue
+from steward.crypto import KeyCipher, MasterKeyError
 from steward.errors import DomainError
-from steward.keys.crypto import KeyCipher, MasterKeyError
 from steward.notifications import outbox as notifications
 from steward.projects.models import Project
+from steward.queue import RunQueue
 from steward.runs import lifecycle
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.runs.service import Trigger
 from steward.runs.status import Reason, RunStatus
-from steward.workflows import graph
+from steward.workflows import graph, passes
 from steward.workflows.models import (
     NodeKind,
     NodeStatus,
@@ -66,31 +66,6 @@ class Done:
             queue.cancel(run_id)
 
 
-def mark(session: Session, wrun_id: int) -> None:
-    """Ask for a pass (in the caller's transaction)."""
-    session.execute(
-        update(WorkflowRun)
-        .where(WorkflowRun.id == wrun_id, WorkflowRun.status == WorkflowRunStatus.RUNNING)
-        .values(needs_pass=True)
-        .execution_options(synchronize_session=False)
-    )
-
-
-def due(session: Session, now: dt.datetime, *, limit: int) -> list[int]:
-    """Running workflow runs that want a pass, oldest first."""
-    return list(
-        session.scalars(
-            select(WorkflowRun.id).where(_wanted(now)).order_by(WorkflowRun.id).limit(limit)
-        )
-    )
-
-
-def _wanted(now: dt.datetime):  # type: ignore[no-untyped-def]
-    return (WorkflowRun.status == WorkflowRunStatus.RUNNING) & or_(
-        WorkflowRun.needs_pass, WorkflowRun.wake_at <= now
-    )
-
-
 def run_pass(
     session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int, now: dt.datetime
 ) -> Done | None:
@@ -109,7 +84,7 @@ def run_pass(
         session.execute(select(Run.id).where(Run.id.in_(watched)).with_for_update())
     claimed = session.execute(
         update(WorkflowRun)
-        .where(WorkflowRun.id == wrun_id, _wanted(now))
+        .where(WorkflowRun.id == wrun_id, passes.wanted(now))
         .values(needs_pass=False)
         .execution_options(synchronize_session=False)
     )

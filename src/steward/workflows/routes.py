@@ -4,10 +4,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, status
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import AccessDep, ActorDep, CipherDep, QueueDep, SessionDep
-from steward.api.schemas import Page, PageParams
-from steward.auth.actor import Actor
-from steward.auth.policy import Action, ProjectAccess
+from steward.schemas import Page, PageParams
 from steward.workflows import approvers, service
 from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
 from steward.workflows.schemas import (

@@ -5,8 +5,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from steward.api.bounds import Description, Id, Name
-from steward.api.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.bounds import Description, Id, Name
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
 from steward.workflows.models import (
     EdgeOn,

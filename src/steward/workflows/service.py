@@ -13,23 +13,23 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
+from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.auth.actor import Actor
 from steward.auth.models import User
-from steward.auth.policy import Action, ProjectAccess
+from steward.crypto import KeyCipher, MasterKeyError
 from steward.db import utcnow
-from steward.dispatch.queue import RunQueue
 from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
-from steward.keys.crypto import KeyCipher, MasterKeyError
+from steward.masking import MASK
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.runner.masking import MASK
+from steward.queue import RunQueue
 from steward.runs.models import Run
 from steward.schedules import values
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
-from steward.workflows import approvers, graph, progress
+from steward.workflows import approvers, graph, passes, progress
 from steward.workflows.models import (
     NodeKind,
     NodeStatus,
@@ -474,7 +474,7 @@ def decide(
     verb = "approved" if approve else "denied"
     reason = f"{verb} by {actor.user.username}" + (f": {comment}" if comment else "")
     status = NodeStatus.SUCCESSFUL if approve else NodeStatus.FAILED
-    progress.mark(session, wrun.id)  # the workflow run first: the order every writer keeps
+    passes.mark(session, wrun.id)  # the workflow run first: the order every writer keeps
     decided = session.execute(
         update(WorkflowNodeRun)
         .where(

@@ -14,10 +14,10 @@ import logging
 from sqlalchemy.exc import OperationalError
 
 from steward.db import utcnow
-from steward.dispatch.queue import RunQueue
+from steward.queue import RunQueue
 from steward.runtime import Runtime
 from steward.ticker import Ticker
-from steward.workflows import progress
+from steward.workflows import passes, progress
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class WorkflowTicker:
         """Pass every workflow run that wants it; how many this process advanced."""
         now = utcnow()
         with self.runtime.sessions() as session:
-            wanted = progress.due(session, now, limit=BATCH)
+            wanted = passes.due(session, now, limit=BATCH)
         passed = 0
         for wrun_id in wanted:
             if self._ticker.stopping.is_set():

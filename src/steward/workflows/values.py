@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from steward.keys.crypto import KeyCipher
+from steward.crypto import KeyCipher
 from steward.templates.launch import LaunchOverrides
 
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runPermissions } from "@/features/runs/api/get-run-permissions";
 
 // what the API sends: ProjectRead.permissions holds policy actions, TemplateRead.permissions
-// the words view/run/write (src/steward/auth/policy.py, TEMPLATE_PERMISSIONS)
+// the words view/run/write (src/steward/access/policy.py, TEMPLATE_PERMISSIONS)
 const GRANTEE_PROJECT = ["project:view"];
 const VIEWER_PROJECT = [
   "project:members:view",

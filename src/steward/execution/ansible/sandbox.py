@@ -6,7 +6,8 @@ Steward's own: the data dir (database, master key, other runs' private directori
 key file and the SQLite file wherever they are, the local repository roots (every project's
 local directories) and the other runs' SSH control sockets and agents. Only the run's own
 private directory and control directory are bound back (and, read-only for ansible-galaxy only,
-the local directories of the run's own project: ``runs/requirements.py``). It also gives the run:
+the local directories of the run's own project: ``execution/requirements.py``).
+It also gives the run:
 
 - a PID namespace of its own with a fresh ``/proc``: no other process's environment or memory
   (the server's, another run's secrets) is visible, and when ansible-playbook exits, the

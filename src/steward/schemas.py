@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from steward.api.bounds import Description, Name, Offset
+from steward.bounds import Description, Name, Offset
 from steward.errors import InvalidInput
 
 

@@ -24,6 +24,11 @@ from typing import Any
 
 from steward.config import Settings
 from steward.db import utcnow
+from steward.execution.ansible import config as ansible_config
+from steward.execution.ansible.playbook import RunnerSpec
+from steward.execution.ansible.sandbox import Sandbox
+from steward.execution.ansible.venvs import Venv, ansible_version
+from steward.execution.recorder import REQUIREMENTS_EVENT
 from steward.galaxy import cache as galaxy_cache
 from steward.galaxy import install as galaxy
 from steward.galaxy.requirements import (
@@ -33,14 +38,9 @@ from steward.galaxy.requirements import (
     find,
 )
 from steward.galaxy.service import ServerAccess, refusal
+from steward.masking import Masker
 from steward.outbound import network
 from steward.repositories import containment
-from steward.runner import ansible_config
-from steward.runner.masking import Masker
-from steward.runner.playbook import RunnerSpec
-from steward.runner.sandbox import Sandbox
-from steward.runner.venvs import Venv, ansible_version
-from steward.runs.recorder import REQUIREMENTS_EVENT
 
 log = logging.getLogger(__name__)
 

@@ -14,31 +14,31 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from steward.config import Settings
+from steward.crypto import KeyCipher
 from steward.environments import service as environments
 from steward.environments.models import Environment
 from steward.errors import InvalidState
+from steward.execution import workdirs
+from steward.execution.ansible import extravars, venvs
+from steward.execution.ansible.playbook import RunnerSpec
+from steward.execution.ansible.sandbox import Sandbox
+from steward.execution.requirements import Installed, RequirementsPlan
 from steward.galaxy import service as galaxy
 from steward.galaxy.service import ServerAccess
 from steward.inventories.models import Inventory, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import plugins_for, write_static
 from steward.keys import service as keys
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
 from steward.keys.service import KeyMaterial
+from steward.masking import Masker
 from steward.outbound import network
 from steward.projects.models import Project
 from steward.repositories import local
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
-from steward.runner import extravars, venvs
-from steward.runner.masking import Masker
-from steward.runner.playbook import RunnerSpec
-from steward.runner.sandbox import Sandbox
-from steward.runs import workdirs
 from steward.runs.models import Run
 from steward.runs.params import RunParams
-from steward.runs.requirements import Installed, RequirementsPlan
 from steward.templates import patterns
 
 

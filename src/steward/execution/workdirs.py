@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.config import Settings
-from steward.runner.sandbox import control_root
+from steward.execution.ansible.sandbox import control_root
 from steward.runs.models import Run
 from steward.runs.status import FINISHED
 

@@ -2,12 +2,13 @@
 
 ``ansible-playbook`` (the chosen venv's, inside the run's sandbox) is started with plain pipes:
 stdin from /dev/null, stdout and stderr on one pipe, and a second pipe whose write end it gets as
-``STEWARD_EVENTS_FD``. Steward's callback plugin (``runner/callback/steward_events.py``, put on
-``ANSIBLE_CALLBACK_PLUGINS``) sends every event, with the exact text the stdout callback printed
-for it, through that second pipe as length-prefixed records (see the plugin): the line stream is
-the default callback's text, and which lines belong to which event is known exactly. Whatever
-reaches the first pipe (output before the plugin loads, a stray write of a child) is recorded as
-``verbose`` events. Events reach ``on_event`` in the shape ``runs/recorder.py`` stores.
+``STEWARD_EVENTS_FD``. Steward's callback plugin (``callback/steward_events.py`` beside this
+module, put on ``ANSIBLE_CALLBACK_PLUGINS``) sends every event, with the exact text the stdout
+callback printed for it, through that second pipe as length-prefixed records (see the plugin): the
+line stream is the default callback's text, and which lines belong to which event is known exactly.
+Whatever reaches the first pipe (output before the plugin loads, a stray write of a child) is
+recorded as ``verbose`` events. Events reach ``on_event`` in the shape ``execution/recorder.py``
+stores.
 
 Secrets never reach argv or the environment: extra vars are 0600 files (``-e @file``), vault
 passwords ``--vault-id label@file``, SSH and become passwords ``--connection-password-file`` and
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from steward.errors import InvalidState
-from steward.runner.processes import MARKER
+from steward.execution.ansible.processes import MARKER
 
 Event = dict[str, Any]
 
@@ -312,7 +313,7 @@ def run_playbook(
     should_cancel: Callable[[], bool],
 ) -> Outcome:
     """Run the playbook to its end, or until ``should_cancel`` (called every ``POLL_SECONDS``;
-    it ends the processes itself: see ``runs/executor.CancelWatch``) answers True."""
+    it ends the processes itself: see ``execution/executor.CancelWatch``) answers True."""
     stream = EventStream(on_event)
     with ssh_agent(spec) as agent_socket:
         events_read, events_write = _nonblocking_pipe()

@@ -25,7 +25,6 @@ from steward.auth.routes import router as auth_router
 from steward.dashboard.routes import router as dashboard_router
 from steward.directory.oidc_routes import router as oidc_router
 from steward.directory.sync_routes import router as directory_sync_router
-from steward.dispatch.queue import RunQueue
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
@@ -36,6 +35,7 @@ from steward.monitoring.routes import router as monitoring_router
 from steward.notifications.routes import router as notifications_router
 from steward.portability.routes import router as portability_router
 from steward.projects.routes import router as projects_router
+from steward.queue import RunQueue
 from steward.repositories.routes import router as repositories_router
 from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router

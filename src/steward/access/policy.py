@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy import ColumnElement, Select, exists, false, or_, select, true
 from sqlalchemy.orm import Session
 
-from steward.auth.actor import Actor
+from steward.access.actor import Actor
 from steward.auth.models import TokenScope
 from steward.errors import NotFound, PermissionDenied
 from steward.grants.models import GrantPermission, TemplateGrant

@@ -50,7 +50,7 @@ DOCUMENTATION = """
 
 FD_VARIABLE = "STEWARD_EVENTS_FD"
 HEADER = struct.Struct("!II")
-MAX_EVENT_BYTES = 64 * 1024  # Steward stores no more of an event's data (runs/recorder.py)
+MAX_EVENT_BYTES = 64 * 1024  # Steward stores no more of an event's data (execution/recorder.py)
 MAX_VALUE_BYTES = 4096  # a value of a trimmed result is kept under this size
 CENSORED = (
     "the output has been hidden due to the fact that 'no_log: true' was specified for this result"

@@ -13,17 +13,18 @@ import time
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from steward.dispatch.queue import RunSignals
 from steward.errors import DomainError
+from steward.execution import requirements, workdirs
+from steward.execution.ansible import processes
+from steward.execution.ansible.playbook import Outcome, run_playbook
+from steward.execution.preparation import prepare
+from steward.execution.recorder import Recorder
+from steward.execution.requirements import Installed
 from steward.metrics import recording
-from steward.runner import processes
-from steward.runner.playbook import Outcome, run_playbook
-from steward.runs import lifecycle, requirements, workdirs
+from steward.queue import RunSignals
+from steward.runs import lifecycle
 from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
-from steward.runs.preparation import prepare
-from steward.runs.recorder import Recorder
-from steward.runs.requirements import Installed
 from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from steward.config import Settings
 from steward.errors import InvalidInput, InvalidState
-from steward.runner.playbook import BIN_DIR
+from steward.execution.ansible.playbook import BIN_DIR
 
 SERVER = ""  # the server's own venv
 PROGRAMS = ("ansible-playbook", "ansible-galaxy")

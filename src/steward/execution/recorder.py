@@ -30,7 +30,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
-from steward.runner.masking import Masker
+from steward.masking import Masker
 from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 
@@ -62,7 +62,7 @@ RECAP_FIELDS = {
 }
 FAILED_EVENTS = {"runner_on_failed", "runner_on_unreachable", "runner_item_on_failed"}
 STATS_EVENT = "playbook_on_stats"
-# Steward's own event closing a run's install phase (runs/requirements.py); failed or not
+# Steward's own event closing a run's install phase (execution/requirements.py); failed or not
 REQUIREMENTS_EVENT = "steward_requirements"
 _STOP = object()
 
