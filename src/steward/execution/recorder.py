@@ -1,4 +1,4 @@
-"""Turn the executor's events into stored rows: events, output lines, per-host recap.
+"""Turn the playbook process's events into stored rows: events, output lines, per-host recap.
 
 Two layers:
 

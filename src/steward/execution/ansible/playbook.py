@@ -1,4 +1,4 @@
-"""Run one ansible-playbook and stream its events: Steward's own executor.
+"""Run one ansible-playbook and stream its events (Steward's own, no ansible-runner).
 
 ``ansible-playbook`` (the chosen venv's, inside the run's sandbox) is started with plain pipes:
 stdin from /dev/null, stdout and stderr on one pipe, and a second pipe whose write end it gets as
