@@ -22,7 +22,7 @@ from steward.keys import service as keys
 from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.templates.models import Template
+from steward.references import refuse_if_referenced
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
@@ -253,8 +253,7 @@ def update(
 
 
 def delete(session: Session, env: Environment, *, actor: Actor) -> None:
-    templates = scoped.names_of(session, Template.name, Template.environment_id == env.id)
-    scoped.refuse_if_used("environment", env.name, {"template": templates})
+    refuse_if_referenced(session, env)
     audit.record_change(
         session, actor, AuditAction.ENVIRONMENT_DELETE, env, audit.diff(_fields(env), {})
     )

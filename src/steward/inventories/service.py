@@ -32,6 +32,7 @@ from steward.metrics import endpoints
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories.checkout import (
     CheckoutFailed,
     CheckoutNotContained,
@@ -39,7 +40,6 @@ from steward.repositories.checkout import (
     require_path,
 )
 from steward.repositories.models import Repository
-from steward.templates.models import Template
 
 AUDITED_FIELDS = (
     "name",
@@ -156,8 +156,7 @@ def update(
 
 
 def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
-    templates = scoped.names_of(session, Template.name, Template.inventory_id == inventory.id)
-    scoped.refuse_if_used("inventory", inventory.name, {"template": templates})
+    refuse_if_referenced(session, inventory)
     diff = audit.diff(_fields(inventory), {})
     audit.record_change(session, actor, AuditAction.INVENTORY_DELETE, inventory, diff)
     session.delete(inventory)

@@ -1,5 +1,6 @@
 """What every object of a project shares: its columns (``ProjectScoped``), its lookup by id
-within the project, the uniqueness of its name, its list and the "still in use" refusals.
+within the project, the uniqueness of its name, its list and the refusal while its runs are
+active ("still in use" is read from the foreign keys: ``steward.references``).
 
 Not a CRUD framework: each domain's service still writes its own create/update/delete and calls
 these for the parts that are the same everywhere, so the messages are the same everywhere too.
@@ -8,7 +9,7 @@ these for the parts that are the same everywhere, so the messages are the same e
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
 from sqlalchemy import ColumnElement, ForeignKey, String, Text, UniqueConstraint, func, select
@@ -125,19 +126,6 @@ def names_of(
     return list(session.scalars(select(name).where(*where).distinct().order_by(name)))
 
 
-def refuse_if_used(what: str, name: str, users: Mapping[str, Sequence[str]]) -> None:
-    """409 while anything uses the object: ``users`` maps a noun ("template") to the names of
-    those that use it; the answer names them all, e.g. ``key 'deploy' is used by repository
-    'site'; templates 'backup', 'nightly'``."""
-    parts = [
-        f"{_plural(noun) if len(names) > 1 else noun} {', '.join(f"'{n}'" for n in names)}"
-        for noun, names in users.items()
-        if names
-    ]
-    if parts:
-        raise Conflict(f"{what} '{name}' is used by {'; '.join(parts)}")
-
-
 def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[bool]) -> None:
     """409 while the runs ``where`` picks (those of ``what``: "template 'deploy'") are queued or
     running: an object that launched them is deleted only once they have ended."""
@@ -149,6 +137,3 @@ def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[
     if active:
         raise InvalidState(f"{what} has {active} queued or running runs")
 
-
-def _plural(noun: str) -> str:
-    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"

@@ -12,17 +12,16 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
-from steward.inventories.models import Inventory
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories import git, host_keys, local
 from steward.repositories.checkout import CheckoutFailed, key_material, local_head, vet_server
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
-from steward.templates.models import Template
 
 KEY_KIND_FOR: dict[str, KeyKind | None] = {
     "ssh": KeyKind.SSH,
@@ -163,11 +162,7 @@ def update(
 
 
 def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
-    users = {
-        "template": scoped.names_of(session, Template.name, Template.repository_id == repo.id),
-        "inventory": scoped.names_of(session, Inventory.name, Inventory.repository_id == repo.id),
-    }
-    scoped.refuse_if_used("repository", repo.name, users)
+    refuse_if_referenced(session, repo)
     audit.record_change(
         session, actor, AuditAction.REPOSITORY_DELETE, repo, audit.diff(_fields(repo), {})
     )

@@ -15,7 +15,8 @@ from steward.db import utcnow
 from steward.dispatch import presence
 from steward.errors import InvalidInput, NotFound, PermissionDenied
 from steward.projects.models import Project
-from steward.projects.scoped import check_name_free, refuse_if_used
+from steward.projects.scoped import check_name_free
+from steward.references import refuse_if_referenced
 from steward.runner_groups.models import DEFAULT_GROUP, RunnerGroup, Worker, WorkerQueue
 from steward.runner_groups.schemas import (
     RunnerGroupCreate,
@@ -128,22 +129,7 @@ def update(
 def delete(session: Session, actor: Actor, group: RunnerGroup) -> None:
     """Refused while a project or template chooses it. Runs already placed in it keep their
     queue (workers of that name still execute them), without the group's limit."""
-    refuse_if_used(
-        "runner group",
-        group.name,
-        {
-            "project": session.scalars(
-                select(Project.name)
-                .where(Project.runner_group_id == group.id)
-                .order_by(Project.name)
-            ).all(),
-            "template": session.scalars(
-                select(Template.name)
-                .where(Template.runner_group_id == group.id)
-                .order_by(Template.name)
-            ).all(),
-        },
-    )
+    refuse_if_referenced(session, group)
     audit.record_change(
         session,
         actor,

@@ -19,6 +19,7 @@ from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories import playbooks
 from steward.repositories.checkout import require_path
 from steward.repositories.models import Repository
@@ -27,7 +28,6 @@ from steward.runs.models import Run
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
-from steward.workflows import usage as workflows
 
 # many-to-one references are joined; vault keys come with one "selectin" query (see the model)
 WITH_REFERENCES = (
@@ -168,7 +168,7 @@ def update(
 
 
 def delete(session: Session, template: Template, *, actor: Actor) -> None:
-    workflows.refuse_if_used(session, template)
+    refuse_if_referenced(session, template)
     scoped.refuse_while_runs_active(
         session, f"template '{template.name}'", Run.template_id == template.id
     )
