@@ -136,4 +136,3 @@ def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[
     )
     if active:
         raise InvalidState(f"{what} has {active} queued or running runs")
-

@@ -8,12 +8,13 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access import policy
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.db import utcnow
 from steward.dispatch import presence
-from steward.errors import InvalidInput, NotFound, PermissionDenied
+from steward.errors import InvalidInput, NotFound
 from steward.projects.models import Project
 from steward.projects.scoped import check_name_free
 from steward.references import refuse_if_referenced
@@ -45,8 +46,7 @@ def group_of(session: Session, project: Project, template: Template | None) -> s
 def choose(session: Session, actor: Actor, group_id: int | None, field: str) -> int | None:
     """Check a project's or template's new ``runner_group_id``: only admins place runs (a
     group's workers may reach networks others cannot), and the group must exist."""
-    if not actor.user.is_admin:
-        raise PermissionDenied(f"{field}: only an admin chooses where runs execute")
+    policy.require_runner_group_choice(actor, field)
     if group_id is not None and session.get(RunnerGroup, group_id) is None:
         raise InvalidInput(field, f"runner group {group_id} does not exist")
     return group_id
