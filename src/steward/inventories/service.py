@@ -110,12 +110,7 @@ def create(
         metrics_endpoint=body.metrics_endpoint,
         **dataclasses.asdict(source),
     )
-    session.add(inventory)
-    session.flush()
-    diff = audit.diff({}, _fields(inventory))
-    audit.record_change(session, actor, AuditAction.INVENTORY_CREATE, inventory, diff)
-    session.commit()
-    return inventory
+    return audit.commit_created(session, actor, AuditAction.INVENTORY_CREATE, inventory, _fields)
 
 
 def update(
@@ -134,11 +129,7 @@ def update(
     changes = body.changes()
     if "metrics_endpoint" in changes:
         _check_metrics_endpoint(changes["metrics_endpoint"], guard)
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(
-            session, Inventory, project, name, "inventory", except_id=inventory.id
-        )
+    scoped.check_rename(session, project, inventory, changes, "inventory")
     source = _merged_source(inventory, changes)
     _check_source(session, project, source)
     if (source.kind, source.repository_id, source.path) != (
@@ -149,18 +140,14 @@ def update(
         _check_in_checkout(session, cipher, source, roots, guard)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
-    diff = audit.diff(before, _fields(inventory))
-    audit.record_change(session, actor, AuditAction.INVENTORY_UPDATE, inventory, diff)
-    session.commit()
-    return inventory
+    return audit.commit_updated(
+        session, actor, AuditAction.INVENTORY_UPDATE, inventory, before, _fields
+    )
 
 
 def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
     refuse_if_referenced(session, inventory)
-    diff = audit.diff(_fields(inventory), {})
-    audit.record_change(session, actor, AuditAction.INVENTORY_DELETE, inventory, diff)
-    session.delete(inventory)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.INVENTORY_DELETE, inventory, _fields)
 
 
 def preview(body: InventoryPreview) -> ResolvedInventory:

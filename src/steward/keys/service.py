@@ -138,8 +138,7 @@ def update(
 ) -> Key:
     changes = body.changes()
     _check_fields_fit(key, changes)
-    if "name" in changes:
-        scoped.check_name_free(session, Key, project, changes["name"], "key", except_id=key.id)
+    scoped.check_rename(session, project, key, changes, "key")
     before = audit.snapshot(key, AUDITED_FIELDS)
     secrets = {f: v for f, v in changes.items() if f in SECRET_FIELDS[key.kind]}
     if secrets:

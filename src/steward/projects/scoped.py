@@ -9,7 +9,7 @@ these for the parts that are the same everywhere, so the messages are the same e
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from sqlalchemy import ColumnElement, ForeignKey, String, Text, UniqueConstraint, func, select
@@ -94,6 +94,15 @@ def check_name_free(
         within = f" in project '{project.name}'" if project is not None else ""
         article = "an" if what[0] in "aeiou" else "a"
         raise Conflict(f"name: {article} {what} named '{name}' already exists{within}")
+
+
+def check_rename(
+    session: Session, project: Project | None, obj: Named, changes: Mapping[str, Any], what: str
+) -> None:
+    """409 when ``changes`` (a PATCH's) rename ``obj`` to the name of another ``what``: in
+    ``project``, or anywhere when None (``check_name_free``)."""
+    if "name" in changes:
+        check_name_free(session, type(obj), project, changes["name"], what, except_id=obj.id)
 
 
 def list_in_project[M: ProjectScoped](

@@ -20,7 +20,7 @@ from steward.projects.schemas import (
     ProjectCreate,
     ProjectUpdate,
 )
-from steward.projects.scoped import check_name_free, refuse_while_runs_active
+from steward.projects.scoped import check_name_free, check_rename, refuse_while_runs_active
 from steward.repositories import local
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
@@ -73,22 +73,14 @@ def list_visible(
 def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
     before = _fields(project)
     changes = body.changes()
-    if "name" in changes:
-        check_name_free(session, Project, None, changes["name"], "project", except_id=project.id)
+    check_rename(session, None, project, changes, "project")
     if changes.get("runner_group_id", project.runner_group_id) != project.runner_group_id:
         runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     for field, value in changes.items():
         setattr(project, field, value)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.PROJECT_UPDATE,
-        project,
-        audit.diff(before, _fields(project)),
-        project_id=project.id,
+    return audit.commit_updated(
+        session, actor, AuditAction.PROJECT_UPDATE, project, before, _fields, project_id=project.id
     )
-    session.commit()
-    return project
 
 
 def set_local_roots(
@@ -113,31 +105,24 @@ def set_local_roots(
         chosen.append(normalized)
     before = _fields(project)
     project.local_roots = chosen
-    audit.record_change(
+    detail = "local directories assigned"
+    return audit.commit_updated(
         session,
         admin,
         AuditAction.PROJECT_UPDATE,
         project,
-        audit.diff(before, _fields(project)),
+        before,
+        _fields,
+        detail=detail,
         project_id=project.id,
-        detail="local directories assigned",
     )
-    session.commit()
-    return project
 
 
 def delete(session: Session, actor: Actor, project: Project) -> None:
     refuse_while_runs_active(session, f"project '{project.name}'", Run.project_id == project.id)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.PROJECT_DELETE,
-        project,
-        audit.diff(_fields(project), {}),
-        project_id=project.id,
+    audit.commit_deleted(
+        session, actor, AuditAction.PROJECT_DELETE, project, _fields, project_id=project.id
     )
-    session.delete(project)
-    session.commit()
 
 
 Member = tuple[ProjectMember, User | None, Team | None]

@@ -128,13 +128,7 @@ def create(
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
     _check(session, project, repo, roots, guard)
-    session.add(repo)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.REPOSITORY_CREATE, repo, audit.diff({}, _fields(repo))
-    )
-    session.commit()
-    return repo
+    return audit.commit_created(session, actor, AuditAction.REPOSITORY_CREATE, repo, _fields)
 
 
 def update(
@@ -149,25 +143,18 @@ def update(
 ) -> Repository:
     before = _fields(repo)
     changes = body.changes()
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(session, Repository, project, name, "repository", except_id=repo.id)
+    scoped.check_rename(session, project, repo, changes, "repository")
     for field, value in changes.items():
         setattr(repo, field, value)
     _check(session, project, repo, roots, guard)
-    diff = audit.diff(before, _fields(repo))
-    audit.record_change(session, actor, AuditAction.REPOSITORY_UPDATE, repo, diff)
-    session.commit()
-    return repo
+    return audit.commit_updated(
+        session, actor, AuditAction.REPOSITORY_UPDATE, repo, before, _fields
+    )
 
 
 def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
     refuse_if_referenced(session, repo)
-    audit.record_change(
-        session, actor, AuditAction.REPOSITORY_DELETE, repo, audit.diff(_fields(repo), {})
-    )
-    session.delete(repo)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.REPOSITORY_DELETE, repo, _fields)
 
 
 def test_access(

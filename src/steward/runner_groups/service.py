@@ -96,17 +96,7 @@ def read(session: Session, group: RunnerGroup, lease: dt.timedelta) -> RunnerGro
 def create(session: Session, actor: Actor, body: RunnerGroupCreate) -> RunnerGroup:
     check_name_free(session, RunnerGroup, None, body.name, "runner group")
     group = RunnerGroup(**body.model_dump())
-    session.add(group)
-    session.flush()
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_CREATE,
-        group,
-        audit.diff({}, audit.snapshot(group, FIELDS)),
-    )
-    session.commit()
-    return group
+    return audit.commit_created(session, actor, AuditAction.RUNNER_GROUP_CREATE, group, FIELDS)
 
 
 def update(
@@ -115,30 +105,16 @@ def update(
     before = audit.snapshot(group, FIELDS)
     for field, value in body.changes().items():
         setattr(group, field, value)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_UPDATE,
-        group,
-        audit.diff(before, audit.snapshot(group, FIELDS)),
+    return audit.commit_updated(
+        session, actor, AuditAction.RUNNER_GROUP_UPDATE, group, before, FIELDS
     )
-    session.commit()
-    return group
 
 
 def delete(session: Session, actor: Actor, group: RunnerGroup) -> None:
     """Refused while a project or template chooses it. Runs already placed in it keep their
     queue (workers of that name still execute them), without the group's limit."""
     refuse_if_referenced(session, group)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_DELETE,
-        group,
-        audit.diff(audit.snapshot(group, FIELDS), {}),
-    )
-    session.delete(group)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.RUNNER_GROUP_DELETE, group, FIELDS)
 
 
 def list_workers(session: Session, lease: dt.timedelta) -> list[WorkerRead]:

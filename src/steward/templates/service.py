@@ -125,13 +125,7 @@ def create(
     _apply(session, project, template, body.model_dump(mode="json"))
     _check_survey_variables(template)
     _check_playbook(session, cipher, template, roots, guard)
-    session.add(template)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.TEMPLATE_CREATE, template, audit.diff({}, _fields(template))
-    )
-    session.commit()
-    return template
+    return audit.commit_created(session, actor, AuditAction.TEMPLATE_CREATE, template, _fields)
 
 
 def update(
@@ -153,18 +147,15 @@ def update(
         check_venv(changes["ansible_venv"], venvs)
     if changes.get("runner_group_id", template.runner_group_id) != template.runner_group_id:
         runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
+    scoped.check_rename(session, project, template, changes, "template")
     _apply(session, project, template, changes)
     if LAUNCH_VAR_FIELDS & changes.keys():
         _check_survey_variables(template)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, cipher, template, roots, guard)
-    diff = audit.diff(before, _fields(template))
-    audit.record_change(session, actor, AuditAction.TEMPLATE_UPDATE, template, diff)
-    session.commit()
-    return template
+    return audit.commit_updated(
+        session, actor, AuditAction.TEMPLATE_UPDATE, template, before, _fields
+    )
 
 
 def delete(session: Session, template: Template, *, actor: Actor) -> None:
@@ -172,11 +163,7 @@ def delete(session: Session, template: Template, *, actor: Actor) -> None:
     scoped.refuse_while_runs_active(
         session, f"template '{template.name}'", Run.template_id == template.id
     )
-    audit.record_change(
-        session, actor, AuditAction.TEMPLATE_DELETE, template, audit.diff(_fields(template), {})
-    )
-    session.delete(template)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.TEMPLATE_DELETE, template, _fields)
 
 
 def _check_survey_variables(template: Template) -> None:
