@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -12,7 +12,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.errors import InvalidInput, InvalidState, NotFound
-from steward.projects.models import Project, ProjectMember, ProjectRole
+from steward.projects.models import Held, Project, ProjectMember, ProjectRole
 from steward.projects.schemas import (
     HolderRef,
     LocalRootsSet,
@@ -130,14 +130,22 @@ Member = tuple[ProjectMember, User | None, Team | None]
 
 def list_members(session: Session, project: Project) -> list[Member]:
     """Users by name, then teams by name."""
+    return list_held(session, ProjectMember, ProjectMember.project_id == project.id)
+
+
+def list_held[H: Held](
+    session: Session, model: type[H], where: ColumnElement[bool]
+) -> list[tuple[H, User | None, Team | None]]:
+    """The rows of ``model`` (roles, grants) ``where`` picks, each with its holder: those of
+    users by username, then those of teams by name."""
     rows = session.execute(
-        select(ProjectMember, User, Team)
-        .outerjoin(User, User.id == ProjectMember.user_id)
-        .outerjoin(Team, Team.id == ProjectMember.team_id)
-        .where(ProjectMember.project_id == project.id)
-        .order_by(ProjectMember.team_id.is_not(None), User.username, Team.name)
+        select(model, User, Team)
+        .outerjoin(User, User.id == model.user_id)
+        .outerjoin(Team, Team.id == model.team_id)
+        .where(where)
+        .order_by(model.team_id.is_not(None), User.username, Team.name)
     )
-    return [(m, u, t) for m, u, t in rows]
+    return [(h, u, t) for h, u, t in rows]
 
 
 def holder(session: Session, body: HolderRef) -> tuple[User | None, Team | None, str]:
