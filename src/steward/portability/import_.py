@@ -63,6 +63,7 @@ from steward.projects import service as projects
 from steward.projects.models import Project
 from steward.projects.schemas import LocalRootsSet, ProjectCreate
 from steward.repositories import service as repositories
+from steward.repositories.checkout import Reach
 from steward.repositories.schemas import RepositoryCreate
 from steward.runner_groups.models import RunnerGroup
 from steward.runtime import Runtime
@@ -210,6 +211,7 @@ class _Importer:
         self.cipher = runtime.cipher
         self.actor = actor
         self.context = context
+        self.reach = Reach(runtime.cipher, context.roots, context.guard)
         self.document = document
         self.ids: dict[str, dict[str, int]] = {noun: {} for noun in set(_NOUNS.values())}
         self.created: Counter[str] = Counter()
@@ -360,8 +362,7 @@ class _Importer:
                     project,
                     RepositoryCreate.model_validate(body),
                     actor=self.actor,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
+                    reach=self.reach,
                 )
             self.ids["repository"][created.name] = created.id
             self.created["repositories"] += 1
@@ -376,9 +377,7 @@ class _Importer:
                     project,
                     InventoryCreate.model_validate(body),
                     actor=self.actor,
-                    cipher=self.cipher,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
+                    reach=self.reach,
                 )
             self.ids["inventory"][created.name] = created.id
             self.created["inventories"] += 1
@@ -414,9 +413,7 @@ class _Importer:
                     project,
                     validated,
                     actor=self.actor,
-                    cipher=self.cipher,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
+                    reach=self.reach,
                     venvs=self.context.venvs,
                 )
             self.ids["template"][created.name] = created.id

@@ -18,7 +18,13 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.references import refuse_if_referenced
 from steward.repositories import git, host_keys, local
-from steward.repositories.checkout import CheckoutFailed, key_material, local_head, vet_server
+from steward.repositories.checkout import (
+    CheckoutFailed,
+    Reach,
+    key_material,
+    local_head,
+    vet_server,
+)
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
@@ -120,14 +126,13 @@ def create(
     body: RepositoryCreate,
     *,
     actor: Actor,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Repository:
-    """``roots``: the instance's local repository roots (``repository_roots``), inside which
-    the project's own local directories are; ``guard``: where a git server may be."""
+    """``reach.roots``: the instance's local repository roots, inside which the project's own
+    local directories are; ``reach.guard``: where a git server may be."""
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
-    _check(session, project, repo, roots, guard)
+    _check(session, project, repo, reach.roots, reach.guard)
     return audit.commit_created(session, actor, AuditAction.REPOSITORY_CREATE, repo, _fields)
 
 
@@ -138,15 +143,14 @@ def update(
     body: RepositoryUpdate,
     *,
     actor: Actor,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Repository:
     before = _fields(repo)
     changes = body.changes()
     scoped.check_rename(session, project, repo, changes, "repository")
     for field, value in changes.items():
         setattr(repo, field, value)
-    _check(session, project, repo, roots, guard)
+    _check(session, project, repo, reach.roots, reach.guard)
     return audit.commit_updated(
         session, actor, AuditAction.REPOSITORY_UPDATE, repo, before, _fields
     )

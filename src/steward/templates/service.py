@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -10,18 +9,16 @@ from sqlalchemy.orm import Session, joinedload
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.crypto import KeyCipher
 from steward.environments.models import Environment
 from steward.errors import InvalidInput
 from steward.execution.ansible.venvs import check_choice as check_venv
 from steward.inventories.models import Inventory
 from steward.keys.models import Key, KeyKind
-from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.references import refuse_if_referenced
 from steward.repositories import playbooks
-from steward.repositories.checkout import require_path
+from steward.repositories.checkout import Reach, require_path
 from steward.repositories.models import Repository
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
@@ -108,13 +105,10 @@ def create(
     body: TemplateCreate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
     venvs: Sequence[str] = (),
 ) -> Template:
-    """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where git may
-    connect): to check out the repository and find the playbook in it; ``venvs``: the
+    """``reach``: to check out the repository and find the playbook in it; ``venvs``: the
     virtual environments it may choose besides the server's own
     (``execution.ansible.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
@@ -124,7 +118,7 @@ def create(
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
     _check_survey_variables(template)
-    _check_playbook(session, cipher, template, roots, guard)
+    _check_playbook(session, reach, template)
     return audit.commit_created(session, actor, AuditAction.TEMPLATE_CREATE, template, _fields)
 
 
@@ -135,9 +129,7 @@ def update(
     body: TemplateUpdate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
     venvs: Sequence[str] = (),
 ) -> Template:
     """The playbook is looked for again only when it or the repository changes."""
@@ -152,7 +144,7 @@ def update(
     if LAUNCH_VAR_FIELDS & changes.keys():
         _check_survey_variables(template)
     if {"playbook", "repository_id"} & changes.keys():
-        _check_playbook(session, cipher, template, roots, guard)
+        _check_playbook(session, reach, template)
     return audit.commit_updated(
         session, actor, AuditAction.TEMPLATE_UPDATE, template, before, _fields
     )
@@ -179,23 +171,15 @@ def _check_survey_variables(template: Template) -> None:
             raise InvalidInput(f"survey.{i}.variable", f"'{question['variable']}' {cause}")
 
 
-def _check_playbook(
-    session: Session,
-    cipher: KeyCipher,
-    template: Template,
-    roots: Sequence[Path],
-    guard: network.Guard,
-) -> None:
+def _check_playbook(session: Session, reach: Reach, template: Template) -> None:
     """The playbook must be a regular file in a checkout of the repository that stays inside
     itself (no symlink or ``ansible.cfg`` path leading out), and a list of plays."""
     require_path(
         session,
-        cipher,
+        reach,
         template.repository,
         template.playbook,
         field="playbook",
-        roots=roots,
-        guard=guard,
         regular_file=True,
         problem=playbooks.problem,
     )
