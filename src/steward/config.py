@@ -14,6 +14,17 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from steward.outbound import network as outbound
 
 
+def _env_list(value: object, separators: str, *, json_list: bool = True) -> object:
+    """A list setting as the environment gives it: a JSON list (when ``json_list``), or items
+    separated by any of ``separators``; a value that is not a string (a list given in code) is
+    left as it is."""
+    if not isinstance(value, str):
+        return value
+    if json_list and value.lstrip().startswith("["):
+        return json.loads(value)
+    return [part.strip() for part in re.split(f"[{re.escape(separators)}]", value) if part.strip()]
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEWARD_", extra="ignore")
 
@@ -163,11 +174,7 @@ class Settings(BaseSettings):
     @classmethod
     def _split_ldap_lists(cls, value: object) -> object:
         """From the environment: a JSON list, or items separated by ';' (or ',' for URLs)."""
-        if not isinstance(value, str):
-            return value
-        if value.lstrip().startswith("["):
-            return json.loads(value)
-        return [part.strip() for part in value.split(";") if part.strip()]
+        return _env_list(value, ";")
 
     @field_validator("ldap_url")
     @classmethod
@@ -234,9 +241,7 @@ class Settings(BaseSettings):
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         """From the environment: addresses or networks separated by ','."""
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
+        return _env_list(value, ",", json_list=False)
 
     @field_validator("outbound_allowed_networks", "outbound_blocked_networks")
     @classmethod
@@ -257,11 +262,7 @@ class Settings(BaseSettings):
     @classmethod
     def _split_roots(cls, value: object) -> object:
         """From the environment: a JSON list, or directories separated by ':' or ','."""
-        if not isinstance(value, str):
-            return value
-        if value.lstrip().startswith("["):
-            return json.loads(value)
-        return [part.strip() for part in re.split(r"[:,]", value) if part.strip()]
+        return _env_list(value, ":,")
 
     @field_validator("local_repository_roots")
     @classmethod
