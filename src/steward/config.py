@@ -8,10 +8,35 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from steward.outbound import network as outbound
+
+# the list settings: how the environment separates their items, and whether it may give them
+# as a JSON list instead
+_LISTS: dict[str, tuple[str, bool]] = {
+    "ldap_url": (";", True),  # and ',' between URLs: ``_ldap_urls``
+    "ldap_admin_groups": (";", True),
+    "trusted_proxies": (",", False),  # addresses or networks
+    "outbound_allowed_networks": (",", False),
+    "outbound_blocked_networks": (",", False),
+    "oidc_admin_groups": (",", False),
+    "oidc_allowed_domains": (",", False),
+    "local_repository_roots": (":,", True),  # directories
+    "ansible_venvs": (":,", True),
+}
+
+
+def _env_list(value: object, separators: str, *, json_list: bool = True) -> object:
+    """A list setting as the environment gives it: a JSON list (when ``json_list``), or items
+    separated by any of ``separators``; a value that is not a string (a list given in code) is
+    left as it is."""
+    if not isinstance(value, str):
+        return value
+    if json_list and value.lstrip().startswith("["):
+        return json.loads(value)
+    return [part.strip() for part in re.split(f"[{re.escape(separators)}]", value) if part.strip()]
 
 
 class Settings(BaseSettings):
@@ -159,16 +184,6 @@ class Settings(BaseSettings):
     # user against the directory (gone: disabled; present: teams and admin flag); 0: off
     ldap_sync_minutes: int = Field(default=60, ge=0, le=10080)
 
-    @field_validator("ldap_url", "ldap_admin_groups", mode="before")
-    @classmethod
-    def _split_ldap_lists(cls, value: object) -> object:
-        """From the environment: a JSON list, or items separated by ';' (or ',' for URLs)."""
-        if not isinstance(value, str):
-            return value
-        if value.lstrip().startswith("["):
-            return json.loads(value)
-        return [part.strip() for part in value.split(";") if part.strip()]
-
     @field_validator("ldap_url")
     @classmethod
     def _ldap_urls(cls, value: list[str]) -> list[str]:
@@ -223,20 +238,12 @@ class Settings(BaseSettings):
     oidc_timeout_seconds: float = Field(default=10.0, gt=0, le=120)
     oidc_discovery_cache_seconds: float = Field(default=3600.0, ge=0, le=86400)
 
-    @field_validator(
-        "trusted_proxies",
-        "outbound_allowed_networks",
-        "outbound_blocked_networks",
-        "oidc_admin_groups",
-        "oidc_allowed_domains",
-        mode="before",
-    )
+    @field_validator(*_LISTS, mode="before")
     @classmethod
-    def _split_proxies(cls, value: object) -> object:
-        """From the environment: addresses or networks separated by ','."""
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
+    def _split_lists(cls, value: object, info: ValidationInfo) -> object:
+        """A list setting from the environment, split as ``_LISTS`` says."""
+        separators, json_list = _LISTS[str(info.field_name)]
+        return _env_list(value, separators, json_list=json_list)
 
     @field_validator("outbound_allowed_networks", "outbound_blocked_networks")
     @classmethod
@@ -252,16 +259,6 @@ class Settings(BaseSettings):
                 "renamed to STEWARD_OUTBOUND_BLOCKED_NETWORKS (one list for every outbound"
                 " request; loopback, link-local and 0.0.0.0/8 are refused without it)"
             )
-
-    @field_validator("local_repository_roots", "ansible_venvs", mode="before")
-    @classmethod
-    def _split_roots(cls, value: object) -> object:
-        """From the environment: a JSON list, or directories separated by ':' or ','."""
-        if not isinstance(value, str):
-            return value
-        if value.lstrip().startswith("["):
-            return json.loads(value)
-        return [part.strip() for part in re.split(r"[:,]", value) if part.strip()]
 
     @field_validator("local_repository_roots")
     @classmethod

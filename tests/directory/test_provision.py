@@ -14,6 +14,7 @@ from support.builders import PASSWORD, make_user
 
 from steward.audit.models import AuditRecord
 from steward.auth.models import NO_LOCAL_PASSWORD, AuthSource, User
+from steward.directory.oidc import Person
 from steward.directory.provision import AccountDisabled, group_key, provision
 from steward.errors import Conflict, InvalidInput
 from steward.teams.models import TeamMember
@@ -47,7 +48,9 @@ def alice(session: Session, groups: list[str], **fields: Any) -> User:
         "admin": None,
         **fields,
     }
-    return provision(session, **values)
+    source, admin = values.pop("source"), values.pop("admin")
+    origin = {k: values.pop(k) for k in ("source_ip", "user_agent", "via") if k in values}
+    return provision(session, source, Person(**values), admin, **origin)
 
 
 def memberships(session: Session, user_id: int) -> dict[int, bool]:
@@ -190,16 +193,14 @@ def test_a_local_username_is_never_taken_over(client: TestClient, session: Sessi
     assert (bob.auth_source, bob.external_id) == (AuthSource.LOCAL, None)
     assert session.scalar(select(User).where(User.external_id == ALICE_DN)) is None
     # nor another directory's user
-    provision(
-        session,
-        source="oidc",
+    carol = Person(
         external_id="https://idp.example.test|123",
         username="carol",
         email="",
         display_name="",
         groups=[],
-        admin=None,
     )
+    provision(session, "oidc", carol, None)
     with pytest.raises(Conflict, match="'carol' is already a user of oidc"):
         alice(session, [], username="carol")
 

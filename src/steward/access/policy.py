@@ -184,6 +184,29 @@ def require_admin(actor: Actor, *, write: bool = True) -> None:
         raise PermissionDenied(f"a token with scope '{actor.scope}' may not do this")
 
 
+def require_runner_group_choice(actor: Actor, field: str) -> None:
+    """Setting a project's or template's runner group (``field``): admins only, as a group's
+    workers may reach networks others cannot."""
+    if not actor.user.is_admin:
+        raise PermissionDenied(f"{field}: only an admin chooses where runs execute")
+
+
+def require_export(actor: Actor, rights: ProjectAccess) -> None:
+    """Exporting a project: instance admins (any token scope: an export is a read) and those
+    who may edit the project (its owners)."""
+    if not actor.user.is_admin and Action.PROJECT_EDIT not in rights.actions:
+        raise PermissionDenied(
+            f"permission '{Action.PROJECT_EDIT}' is required in project"
+            f" '{rights.project.name}' to export it"
+        )
+
+
+def sees_emails(actor: Actor) -> bool:
+    """Whether the people listed to the actor come with their e-mail addresses: admins only
+    (project owners picking members see names)."""
+    return actor.user.is_admin
+
+
 def scope_covers(held: TokenScope, wanted: TokenScope) -> bool:
     """Whether every action of scope ``wanted`` is one of ``held``'s (read < run < write)."""
     return SCOPE_ACTIONS[wanted] <= SCOPE_ACTIONS[held]

@@ -27,6 +27,7 @@ from steward.outbound.network import Guard
 from steward.projects.models import Project
 from steward.projects.scoped import ProjectScoped, get_in_project
 from steward.queue import RunQueue
+from steward.repositories.checkout import Reach
 from steward.runtime import Runtime
 
 SESSION_COOKIE = "steward_session"
@@ -79,6 +80,13 @@ def get_outbound_guard(runtime: RuntimeDep) -> Guard:
 
 
 OutboundDep = Annotated[Guard, Depends(get_outbound_guard)]
+
+
+def get_reach(cipher: CipherDep, roots: RootsDep, guard: OutboundDep) -> Reach:
+    return Reach(cipher, roots, guard)
+
+
+ReachDep = Annotated[Reach, Depends(get_reach)]  # what a save needs to look into a repository
 
 
 def client_ip(request: Request) -> str:

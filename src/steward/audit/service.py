@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, String, cast, delete, or_, select
@@ -137,6 +137,57 @@ def record_change(
         changes=changes,
         detail=detail,
     )
+
+
+# what a change records of an object: the names of its audited attributes, or a function of
+# it that gives their values (for the ones a domain writes down its own way)
+Fields = Iterable[str] | Callable[[Any], Mapping[str, Any]]
+
+
+def commit_created[T: Named](
+    session: Session, actor: Actor | None, action: AuditAction, obj: T, fields: Fields, **extra: Any
+) -> T:
+    """Add a new ``obj``, record its creation (every audited field as changed from nothing)
+    and commit: the record is durable with the object. ``extra``: ``record_change``'s."""
+    session.add(obj)
+    session.flush()  # the id the record names
+    record_change(session, actor, action, obj, diff({}, _values(obj, fields)), **extra)
+    session.commit()
+    return obj
+
+
+def commit_updated[T: Named](
+    session: Session,
+    actor: Actor | None,
+    action: AuditAction,
+    obj: T,
+    before: Mapping[str, Any],
+    fields: Fields,
+    **extra: Any,
+) -> T:
+    """Record what changed in ``obj`` since ``before`` (its fields' values then) and commit."""
+    record_change(session, actor, action, obj, diff(before, _values(obj, fields)), **extra)
+    session.commit()
+    return obj
+
+
+def commit_deleted(
+    session: Session,
+    actor: Actor | None,
+    action: AuditAction,
+    obj: Named,
+    fields: Fields,
+    **extra: Any,
+) -> None:
+    """Record the delete of ``obj`` (every audited field as changed to nothing), delete it and
+    commit."""
+    record_change(session, actor, action, obj, diff(_values(obj, fields), {}), **extra)
+    session.delete(obj)
+    session.commit()
+
+
+def _values(obj: object, fields: Fields) -> Mapping[str, Any]:
+    return fields(obj) if callable(fields) else snapshot(obj, fields)
 
 
 def conditions(

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
+from steward.access import policy
 from steward.api.deps import (
     SESSION_COOKIE,
     ActorDep,
@@ -16,11 +17,10 @@ from steward.api.deps import (
     StoredPathIds,
     client_ip,
 )
-from steward.api.problems import problem
+from steward.api.problems import Problem, problem
 from steward.auth import api_tokens, sessions, totp, users
 from steward.auth.models import AuthSource, User, WebSession
 from steward.auth.schemas import (
-    LoginProblem,
     LoginRequest,
     LoginResponse,
     PasswordChange,
@@ -44,6 +44,15 @@ from steward.directory import ldap_login, oidc
 from steward.directory.schemas import LogoutRedirect
 from steward.errors import NotAuthenticated
 from steward.schemas import Page, PageParams
+
+
+class LoginProblem(Problem):
+    """A refused login. ``code`` is set when the password was right but a second factor is
+    needed: ``otp_required`` (send ``otp``) or ``otp_invalid`` (the code sent is wrong, expired
+    or already used)."""
+
+    code: Literal["otp_required", "otp_invalid"] | None = None
+
 
 router = APIRouter(tags=["auth"])
 
@@ -311,7 +320,7 @@ def list_users(
     Owners see names only: e-mail addresses are blank unless the caller is an admin."""
     rows, total = users.list_users(session, q=q, limit=page.limit, offset=page.offset)
     items = [UserRead.model_validate(u) for u in rows]
-    if not actor.user.is_admin:
+    if not policy.sees_emails(actor):
         items = [item.model_copy(update={"email": ""}) for item in items]
     return Page.of(items, total, page)
 

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
-from steward.api.problems import Problem
 from steward.auth.models import AuthSource, TokenScope
 from steward.auth.totp import CODE_MAX
 from steward.bounds import LABEL_MAX, NAME_MAX, PASSPHRASE_MAX
@@ -25,14 +24,6 @@ class LoginRequest(RequestModel):
         description="For a user with two-factor authentication: the current code of their"
         " authenticator app, or one of their unused recovery codes",
     )
-
-
-class LoginProblem(Problem):
-    """A refused login. ``code`` is set when the password was right but a second factor is
-    needed: ``otp_required`` (send ``otp``) or ``otp_invalid`` (the code sent is wrong, expired
-    or already used)."""
-
-    code: Literal["otp_required", "otp_invalid"] | None = None
 
 
 class UserCreate(RequestModel):

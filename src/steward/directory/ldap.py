@@ -337,23 +337,32 @@ def authenticate(config: LdapConfig, username: str, password: str) -> DirectoryE
     if not username or not password:
         return None  # an empty password would be an unauthenticated bind: it checks nothing
     servers = _servers(config)
+    filters = "ldap_user_filter or ldap_group_filter is not a valid LDAP filter"
+    with (
+        _answered(filters, "; local accounts can still log in"),
+        _service(config, servers) as service,
+    ):
+        entry = _find_user(service, config, username)
+        if entry is None or not _password_binds(config, servers, entry["dn"], password):
+            return None
+        groups = _groups(service, config, entry)
+    return _directory_entry(config, entry, groups, username)
+
+
+@contextmanager
+def _answered(invalid_filter: str, unanswered: str = "") -> Iterator[None]:
+    """The failures of the LDAP work inside as ``LdapUnavailable``: a filter the settings make
+    invalid (``invalid_filter`` says which), or no directory server answering (``unanswered``:
+    what still works then)."""
     try:
-        with _service(config, servers) as service:
-            entry = _find_user(service, config, username)
-            if entry is None or not _password_binds(config, servers, entry["dn"], password):
-                return None
-            groups = _groups(service, config, entry)
+        yield
     except LDAPInvalidFilterError:
-        raise LdapUnavailable(
-            "LDAP: ldap_user_filter or ldap_group_filter is not a valid LDAP filter"
-        ) from None
+        raise LdapUnavailable(f"LDAP: {invalid_filter}") from None
     except LDAPException as exc:
         log.warning("LDAP: no directory server answered: %s", type(exc).__name__)
         raise LdapUnavailable(
-            f"LDAP: no directory server answered ({type(exc).__name__}); local accounts can"
-            " still log in"
+            f"LDAP: no directory server answered ({type(exc).__name__}){unanswered}"
         ) from None
-    return _directory_entry(config, entry, groups, username)
 
 
 def _directory_entry(
@@ -431,33 +440,23 @@ def lookup(config: LdapConfig, external_ids: list[str]) -> dict[str, DirectoryEn
     ``LdapUnavailable`` before the caller changes anything."""
     everyone = any_user_filter(config)
     found: dict[str, DirectoryEntry | Gone] = {}
-    try:
-        with _service(config, _servers(config)) as service:
-            for external_id in external_ids:
-                scope: str
-                if is_legacy(config, external_id):
-                    if not _is_dn(external_id):
-                        continue  # not looked up: the caller leaves the account as it is
-                    base, by, scope = external_id, "(objectClass=*)", BASE
-                else:
-                    base, by, scope = config.user_base, _id_filter(config, external_id), SUBTREE
-                entry = _search_one(service, config, base, f"(&{everyone}{by})", scope)
-                if entry is not None:
-                    groups = _groups(service, config, entry)
-                    found[external_id] = _directory_entry(config, entry, groups)
-                    continue
-                exists = _search_one(service, config, base, by, scope) is not None
-                found[external_id] = Gone(
-                    "no longer matches ldap_user_filter" if exists else "no longer in the directory"
-                )
-    except LDAPInvalidFilterError:
-        raise LdapUnavailable(
-            "LDAP: ldap_user_filter, ldap_group_filter or ldap_id_attribute does not make a"
-            " valid LDAP filter"
-        ) from None
-    except LDAPException as exc:
-        log.warning("LDAP: no directory server answered: %s", type(exc).__name__)
-        raise LdapUnavailable(
-            f"LDAP: no directory server answered ({type(exc).__name__})"
-        ) from None
+    filters = "ldap_user_filter, ldap_group_filter or ldap_id_attribute does not make a valid"
+    with _answered(f"{filters} LDAP filter"), _service(config, _servers(config)) as service:
+        for external_id in external_ids:
+            scope: str
+            if is_legacy(config, external_id):
+                if not _is_dn(external_id):
+                    continue  # not looked up: the caller leaves the account as it is
+                base, by, scope = external_id, "(objectClass=*)", BASE
+            else:
+                base, by, scope = config.user_base, _id_filter(config, external_id), SUBTREE
+            entry = _search_one(service, config, base, f"(&{everyone}{by})", scope)
+            if entry is not None:
+                groups = _groups(service, config, entry)
+                found[external_id] = _directory_entry(config, entry, groups)
+                continue
+            exists = _search_one(service, config, base, by, scope) is not None
+            found[external_id] = Gone(
+                "no longer matches ldap_user_filter" if exists else "no longer in the directory"
+            )
     return found

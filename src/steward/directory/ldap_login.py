@@ -58,14 +58,10 @@ def authenticate(
     try:
         return provision(
             session,
-            source=AuthSource.LDAP,
-            external_id=entry.external_id,
+            AuthSource.LDAP,
+            entry,
+            entry.admin,
             previous_external_id=entry.dn,  # an account of before the stable ids moves over
-            username=entry.username,
-            email=entry.email,
-            display_name=entry.display_name,
-            groups=entry.groups,
-            admin=entry.admin,
             source_ip=source_ip,
             user_agent=user_agent,
         )

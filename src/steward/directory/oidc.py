@@ -584,15 +584,6 @@ def finish(
     person = person_from(config, read_claims(config, id_claims, tokens["access_token"]))
     admin = bool(config.admin_groups & set(person.groups)) if config.admin_groups else None
     user = directory.provision(
-        session,
-        source=AuthSource.OIDC,
-        external_id=person.external_id,
-        username=person.username,
-        email=person.email,
-        display_name=person.display_name,
-        groups=person.groups,
-        admin=admin,
-        source_ip=source_ip,
-        user_agent=user_agent,
+        session, AuthSource.OIDC, person, admin, source_ip=source_ip, user_agent=user_agent
     )
     return Finished(user, str(sealed.get("next") or "/"), tokens["id_token"])

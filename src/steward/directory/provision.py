@@ -25,8 +25,10 @@ LDAP bind with their password, a verified OIDC ID token). It:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Protocol
 
 from ldap3.core.exceptions import LDAPInvalidDnError
 from ldap3.utils.dn import parse_dn
@@ -180,21 +182,54 @@ def _record_team(
     )
 
 
+class Vouched(Protocol):
+    """Who a directory vouched for: LDAP's ``DirectoryEntry``, OpenID Connect's ``Person``."""
+
+    @property
+    def external_id(self) -> str: ...
+
+    @property
+    def username(self) -> str: ...
+
+    @property
+    def email(self) -> str: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def groups(self) -> Iterable[str]: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class _Person:
+    """A ``Vouched`` as stored: bounded e-mail and name, groups as keys (``group_key``)."""
+
+    external_id: str
+    username: str
+    email: str
+    display_name: str
+    groups: set[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Origin:
+    """Where a provisioning comes from, for the audit trail."""
+
+    source: AuthSource
+    source_ip: str
+    user_agent: str
+    via: str
+
+
 def _apply(
     session: Session,
-    *,
-    source: AuthSource,
-    external_id: str,
-    username: str,
-    email: str,
-    display_name: str,
-    groups: set[str],
+    origin: _Origin,
+    person: _Person,
     admin: bool | None,
-    source_ip: str,
-    user_agent: str,
     previous_external_id: str | None,
-    via: str,
 ) -> User:
+    source, external_id, username = origin.source, person.external_id, person.username
     user = session.scalar(
         select(User).where(User.auth_source == source, User.external_id == external_id)
     )
@@ -219,9 +254,9 @@ def _apply(
         session.add(user)
     user.username = username
     user.external_id = external_id
-    user.email = email
-    user.display_name = display_name
-    detail, kept = f"{source} {via}", False
+    user.email = person.email
+    user.display_name = person.display_name
+    detail, kept = f"{source} {origin.via}", False
     if admin is not None and admin != user.is_admin:
         if not admin and is_last_active_admin(session, user):
             detail += "; not in an admin group any more, but kept admin: the last active admin"
@@ -241,24 +276,28 @@ def _apply(
             object_name=user.username,
             changes=changes,
             detail=detail,
-            source_ip=source_ip,
-            user_agent=user_agent,
+            source_ip=origin.source_ip,
+            user_agent=origin.user_agent,
         )
-    _sync_teams(session, user, source, groups, source_ip=source_ip, user_agent=user_agent, via=via)
+    _sync_teams(
+        session,
+        user,
+        source,
+        person.groups,
+        source_ip=origin.source_ip,
+        user_agent=origin.user_agent,
+        via=origin.via,
+    )
     session.flush()
     return user
 
 
 def provision(
     session: Session,
-    *,
     source: AuthSource | str,
-    external_id: str,
-    username: str,
-    email: str,
-    display_name: str,
-    groups: Iterable[str],
+    person: Vouched,
     admin: bool | None,
+    *,
     source_ip: str = "",
     user_agent: str = "",
     previous_external_id: str | None = None,
@@ -272,28 +311,20 @@ def provision(
     source = AuthSource(source)
     if source is AuthSource.LOCAL:
         raise ValueError("provision is for directory users; local users are created by admins")
-    if not external_id or len(external_id) > EXTERNAL_ID_MAX:
+    if not person.external_id or len(person.external_id) > EXTERNAL_ID_MAX:
         raise InvalidInput("external_id", f"must be 1-{EXTERNAL_ID_MAX} characters")
-    _check_username(username)
-    email = (email or "").strip()[:EMAIL_MAX]
-    display_name = (display_name or "").strip()[:LABEL_MAX]
-    keys = _keys(source, groups)
+    _check_username(person.username)
+    stored = _Person(
+        external_id=person.external_id,
+        username=person.username,
+        email=(person.email or "").strip()[:EMAIL_MAX],
+        display_name=(person.display_name or "").strip()[:LABEL_MAX],
+        groups=_keys(source, person.groups),
+    )
+    origin = _Origin(source, source_ip, user_agent, via)
 
     def attempt() -> User:
-        return _apply(
-            session,
-            source=source,
-            external_id=external_id,
-            username=username,
-            email=email,
-            display_name=display_name,
-            groups=keys,
-            admin=admin,
-            source_ip=source_ip,
-            user_agent=user_agent,
-            previous_external_id=previous_external_id,
-            via=via,
-        )
+        return _apply(session, origin, stored, admin, previous_external_id)
 
     try:
         user = attempt()

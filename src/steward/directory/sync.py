@@ -132,14 +132,10 @@ def _update(session: Session, user_id: int, entry: ldap.DirectoryEntry, report: 
     try:
         provision(
             session,
-            source=AuthSource.LDAP,
-            external_id=entry.external_id,
+            AuthSource.LDAP,
+            entry,
+            entry.admin,
             previous_external_id=user.external_id,
-            username=entry.username,
-            email=entry.email,
-            display_name=entry.display_name,
-            groups=entry.groups,
-            admin=entry.admin,
             via=VIA,
         )
     except (NotAuthenticated, Conflict, InvalidInput) as exc:

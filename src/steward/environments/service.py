@@ -22,7 +22,7 @@ from steward.keys import service as keys
 from steward.keys.models import Key, KeyKind
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.templates.models import Template
+from steward.references import refuse_if_referenced
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VAR_NAME_RULE = "must be a letter or '_' followed by letters, digits or '_'"
@@ -219,12 +219,7 @@ def create(
     extra_vars = _extra_vars(body.extra_vars, body.extra_vars_yaml) or {}
     env = Environment(project_id=project.id, name=body.name, description=body.description)
     _apply(session, project, env, _Draft(extra_vars, body.env_vars, body.secrets))
-    session.add(env)
-    session.flush()
-    diff = audit.diff({}, _fields(env))
-    audit.record_change(session, actor, AuditAction.ENVIRONMENT_CREATE, env, diff)
-    session.commit()
-    return env
+    return audit.commit_created(session, actor, AuditAction.ENVIRONMENT_CREATE, env, _fields)
 
 
 def update(
@@ -232,10 +227,9 @@ def update(
 ) -> Environment:
     before = _fields(env)
     changes = body.changes()
+    scoped.check_rename(session, project, env, changes, "environment")
     if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(session, Environment, project, name, "environment", except_id=env.id)
-        env.name = name
+        env.name = changes["name"]
     if "description" in changes:
         env.description = changes["description"]
     current = [SecretRef(name=s.name, target=s.target, key_id=s.key_id) for s in env.secrets]
@@ -246,20 +240,14 @@ def update(
         secrets=body.secrets if body.secrets is not None else current,
     )
     _apply(session, project, env, draft)
-    diff = audit.diff(before, _fields(env))
-    audit.record_change(session, actor, AuditAction.ENVIRONMENT_UPDATE, env, diff)
-    session.commit()
-    return env
+    return audit.commit_updated(
+        session, actor, AuditAction.ENVIRONMENT_UPDATE, env, before, _fields
+    )
 
 
 def delete(session: Session, env: Environment, *, actor: Actor) -> None:
-    templates = scoped.names_of(session, Template.name, Template.environment_id == env.id)
-    scoped.refuse_if_used("environment", env.name, {"template": templates})
-    audit.record_change(
-        session, actor, AuditAction.ENVIRONMENT_DELETE, env, audit.diff(_fields(env), {})
-    )
-    session.delete(env)
-    session.commit()
+    refuse_if_referenced(session, env)
+    audit.commit_deleted(session, actor, AuditAction.ENVIRONMENT_DELETE, env, _fields)
 
 
 def resolve(session: Session, cipher: KeyCipher, env: Environment) -> ResolvedEnvironment:

@@ -7,7 +7,6 @@ and vault passwords. The executor deletes it when the run ends, whatever happens
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from steward.environments.models import Environment
 from steward.errors import InvalidState
 from steward.execution import workdirs
 from steward.execution.ansible import extravars, venvs
-from steward.execution.ansible.playbook import RunnerSpec
+from steward.execution.ansible.playbook import RunnerSpec, write_secret
 from steward.execution.ansible.sandbox import Sandbox
 from steward.execution.requirements import Installed, RequirementsPlan
 from steward.galaxy import service as galaxy
@@ -63,14 +62,6 @@ class Prepared:
             env={**self.spec.env, **installed.env},
             sandbox=tuple(wrapped),
         )
-
-
-def _write_secret(path: Path, content: str) -> Path:
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(content)
-    return path
 
 
 def _load[T](session: Session, model: type[T], object_id: int | None, run: Run, what: str) -> T:
@@ -242,8 +233,8 @@ def _variables(ctx: _Context) -> tuple[dict[str, str], tuple[Path, ...]]:
     untrusted = {**params.launch_vars, **survey_secrets}
     secret_dir = ctx.workdir / "secrets"
     files = (
-        _write_secret(secret_dir / "extravars.json", extravars.trusted(trusted)),
-        _write_secret(secret_dir / "launchvars.yml", extravars.untrusted(untrusted)),
+        write_secret(secret_dir / "extravars.json", extravars.trusted(trusted)),
+        write_secret(secret_dir / "launchvars.yml", extravars.untrusted(untrusted)),
     )
     return env, files
 
@@ -272,7 +263,7 @@ def _credentials(ctx: _Context) -> _Credentials:
     vault_ids: list[tuple[str, Path]] = []
     for n, key_id in enumerate(params.vault_key_ids):
         material = reveal(key_id)
-        path = _write_secret(ctx.workdir / "secrets" / f"vault-{n}", material.password or "")
+        path = write_secret(ctx.workdir / "secrets" / f"vault-{n}", material.password or "")
         vault_ids.append((material.vault_id, path))
     return _Credentials(remote_user, ssh_key, ssh_password, become_password, tuple(vault_ids))
 

@@ -114,12 +114,7 @@ def create(
     server = GalaxyServer(project_id=project.id)
     _apply(session, project, server, body.model_dump())
     _check_reachable(server, guard)
-    session.add(server)
-    session.flush()
-    diff = audit.diff({}, _fields(server))
-    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_CREATE, server, diff)
-    session.commit()
-    return server
+    return audit.commit_created(session, actor, AuditAction.GALAXY_SERVER_CREATE, server, _fields)
 
 
 def update(
@@ -133,25 +128,18 @@ def update(
 ) -> GalaxyServer:
     before = _fields(server)
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, GalaxyServer, project, changes["name"], "galaxy server", except_id=server.id
-        )
+    scoped.check_rename(session, project, server, changes, "galaxy server")
     moved = any(field in changes for field in URL_FIELDS)
     _apply(session, project, server, changes)  # takes auth_url and key_id out of changes
     if moved:
         _check_reachable(server, guard)
-    diff = audit.diff(before, _fields(server))
-    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_UPDATE, server, diff)
-    session.commit()
-    return server
+    return audit.commit_updated(
+        session, actor, AuditAction.GALAXY_SERVER_UPDATE, server, before, _fields
+    )
 
 
 def delete(session: Session, server: GalaxyServer, *, actor: Actor) -> None:
-    diff = audit.diff(_fields(server), {})
-    audit.record_change(session, actor, AuditAction.GALAXY_SERVER_DELETE, server, diff)
-    session.delete(server)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.GALAXY_SERVER_DELETE, server, _fields)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,14 +44,7 @@ def _label(user: User | None, team: Team | None) -> str:
 
 def list_for_template(session: Session, template: Template) -> list[Grant]:
     """Users by name, then teams by name."""
-    rows = session.execute(
-        select(TemplateGrant, User, Team)
-        .outerjoin(User, User.id == TemplateGrant.user_id)
-        .outerjoin(Team, Team.id == TemplateGrant.team_id)
-        .where(TemplateGrant.template_id == template.id)
-        .order_by(TemplateGrant.team_id.is_not(None), User.username, Team.name)
-    )
-    return [(g, u, t) for g, u, t in rows]
+    return projects.list_held(session, TemplateGrant, TemplateGrant.template_id == template.id)
 
 
 def get(session: Session, template: Template, grant_id: int) -> Grant:

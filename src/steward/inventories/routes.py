@@ -7,12 +7,10 @@ from fastapi import APIRouter, Depends, Query, status
 from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
-    CipherDep,
-    OutboundDep,
     Previewing,
+    ReachDep,
     ResourceView,
     ResourceWrite,
-    RootsDep,
     RuntimeDep,
     SessionDep,
     project_object,
@@ -53,15 +51,11 @@ def create_inventory(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    cipher: CipherDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
-    created = service.create(
-        session, project, body, actor=actor, cipher=cipher, roots=roots, guard=guard
-    )
+    created = service.create(session, project, body, actor=actor, reach=reach)
     return InventoryRead.model_validate(created)
 
 
@@ -80,16 +74,14 @@ def read_inventory(inventory: ViewedInventory) -> InventoryRead:
 def inventory_hosts(
     inventory: ViewedInventory,
     session: SessionDep,
-    cipher: CipherDep,
+    reach: ReachDep,
     runtime: RuntimeDep,
-    roots: RootsDep,
-    guard: OutboundDep,
 ) -> ResolvedRead:
     """Hosts and groups as Ansible resolves them; variables that look secret are masked.
 
     File and plugin inventories check out their repository first.
     """
-    hosts = service.hosts(session, cipher, inventory, roots, runtime.sandbox, guard)
+    hosts = service.hosts(session, reach, inventory, runtime.sandbox)
     return ResolvedRead.of(hosts)
 
 
@@ -100,14 +92,10 @@ def update_inventory(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    cipher: CipherDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
 ) -> InventoryRead:
     """A new source is checked as on create."""
-    updated = service.update(
-        session, project, inventory, body, actor=actor, cipher=cipher, roots=roots, guard=guard
-    )
+    updated = service.update(session, project, inventory, body, actor=actor, reach=reach)
     return InventoryRead.model_validate(updated)
 
 

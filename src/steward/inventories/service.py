@@ -3,7 +3,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.bounds import INVENTORY_VALUES_MAX, yaml_size_error
-from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, InvalidState
 from steward.execution.ansible.sandbox import Sandbox
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
@@ -32,14 +30,15 @@ from steward.metrics import endpoints
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories.checkout import (
     CheckoutFailed,
     CheckoutNotContained,
+    Reach,
     checkout,
     require_path,
 )
 from steward.repositories.models import Repository
-from steward.templates.models import Template
 
 AUDITED_FIELDS = (
     "name",
@@ -85,15 +84,12 @@ def create(
     body: InventoryCreate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Inventory:
-    """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where the server
-    may connect): to check out the repository of a file or plugin inventory and find its path
-    in it, and to check where its metrics endpoint points."""
+    """``reach``: to check out the repository of a file or plugin inventory and find its path
+    in it, and to check where its metrics endpoint points (``reach.guard``)."""
     scoped.check_name_free(session, Inventory, project, body.name, "inventory")
-    _check_metrics_endpoint(body.metrics_endpoint, guard)
+    _check_metrics_endpoint(body.metrics_endpoint, reach.guard)
     source = Source(
         kind=body.kind,
         format=body.format,
@@ -102,7 +98,7 @@ def create(
         path=body.path or "",
     )
     _check_source(session, project, source)
-    _check_in_checkout(session, cipher, source, roots, guard)
+    _check_in_checkout(session, reach, source)
     inventory = Inventory(
         project_id=project.id,
         name=body.name,
@@ -110,12 +106,7 @@ def create(
         metrics_endpoint=body.metrics_endpoint,
         **dataclasses.asdict(source),
     )
-    session.add(inventory)
-    session.flush()
-    diff = audit.diff({}, _fields(inventory))
-    audit.record_change(session, actor, AuditAction.INVENTORY_CREATE, inventory, diff)
-    session.commit()
-    return inventory
+    return audit.commit_created(session, actor, AuditAction.INVENTORY_CREATE, inventory, _fields)
 
 
 def update(
@@ -125,20 +116,14 @@ def update(
     body: InventoryUpdate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Inventory:
     """The path is looked for again in the repository only when the source changes."""
     before = _fields(inventory)
     changes = body.changes()
     if "metrics_endpoint" in changes:
-        _check_metrics_endpoint(changes["metrics_endpoint"], guard)
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(
-            session, Inventory, project, name, "inventory", except_id=inventory.id
-        )
+        _check_metrics_endpoint(changes["metrics_endpoint"], reach.guard)
+    scoped.check_rename(session, project, inventory, changes, "inventory")
     source = _merged_source(inventory, changes)
     _check_source(session, project, source)
     if (source.kind, source.repository_id, source.path) != (
@@ -146,22 +131,17 @@ def update(
         inventory.repository_id,
         inventory.path,
     ):
-        _check_in_checkout(session, cipher, source, roots, guard)
+        _check_in_checkout(session, reach, source)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
-    diff = audit.diff(before, _fields(inventory))
-    audit.record_change(session, actor, AuditAction.INVENTORY_UPDATE, inventory, diff)
-    session.commit()
-    return inventory
+    return audit.commit_updated(
+        session, actor, AuditAction.INVENTORY_UPDATE, inventory, before, _fields
+    )
 
 
 def delete(session: Session, inventory: Inventory, *, actor: Actor) -> None:
-    templates = scoped.names_of(session, Template.name, Template.inventory_id == inventory.id)
-    scoped.refuse_if_used("inventory", inventory.name, {"template": templates})
-    diff = audit.diff(_fields(inventory), {})
-    audit.record_change(session, actor, AuditAction.INVENTORY_DELETE, inventory, diff)
-    session.delete(inventory)
-    session.commit()
+    refuse_if_referenced(session, inventory)
+    audit.commit_deleted(session, actor, AuditAction.INVENTORY_DELETE, inventory, _fields)
 
 
 def preview(body: InventoryPreview) -> ResolvedInventory:
@@ -169,15 +149,10 @@ def preview(body: InventoryPreview) -> ResolvedInventory:
 
 
 def hosts(
-    session: Session,
-    cipher: KeyCipher,
-    inventory: Inventory,
-    roots: Sequence[Path],
-    sandbox: Sandbox,
-    guard: network.Guard,
+    session: Session, reach: Reach, inventory: Inventory, sandbox: Sandbox
 ) -> ResolvedInventory:
     """The hosts and groups of a saved inventory; file and plugin kinds check out the repository
-    (a local one must be inside ``roots``) and run ``ansible-inventory`` on it inside
+    (a local one must be inside ``reach.roots``) and run ``ansible-inventory`` on it inside
     ``sandbox``, since a plugin or script is code from the repository."""
     if inventory.kind == InventoryKind.STATIC:
         return _parse_static(static_format(inventory), inventory.content)
@@ -187,7 +162,9 @@ def hosts(
     with tempfile.TemporaryDirectory(prefix="steward-inventory-checkout-") as tmp:
         try:
             dest = Path(tmp) / "repository"
-            tree = checkout(session, cipher, repository, dest, roots=roots, guard=guard)
+            tree = checkout(
+                session, reach.cipher, repository, dest, roots=reach.roots, guard=reach.guard
+            )
         except CheckoutNotContained as exc:  # its message names the repository and the cause
             raise InvalidState(exc.message) from exc
         except CheckoutFailed as exc:
@@ -279,25 +256,10 @@ def _check_from_repository(session: Session, project: Project, source: Source) -
         raise InvalidInput("path", f"a {source.kind} inventory needs a path in the repository")
 
 
-def _check_in_checkout(
-    session: Session,
-    cipher: KeyCipher,
-    source: Source,
-    roots: Sequence[Path],
-    guard: network.Guard,
-) -> None:
+def _check_in_checkout(session: Session, reach: Reach, source: Source) -> None:
     """A file or plugin inventory's path must exist in a checkout of its repository that stays
     inside itself (a directory's files included: ``containment`` checks every symlink)."""
     if source.kind == InventoryKind.STATIC:
         return
     repository = session.get_one(Repository, source.repository_id)
-    require_path(
-        session,
-        cipher,
-        repository,
-        source.path,
-        field="path",
-        roots=roots,
-        guard=guard,
-        regular_file=False,
-    )
+    require_path(session, reach, repository, source.path, field="path", regular_file=False)

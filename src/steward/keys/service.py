@@ -3,26 +3,21 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
-from steward.environments.models import Environment, EnvironmentSecret
 from steward.errors import InvalidInput, NotFound
-from steward.galaxy.models import GalaxyServer
 from steward.keys import sshkeys
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyUpdate
 from steward.masking import MASK
-from steward.notifications.models import Destination
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.repositories.models import Repository
-from steward.templates.models import Template
-from steward.webhooks.models import Webhook
+from steward.references import refuse_if_referenced
 
 SECRET_FIELDS: dict[KeyKind, frozenset[str]] = {
     KeyKind.SSH: frozenset({"private_key", "passphrase"}),
@@ -143,8 +138,7 @@ def update(
 ) -> Key:
     changes = body.changes()
     _check_fields_fit(key, changes)
-    if "name" in changes:
-        scoped.check_name_free(session, Key, project, changes["name"], "key", except_id=key.id)
+    scoped.check_rename(session, project, key, changes, "key")
     before = audit.snapshot(key, AUDITED_FIELDS)
     secrets = {f: v for f, v in changes.items() if f in SECRET_FIELDS[key.kind]}
     if secrets:
@@ -164,30 +158,8 @@ def update(
     return key
 
 
-def _users(session: Session, key: Key) -> dict[str, list[str]]:
-    """The names of the repositories, environments, templates and Galaxy servers that use
-    the key."""
-    uses_key = or_(
-        Template.ssh_key_id == key.id,
-        Template.become_key_id == key.id,
-        Template.vault_keys.any(Key.id == key.id),
-    )
-    return {
-        "repository": scoped.names_of(session, Repository.name, Repository.key_id == key.id),
-        "environment": scoped.names_of(
-            session, Environment.name, Environment.secrets.any(EnvironmentSecret.key_id == key.id)
-        ),
-        "template": scoped.names_of(session, Template.name, uses_key),
-        "webhook": scoped.names_of(session, Webhook.name, Webhook.secret_key_id == key.id),
-        "galaxy server": scoped.names_of(session, GalaxyServer.name, GalaxyServer.key_id == key.id),
-        "notification destination": scoped.names_of(
-            session, Destination.name, Destination.secret_key_id == key.id
-        ),
-    }
-
-
 def delete(session: Session, key: Key, *, actor: Actor) -> None:
-    scoped.refuse_if_used("key", key.name, _users(session, key))
+    refuse_if_referenced(session, key)
     audit.record_change(
         session,
         actor,

@@ -167,17 +167,9 @@ def create_destination(
         secret_key=key,
         enabled=body.enabled,
     )
-    session.add(destination)
-    session.flush()
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.DESTINATION_CREATE,
-        destination,
-        audit.diff({}, _fields(destination)),
+    return audit.commit_created(
+        session, actor, AuditAction.DESTINATION_CREATE, destination, _fields
     )
-    session.commit()
-    return destination
 
 
 def update_destination(
@@ -192,10 +184,7 @@ def update_destination(
 ) -> Destination:
     before = _fields(destination)
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Destination, project, changes["name"], "destination", except_id=destination.id
-        )
+    scoped.check_rename(session, project, destination, changes, "destination")
     kind = DestinationKind(destination.kind)
     config = _config(kind, changes["config"]) if "config" in changes else dict(destination.config)
     key_id = changes.get("secret_key_id", destination.secret_key_id)
@@ -207,10 +196,9 @@ def update_destination(
     destination.config = config
     destination.secret_key = key
     session.flush()
-    diff = audit.diff(before, _fields(destination))
-    audit.record_change(session, actor, AuditAction.DESTINATION_UPDATE, destination, diff)
-    session.commit()
-    return destination
+    return audit.commit_updated(
+        session, actor, AuditAction.DESTINATION_UPDATE, destination, before, _fields
+    )
 
 
 def delete_destination(session: Session, destination: Destination, *, actor: Actor) -> None:
@@ -218,16 +206,10 @@ def delete_destination(session: Session, destination: Destination, *, actor: Act
     count = session.scalar(
         select(func.count()).where(Subscription.destination_id == destination.id)
     )
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.DESTINATION_DELETE,
-        destination,
-        audit.diff(_fields(destination), {}),
-        detail=f"with {count} subscription(s)" if count else "",
+    detail = f"with {count} subscription(s)" if count else ""
+    audit.commit_deleted(
+        session, actor, AuditAction.DESTINATION_DELETE, destination, _fields, detail=detail
     )
-    session.delete(destination)
-    session.commit()
 
 
 def send_test(

@@ -30,7 +30,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -42,6 +42,7 @@ from steward.access.actor import Actor
 from steward.access.policy import access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
+from steward.audit.service import Named
 from steward.auth.models import User
 from steward.bounds import Description, Name
 from steward.environments import service as environments
@@ -63,6 +64,7 @@ from steward.projects import service as projects
 from steward.projects.models import Project
 from steward.projects.schemas import LocalRootsSet, ProjectCreate
 from steward.repositories import service as repositories
+from steward.repositories.checkout import Reach
 from steward.repositories.schemas import RepositoryCreate
 from steward.runner_groups.models import RunnerGroup
 from steward.runtime import Runtime
@@ -210,6 +212,7 @@ class _Importer:
         self.cipher = runtime.cipher
         self.actor = actor
         self.context = context
+        self.reach = Reach(runtime.cipher, context.roots, context.guard)
         self.document = document
         self.ids: dict[str, dict[str, int]] = {noun: {} for noun in set(_NOUNS.values())}
         self.created: Counter[str] = Counter()
@@ -267,6 +270,12 @@ class _Importer:
                     self._one(v, field, (*where, field, i)) for i, v in enumerate(values)
                 ]
         return body
+
+    def _imported(self, noun: str, counted: str, obj: Named) -> None:
+        """``obj`` is in the project now: later objects refer to it by name (``noun``), and the
+        report counts it (``counted``)."""
+        self.ids[noun][obj.name] = obj.id
+        self.created[counted] += 1
 
     def _note(self, kind: str, name: str, reason: str) -> None:
         self.attention.append(Attention(kind=kind, name=name, reason=reason))
@@ -346,42 +355,43 @@ class _Importer:
                 changes,
                 detail="imported without its secret",
             )
-            self.ids["key"][key.name] = key.id
-            self.created["keys"] += 1
+            self._imported("key", "keys", key)
             self._note("key", key.name, "needs a value: imported without its secret")
 
     def _repositories(self, project: Project) -> None:
-        for i, item in enumerate(self.document.repositories):
-            where = ("repositories", i)
-            body = self._body(item, where, ["key"])
-            with _at(*where):
-                created = repositories.create(
-                    self.session,
-                    project,
-                    RepositoryCreate.model_validate(body),
-                    actor=self.actor,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
-                )
-            self.ids["repository"][created.name] = created.id
-            self.created["repositories"] += 1
+        def create(body: dict[str, Any]) -> Named:
+            validated = RepositoryCreate.model_validate(body)
+            return repositories.create(
+                self.session, project, validated, actor=self.actor, reach=self.reach
+            )
+
+        self._each(self.document.repositories, "repositories", "repository", ["key"], create)
 
     def _inventories(self, project: Project) -> None:
-        for i, item in enumerate(self.document.inventories):
-            where = ("inventories", i)
-            body = self._body(item, where, ["repository"])
+        def create(body: dict[str, Any]) -> Named:
+            validated = InventoryCreate.model_validate(body)
+            return inventories.create(
+                self.session, project, validated, actor=self.actor, reach=self.reach
+            )
+
+        self._each(self.document.inventories, "inventories", "inventory", ["repository"], create)
+
+    def _each(
+        self,
+        items: Sequence[Any],
+        plural: str,
+        noun: str,
+        refs: Sequence[str],
+        create: Callable[[dict[str, Any]], Named],
+    ) -> None:
+        """Import each of ``items`` (the document's ``plural``) with ``create``, its names
+        ``refs`` given as ids; an error names the item's place in the document."""
+        for i, item in enumerate(items):
+            where = (plural, i)
+            body = self._body(item, where, refs)
             with _at(*where):
-                created = inventories.create(
-                    self.session,
-                    project,
-                    InventoryCreate.model_validate(body),
-                    actor=self.actor,
-                    cipher=self.cipher,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
-                )
-            self.ids["inventory"][created.name] = created.id
-            self.created["inventories"] += 1
+                created = create(body)
+            self._imported(noun, plural, created)
 
     def _environments(self, project: Project) -> None:
         for i, item in enumerate(self.document.environments):
@@ -396,8 +406,7 @@ class _Importer:
                 created = environments.create(
                     self.session, project, EnvironmentCreate.model_validate(body), actor=self.actor
                 )
-            self.ids["environment"][created.name] = created.id
-            self.created["environments"] += 1
+            self._imported("environment", "environments", created)
 
     def _templates(self, project: Project) -> None:
         refs = ["repository", "inventory", "environment", "ssh_key", "become_key"]
@@ -414,13 +423,10 @@ class _Importer:
                     project,
                     validated,
                     actor=self.actor,
-                    cipher=self.cipher,
-                    roots=self.context.roots,
-                    guard=self.context.guard,
+                    reach=self.reach,
                     venvs=self.context.venvs,
                 )
-            self.ids["template"][created.name] = created.id
-            self.created["templates"] += 1
+            self._imported("template", "templates", created)
 
     def _template(self, item: Mapping[str, Any], where: tuple[str | int, ...]) -> Template:
         template_id = self._ref(item, "template", where)
@@ -507,8 +513,7 @@ class _Importer:
                     f" {needed[0]}, which is never exported; create the schedule again",
                 )
                 continue
-            self.ids["schedule"][created.name] = created.id
-            self.created["schedules"] += 1
+            self._imported("schedule", "schedules", created)
             reasons = []
             if was_enabled:
                 reasons.append("imported disabled: enable it once the keys it needs have values")
@@ -593,8 +598,7 @@ class _Importer:
                     " is never exported; create the workflow again",
                 )
                 continue
-            self.ids["workflow"][created.name] = created.id
-            self.created["workflows"] += 1
+            self._imported("workflow", "workflows", created)
             if omitted:
                 listed = "; ".join(f"node '{k}': {', '.join(v)}" for k, v in omitted.items())
                 self._note(
@@ -655,8 +659,7 @@ class _Importer:
                     validated,
                     actor=self.actor,
                 )
-            self.ids["notification destination"][created.name] = created.id
-            self.created["notification_destinations"] += 1
+            self._imported("notification destination", "notification_destinations", created)
 
     def _subscriptions(self, project: Project) -> None:
         rights = access(self.session, self.actor, project)

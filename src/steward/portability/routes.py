@@ -8,12 +8,11 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from steward.access.policy import Action
+from steward.access import policy
 from steward.api.deps import AccessDep, ActorDep, AdminActor, RuntimeDep, SessionDep
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.bounds import describe_size
-from steward.errors import PermissionDenied
 from steward.execution.ansible import venvs
 from steward.portability import export
 from steward.portability.import_ import Context, import_project
@@ -30,11 +29,7 @@ router = APIRouter(prefix="/projects", tags=["projects"])
 
 def _exportable(rights: AccessDep, actor: ActorDep) -> Project:
     """Instance admins (any token scope: an export is a read), and the project's owners."""
-    if not actor.user.is_admin and Action.PROJECT_EDIT not in rights.actions:
-        raise PermissionDenied(
-            f"permission '{Action.PROJECT_EDIT}' is required in project"
-            f" '{rights.project.name}' to export it"
-        )
+    policy.require_export(actor, rights)
     return rights.project
 
 

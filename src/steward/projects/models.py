@@ -11,6 +11,29 @@ from steward.db import Base, utcnow
 
 # exactly one of user_id / team_id: a role (or a template grant) is held by a user or by a team
 ONE_HOLDER = "(user_id IS NULL) <> (team_id IS NULL)"
+AFTER_HOLDER = 1
+
+
+class Held:
+    """The holder of a right (a project role, a template grant): a user or a team, exactly one
+    (``ONE_HOLDER``); it goes when they go. Its columns stand after the object's key and
+    before the columns a model marks ``sort_order=AFTER_HOLDER``."""
+
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("teams.id", ondelete="CASCADE"), index=True
+    )
+
+    @staticmethod
+    def constraints(table: str, key: str) -> tuple[Any, ...]:
+        """Its ``__table_args__``: one holder a row, each holding once a ``key`` (a project)."""
+        return (
+            CheckConstraint(ONE_HOLDER, name="one_holder"),
+            UniqueConstraint(key, "user_id", name=f"uq_{table}_{key}_user_id"),
+            UniqueConstraint(key, "team_id", name=f"uq_{table}_{key}_team_id"),
+        )
 
 
 class ProjectRole(enum.StrEnum):
@@ -38,25 +61,15 @@ class Project(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 
-class ProjectMember(Base):
+class ProjectMember(Held, Base):
     """A role in a project, held by a user or by a team (for each of its members)."""
 
     __tablename__ = "project_members"
-    __table_args__ = (
-        CheckConstraint(ONE_HOLDER, name="one_holder"),
-        UniqueConstraint("project_id", "user_id", name="uq_project_members_project_id_user_id"),
-        UniqueConstraint("project_id", "team_id", name="uq_project_members_project_id_team_id"),
-    )
+    __table_args__ = Held.constraints("project_members", "project_id")
 
     id: Mapped[int] = mapped_column(primary_key=True)
     project_id: Mapped[int] = mapped_column(
         ForeignKey("projects.id", ondelete="CASCADE"), index=True
     )
-    user_id: Mapped[int | None] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), index=True
-    )
-    team_id: Mapped[int | None] = mapped_column(
-        ForeignKey("teams.id", ondelete="CASCADE"), index=True
-    )
-    role: Mapped[ProjectRole] = mapped_column(String(16))
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    role: Mapped[ProjectRole] = mapped_column(String(16), sort_order=AFTER_HOLDER)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, sort_order=AFTER_HOLDER)

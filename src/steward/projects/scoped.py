@@ -1,5 +1,6 @@
 """What every object of a project shares: its columns (``ProjectScoped``), its lookup by id
-within the project, the uniqueness of its name, its list and the "still in use" refusals.
+within the project, the uniqueness of its name, its list and the refusal while its runs are
+active ("still in use" is read from the foreign keys: ``steward.references``).
 
 Not a CRUD framework: each domain's service still writes its own create/update/delete and calls
 these for the parts that are the same everywhere, so the messages are the same everywhere too.
@@ -95,6 +96,15 @@ def check_name_free(
         raise Conflict(f"name: {article} {what} named '{name}' already exists{within}")
 
 
+def check_rename(
+    session: Session, project: Project | None, obj: Named, changes: Mapping[str, Any], what: str
+) -> None:
+    """409 when ``changes`` (a PATCH's) rename ``obj`` to the name of another ``what``: in
+    ``project``, or anywhere when None (``check_name_free``)."""
+    if "name" in changes:
+        check_name_free(session, type(obj), project, changes["name"], what, except_id=obj.id)
+
+
 def list_in_project[M: ProjectScoped](
     session: Session,
     model: type[M],
@@ -125,19 +135,6 @@ def names_of(
     return list(session.scalars(select(name).where(*where).distinct().order_by(name)))
 
 
-def refuse_if_used(what: str, name: str, users: Mapping[str, Sequence[str]]) -> None:
-    """409 while anything uses the object: ``users`` maps a noun ("template") to the names of
-    those that use it; the answer names them all, e.g. ``key 'deploy' is used by repository
-    'site'; templates 'backup', 'nightly'``."""
-    parts = [
-        f"{_plural(noun) if len(names) > 1 else noun} {', '.join(f"'{n}'" for n in names)}"
-        for noun, names in users.items()
-        if names
-    ]
-    if parts:
-        raise Conflict(f"{what} '{name}' is used by {'; '.join(parts)}")
-
-
 def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[bool]) -> None:
     """409 while the runs ``where`` picks (those of ``what``: "template 'deploy'") are queued or
     running: an object that launched them is deleted only once they have ended."""
@@ -148,7 +145,3 @@ def refuse_while_runs_active(session: Session, what: str, *where: ColumnElement[
     )
     if active:
         raise InvalidState(f"{what} has {active} queued or running runs")
-
-
-def _plural(noun: str) -> str:
-    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -12,7 +12,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.errors import InvalidInput, InvalidState, NotFound
-from steward.projects.models import Project, ProjectMember, ProjectRole
+from steward.projects.models import Held, Project, ProjectMember, ProjectRole
 from steward.projects.schemas import (
     HolderRef,
     LocalRootsSet,
@@ -20,7 +20,7 @@ from steward.projects.schemas import (
     ProjectCreate,
     ProjectUpdate,
 )
-from steward.projects.scoped import check_name_free, refuse_while_runs_active
+from steward.projects.scoped import check_name_free, check_rename, refuse_while_runs_active
 from steward.repositories import local
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
@@ -73,22 +73,14 @@ def list_visible(
 def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
     before = _fields(project)
     changes = body.changes()
-    if "name" in changes:
-        check_name_free(session, Project, None, changes["name"], "project", except_id=project.id)
+    check_rename(session, None, project, changes, "project")
     if changes.get("runner_group_id", project.runner_group_id) != project.runner_group_id:
         runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     for field, value in changes.items():
         setattr(project, field, value)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.PROJECT_UPDATE,
-        project,
-        audit.diff(before, _fields(project)),
-        project_id=project.id,
+    return audit.commit_updated(
+        session, actor, AuditAction.PROJECT_UPDATE, project, before, _fields, project_id=project.id
     )
-    session.commit()
-    return project
 
 
 def set_local_roots(
@@ -113,31 +105,24 @@ def set_local_roots(
         chosen.append(normalized)
     before = _fields(project)
     project.local_roots = chosen
-    audit.record_change(
+    detail = "local directories assigned"
+    return audit.commit_updated(
         session,
         admin,
         AuditAction.PROJECT_UPDATE,
         project,
-        audit.diff(before, _fields(project)),
+        before,
+        _fields,
+        detail=detail,
         project_id=project.id,
-        detail="local directories assigned",
     )
-    session.commit()
-    return project
 
 
 def delete(session: Session, actor: Actor, project: Project) -> None:
     refuse_while_runs_active(session, f"project '{project.name}'", Run.project_id == project.id)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.PROJECT_DELETE,
-        project,
-        audit.diff(_fields(project), {}),
-        project_id=project.id,
+    audit.commit_deleted(
+        session, actor, AuditAction.PROJECT_DELETE, project, _fields, project_id=project.id
     )
-    session.delete(project)
-    session.commit()
 
 
 Member = tuple[ProjectMember, User | None, Team | None]
@@ -145,14 +130,22 @@ Member = tuple[ProjectMember, User | None, Team | None]
 
 def list_members(session: Session, project: Project) -> list[Member]:
     """Users by name, then teams by name."""
+    return list_held(session, ProjectMember, ProjectMember.project_id == project.id)
+
+
+def list_held[H: Held](
+    session: Session, model: type[H], where: ColumnElement[bool]
+) -> list[tuple[H, User | None, Team | None]]:
+    """The rows of ``model`` (roles, grants) ``where`` picks, each with its holder: those of
+    users by username, then those of teams by name."""
     rows = session.execute(
-        select(ProjectMember, User, Team)
-        .outerjoin(User, User.id == ProjectMember.user_id)
-        .outerjoin(Team, Team.id == ProjectMember.team_id)
-        .where(ProjectMember.project_id == project.id)
-        .order_by(ProjectMember.team_id.is_not(None), User.username, Team.name)
+        select(model, User, Team)
+        .outerjoin(User, User.id == model.user_id)
+        .outerjoin(Team, Team.id == model.team_id)
+        .where(where)
+        .order_by(model.team_id.is_not(None), User.username, Team.name)
     )
-    return [(m, u, t) for m, u, t in rows]
+    return [(h, u, t) for h, u, t in rows]
 
 
 def holder(session: Session, body: HolderRef) -> tuple[User | None, Team | None, str]:

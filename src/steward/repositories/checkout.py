@@ -23,6 +23,17 @@ from steward.repositories.models import Repository, RepositoryKind
 
 
 @dataclasses.dataclass(frozen=True)
+class Reach:
+    """What a save needs to look into a project's repositories: ``cipher`` opens their keys,
+    ``roots`` are the instance's local repository roots (``Settings.repository_roots``) and
+    ``guard`` says where git may connect."""
+
+    cipher: KeyCipher
+    roots: Sequence[Path]
+    guard: network.Guard
+
+
+@dataclasses.dataclass(frozen=True)
 class Checkout:
     path: Path  # the directory holding the playbooks
     commit: str  # full commit hash, "" for a local directory that is not a git work tree
@@ -157,13 +168,11 @@ def _check_contained(repo: Repository, tree: Checkout) -> None:
 
 def require_path(
     session: Session,
-    cipher: KeyCipher,
+    reach: Reach,
     repo: Repository,
     relative: str,
     *,
     field: str,
-    roots: Sequence[Path],
-    guard: network.Guard,
     regular_file: bool,
     problem: Callable[[Path], str | None] | None = None,
 ) -> None:
@@ -180,7 +189,7 @@ def require_path(
     with tempfile.TemporaryDirectory(prefix="steward-save-check-") as tmp:
         dest = Path(tmp) / "repository"
         try:
-            tree = checkout(session, cipher, repo, dest, roots=roots, guard=guard)
+            tree = checkout(session, reach.cipher, repo, dest, roots=reach.roots, guard=reach.guard)
         except CheckoutNotContained as exc:
             link = containment.link_on_path(exc.links, relative)
             if link is None:

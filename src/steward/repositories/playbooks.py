@@ -12,18 +12,15 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 from sqlalchemy.orm import Session
 
-from steward.crypto import KeyCipher
 from steward.errors import InvalidInput, InvalidState
 from steward.inventories.paths import inside
-from steward.outbound import network
-from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, checkout
+from steward.repositories.checkout import CheckoutFailed, CheckoutNotContained, Reach, checkout
 from steward.repositories.models import Repository, RepositoryKind
 
 GIT_TIMEOUT_SECONDS = 60  # a listing is asked for by a form, not a run
@@ -113,11 +110,9 @@ def find(root: Path) -> tuple[list[str], bool]:
 
 def list_playbooks(
     session: Session,
-    cipher: KeyCipher,
+    reach: Reach,
     repo: Repository,
     *,
-    roots: Sequence[Path],
-    guard: network.Guard,
     ref: str | None,
 ) -> Listing:
     """The playbooks of ``repo`` at ``ref`` (default: its own). 409 when it cannot be checked
@@ -128,11 +123,11 @@ def list_playbooks(
         try:
             tree = checkout(
                 session,
-                cipher,
+                reach.cipher,
                 repo,
                 Path(tmp) / "repository",
-                roots=roots,
-                guard=guard,
+                roots=reach.roots,
+                guard=reach.guard,
                 ref=ref,
                 timeout=GIT_TIMEOUT_SECONDS,
             )

@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
+from sqlalchemy.orm import Session
 
 from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     CipherDep,
     OutboundDep,
+    ReachDep,
     ResourceView,
     ResourceWrite,
     RootsDep,
@@ -31,7 +35,7 @@ from steward.schemas import Page, PageParams
 router = APIRouter(prefix="/projects/{project_id}/repositories", tags=["repositories"])
 
 
-def _read(session: SessionDep, repository: Repository, roots: RootsDep) -> RepositoryRead:
+def _read(session: Session, repository: Repository, roots: Sequence[Path]) -> RepositoryRead:
     problem = service.local_problem(session, repository, roots)
     return RepositoryRead.model_validate(repository).model_copy(update={"local_problem": problem})
 
@@ -62,14 +66,13 @@ def create_repository(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
 ) -> RepositoryRead:
     """A git server must be somewhere the server may connect (not loopback, link-local, its
     own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
     right before every git command."""
-    created = service.create(session, project, body, actor=actor, roots=roots, guard=guard)
-    return _read(session, created, roots)
+    created = service.create(session, project, body, actor=actor, reach=reach)
+    return _read(session, created, reach.roots)
 
 
 @router.get("/{repository_id}")
@@ -86,13 +89,10 @@ def update_repository(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
 ) -> RepositoryRead:
-    updated = service.update(
-        session, project, repository, body, actor=actor, roots=roots, guard=guard
-    )
-    return _read(session, updated, roots)
+    updated = service.update(session, project, repository, body, actor=actor, reach=reach)
+    return _read(session, updated, reach.roots)
 
 
 @router.delete("/{repository_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -121,14 +121,10 @@ def test_repository(
 def list_playbooks(
     repository: ViewedRepository,
     session: SessionDep,
-    cipher: CipherDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
     params: Annotated[PlaybookParams, Query()],
 ) -> PlaybookList:
     """The playbooks found in a checkout of the repository at ``ref``; 409 with git's message
     when it cannot be read now, 422 when its tree leads outside itself."""
-    found = playbooks.list_playbooks(
-        session, cipher, repository, roots=roots, guard=guard, ref=params.ref
-    )
+    found = playbooks.list_playbooks(session, reach, repository, ref=params.ref)
     return PlaybookList(commit=found.commit, playbooks=found.playbooks, truncated=found.truncated)

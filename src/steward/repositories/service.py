@@ -12,17 +12,22 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
-from steward.inventories.models import Inventory
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories import git, host_keys, local
-from steward.repositories.checkout import CheckoutFailed, key_material, local_head, vet_server
+from steward.repositories.checkout import (
+    CheckoutFailed,
+    Reach,
+    key_material,
+    local_head,
+    vet_server,
+)
 from steward.repositories.local import LocalDirectoryRefused, allowed_directory
 from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryTestResult, RepositoryUpdate
-from steward.templates.models import Template
 
 KEY_KIND_FOR: dict[str, KeyKind | None] = {
     "ssh": KeyKind.SSH,
@@ -121,21 +126,14 @@ def create(
     body: RepositoryCreate,
     *,
     actor: Actor,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Repository:
-    """``roots``: the instance's local repository roots (``repository_roots``), inside which
-    the project's own local directories are; ``guard``: where a git server may be."""
+    """``reach.roots``: the instance's local repository roots, inside which the project's own
+    local directories are; ``reach.guard``: where a git server may be."""
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
-    _check(session, project, repo, roots, guard)
-    session.add(repo)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.REPOSITORY_CREATE, repo, audit.diff({}, _fields(repo))
-    )
-    session.commit()
-    return repo
+    _check(session, project, repo, reach.roots, reach.guard)
+    return audit.commit_created(session, actor, AuditAction.REPOSITORY_CREATE, repo, _fields)
 
 
 def update(
@@ -145,34 +143,22 @@ def update(
     body: RepositoryUpdate,
     *,
     actor: Actor,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
 ) -> Repository:
     before = _fields(repo)
     changes = body.changes()
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(session, Repository, project, name, "repository", except_id=repo.id)
+    scoped.check_rename(session, project, repo, changes, "repository")
     for field, value in changes.items():
         setattr(repo, field, value)
-    _check(session, project, repo, roots, guard)
-    diff = audit.diff(before, _fields(repo))
-    audit.record_change(session, actor, AuditAction.REPOSITORY_UPDATE, repo, diff)
-    session.commit()
-    return repo
+    _check(session, project, repo, reach.roots, reach.guard)
+    return audit.commit_updated(
+        session, actor, AuditAction.REPOSITORY_UPDATE, repo, before, _fields
+    )
 
 
 def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
-    users = {
-        "template": scoped.names_of(session, Template.name, Template.repository_id == repo.id),
-        "inventory": scoped.names_of(session, Inventory.name, Inventory.repository_id == repo.id),
-    }
-    scoped.refuse_if_used("repository", repo.name, users)
-    audit.record_change(
-        session, actor, AuditAction.REPOSITORY_DELETE, repo, audit.diff(_fields(repo), {})
-    )
-    session.delete(repo)
-    session.commit()
+    refuse_if_referenced(session, repo)
+    audit.commit_deleted(session, actor, AuditAction.REPOSITORY_DELETE, repo, _fields)
 
 
 def test_access(

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import delete, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.audit.actions import AuditAction
 from steward.audit.service import record
@@ -98,44 +99,35 @@ def _cutoff(days: int) -> dt.datetime:
 
 
 def _runs(session: Session, days: int, batch: int) -> int:
-    cutoff = _cutoff(days)
-    removed = 0
-    while True:
-        ids = session.scalars(
-            select(Run.id)
-            .where(Run.finished_at < cutoff, Run.status.in_(FINISHED))
-            .order_by(Run.id)
-            .limit(batch)
-        ).all()
-        if not ids:
-            return removed
-        session.execute(delete(Run).where(Run.id.in_(ids)))
-        session.commit()
-        removed += len(ids)
+    ended = (Run.finished_at < _cutoff(days), Run.status.in_(FINISHED))
+    return _in_batches(session, Run, Run.id, ended, batch)
 
 
 def _workflow_runs(session: Session, days: int, batch: int) -> int:
     """Ended workflow runs, with their nodes; their node runs go by the runs' own rule."""
-    cutoff = _cutoff(days)
+    ended = (
+        WorkflowRun.finished_at < _cutoff(days),
+        WorkflowRun.status != WorkflowRunStatus.RUNNING,
+    )
+    return _in_batches(session, WorkflowRun, WorkflowRun.id, ended, batch)
+
+
+def _in_batches(
+    session: Session,
+    model: type[Any],
+    key: InstrumentedAttribute[int],
+    where: tuple[ColumnElement[bool], ...],
+    batch: int,
+) -> int:
+    """Delete the rows ``where`` picks, ``batch`` of them (by ``key``) a transaction; how many.
+    The condition is asked again at the delete: a row that changed since it was read is left
+    alone."""
     removed = 0
     while True:
-        ids = session.scalars(
-            select(WorkflowRun.id)
-            .where(
-                WorkflowRun.finished_at < cutoff,
-                WorkflowRun.status != WorkflowRunStatus.RUNNING,
-            )
-            .order_by(WorkflowRun.id)
-            .limit(batch)
-        ).all()
+        ids = session.scalars(select(key).where(*where).order_by(key).limit(batch)).all()
         if not ids:
             return removed
-        # the same condition again: a row that changed since it was read is left alone
-        session.execute(
-            delete(WorkflowRun).where(
-                WorkflowRun.id.in_(ids), WorkflowRun.status != WorkflowRunStatus.RUNNING
-            )
-        )
+        session.execute(delete(model).where(key.in_(ids), *where))
         session.commit()
         removed += len(ids)
 

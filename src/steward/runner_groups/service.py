@@ -8,14 +8,16 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward.access import policy
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.db import utcnow
 from steward.dispatch import presence
-from steward.errors import InvalidInput, NotFound, PermissionDenied
+from steward.errors import InvalidInput, NotFound
 from steward.projects.models import Project
-from steward.projects.scoped import check_name_free, refuse_if_used
+from steward.projects.scoped import check_name_free
+from steward.references import refuse_if_referenced
 from steward.runner_groups.models import DEFAULT_GROUP, RunnerGroup, Worker, WorkerQueue
 from steward.runner_groups.schemas import (
     RunnerGroupCreate,
@@ -44,8 +46,7 @@ def group_of(session: Session, project: Project, template: Template | None) -> s
 def choose(session: Session, actor: Actor, group_id: int | None, field: str) -> int | None:
     """Check a project's or template's new ``runner_group_id``: only admins place runs (a
     group's workers may reach networks others cannot), and the group must exist."""
-    if not actor.user.is_admin:
-        raise PermissionDenied(f"{field}: only an admin chooses where runs execute")
+    policy.require_runner_group_choice(actor, field)
     if group_id is not None and session.get(RunnerGroup, group_id) is None:
         raise InvalidInput(field, f"runner group {group_id} does not exist")
     return group_id
@@ -95,17 +96,7 @@ def read(session: Session, group: RunnerGroup, lease: dt.timedelta) -> RunnerGro
 def create(session: Session, actor: Actor, body: RunnerGroupCreate) -> RunnerGroup:
     check_name_free(session, RunnerGroup, None, body.name, "runner group")
     group = RunnerGroup(**body.model_dump())
-    session.add(group)
-    session.flush()
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_CREATE,
-        group,
-        audit.diff({}, audit.snapshot(group, FIELDS)),
-    )
-    session.commit()
-    return group
+    return audit.commit_created(session, actor, AuditAction.RUNNER_GROUP_CREATE, group, FIELDS)
 
 
 def update(
@@ -114,45 +105,16 @@ def update(
     before = audit.snapshot(group, FIELDS)
     for field, value in body.changes().items():
         setattr(group, field, value)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_UPDATE,
-        group,
-        audit.diff(before, audit.snapshot(group, FIELDS)),
+    return audit.commit_updated(
+        session, actor, AuditAction.RUNNER_GROUP_UPDATE, group, before, FIELDS
     )
-    session.commit()
-    return group
 
 
 def delete(session: Session, actor: Actor, group: RunnerGroup) -> None:
     """Refused while a project or template chooses it. Runs already placed in it keep their
     queue (workers of that name still execute them), without the group's limit."""
-    refuse_if_used(
-        "runner group",
-        group.name,
-        {
-            "project": session.scalars(
-                select(Project.name)
-                .where(Project.runner_group_id == group.id)
-                .order_by(Project.name)
-            ).all(),
-            "template": session.scalars(
-                select(Template.name)
-                .where(Template.runner_group_id == group.id)
-                .order_by(Template.name)
-            ).all(),
-        },
-    )
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.RUNNER_GROUP_DELETE,
-        group,
-        audit.diff(audit.snapshot(group, FIELDS), {}),
-    )
-    session.delete(group)
-    session.commit()
+    refuse_if_referenced(session, group)
+    audit.commit_deleted(session, actor, AuditAction.RUNNER_GROUP_DELETE, group, FIELDS)
 
 
 def list_workers(session: Session, lease: dt.timedelta) -> list[WorkerRead]:

@@ -7,10 +7,10 @@ small grouped queries, none per run), so a list of runs can say it for each queu
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.config import Settings
 from steward.dispatch import presence
@@ -31,20 +31,8 @@ def reasons(session: Session, runs: Sequence[Run], settings: Settings) -> dict[i
     groups = {run.runner_group for run in queued}
     running = RunStatus.RUNNING
     total = session.scalar(select(func.count()).where(Run.status == running)) or 0
-    per_project = dict(
-        session.execute(
-            select(Run.project_id, func.count())
-            .where(Run.status == running, Run.project_id.in_(projects))
-            .group_by(Run.project_id)
-        ).all()
-    )
-    per_group = dict(
-        session.execute(
-            select(Run.runner_group, func.count())
-            .where(Run.status == running, Run.runner_group.in_(groups))
-            .group_by(Run.runner_group)
-        ).all()
-    )
+    per_project = _running_by(session, Run.project_id, projects)
+    per_group = _running_by(session, Run.runner_group, groups)
     project_limits = dict(
         session.execute(
             select(Project.id, Project.max_parallel_runs).where(Project.id.in_(projects))
@@ -80,3 +68,16 @@ def reasons(session: Session, runs: Sequence[Run], settings: Settings) -> dict[i
         return "waiting for a worker to claim it (older runs first)"
 
     return {run.id: why(run) for run in queued}
+
+
+def _running_by[K](
+    session: Session, column: InstrumentedAttribute[K], values: Collection[K]
+) -> dict[K, int]:
+    """How many runs are running, by their ``column`` (a project, a runner group) among
+    ``values``."""
+    counted = session.execute(
+        select(column, func.count())
+        .where(Run.status == RunStatus.RUNNING, column.in_(values))
+        .group_by(column)
+    )
+    return {value: count for value, count in counted.all()}

@@ -10,7 +10,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.errors import Conflict, InvalidInput, NotFound
-from steward.projects.scoped import check_name_free
+from steward.projects.scoped import check_name_free, check_rename
 from steward.teams.models import Team, TeamMember
 from steward.teams.schemas import TeamCreate, TeamUpdate
 
@@ -33,40 +33,21 @@ def get(session: Session, team_id: int) -> Team:
 def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
     check_name_free(session, Team, None, body.name, "team")
     team = Team(**body.model_dump())
-    session.add(team)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.TEAM_CREATE, team, audit.diff({}, audit.snapshot(team, FIELDS))
-    )
-    session.commit()
-    return team
+    return audit.commit_created(session, actor, AuditAction.TEAM_CREATE, team, FIELDS)
 
 
 def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team:
     before = audit.snapshot(team, FIELDS)
     changes = body.changes()
-    if "name" in changes:
-        check_name_free(session, Team, None, changes["name"], "team", except_id=team.id)
+    check_rename(session, None, team, changes, "team")
     for field, value in changes.items():
         setattr(team, field, value)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.TEAM_UPDATE,
-        team,
-        audit.diff(before, audit.snapshot(team, FIELDS)),
-    )
-    session.commit()
-    return team
+    return audit.commit_updated(session, actor, AuditAction.TEAM_UPDATE, team, before, FIELDS)
 
 
 def delete(session: Session, actor: Actor, team: Team) -> None:
     """Its project roles and template grants go with it (the database cascades)."""
-    audit.record_change(
-        session, actor, AuditAction.TEAM_DELETE, team, audit.diff(audit.snapshot(team, FIELDS), {})
-    )
-    session.delete(team)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.TEAM_DELETE, team, FIELDS)
 
 
 def list_members(session: Session, team: Team) -> list[tuple[User, bool]]:

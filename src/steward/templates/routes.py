@@ -8,9 +8,7 @@ from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
-    CipherDep,
-    OutboundDep,
-    RootsDep,
+    ReachDep,
     RuntimeDep,
     SessionDep,
     TemplateWrite,
@@ -77,9 +75,7 @@ def create_template(
     session: SessionDep,
     rights: AccessDep,
     actor: ActorDep,
-    cipher: CipherDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
     rt: RuntimeDep,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
@@ -90,9 +86,7 @@ def create_template(
         project,
         body,
         actor=actor,
-        cipher=cipher,
-        roots=roots,
-        guard=guard,
+        reach=reach,
         venvs=venvs.allowed(rt.settings),
     )
     return _read(created, rights)
@@ -110,9 +104,7 @@ def update_template(
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
-    cipher: CipherDep,
-    roots: RootsDep,
-    guard: OutboundDep,
+    reach: ReachDep,
     rt: RuntimeDep,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
@@ -122,9 +114,7 @@ def update_template(
         template,
         body,
         actor=actor,
-        cipher=cipher,
-        roots=roots,
-        guard=guard,
+        reach=reach,
         venvs=venvs.allowed(rt.settings),
     )
     return _read(updated, rights)

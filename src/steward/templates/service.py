@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -10,24 +9,22 @@ from sqlalchemy.orm import Session, joinedload
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.crypto import KeyCipher
 from steward.environments.models import Environment
 from steward.errors import InvalidInput
 from steward.execution.ansible.venvs import check_choice as check_venv
 from steward.inventories.models import Inventory
 from steward.keys.models import Key, KeyKind
-from steward.outbound import network
 from steward.projects import scoped
 from steward.projects.models import Project
+from steward.references import refuse_if_referenced
 from steward.repositories import playbooks
-from steward.repositories.checkout import require_path
+from steward.repositories.checkout import Reach, require_path
 from steward.repositories.models import Repository
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
-from steward.workflows import usage as workflows
 
 # many-to-one references are joined; vault keys come with one "selectin" query (see the model)
 WITH_REFERENCES = (
@@ -108,13 +105,10 @@ def create(
     body: TemplateCreate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
     venvs: Sequence[str] = (),
 ) -> Template:
-    """``cipher``, ``roots`` (``Settings.repository_roots``) and ``guard`` (where git may
-    connect): to check out the repository and find the playbook in it; ``venvs``: the
+    """``reach``: to check out the repository and find the playbook in it; ``venvs``: the
     virtual environments it may choose besides the server's own
     (``execution.ansible.venvs.allowed``)."""
     scoped.check_name_free(session, Template, project, body.name, "template")
@@ -124,14 +118,8 @@ def create(
     template = Template(project_id=project.id)
     _apply(session, project, template, body.model_dump(mode="json"))
     _check_survey_variables(template)
-    _check_playbook(session, cipher, template, roots, guard)
-    session.add(template)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.TEMPLATE_CREATE, template, audit.diff({}, _fields(template))
-    )
-    session.commit()
-    return template
+    _check_playbook(session, reach, template)
+    return audit.commit_created(session, actor, AuditAction.TEMPLATE_CREATE, template, _fields)
 
 
 def update(
@@ -141,9 +129,7 @@ def update(
     body: TemplateUpdate,
     *,
     actor: Actor,
-    cipher: KeyCipher,
-    roots: Sequence[Path],
-    guard: network.Guard,
+    reach: Reach,
     venvs: Sequence[str] = (),
 ) -> Template:
     """The playbook is looked for again only when it or the repository changes."""
@@ -153,30 +139,23 @@ def update(
         check_venv(changes["ansible_venv"], venvs)
     if changes.get("runner_group_id", template.runner_group_id) != template.runner_group_id:
         runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
-    if "name" in changes:
-        name = changes["name"]
-        scoped.check_name_free(session, Template, project, name, "template", except_id=template.id)
+    scoped.check_rename(session, project, template, changes, "template")
     _apply(session, project, template, changes)
     if LAUNCH_VAR_FIELDS & changes.keys():
         _check_survey_variables(template)
     if {"playbook", "repository_id"} & changes.keys():
-        _check_playbook(session, cipher, template, roots, guard)
-    diff = audit.diff(before, _fields(template))
-    audit.record_change(session, actor, AuditAction.TEMPLATE_UPDATE, template, diff)
-    session.commit()
-    return template
+        _check_playbook(session, reach, template)
+    return audit.commit_updated(
+        session, actor, AuditAction.TEMPLATE_UPDATE, template, before, _fields
+    )
 
 
 def delete(session: Session, template: Template, *, actor: Actor) -> None:
-    workflows.refuse_if_used(session, template)
+    refuse_if_referenced(session, template)
     scoped.refuse_while_runs_active(
         session, f"template '{template.name}'", Run.template_id == template.id
     )
-    audit.record_change(
-        session, actor, AuditAction.TEMPLATE_DELETE, template, audit.diff(_fields(template), {})
-    )
-    session.delete(template)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.TEMPLATE_DELETE, template, _fields)
 
 
 def _check_survey_variables(template: Template) -> None:
@@ -192,23 +171,15 @@ def _check_survey_variables(template: Template) -> None:
             raise InvalidInput(f"survey.{i}.variable", f"'{question['variable']}' {cause}")
 
 
-def _check_playbook(
-    session: Session,
-    cipher: KeyCipher,
-    template: Template,
-    roots: Sequence[Path],
-    guard: network.Guard,
-) -> None:
+def _check_playbook(session: Session, reach: Reach, template: Template) -> None:
     """The playbook must be a regular file in a checkout of the repository that stays inside
     itself (no symlink or ``ansible.cfg`` path leading out), and a list of plays."""
     require_path(
         session,
-        cipher,
+        reach,
         template.repository,
         template.playbook,
         field="playbook",
-        roots=roots,
-        guard=guard,
         regular_file=True,
         problem=playbooks.problem,
     )

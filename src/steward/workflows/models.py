@@ -95,7 +95,10 @@ class Workflow(ProjectScoped):
 
 
 class WorkflowTemplate(Base):
-    """A template one of the workflow's nodes runs: a template in use is not deleted."""
+    """A template one of the workflow's nodes runs: a template in use is not deleted (its key
+    refuses it, ``steward.references``). NO ACTION rather than RESTRICT: the database checks it
+    at the end of the statement, so a project's delete takes its workflows and templates at once
+    (SQLite checks RESTRICT at each row, in the order it cascades)."""
 
     __tablename__ = "workflow_templates"
 
@@ -103,7 +106,7 @@ class WorkflowTemplate(Base):
         ForeignKey("workflows.id", ondelete="CASCADE"), primary_key=True
     )
     template_id: Mapped[int] = mapped_column(
-        ForeignKey("templates.id", ondelete="CASCADE"), primary_key=True, index=True
+        ForeignKey("templates.id", ondelete="NO ACTION"), primary_key=True, index=True
     )
 
 

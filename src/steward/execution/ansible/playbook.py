@@ -122,7 +122,7 @@ class RunnerSpec:
             ("--become-password-file", self.become_password, "become-password"),
         ):
             if value is not None:
-                files[option] = _write_secret(secrets / name, value)
+                files[option] = write_secret(secrets / name, value)
         return files
 
     def environment(self, events_fd: int, agent_socket: Path | None) -> dict[str, str]:
@@ -154,7 +154,8 @@ class Outcome:
     rc: int | None
 
 
-def _write_secret(path: Path, content: str) -> Path:
+def write_secret(path: Path, content: str) -> Path:
+    """A new file only its owner reads (0600, in a 0700 directory), never an existing one."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:

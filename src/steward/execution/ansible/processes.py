@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 
 import psutil
 
@@ -32,20 +33,19 @@ def run_processes(run_uuid: str) -> list[psutil.Process]:
 
 def names(run_uuid: str) -> list[str]:
     """Process names of the run (processes may exit while we look: those are skipped)."""
-    found = []
-    for proc in run_processes(run_uuid):
-        try:
-            found.append(proc.name())
-        except psutil.Error:
-            continue
-    return found
+    return _each(run_uuid, psutil.Process.name)
 
 
 def cmdlines(run_uuid: str) -> list[str]:
+    return _each(run_uuid, lambda proc: " ".join(proc.cmdline()))
+
+
+def _each(run_uuid: str, read: Callable[[psutil.Process], str]) -> list[str]:
+    """``read`` of each process of the run still there when it is asked."""
     found = []
     for proc in run_processes(run_uuid):
         try:
-            found.append(" ".join(proc.cmdline()))
+            found.append(read(proc))
         except psutil.Error:
             continue
     return found

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 08:03:33.322196
+Create Date: 2026-11-27 10:04:20.894666
 """
 
 from collections.abc import Sequence
@@ -757,7 +757,7 @@ def upgrade() -> None:
             ["template_id"],
             ["templates.id"],
             name=op.f("fk_workflow_templates_template_id_templates"),
-            ondelete="CASCADE",
+            ondelete="NO ACTION",
         ),
         sa.ForeignKeyConstraint(
             ["workflow_id"],
