@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,6 +84,16 @@ def client(settings: Settings) -> Iterator[TestClient]:
 def workbench(client: TestClient, tmp_path: Path) -> Workbench:
     """A project that runs the test playbooks on localhost (support.builders.Workbench)."""
     return Workbench(client, tmp_path)
+
+
+@pytest.fixture
+def markers_dir() -> Iterator[Path]:
+    """Where injected commands would write (the hostile tests, marked ``security``): outside the
+    data dir and the repository roots, which the sandbox hides behind a tmpfs, so a marker a run
+    creates really appears here. Tests prove it with a control: a trusted template variable
+    touching a marker here."""
+    with tempfile.TemporaryDirectory(prefix="steward-markers-") as name:
+        yield Path(name)
 
 
 BACKGROUND_THREADS = {
