@@ -401,7 +401,7 @@ def test_a_yaml_alias_bomb_in_environment_extra_vars_is_a_422(client: TestClient
     )
     assert created.status_code == 422, created.text
     assert created.json()["errors"][0]["field"] == "extra_vars_yaml"
-    # refused while reading the text, before anything is expanded (tests/security/
-    # test_expression_budgets.py); the JSON size check behind it stays
+    # refused while reading the text, before anything is expanded (tests/api/
+    # test_hostile_expression_budgets.py); the JSON size check behind it stays
     assert "aliases expanded" in created.json()["errors"][0]["message"]
     assert client.get(f"/api/v1/projects/{project}/environments").json()["items"] == []

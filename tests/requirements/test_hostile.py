@@ -35,11 +35,6 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_collection(tmp_path_factory.mktemp("collection"))
 
 
-@pytest.fixture
-def site(client: TestClient, tmp_path: Path) -> Site:
-    return Site(client, tmp_path / "site")
-
-
 # --- requirements files -------------------------------------------------------------------
 
 ESCAPES = [
@@ -241,10 +236,10 @@ def test_a_run_cannot_change_its_cache_entry_nor_see_another_projects(
 ) -> None:
     with GalaxyServer([collection]).running() as hub:
         requirements = f"collections:\n  - name: {hub.file_url(collection.name)}\n    type: url\n"
-        others = Site(client, tmp_path / "other", "other")
+        others = Site(client, tmp_path / "repos" / "other", "other")
         others.write("requirements.yml", requirements)
         assert others.run(others.template("collection.yml"))["status"] == "successful"
-        site = Site(client, tmp_path / "site")
+        site = Site(client, tmp_path / "repos" / "site")
         site.write("requirements.yml", requirements)
         site.write("poison.yml", POISON)
         extra = {"cache_root": str(settings.requirements_cache_dir)}
