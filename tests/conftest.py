@@ -52,7 +52,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str) -> Settings:
-    """Settings on a fresh migrated database: SQLite, then PostgreSQL (see support.databases)."""
+    """Settings on a fresh migrated database: SQLite, and PostgreSQL too for the tests marked
+    both_databases (see support.databases)."""
     return Settings(
         data_dir=tmp_path / "data",
         database_url=database_url,

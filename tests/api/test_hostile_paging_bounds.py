@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-pytestmark = pytest.mark.security
+# PostgreSQL too: PostgreSQL refuses a negative OFFSET
+pytestmark = [pytest.mark.both_databases, pytest.mark.security]
 
 
 @pytest.mark.parametrize(

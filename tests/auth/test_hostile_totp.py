@@ -89,6 +89,7 @@ def test_a_password_guesser_learns_nothing_about_the_second_factor(client: TestC
     assert with_totp.json() == without.json() == nobody.json()
 
 
+@pytest.mark.both_databases
 def test_a_code_is_accepted_once_even_by_concurrent_logins(client: TestClient) -> None:
     secret, codes = _enroll(client, "alice")
     fresh = _code(secret, 1)

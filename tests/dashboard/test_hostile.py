@@ -1,6 +1,6 @@
 """The dashboard's query as a hostile caller writes it: days outside 1..90, zones that are paths,
 huge or hold NUL bytes, unknown parameters of absurd size; each a 422 naming the parameter and
-the cause, never a 500, on both databases. Anonymous callers get nothing."""
+the cause, never a 500. Anonymous callers get nothing."""
 
 from __future__ import annotations
 

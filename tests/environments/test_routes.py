@@ -116,6 +116,7 @@ def test_secret_key_must_be_of_this_project_and_a_value_kind(
         assert_problem(client.post(envs_url(project_id), json=body), 422, "secrets[0].key_id")
 
 
+@pytest.mark.both_databases
 def test_duplicate_name_is_a_conflict(client: TestClient, project_id: int) -> None:
     create(client, project_id)
     assert_problem(client.post(envs_url(project_id), json={"name": "prod"}), 409, "name")

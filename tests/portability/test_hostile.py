@@ -383,6 +383,7 @@ def test_names_are_only_resolved_inside_the_document_even_when_they_match_elsewh
     assert detail == 'templates[0].inventory: no inventory named "prod" in the document'
 
 
+@pytest.mark.both_databases
 def test_a_taken_project_name_is_a_conflict(client: TestClient, document: dict[str, Any]) -> None:
     response = import_(client, document)  # the source's own name
     assert_problem(response, 409, "source")

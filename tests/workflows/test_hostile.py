@@ -249,6 +249,7 @@ def _at_once(calls: list[Any]) -> list[httpx2.Response]:
     return answers
 
 
+@pytest.mark.both_databases
 def test_two_decisions_at_once_one_wins(workbench: Workbench, flows: Workflows) -> None:
     wrun = flows.launch(flows.create([approval_node("gate", must_differ=False)], [])["id"])["id"]
     clients = [
@@ -278,6 +279,7 @@ def test_a_decision_after_the_timeout_is_refused(workbench: Workbench, flows: Wo
     assert nodes(flows.read(wrun))["gate"]["decided_by"] == ""
 
 
+@pytest.mark.both_databases
 def test_cancel_racing_an_approval_launches_nothing_that_keeps_running(
     workbench: Workbench, flows: Workflows, ok: int
 ) -> None:
@@ -313,6 +315,7 @@ def test_cancel_racing_an_approval_launches_nothing_that_keeps_running(
         assert_problem(again, 409, "already ended")
 
 
+@pytest.mark.both_databases
 def test_two_cancels_at_once_cancel_once(workbench: Workbench, flows: Workflows, ok: int) -> None:
     slow = workbench.template("slow.yml", name="slow")
     wf = flows.create(
