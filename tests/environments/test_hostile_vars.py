@@ -3,11 +3,15 @@ other things: 422 on ``env_vars.NAME`` at save, and a run ``error`` for a row sa
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import services
 from support.builders import (
     LOCALHOST_INVENTORY,
     assert_problem,
@@ -18,7 +22,9 @@ from support.builders import (
 )
 from support.waits import wait_finished
 
+from steward.environments import service
 from steward.environments.models import Environment
+from steward.environments.schemas import EnvironmentCreate
 from steward.environments.service import env_var_problem
 
 pytestmark = pytest.mark.security
@@ -51,12 +57,23 @@ def envs_url(project_id: int) -> str:
     ],
 )
 def test_a_variable_steward_controls_or_that_leads_outside_is_refused(
-    client: TestClient, name: str, value: str, cause: str
+    db_session: Session, name: str, value: str, cause: str
 ) -> None:
+    """Below HTTP (the service's rule); test_a_refused_variable_is_a_422_over_http: the route."""
+    project = services.project(db_session)
+    body = EnvironmentCreate(name="prod", env_vars={name: value})
+    create = functools.partial(
+        service.create, db_session, project, body, actor=services.admin(db_session)
+    )
+    assert cause in services.refused(create, f"env_vars.{name}")
+    assert db_session.scalar(select(func.count()).select_from(Environment)) == 0
+
+
+def test_a_refused_variable_is_a_422_over_http(client: TestClient) -> None:
     project_id = make_project(client)
-    body = {"name": "prod", "env_vars": {name: value}}
+    body = {"name": "prod", "env_vars": {"LD_PRELOAD": "/tmp/evil.so"}}
     refused = client.post(envs_url(project_id), json=body)
-    assert cause in assert_problem(refused, 422, f"env_vars.{name}")
+    assert "load other code" in assert_problem(refused, 422, "env_vars.LD_PRELOAD")
     assert client.get(envs_url(project_id)).json()["total"] == 0
 
 

@@ -15,6 +15,11 @@ webhook test's ``hook_server``) is parametrized over the backends: ``test_x[sqli
   enforces ``VARCHAR(n)`` and integer ranges, SQLite does not), ordering and collations,
   stored JSON and metrics chunks, and the code paths that ask ``dialect.name``. The cluster
   tests (tests/cluster) always run on a PostgreSQL of their own.
+- ``db_session``: a session on a database shared by the worker's tests, inside an outer
+  transaction rolled back after the test (SQLAlchemy's ``join_transaction_mode=
+  "create_savepoint"``: a service's ``commit`` releases a savepoint). For the business rules
+  below HTTP: no app, no copy of the template, a few milliseconds a test
+  (support.services has the actor, the project and ``refused``).
 - ``@pytest.mark.sqlite_only``: never on PostgreSQL, even when asked for every test there.
 - ``STEWARD_TEST_DB`` (or ``pytest --db=``): ``sqlite`` runs SQLite only (the marked tests
   too, on SQLite); ``postgres`` runs every database test on PostgreSQL only (not the
@@ -34,7 +39,8 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
 
 from steward import migrations
 from steward.auth.bootstrap import ensure_admin
@@ -47,7 +53,7 @@ from support.postgres import PostgresServer
 BACKENDS = ("sqlite", "postgres")
 CHOICES = (*BACKENDS, "both")
 # the fixtures that take a backend: those below, and a webhook test's server (support.webhooks)
-PARAMETRIZED = ("database_url", "empty_database_url", "hook_server")
+PARAMETRIZED = ("database_url", "empty_database_url", "hook_server", "shared_database_url")
 TEMPLATE_DATABASE = "steward_template"
 
 
@@ -225,3 +231,48 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     name = server.create_database()
     yield server.url(name)
     server.drop_database(name)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def shared_database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A migrated database the worker's ``db_session`` tests share, on each backend in turn:
+    each test's changes are rolled back, so none sees another's."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("shared") / "steward.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    copies: Copies = request.getfixturevalue("postgres_copies")
+    name = copies.take()
+    yield copies.server.url(name)
+    copies.give_back(name)
+
+
+@pytest.fixture(scope="session")
+def shared_engine(shared_database_url: str) -> Iterator[Engine]:
+    engine = make_engine(shared_database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def db_session(shared_engine: Engine) -> Iterator[Session]:
+    """A session inside a transaction rolled back at the end of the test: what the services
+    commit is a savepoint of it. SQLite on the default backend, PostgreSQL too for a test
+    marked ``both_databases`` (as ``database_url``)."""
+    with shared_engine.connect() as connection:
+        outer = connection.begin()
+        if connection.dialect.name == "sqlite":
+            # pysqlite begins a transaction only before a write: without this, the first
+            # SAVEPOINT would start one that its RELEASE (a service's commit) commits for good
+            connection.exec_driver_sql("BEGIN")
+        session = Session(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        try:
+            yield session
+        finally:
+            session.close()
+            outer.rollback()
