@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import services
 from support.builders import assert_problem, bearer, make_project, make_user, token
 from support.notifications import (
     HttpReceiver,
@@ -24,7 +27,9 @@ from support.notifications import (
 
 from steward.api.bounds import URL_MAX
 from steward.config import Settings
+from steward.notifications import service as notifications
 from steward.notifications.models import Destination
+from steward.notifications.schemas import DestinationCreate
 
 pytestmark = pytest.mark.security
 
@@ -70,6 +75,39 @@ def project(client: TestClient) -> int:
 @pytest.fixture
 def hmac_key(client: TestClient, project: int) -> int:
     return secret_key(client, project, "hmac", "hmac-secret")
+
+
+class Desk:
+    """A project on ``db_session`` with an HMAC key, where destinations are made through the
+    service as the route makes them (the request model, then ``create_destination``)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.keys = services.cipher()
+        self.project = services.project(session)
+        self.hmac_key = self.secret_key("hmac", "hmac-secret")
+
+    def secret_key(self, name: str, value: str) -> int:
+        return services.secret_key(self.session, self.keys, self.project, name, value)
+
+    def refused(self, body: dict[str, Any], field: str) -> str:
+        """``body`` refused naming ``field``, and no destination saved; the 422's detail."""
+
+        def create() -> None:
+            draft = TypeAdapter(DestinationCreate).validate_python(body)
+            actor = services.admin(self.session)
+            notifications.create_destination(
+                self.session, self.keys, services.guard(), self.project, draft, actor=actor
+            )
+
+        detail = services.refused(create, field)
+        assert self.session.scalar(select(func.count()).select_from(Destination)) == 0
+        return detail
+
+
+@pytest.fixture
+def desk(db_session: Session) -> Desk:
+    return Desk(db_session)
 
 
 @pytest.mark.parametrize("host", METADATA_FORMS)
@@ -153,18 +191,13 @@ def test_an_address_that_became_blocked_is_refused_at_send_time(
         "http://127.0.0.1/" + "a" * 2000,
     ],
 )
-def test_only_plain_http_urls_are_accepted(
-    client: TestClient, project: int, hmac_key: int, url: str
-) -> None:
-    response = client.post(destinations_url(project), json=hook_body(url, hmac_key))
-    assert_problem(response, 422, "config.url")
+def test_only_plain_http_urls_are_accepted(desk: Desk, url: str) -> None:
+    """Below HTTP (test_a_hostile_destination_is_a_422_over_http: the route)."""
+    desk.refused(hook_body(url, desk.hmac_key), "config.url")
     if len(url) > URL_MAX:
         return  # a key holds it, but it is no longer too long once cut to fit
-    key = secret_key(client, project, "slack", url)
-    response = client.post(
-        destinations_url(project), json={"name": "s", "kind": "slack", "secret_key_id": key}
-    )
-    detail = assert_problem(response, 422, "secret_key_id")
+    key = desk.secret_key("slack", url)
+    detail = desk.refused({"name": "s", "kind": "slack", "secret_key_id": key}, "secret_key_id")
     assert url not in detail  # the key's value is never quoted
 
 
@@ -184,15 +217,10 @@ def test_only_plain_http_urls_are_accepted(
     ],
 )
 def test_webhook_headers_cannot_inject_or_override(
-    client: TestClient, project: int, hmac_key: int, headers: dict[str, str], cause: str
+    desk: Desk, headers: dict[str, str], cause: str
 ) -> None:
-    response = client.post(
-        destinations_url(project),
-        json=hook_body("http://127.0.0.1:9/", hmac_key, headers=headers),
-    )
-    assert response.status_code == 422, response.text
-    assert "config.headers" in response.json()["detail"]
-    text = response.text
+    body = hook_body("http://127.0.0.1:9/", desk.hmac_key, headers=headers)
+    text = desk.refused(body, "config.headers")
     assert cause in text or cause.replace("_", " ") in text or "pattern" in text
 
 
@@ -212,14 +240,35 @@ def test_webhook_headers_cannot_inject_or_override(
     ],
 )
 def test_email_addresses_and_hosts_cannot_inject(
-    client: TestClient, project: int, config: dict[str, Any], field: str
+    desk: Desk, config: dict[str, Any], field: str
 ) -> None:
     body = {
         "name": "m",
         "kind": "email",
         "config": {"host": "127.0.0.1", "from_address": "s@example.org", "to": ["a@b.c"], **config},
     }
-    assert_problem(client.post(destinations_url(project), json=body), 422, field)
+    desk.refused(body, field)
+
+
+def test_a_hostile_destination_is_a_422_over_http(
+    client: TestClient, project: int, hmac_key: int
+) -> None:
+    """The route's wiring of the rules above, one of each family; nothing is saved."""
+    url = "gopher://127.0.0.1:6379/_FLUSHALL"
+    assert_problem(
+        client.post(destinations_url(project), json=hook_body(url, hmac_key)), 422, "config.url"
+    )
+    body = hook_body("http://127.0.0.1:9/", hmac_key, headers={"Host": "metadata.internal"})
+    assert "set by Steward" in assert_problem(
+        client.post(destinations_url(project), json=body), 422, "config.headers"
+    )
+    key = secret_key(client, project, "slack", "file:///etc/passwd")
+    slack = {"name": "s", "kind": "slack", "secret_key_id": key}
+    detail = assert_problem(
+        client.post(destinations_url(project), json=slack), 422, "secret_key_id"
+    )
+    assert "/etc/passwd" not in detail
+    assert client.get(destinations_url(project)).json()["total"] == 0
 
 
 def test_another_projects_key_is_not_lent(client: TestClient, project: int) -> None:
