@@ -220,7 +220,6 @@ def test_the_routes_are_enumerated(client: TestClient) -> None:
     assert set(api_routes(client.app)) == documented  # type: ignore[arg-type]
 
 
-@pytest.mark.both_databases
 @pytest.mark.parametrize("value", HOSTILE_IDS.values(), ids=HOSTILE_IDS.keys())
 def test_a_hostile_path_parameter_is_a_4xx_problem(world: World, value: str) -> None:
     """Each path parameter of each route in turn gets ``value`` (the others are real ids)."""
@@ -317,14 +316,12 @@ def test_a_hostile_query_value_is_a_422_naming_the_parameter(world: World) -> No
     assert wrong == [], f"{len(wrong)} hostile query values:\n" + "\n".join(wrong)
 
 
-@pytest.mark.both_databases
 def test_an_offset_beyond_int64_is_a_422_on_every_list(world: World) -> None:
     failures = query_failures(world)
     wrong = [line for param in sorted(UNBOUNDED_OFFSET) for line in failures.get(param, [])]
     assert wrong == [], "\n".join(wrong)
 
 
-@pytest.mark.both_databases
 def test_the_live_stream_refuses_a_position_beyond_int64(world: World) -> None:
     stream = world.url(f"{API}/projects/{{project_id}}/runs/{{run_id}}/stream")
     huge = BEYOND_INT64
@@ -366,7 +363,6 @@ def creations(world: World) -> dict[str, tuple[str, dict[str, Any]]]:
     }
 
 
-@pytest.mark.both_databases
 @pytest.mark.parametrize("name", HOSTILE_NAMES.values(), ids=HOSTILE_NAMES.keys())
 def test_a_name_with_control_characters_is_refused(world: World, name: str) -> None:
     wrong = []
