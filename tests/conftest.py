@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str) -> Settings:
-    """Settings on a fresh migrated database: SQLite, then PostgreSQL (see support.databases)."""
+    """Settings on a fresh migrated database: SQLite, and PostgreSQL too for the tests marked
+    both_databases (see support.databases)."""
     return Settings(
         data_dir=tmp_path / "data",
         database_url=database_url,
@@ -83,6 +85,16 @@ def client(settings: Settings) -> Iterator[TestClient]:
 def workbench(client: TestClient, tmp_path: Path) -> Workbench:
     """A project that runs the test playbooks on localhost (support.builders.Workbench)."""
     return Workbench(client, tmp_path)
+
+
+@pytest.fixture
+def markers_dir() -> Iterator[Path]:
+    """Where injected commands would write (the hostile tests, marked ``security``): outside the
+    data dir and the repository roots, which the sandbox hides behind a tmpfs, so a marker a run
+    creates really appears here. Tests prove it with a control: a trusted template variable
+    touching a marker here."""
+    with tempfile.TemporaryDirectory(prefix="steward-markers-") as name:
+        yield Path(name)
 
 
 BACKGROUND_THREADS = {

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect
 
 from steward import migrations
 from steward.models import Base
+
+# PostgreSQL too: the migrations on each backend's DDL
+pytestmark = pytest.mark.both_databases
 
 
 def _tables(url: str) -> set[str]:

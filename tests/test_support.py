@@ -51,6 +51,7 @@ def test_postgres_answers(postgres: PostgresServer) -> None:
     assert row == (1,)
 
 
+@pytest.mark.both_databases
 def test_each_test_database_is_migrated_and_holds_only_the_seeded_admin(
     postgres: PostgresServer, postgres_template: str
 ) -> None:

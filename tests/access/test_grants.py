@@ -10,6 +10,9 @@ from support.builders import assert_problem
 
 from access.world import SECRET, World, ok
 
+# PostgreSQL too: the visibility queries and their query counts
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def world(client: TestClient, tmp_path: Path) -> World:

@@ -231,7 +231,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("t2_run", 422, R2, BAD),
     ],
     # ids are checked once the project is seen (422 without them); a hidden run among them is
-    # a 404 (tests/security/test_compare.py)
+    # a 404 (tests/runs/test_hostile_compare.py)
     ("GET", "/projects/{project_id}/runs/compare"): [Probe("project", 422)],
     ("GET", "/projects/{project_id}/templates/{template_id}/stats"): [
         Probe("project", 200),
@@ -273,7 +273,7 @@ ROUTES.update(
         ],
         ("GET", "/projects/{project_id}/webhooks"): [Probe("project", 200)],
         # the target (a template or a workflow) is in the body: its rights are checked once the
-        # body is read (tests/security/test_trigger_workflows.py)
+        # body is read (tests/workflows/test_hostile_triggers.py)
         ("POST", "/projects/{project_id}/webhooks"): [Probe("project", 422, body=BAD)],
         ("GET", W): [Probe("project", 200), Probe("t2", 200, W2)],
         ("PATCH", W): [Probe("template_write", 422, body=BAD), Probe("t2_write", 422, W2, BAD)],

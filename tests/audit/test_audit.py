@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
 from support.admin import ADMIN_PASSWORD
 from support.builders import Workbench
+
+# PostgreSQL too: the audit trail's queries and export
+pytestmark = pytest.mark.both_databases
 
 
 def test_login_failure_and_success_are_recorded(client: TestClient) -> None:

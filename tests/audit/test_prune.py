@@ -13,6 +13,9 @@ from steward.audit.models import AuditRecord
 from steward.config import Settings
 from steward.db import utcnow
 
+# PostgreSQL too: a bulk delete by age
+pytestmark = pytest.mark.both_databases
+
 
 def test_prune_removes_records_older_than_the_retention_and_is_audited(
     client: TestClient,

@@ -17,6 +17,9 @@ from steward.db import utcnow
 from steward.errors import TooManyRequests
 from steward.server import build_app
 
+# PostgreSQL too: failures counted from the audit trail over a time window
+pytestmark = pytest.mark.both_databases
+
 
 def _login(web: TestClient, username: str, password: str) -> int:
     response = web.post("/api/v1/auth/login", json={"username": username, "password": password})

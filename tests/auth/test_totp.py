@@ -28,7 +28,7 @@ TOTP = "/api/v1/users/me/totp"
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    """Room for the wrong codes these tests send (tests/security/test_totp.py: the real limits)."""
+    """Room for the wrong codes these tests send (test_hostile_totp.py: the real limits)."""
     return settings.model_copy(update={"login_max_failures_per_account": 50})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
 from support.builders import PASSWORD, assert_problem, bearer, browser, login, make_user, token
 
@@ -63,6 +64,7 @@ def test_disabling_a_user_ends_their_sessions_and_tokens_at_once(client: TestCli
     assert login(client, "bob")[0].get("/api/v1/auth/me").status_code == 200
 
 
+@pytest.mark.both_databases
 def test_the_last_active_admin_cannot_be_disabled_or_demoted(client: TestClient) -> None:
     admin_id = client.get("/api/v1/auth/me").json()["id"]
     for change in ({"is_active": False}, {"is_admin": False}):

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from support.builders import (
@@ -31,6 +32,9 @@ from steward.dashboard.days import window
 from steward.db import utcnow
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
+
+# PostgreSQL too: aggregates per day and status, in the caller's zone
+pytestmark = pytest.mark.both_databases
 
 S, F, E, C = RunStatus.SUCCESSFUL, RunStatus.FAILED, RunStatus.ERROR, RunStatus.CANCELED
 

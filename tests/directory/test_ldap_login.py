@@ -1,5 +1,5 @@
 """LDAP login against a real slapd (support.slapd): POST /auth/login tries local users, then the
-directory; the user is provisioned with the teams of their groups. Both databases."""
+directory; the user is provisioned with the teams of their groups."""
 
 from __future__ import annotations
 

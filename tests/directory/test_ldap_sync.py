@@ -1,7 +1,7 @@
 """LDAP accounts over their whole life, against a real slapd: the stable id (entryUUID) that
 keeps a moved or renamed entry on its account, and the directory sync (POST /directory/sync,
 ``steward directory sync``, the server's loop) that disables the people the directory gave up
-and updates the others. Both databases."""
+and updates the others."""
 
 from __future__ import annotations
 
@@ -137,6 +137,7 @@ def test_a_missing_id_attribute_is_a_503_naming_the_setting(
 # --- the sync --------------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_sync_disables_the_gone_and_updates_the_others(
     settings: Settings, slapd_server: SlapdServer, directory: Directory
 ) -> None:

@@ -1,5 +1,5 @@
 """OpenID Connect sign-in against a real OpenID Provider (panva's oidc-provider, started by
-``support.oidc_provider``), on SQLite and PostgreSQL: the whole way through the provider's login
+``support.oidc_provider``): the whole way through the provider's login
 form by plain HTTP, the session it gives, teams from groups, a template granted to a team."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Logout at the OpenID provider (RP-initiated logout) against the real test provider, whose
 discovery advertises an end_session_endpoint: Steward's logout of a person who signed in with
 it answers where to end the sign-in there too, with the ID token as hint; the provider checks
-that hint, ends its session and sends the browser back to Steward's login page. Both databases.
+that hint, ends its session and sends the browser back to Steward's login page.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ from steward.directory.provision import AccountDisabled, group_key, provision
 from steward.errors import Conflict, InvalidInput
 from steward.teams.models import TeamMember
 
+# PostgreSQL too: first logins racing on unique usernames (IntegrityError)
+pytestmark = pytest.mark.both_databases
+
 OPS = "cn=ops,ou=groups,dc=example,dc=test"
 DEV = "cn=dev,ou=groups,dc=example,dc=test"
 ALICE_DN = "uid=alice,ou=people,dc=example,dc=test"

@@ -4,10 +4,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import services
 from support.builders import assert_problem, make_key, make_project, ssh_keygen
 
 from steward.environments import service
 from steward.environments.models import Environment
+from steward.environments.schemas import EnvironmentCreate
 from steward.runtime import Runtime
 
 
@@ -85,10 +89,28 @@ def test_secret_reference_can_change_key_under_the_same_name(
     ],
 )
 def test_invalid_input_names_the_field(
-    client: TestClient, project_id: int, body: dict[str, Any], field: str
+    db_session: Session, body: dict[str, Any], field: str
 ) -> None:
-    response = client.post(envs_url(project_id), json={"name": "e", **body})
-    assert_problem(response, 422, field)
+    """Below HTTP: the request model, then the service (test_invalid_input_is_a_422_over_http:
+    the route, for a rule of each)."""
+    project = services.project(db_session)
+    actor = services.admin(db_session)
+
+    def create() -> None:
+        draft = EnvironmentCreate.model_validate({"name": "e", **body})
+        service.create(db_session, project, draft, actor=actor)
+
+    services.refused(create, field)
+    assert db_session.scalar(select(func.count()).select_from(Environment)) == 0
+
+
+def test_invalid_input_is_a_422_over_http(client: TestClient, project_id: int) -> None:
+    by_service = client.post(envs_url(project_id), json={"name": "e", "env_vars": {"1ST": "x"}})
+    assert_problem(by_service, 422, "env_vars.1ST")
+    secret = {"name": "X", "target": "file", "key_id": 1}
+    by_model = client.post(envs_url(project_id), json={"name": "e", "secrets": [secret]})
+    assert_problem(by_model, 422, "secrets.0.target")
+    assert client.get(envs_url(project_id)).json()["total"] == 0
 
 
 def test_secret_names_may_not_clash(client: TestClient, project_id: int) -> None:
@@ -116,6 +138,7 @@ def test_secret_key_must_be_of_this_project_and_a_value_kind(
         assert_problem(client.post(envs_url(project_id), json=body), 422, "secrets[0].key_id")
 
 
+@pytest.mark.both_databases
 def test_duplicate_name_is_a_conflict(client: TestClient, project_id: int) -> None:
     create(client, project_id)
     assert_problem(client.post(envs_url(project_id), json={"name": "prod"}), 409, "name")

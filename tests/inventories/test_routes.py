@@ -271,6 +271,7 @@ def test_update_validates_the_whole_source_and_keeps_the_old_on_error(
     assert (renamed.json()["name"], renamed.json()["path"]) == ("renamed", "inventories/prod.ini")
 
 
+@pytest.mark.both_databases
 def test_names_are_unique_per_project(client: TestClient, project_id: int) -> None:
     make_inventory(client, project_id)
     again = client.post(url(project_id), json={"name": "hosts", "kind": "static", "format": "ini"})

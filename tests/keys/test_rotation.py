@@ -37,6 +37,7 @@ def _key_lines(path: Path) -> list[bytes]:
     return [line for line in path.read_bytes().splitlines() if line]
 
 
+@pytest.mark.both_databases
 def test_rotation_reencrypts_keys_and_run_parameters_and_is_audited(client: TestClient) -> None:
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     key_file: Path = runtime.settings.key_file

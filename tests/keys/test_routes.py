@@ -140,6 +140,7 @@ def test_fields_of_other_kinds_are_rejected(client: TestClient, project_id: int)
     assert_problem(unknown_kind, 422, "kind")
 
 
+@pytest.mark.both_databases
 def test_duplicate_name_is_a_conflict(client: TestClient, project_id: int) -> None:
     make_key(client, project_id, name="same")
     response = client.post(
@@ -177,6 +178,7 @@ def test_update_rejects_fields_of_another_kind_and_nulls(
     assert_problem(client.patch(url, json={"kind": "ssh"}), 422, "kind")
 
 
+@pytest.mark.both_databases
 def test_update_to_a_taken_name_is_a_conflict(client: TestClient, project_id: int) -> None:
     make_key(client, project_id, name="one")
     two = make_key(client, project_id, name="two")
@@ -184,6 +186,7 @@ def test_update_to_a_taken_name_is_a_conflict(client: TestClient, project_id: in
     assert_problem(response, 409, "name")
 
 
+@pytest.mark.both_databases
 def test_list_pages_and_filters_by_kind(client: TestClient, project_id: int) -> None:
     for name in ("c", "a", "b"):
         make_key(client, project_id, name=name)

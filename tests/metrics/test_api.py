@@ -8,6 +8,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from support.builders import Workbench, assert_problem, inserted_run
@@ -17,6 +18,9 @@ from steward.metrics.models import MetricChunk, MetricGap
 from steward.metrics.series import LaneKind
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
+
+# PostgreSQL too: stored sample chunks read back, averaged and exported
+pytestmark = pytest.mark.both_databases
 
 T0 = 1_795_000_000_000  # epoch ms
 

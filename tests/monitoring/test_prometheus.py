@@ -35,6 +35,7 @@ def scrape(client: TestClient, **headers: str) -> Samples:
     }
 
 
+@pytest.mark.both_databases
 def test_runs_and_capacity_are_counted_from_the_database(
     client: TestClient, workbench: Workbench
 ) -> None:
@@ -55,6 +56,7 @@ def test_runs_and_capacity_are_counted_from_the_database(
     assert versions == ["0.1.0"]
 
 
+@pytest.mark.both_databases
 def test_the_oldest_queued_run_of_each_group_is_aged(settings: Settings, tmp_path: Path) -> None:
     """No dispatcher runs here (no service started), so the queued runs stay queued."""
     runtime = Runtime.build(settings)

@@ -8,6 +8,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import services
 from support.builders import Workbench, assert_problem, make_key, make_project
 from support.notifications import (
     destinations_url,
@@ -17,6 +21,10 @@ from support.notifications import (
     subscriptions_url,
     webhook_destination,
 )
+
+from steward.notifications import service
+from steward.notifications.models import Destination
+from steward.notifications.schemas import DestinationCreate
 
 URL_SECRET = "https://127.0.0.1:9/services/T1/B1/t0ken"
 CLOSED = "http://127.0.0.1:9/"  # nothing listens on the discard port
@@ -130,11 +138,29 @@ def test_a_deleted_destination_takes_its_subscriptions_along(client: TestClient)
     ],
 )
 def test_a_destination_that_does_not_fit_its_kind_is_refused(
-    client: TestClient, body: dict[str, Any], field: str
+    db_session: Session, body: dict[str, Any], field: str
 ) -> None:
+    """Below HTTP: the request model, then the service (the route:
+    test_a_refused_destination_is_a_422_over_http)."""
+    project = services.project(db_session)
+
+    def create() -> None:
+        draft = TypeAdapter(DestinationCreate).validate_python({"name": "d", **body})
+        actor = services.admin(db_session)
+        keys, guard = services.cipher(), services.guard()
+        service.create_destination(db_session, keys, guard, project, draft, actor=actor)
+
+    services.refused(create, field)
+    assert db_session.scalar(select(func.count()).select_from(Destination)) == 0
+
+
+def test_a_refused_destination_is_a_422_over_http(client: TestClient) -> None:
     project = make_project(client)
-    response = client.post(destinations_url(project), json={"name": "d", **body})
-    assert_problem(response, 422, field)
+    by_service = {"name": "d", "kind": "slack"}
+    assert_problem(client.post(destinations_url(project), json=by_service), 422, "secret_key_id")
+    by_model = {"name": "d", "kind": "carrier-pigeon"}
+    assert_problem(client.post(destinations_url(project), json=by_model), 422, "kind")
+    assert client.get(destinations_url(project)).json()["total"] == 0
 
 
 def test_the_key_must_be_of_the_project_and_of_a_fitting_kind(client: TestClient) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 from support.builders import Workbench, inserted_run
@@ -20,6 +21,9 @@ from steward.runs import lifecycle
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
 from steward.schedules.models import Schedule
+
+# PostgreSQL too: the outbox written inside the transition's transaction
+pytestmark = pytest.mark.both_databases
 
 
 def runtime_of(workbench: Workbench) -> Runtime:

@@ -8,6 +8,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from support.builders import assert_problem
 from support.portability import IMPORT_URL, export_url, full_project
@@ -30,6 +31,7 @@ def comparable(document: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.both_databases
 def test_export_import_export_gives_the_same_document_and_a_template_runs(
     client: TestClient, tmp_path: Path
 ) -> None:
@@ -172,6 +174,7 @@ def test_export_answers_an_attachment_with_a_safe_file_name(client: TestClient) 
     assert disposition == 'attachment; filename="steward-Web_site_prod.json"'
 
 
+@pytest.mark.both_databases
 def test_a_failure_late_in_the_document_leaves_nothing_behind(
     client: TestClient, tmp_path: Path
 ) -> None:

@@ -4,7 +4,8 @@ URL) must be inside one of its own project's. Checked when it is saved and again
 used (a run's checkout, the test endpoint, a playbook listing, an inventory's hosts), since the
 settings, the assignment and the symlinks on the way can change after saving. Repositories that
 no longer fit are marked in the API, named at server start and by ``steward repositories
-check``. The hostile cases (another project's directory) are in tests/security/."""
+check``. The hostile cases (another project's directory) are in
+test_hostile_project_directories.py."""
 
 from __future__ import annotations
 

@@ -119,6 +119,7 @@ def test_update_is_checked_as_a_whole(client: TestClient, project_id: int) -> No
     assert_problem(client.patch(url, json={"name": None}), 422, "name")
 
 
+@pytest.mark.both_databases
 def test_duplicate_name_is_a_conflict(client: TestClient, project_id: int) -> None:
     make_repository(client, project_id, url="https://h/a.git")
     body = {"name": "playbooks", "kind": "git", "url": "https://h/b.git"}

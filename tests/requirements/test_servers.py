@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from support.builders import assert_problem, make_key, make_project
 
@@ -70,6 +71,7 @@ def test_the_key_must_be_a_token_or_a_login_of_this_project(client: TestClient) 
     assert client.post(base, json={**body, "key_id": login["id"]}).status_code == 201
 
 
+@pytest.mark.both_databases
 def test_names_are_unique_and_a_used_key_cannot_be_deleted(client: TestClient) -> None:
     project = make_project(client)
     base = f"/api/v1/projects/{project}/galaxy-servers"

@@ -28,6 +28,9 @@ from steward.runs.status import RunStatus
 from steward.server import build_app
 from steward.webhooks.models import DeliveryOutcome, WebhookDelivery
 
+# PostgreSQL too: bulk deletes with their foreign keys
+pytestmark = pytest.mark.both_databases
+
 KEPT_WITH_A_RUN = (RunEvent, RunOutput, RunHost, MetricChunk)
 
 

@@ -20,6 +20,9 @@ from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
 
+# PostgreSQL too: claims counted in the claiming statement, SKIP LOCKED on PostgreSQL
+pytestmark = pytest.mark.both_databases
+
 CLAIMERS = 8
 
 

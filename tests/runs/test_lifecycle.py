@@ -12,6 +12,9 @@ from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.status import Reason, RunStatus
 
+# PostgreSQL too: transitions are compare-and-set statements racing on connections
+pytestmark = pytest.mark.both_databases
+
 
 def test_claims_cancels_and_finishes_race_safely(workbench: Workbench) -> None:
     limited = workbench.client.patch(

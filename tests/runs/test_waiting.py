@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.orm import Session
 from support.builders import inserted_run
 
@@ -14,6 +15,9 @@ from steward.runs.lifecycle import WorkerId
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
+
+# PostgreSQL too: the claim's conditions read back as queries
+pytestmark = pytest.mark.both_databases
 
 
 def _run(session: Session, project: Project, status: RunStatus, group: str = "default") -> Run:

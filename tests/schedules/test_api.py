@@ -1,4 +1,4 @@
-"""The schedules API on both databases: create, read, edit, delete, preview; validation errors
+"""The schedules API: create, read, edit, delete, preview; validation errors
 naming the field; launch values checked like a manual launch; every change audited."""
 
 from __future__ import annotations
@@ -200,6 +200,7 @@ def test_invalid_schedules_are_refused_naming_the_field(
     assert workbench.client.get(schedules_url(workbench)).json()["total"] == 0
 
 
+@pytest.mark.both_databases
 def test_names_are_unique_in_the_project(workbench: Workbench, template_id: int) -> None:
     make_schedule(workbench.client, workbench.project_id, template_id, launch=launch_values())
     again = workbench.client.post(

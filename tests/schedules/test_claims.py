@@ -18,6 +18,9 @@ from steward.runs.models import Run
 from steward.runtime import Runtime
 from steward.schedules import firing
 
+# PostgreSQL too: two schedulers racing on real connections
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:

@@ -2,7 +2,8 @@
 
 - Real services from the system binaries: ``postgres``, ``sshd``, ``redis``: each module defines a
   session-scoped fixture that ``tests/conftest.py`` loads through ``pytest_plugins``; the server
-  stops at session end. ``databases``: a fresh migrated database per test, on each backend.
+  stops at session end. ``databases``: a fresh migrated database per test
+  (SQLite; PostgreSQL too for the tests marked ``both_databases``).
 - ``builders``: the one set of helpers that create data (projects, keys, users, ``Workbench``);
   ``waits``: the one way to wait for a run or a condition; ``server``: a real ``steward serve``.
 - ``isolation``: cheap password hashes and no outbound connections, for the whole session.

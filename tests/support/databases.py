@@ -1,12 +1,30 @@
-"""Both databases for the API suite: each test gets a fresh, migrated SQLite or PostgreSQL one.
+"""The databases of the API suite: each test gets a fresh, migrated SQLite or PostgreSQL one.
 
 The migrations run once per session into a template (a file for SQLite, a template database
-for PostgreSQL); each test gets a copy. ``database_url`` is parametrized over the backends, so a
-test that uses it (through ``settings`` or ``client``) runs once on each: ``test_x[sqlite]``,
-``test_x[postgres]``.
+for PostgreSQL); each test gets a copy. ``database_url`` (and ``empty_database_url``, and a
+webhook test's ``hook_server``) is parametrized over the backends: ``test_x[sqlite]``,
+``test_x[postgres]``. Which of them run:
 
-- ``@pytest.mark.sqlite_only``: the test exercises the runner, not the database; skip postgres.
-- ``STEWARD_TEST_DB=sqlite`` (or ``pytest --db=sqlite``): run one backend only.
+- By default a test runs on **SQLite only**: what it checks (a rule, a route's wiring, a real
+  playbook run, a sandbox) does not depend on the database.
+- ``@pytest.mark.both_databases`` (on a test, or a module's ``pytestmark``): the database is
+  the point, so PostgreSQL too. That is storage and query semantics: claims and locking
+  (``SKIP LOCKED``, ``FOR UPDATE``), compare-and-set transitions and races, retention and
+  pruning, the migrations, the audit trail's and the dashboard's queries (time zones, days),
+  unique constraints and the conflicts they answer, column types and sizes (PostgreSQL
+  enforces ``VARCHAR(n)`` and integer ranges, SQLite does not), ordering and collations,
+  stored JSON and metrics chunks, and the code paths that ask ``dialect.name``. The cluster
+  tests (tests/cluster) always run on a PostgreSQL of their own.
+- ``db_session``: a session on a database shared by the worker's tests, inside an outer
+  transaction rolled back after the test (SQLAlchemy's ``join_transaction_mode=
+  "create_savepoint"``: a service's ``commit`` releases a savepoint). For the business rules
+  below HTTP: no app, no copy of the template, a few milliseconds a test
+  (support.services has the actor, the project and ``refused``).
+- ``@pytest.mark.sqlite_only``: never on PostgreSQL, even when asked for every test there.
+- ``STEWARD_TEST_DB`` (or ``pytest --db=``): ``sqlite`` runs SQLite only (the marked tests
+  too, on SQLite); ``postgres`` runs every database test on PostgreSQL only (not the
+  ``sqlite_only`` ones); ``both`` runs every database test on both (as the suite did before
+  ``both_databases``: for a release, or after changing the models).
 """
 
 from __future__ import annotations
@@ -21,7 +39,8 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
 
 from steward import migrations
 from steward.auth.bootstrap import ensure_admin
@@ -32,25 +51,27 @@ from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.postgres import PostgresServer
 
 BACKENDS = ("sqlite", "postgres")
+CHOICES = (*BACKENDS, "both")
 # the fixtures that take a backend: those below, and a webhook test's server (support.webhooks)
-PARAMETRIZED = ("database_url", "empty_database_url", "hook_server")
+PARAMETRIZED = ("database_url", "empty_database_url", "hook_server", "shared_database_url")
 TEMPLATE_DATABASE = "steward_template"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--db",
-        choices=BACKENDS,
+        choices=CHOICES,
         default=os.environ.get("STEWARD_TEST_DB") or None,
-        help="run the database-backed tests on this backend only (default: env STEWARD_TEST_DB, "
-        "else both)",
+        help="sqlite or postgres: every database test on this backend only; both: every one on "
+        "both (default: env STEWARD_TEST_DB, else SQLite and, for the tests marked "
+        "both_databases, PostgreSQL too)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     only = config.getoption("--db")
-    if only is not None and only not in BACKENDS:
-        raise pytest.UsageError(f"STEWARD_TEST_DB={only!r}: expected one of {', '.join(BACKENDS)}")
+    if only is not None and only not in CHOICES:
+        raise pytest.UsageError(f"STEWARD_TEST_DB={only!r}: expected one of {', '.join(CHOICES)}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -59,16 +80,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         params = item.callspec.params if hasattr(item, "callspec") else {}
         backend = next((params[name] for name in PARAMETRIZED if name in params), None)
-        if backend is None or (
-            (only is None or backend == only)
-            and not (backend != "sqlite" and item.get_closest_marker("sqlite_only"))
-        ):
+        if backend is None or _runs_on(item, backend, only):
             kept.append(item)
         else:
             dropped.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def _runs_on(item: pytest.Item, backend: str, only: str | None) -> bool:
+    """Whether ``item`` runs on ``backend`` given ``--db`` (see the module's docstring)."""
+    if backend == "sqlite":
+        return only != "postgres"
+    if item.get_closest_marker("sqlite_only"):
+        return False
+    if only is None:
+        return item.get_closest_marker("both_databases") is not None
+    return only in ("postgres", "both")
 
 
 def _seed(url: str) -> None:
@@ -202,3 +231,48 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     name = server.create_database()
     yield server.url(name)
     server.drop_database(name)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def shared_database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A migrated database the worker's ``db_session`` tests share, on each backend in turn:
+    each test's changes are rolled back, so none sees another's."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("shared") / "steward.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    copies: Copies = request.getfixturevalue("postgres_copies")
+    name = copies.take()
+    yield copies.server.url(name)
+    copies.give_back(name)
+
+
+@pytest.fixture(scope="session")
+def shared_engine(shared_database_url: str) -> Iterator[Engine]:
+    engine = make_engine(shared_database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def db_session(shared_engine: Engine) -> Iterator[Session]:
+    """A session inside a transaction rolled back at the end of the test: what the services
+    commit is a savepoint of it. SQLite on the default backend, PostgreSQL too for a test
+    marked ``both_databases`` (as ``database_url``)."""
+    with shared_engine.connect() as connection:
+        outer = connection.begin()
+        if connection.dialect.name == "sqlite":
+            # pysqlite begins a transaction only before a write: without this, the first
+            # SAVEPOINT would start one that its RELEASE (a service's commit) commits for good
+            connection.exec_driver_sql("BEGIN")
+        session = Session(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        try:
+            yield session
+        finally:
+            session.close()
+            outer.rollback()

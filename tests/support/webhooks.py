@@ -1,4 +1,4 @@
-"""Webhook tests: a real ``steward serve`` per module (on each backend), senders that sign
+"""Webhook tests: a real ``steward serve`` per module (and backend), senders that sign
 their deliveries the way GitHub, GitLab and generic senders do, and builders of hooks."""
 
 from __future__ import annotations

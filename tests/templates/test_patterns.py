@@ -3,8 +3,8 @@ Ansible would read as a file, or that starts with '-', is refused.
 
 Each row is checked against ansible-core itself: ``split_host_pattern`` must give the same
 elements, and ``InventoryManager.subset`` (the code behind ``--limit``) must read the file exactly
-when the row says so. tests/security/test_launch_arguments.py runs the refused rows through a
-real ansible-playbook and a Steward launch.
+when the row says so. test_hostile_launch_arguments.py runs the refused rows through a real
+ansible-playbook and a Steward launch.
 """
 
 from __future__ import annotations

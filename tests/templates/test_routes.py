@@ -223,6 +223,7 @@ def test_update_changes_only_what_is_sent_and_null_clears_optional_references(
     assert_problem(client.patch(item, json={"playbook": "../x.yml"}), 422, "playbook")
 
 
+@pytest.mark.both_databases
 def test_names_are_unique_and_delete_removes(
     client: TestClient, project_id: int, refs: dict[str, int]
 ) -> None:

@@ -130,6 +130,7 @@ def test_each_scheme_accepts_its_proof_and_refuses_a_wrong_one(
     no_secret_in(hook, listed, shown)
 
 
+@pytest.mark.both_databases
 def test_the_rate_limit_answers_429_after_n_deliveries_a_minute(hook_server: HookServer) -> None:
     ids = hook_server.project("limited")
     never = [{"source": "header", "path": "X-GitHub-Event", "value": "release"}]
@@ -288,6 +289,7 @@ def test_a_test_delivery_is_signed_by_the_server_and_checked_like_a_real_one(
     assert run_audit[0]["actor"] == f"admin (via webhook {hook['id']})"
 
 
+@pytest.mark.both_databases
 def test_the_same_delivery_sent_at_once_many_times_launches_one_run(
     hook_server: HookServer,
 ) -> None:

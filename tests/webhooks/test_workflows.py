@@ -1,7 +1,7 @@
 """Webhooks that launch a workflow: made with ``workflow_id`` (exactly one target, no launch
 values from the body), a signed delivery launching a real workflow run whose node runs run the
 real playbook, the owner's rights checked at each delivery (refused and recorded, the webhook
-disabled), and the webhook deleted with its workflow. In-process app on both databases."""
+disabled), and the webhook deleted with its workflow. In-process app."""
 
 from __future__ import annotations
 

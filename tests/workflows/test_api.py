@@ -1,4 +1,4 @@
-"""The workflows API on both databases: create, read, edit, delete; the document checked as a
+"""The workflows API: create, read, edit, delete; the document checked as a
 whole (422 naming the field); launch values checked like a launch and their secrets sealed;
 templates in use kept; every change audited."""
 
@@ -155,6 +155,7 @@ def test_launch_values_are_checked_like_a_launch(flows: Workflows, deploy: int) 
         assert "hunter2" not in detail
 
 
+@pytest.mark.both_databases
 def test_a_template_in_use_is_not_deleted_and_names_are_unique(
     workbench: Workbench, flows: Workflows, deploy: int
 ) -> None:

@@ -1,4 +1,4 @@
-"""Approval notifications, on both databases: when an approval node starts waiting (at the
+"""Approval notifications: when an approval node starts waiting (at the
 launch or in a later pass), the project-wide subscriptions that ask for ``approval_needed`` get
 one message each, through the outbox and the notifier, to a real HTTP receiver on 127.0.0.1; it
 names the workflow, the node, the launcher and links to the workflow run's page."""

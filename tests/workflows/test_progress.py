@@ -1,4 +1,4 @@
-"""Workflow runs with real ansible-playbook runs, on both databases: success, failure and always
+"""Workflow runs with real ansible-playbook runs: success, failure and always
 edges, convergence, approvals (approve, deny, timeout), cancel; every node run a normal run."""
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def test_unhandled_failure_fails_the_workflow_and_always_edges_fire(
     assert "'step' failed" in done["status_reason"]
 
 
+@pytest.mark.both_databases
 def test_convergence_runs_a_join_once_after_all_parents(
     workbench: Workbench, flows: Workflows, ok: int, fail: int
 ) -> None:
@@ -250,6 +251,7 @@ def test_a_node_whose_run_waits_for_a_slot_reads_its_run_queued(
     assert only["finished_at"] >= only["started_at"]
 
 
+@pytest.mark.both_databases
 def test_list_pages_and_filters(workbench: Workbench, flows: Workflows) -> None:
     one = flows.create([approval_node("gate")], [], name="one")
     two = flows.create([approval_node("gate")], [], name="two")

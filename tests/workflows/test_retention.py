@@ -1,4 +1,4 @@
-"""Retention of workflow runs, on both databases: ended workflow runs older than the runs'
+"""Retention of workflow runs (on both databases): ended workflow runs older than the runs'
 period go with their nodes; one still running stays however old; a node whose run was removed
 reads it as ``gone``, and its workflow run's page and decisions still answer."""
 
@@ -16,6 +16,9 @@ from steward.retention import service
 from steward.retention.service import Periods
 from steward.runs.models import Run
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
+
+# PostgreSQL too: bulk deletes of workflow runs and the rows that point at them
+pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
