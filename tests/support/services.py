@@ -18,12 +18,12 @@ from cryptography.fernet import Fernet
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.auth.actor import Actor
+from steward.access.actor import Actor
 from steward.auth.models import TokenScope, User
 from steward.config import Settings
+from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
 from steward.keys import service as keys_service
-from steward.keys.crypto import KeyCipher
 from steward.keys.models import KeyKind
 from steward.keys.schemas import SecretKeyCreate
 from steward.outbound import network
