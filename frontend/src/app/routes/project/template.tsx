@@ -17,7 +17,7 @@ import { useProjectContext } from "@/app/routes/project/context";
 import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
 import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
-import { useTemplate } from "@/features/templates/api/get-template";
+import { useTemplate } from "@/api/queries/project-options";
 import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
 import { paths } from "@/lib/paths";

@@ -14,7 +14,7 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
-import { useSecretKeyOptions } from "@/features/environments/api/get-secret-key-options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import { useSaveEnvironment } from "@/features/environments/api/save-environment";
 import {
   type EnvironmentFormValues,
@@ -25,6 +25,9 @@ import {
 import { useServerErrors } from "@/lib/form-errors";
 
 type Environment = Schemas["EnvironmentRead"];
+
+// the kinds that hold one value a variable can take (the server refuses ssh keys here)
+const SECRET_KINDS: readonly Schemas["KeyKind"][] = ["secret", "login_password", "vault_password"];
 
 interface EnvironmentFormModalProps {
   projectId: number;
@@ -39,7 +42,7 @@ export function EnvironmentFormModal({
   onClose,
 }: EnvironmentFormModalProps) {
   const save = useSaveEnvironment(projectId, environment?.id ?? null);
-  const keys = useSecretKeyOptions(projectId);
+  const keys = useKeyOptions(projectId, SECRET_KINDS);
   const form = useForm<EnvironmentFormValues>({
     mode: "controlled",
     initialValues: toEnvironmentValues(environment),

@@ -19,7 +19,7 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useSaveDestination } from "@/features/notifications/api/destinations";
-import { useKeyOptions } from "@/features/notifications/api/options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import {
   type DestinationFormValues,
   KINDS,
@@ -49,7 +49,6 @@ export function DestinationFormModal({
 }: DestinationFormModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveDestination(projectId);
-  const keys = useKeyOptions(projectId);
   const form = useForm<DestinationFormValues>({
     mode: "controlled",
     initialValues: toDestinationValues(destination),
@@ -58,9 +57,7 @@ export function DestinationFormModal({
   // a create body is tagged by kind: pydantic puts it first in an error's location
   const serverErrors = useServerErrors(form, { unionTag: kind });
   const secret = SECRET_OF[kind];
-  const keyData = (keys.data ?? [])
-    .filter((key) => secret.kinds.includes(key.kind))
-    .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
+  const keyData = useKeyOptions(projectId, secret.kinds).data ?? [];
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();

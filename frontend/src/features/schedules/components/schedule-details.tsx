@@ -20,7 +20,7 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
-import { useScheduleTemplate } from "@/features/schedules/api/get-templates";
+import { useTemplate } from "@/api/queries/project-options";
 import { useToggleSchedule } from "@/features/schedules/api/save-schedule";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
 import { SchedulePreview } from "@/features/schedules/components/schedule-preview";
@@ -41,7 +41,7 @@ interface ScheduleDetailsProps {
 export function ScheduleDetails(props: ScheduleDetailsProps) {
   const { projectId, scheduleId, onDeleted } = props;
   const schedule = useSchedule(projectId, scheduleId);
-  const template = useScheduleTemplate(projectId, schedule.data?.template_id ?? null);
+  const template = useTemplate(projectId, schedule.data?.template_id ?? null);
   const canWrite = props.canWrite || (template.data?.permissions?.includes("write") ?? false);
   const toggle = useToggleSchedule(projectId);
   const remove = useDeleteSchedule(projectId);

@@ -21,8 +21,7 @@ import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
-import { useScheduleTemplate, useWritableTemplates } from "@/features/schedules/api/get-templates";
-import { useWorkflowOptions } from "@/features/schedules/api/get-workflows";
+import { useTemplate, useTemplates, useWorkflowOptions } from "@/api/queries/project-options";
 import { useSaveSchedule } from "@/features/schedules/api/save-schedule";
 import { DraftSchedulePreview } from "@/features/schedules/components/schedule-preview";
 import { TimeZoneSelect } from "@/features/schedules/components/time-zone-select";
@@ -60,7 +59,7 @@ interface ScheduleFormModalProps {
 export function ScheduleFormModal(props: ScheduleFormModalProps) {
   const { projectId, schedule, template } = props;
   const load = template === null && schedule !== null ? schedule.template_id : null;
-  const loaded = useScheduleTemplate(projectId, load);
+  const loaded = useTemplate(projectId, load);
   if (load !== null && loaded.isPending) {
     return (
       <Modal opened onClose={props.onClose} title={`Edit schedule “${schedule?.name ?? ""}”`}>
@@ -77,7 +76,8 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveSchedule(projectId, schedule?.id ?? null);
   const picking = schedule === null && template === null;
-  const templates = useWritableTemplates(projectId, picking);
+  // a schedule may be made for the templates the caller may change
+  const templates = useTemplates(projectId, ["write"], picking);
   const workflows = useWorkflowOptions(projectId, picking);
   const [picked, setPicked] = useState<Template | null>(template);
   const form = useForm<ScheduleFormValues>({

@@ -4,7 +4,7 @@ import { useMediaQuery } from "@mantine/hooks";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
-import { useInventoryChoices } from "@/features/templates/api/get-choices";
+import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
 import { parseExtraVars } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
@@ -24,18 +24,13 @@ interface LaunchModalProps {
 export function LaunchModal({ projectId, template, onClose, onLaunched }: LaunchModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
   const launch = useLaunchTemplate(projectId);
-  const allowed = new Set(template.overridable);
-  const inventories = useInventoryChoices(projectId, allowed.has("inventory_id"));
   const form = useForm<LaunchFormValues>({
     mode: "controlled",
     initialValues: toLaunchValues(template),
   });
   const serverErrors = useServerErrors(form);
   const mayRun = template.permissions?.includes("run") ?? true;
-  // who may run a template but not list inventories still sees the template's own
-  const inventoryData = inventories.data ?? [
-    { value: String(template.inventory_id), label: template.inventory.name },
-  ];
+  const inventoryData = useLaunchInventoryOptions(projectId, template);
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();

@@ -21,7 +21,7 @@ import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { CheckIcon, CopyIcon } from "@/components/icons";
-import { useTemplatePermissions } from "@/features/webhooks/api/get-options";
+import { useTemplate } from "@/api/queries/project-options";
 import { useWebhook } from "@/features/webhooks/api/get-webhooks";
 import { useDeleteWebhook, useRotateWebhookId } from "@/features/webhooks/api/save-webhook";
 import { DeliveriesTable } from "@/features/webhooks/components/deliveries-table";
@@ -48,7 +48,7 @@ interface WebhookDetailsProps {
 export function WebhookDetails(props: WebhookDetailsProps) {
   const { projectId, webhookId, deliveryId, onOpenDelivery, onDeleted } = props;
   const webhook = useWebhook(projectId, webhookId);
-  const permissions = useTemplatePermissions(projectId, webhook.data?.template_id ?? null).data;
+  const permissions = useTemplate(projectId, webhook.data?.template_id ?? null).data?.permissions;
   const canWrite = props.canWrite || (permissions?.includes("write") ?? false);
   const canLaunch = props.canLaunch || (permissions?.includes("run") ?? false);
   const remove = useDeleteWebhook(projectId);

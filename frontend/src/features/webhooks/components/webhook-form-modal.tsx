@@ -20,10 +20,10 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import {
-  useHookableTemplates,
-  useSecretKeys,
+  useKeyOptions,
+  useTemplateOptions,
   useWorkflowOptions,
-} from "@/features/webhooks/api/get-options";
+} from "@/api/queries/project-options";
 import { useSaveWebhook } from "@/features/webhooks/api/save-webhook";
 import {
   AUTH_SCHEMES,
@@ -55,9 +55,11 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
   const { projectId, webhook, templateId, onClose, onSaved } = props;
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveWebhook(projectId, webhook?.id ?? null);
-  const keys = useSecretKeys(projectId);
+  // a webhook's shared secret is one of the project's `secret` keys
+  const keys = useKeyOptions(projectId, ["secret"], { label: (key) => key.name });
   const picking = webhook === null && templateId === null;
-  const templates = useHookableTemplates(projectId, picking);
+  // a webhook may be made for the templates the caller may change and launch
+  const templates = useTemplateOptions(projectId, ["write", "run"], picking);
   const workflows = useWorkflowOptions(projectId, picking);
   const form = useForm<WebhookFormValues>({
     mode: "controlled",
