@@ -18,6 +18,7 @@ import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { useDeliveries, useDelivery } from "@/features/webhooks/api/deliveries";
 import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { QueryState } from "@/components/query-state";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -171,7 +172,6 @@ function DeliveryDrawer(props: {
   const { projectId, webhookId, deliveryId, onClose } = props;
   const phone = useMediaQuery("(max-width: 48em)");
   const delivery = useDelivery(projectId, webhookId, deliveryId);
-  const d = delivery.data;
   return (
     <Drawer
       opened={deliveryId !== null}
@@ -180,62 +180,58 @@ function DeliveryDrawer(props: {
       size={phone ? "100%" : "xl"}
       title={`Delivery ${deliveryId ?? ""}`}
     >
-      {delivery.isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading the delivery" />
-        </Center>
-      ) : delivery.isError || !d ? (
-        <Alert color="red">{delivery.error?.message ?? "Not found"}</Alert>
-      ) : (
-        <Stack>
-          <Group gap="sm">
-            <OutcomeBadge outcome={d.outcome} />
-            {d.test && <Badge variant="outline">test</Badge>}
-            <Text size="sm">HTTP {d.status_code}</Text>
-            <Text size="sm" c="dimmed">
-              {formatDateTime(d.received_at)} from {d.source_ip || "?"}
-            </Text>
-          </Group>
-          <Text size="sm">{d.reason}</Text>
-          <Text size="sm">
-            Run: <RunLink projectId={projectId} delivery={d} />
-            {" · "}
-            {d.authenticated ? "authenticated" : "not authenticated"}
-            {d.delivery_key ? ` · id ${d.delivery_key}` : ""}
-          </Text>
-          {Object.keys(d.launch).length > 0 && (
-            <>
-              <Text fw={600} size="sm">
-                Launch values taken
+      <QueryState query={delivery} loading="Loading the delivery" notFound="Delivery not found">
+        {(d) => (
+          <Stack>
+            <Group gap="sm">
+              <OutcomeBadge outcome={d.outcome} />
+              {d.test && <Badge variant="outline">test</Badge>}
+              <Text size="sm">HTTP {d.status_code}</Text>
+              <Text size="sm" c="dimmed">
+                {formatDateTime(d.received_at)} from {d.source_ip || "?"}
               </Text>
-              <Code block>{JSON.stringify(d.launch, null, 2)}</Code>
-            </>
-          )}
-          <Text fw={600} size="sm">
-            Headers
-          </Text>
-          <Table aria-label="Headers" fz="xs" withTableBorder verticalSpacing={2}>
-            <Table.Tbody>
-              {Object.entries(d.headers).map(([name, value]) => (
-                <Table.Tr key={name}>
-                  <Table.Th ff="monospace" w="40%">
-                    {name}
-                  </Table.Th>
-                  <Table.Td ff="monospace" style={{ wordBreak: "break-all" }}>
-                    {value}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Text fw={600} size="sm">
-            Body{d.body_truncated ? " (first 64 KiB)" : ""}
-          </Text>
-          <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-            {prettyBody(d.body) || "(empty)"}
-          </Code>
-        </Stack>
-      )}
+            </Group>
+            <Text size="sm">{d.reason}</Text>
+            <Text size="sm">
+              Run: <RunLink projectId={projectId} delivery={d} />
+              {" · "}
+              {d.authenticated ? "authenticated" : "not authenticated"}
+              {d.delivery_key ? ` · id ${d.delivery_key}` : ""}
+            </Text>
+            {Object.keys(d.launch).length > 0 && (
+              <>
+                <Text fw={600} size="sm">
+                  Launch values taken
+                </Text>
+                <Code block>{JSON.stringify(d.launch, null, 2)}</Code>
+              </>
+            )}
+            <Text fw={600} size="sm">
+              Headers
+            </Text>
+            <Table aria-label="Headers" fz="xs" withTableBorder verticalSpacing={2}>
+              <Table.Tbody>
+                {Object.entries(d.headers).map(([name, value]) => (
+                  <Table.Tr key={name}>
+                    <Table.Th ff="monospace" w="40%">
+                      {name}
+                    </Table.Th>
+                    <Table.Td ff="monospace" style={{ wordBreak: "break-all" }}>
+                      {value}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            <Text fw={600} size="sm">
+              Body{d.body_truncated ? " (first 64 KiB)" : ""}
+            </Text>
+            <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+              {prettyBody(d.body) || "(empty)"}
+            </Code>
+          </Stack>
+        )}
+      </QueryState>
     </Drawer>
   );
 }
