@@ -21,7 +21,7 @@ import { useTemplate } from "@/api/queries/project-options";
 import { useToggleSchedule } from "@/features/schedules/api/save-schedule";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
 import { SchedulePreview } from "@/features/schedules/components/schedule-preview";
-import { ScheduleState } from "@/features/schedules/components/schedule-state";
+import { TriggerState } from "@/components/trigger-target";
 import { MISSED_POLICIES } from "@/features/schedules/lib/schedule-form";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { paths } from "@/lib/paths";
@@ -93,7 +93,7 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
               <Stack gap={2}>
                 <Group gap="sm">
                   <Title order={3}>{s.name}</Title>
-                  <ScheduleState schedule={s} />
+                  <TriggerState trigger={s} finished={s.next_fire_at === null} />
                 </Group>
                 <Text size="sm" c="dimmed">
                   Schedule {s.id} of{" "}

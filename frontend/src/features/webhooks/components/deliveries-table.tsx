@@ -17,7 +17,7 @@ import { useMediaQuery } from "@mantine/hooks";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { useDeliveries, useDelivery } from "@/features/webhooks/api/deliveries";
-import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { OutcomeBadge } from "@/features/webhooks/components/outcome-badge";
 import { QueryState } from "@/components/query-state";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";

@@ -18,7 +18,7 @@ import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
 import { useTestDelivery } from "@/features/webhooks/api/deliveries";
-import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { OutcomeBadge } from "@/features/webhooks/components/outcome-badge";
 import { rowId } from "@/features/webhooks/lib/webhook-form";
 import { useServerErrors } from "@/lib/form-errors";
 import { parseJsonObject } from "@/lib/json-object";

@@ -24,8 +24,8 @@ import { useDeleteWebhook, useRotateWebhookId } from "@/features/webhooks/api/sa
 import { DeliveriesTable } from "@/features/webhooks/components/deliveries-table";
 import { TestDeliveryModal } from "@/features/webhooks/components/test-delivery-modal";
 import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-modal";
-import { WebhookState } from "@/features/webhooks/components/webhook-state";
-import { WebhookTarget } from "@/features/webhooks/components/webhook-target";
+import { TriggerState } from "@/components/trigger-target";
+import { TriggerTargetLink } from "@/components/trigger-target";
 import { AUTH_SCHEMES, SENDER_SETUP } from "@/features/webhooks/lib/webhook-form";
 import { QueryState } from "@/components/query-state";
 
@@ -70,11 +70,11 @@ export function WebhookDetails(props: WebhookDetailsProps) {
               <Stack gap={2}>
                 <Group gap="sm">
                   <Title order={3}>{w.name}</Title>
-                  <WebhookState webhook={w} />
+                  <TriggerState trigger={w} />
                 </Group>
                 <Text size="sm" c="dimmed">
                   Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
-                  <WebhookTarget projectId={projectId} webhook={w} tab="webhooks" inline />
+                  <TriggerTargetLink projectId={projectId} target={w} tab="webhooks" inline />
                   {w.description ? ` — ${w.description}` : ""}
                 </Text>
               </Stack>
