@@ -30,9 +30,8 @@ export interface LaunchFormValues {
   survey: Record<string, Answer>;
 }
 
-/** The empty answer of a question with no default: the input's own empty value. */
-function initialAnswer(question: Question): Answer {
-  const value = question.default;
+/** `value` as the input of `question` holds it; no value: the input's own empty value. */
+export function answerOf(question: Question, value: unknown): Answer {
   switch (question.type) {
     case "boolean":
       return typeof value === "boolean" ? value : false;
@@ -58,7 +57,7 @@ export function toLaunchValues(template: Template): LaunchFormValues {
     timeout_seconds: template.timeout_seconds ?? "",
     extra_vars: "",
     inventory_id: String(template.inventory_id),
-    survey: Object.fromEntries(template.survey.map((q) => [q.variable, initialAnswer(q)])),
+    survey: Object.fromEntries(template.survey.map((q) => [q.variable, answerOf(q, q.default)])),
   };
 }
 

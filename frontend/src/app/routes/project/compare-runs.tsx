@@ -10,7 +10,7 @@ import { RunHeads } from "@/features/metrics/components/run-heads";
 import { SharedTimeline } from "@/features/metrics/components/shared-timeline";
 import { TaskDurations } from "@/features/metrics/components/task-durations";
 import { askedRuns } from "@/features/metrics/lib/compare";
-import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { paths } from "@/lib/paths";
 import { QueryState } from "@/components/query-state";
 

@@ -13,7 +13,7 @@ import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { RunOutput } from "@/features/runs/components/run-output";
 import { RunRecap } from "@/features/runs/components/run-recap";
-import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { RunSummary } from "@/features/runs/components/run-summary";
 import { RunTimeline } from "@/features/runs/components/run-timeline";
 import { type LogFilter, NO_FILTER } from "@/features/runs/hooks/use-log-filter";

@@ -1,4 +1,5 @@
 import type { Schemas } from "@/api/client";
+import { type Answer, answerOf } from "@/lib/launch-form";
 import { extraVarsText, parseExtraVars } from "@/lib/extra-vars";
 import { type Checked, type TargetValues, toTargetValues, withTarget } from "@/lib/trigger-target";
 import { browserZone, utcToZonedWall, zonedWallToUtc } from "@/features/schedules/lib/zones";
@@ -8,7 +9,6 @@ type ScheduleCreate = Schemas["ScheduleCreate"];
 type ScheduleTargetCreate = Schemas["ScheduleTargetCreate"];
 type Template = Schemas["TemplateRead"];
 type Question = Schemas["Question"];
-export type Answer = string | number | boolean | string[];
 
 export const KINDS: { value: Schemas["ScheduleKind"]; label: string }[] = [
   { value: "cron", label: "Cron" },
@@ -42,20 +42,6 @@ export interface ScheduleFormValues extends TargetValues {
   enabled: boolean;
   missed_policy: Schemas["MissedPolicy"];
   launch: { limit: string; extra_vars: string; survey: Record<string, Answer> };
-}
-
-function answerOf(question: Question, value: unknown): Answer {
-  switch (question.type) {
-    case "boolean":
-      return typeof value === "boolean" ? value : false;
-    case "multi_choice":
-      return Array.isArray(value) ? value.map(String) : [];
-    case "integer":
-    case "float":
-      return typeof value === "number" ? value : "";
-    default:
-      return value == null ? "" : String(value);
-  }
 }
 
 /** The answers of `survey` to `questions`: stored ones kept, the others at their default. */
