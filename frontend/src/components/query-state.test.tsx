@@ -49,4 +49,19 @@ describe("QueryState", () => {
     expect(screen.getByText(/the database is down/)).toBeInTheDocument();
     expect(screen.queryByText("Thing not found")).not.toBeInTheDocument();
   });
+
+  it("names a part's failure, a 404 included, when it has no not-found of its own", async () => {
+    const gone = new ApiError(404, "Not Found", "Webhook 4 not found", []);
+    function Part() {
+      const query = useQuery({ queryKey: ["part"], queryFn: () => Promise.reject(gone) });
+      return (
+        <QueryState query={query} loading="Loading deliveries" failed="Could not load deliveries">
+          {() => <p>rows</p>}
+        </QueryState>
+      );
+    }
+    renderWithProviders(<Part />);
+    expect(await screen.findByText("Could not load deliveries")).toBeInTheDocument();
+    expect(screen.getByText("Webhook 4 not found")).toBeInTheDocument();
+  });
 });

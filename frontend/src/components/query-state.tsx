@@ -7,8 +7,12 @@ interface QueryStateProps<T> {
   query: UseQueryResult<T>;
   /** the loader's name, e.g. "Loading the schedule" */
   loading: string;
-  /** the title when the server answers 404, e.g. "Schedule not found" */
-  notFound: string;
+  /** the title when the server answers 404, e.g. "Schedule not found" (none: an error) */
+  notFound?: string;
+  /** the title of any other failure, e.g. "Could not load messages" */
+  failed?: string;
+  /** a part of a page (a list under a record): a smaller loader */
+  small?: boolean;
   /** what a 404 says instead of the server's message (why it may be hidden, say) */
   notFoundText?: string;
   /** after the message: a way back, say */
@@ -26,20 +30,22 @@ export function QueryState<T>({
   loading,
   notFound,
   notFoundText,
+  failed = "Error",
+  small = false,
   back,
   children,
 }: QueryStateProps<T>) {
   if (query.isPending) {
     return (
-      <Center py="xl">
-        <Loader aria-label={loading} />
+      <Center py={small ? "md" : "xl"}>
+        <Loader size={small ? "sm" : undefined} aria-label={loading} />
       </Center>
     );
   }
   if (query.isError) {
-    const missing = isApiError(query.error) && query.error.status === 404;
+    const missing = notFound !== undefined && isApiError(query.error) && query.error.status === 404;
     return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? notFound : "Error"}>
+      <Alert color={missing ? "yellow" : "red"} title={missing ? notFound : failed}>
         {missing && notFoundText !== undefined ? notFoundText : query.error.message}
         {back !== undefined && <> {back}</>}
       </Alert>

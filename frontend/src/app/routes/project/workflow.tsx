@@ -49,50 +49,48 @@ export function Component() {
     <Stack>
       {header}
       <QueryState query={workflow} loading="Loading the workflow" notFound="Workflow not found">
-        {(w) => {
-          return (
-            <Stack key={w.id}>
-              <Group justify="space-between" wrap="wrap">
-                <Title order={3}>{w.name}</Title>
-                <Button
-                  loading={launch.isPending}
-                  onClick={() =>
-                    launch.mutate(w.id, {
-                      onSuccess: (run) => void navigate(paths.workflowRun(project.id, run.id)),
-                      onError: (error) =>
-                        notifications.show({ color: "red", message: error.message }),
-                    })
-                  }
-                >
-                  Launch
-                </Button>
-              </Group>
-              {w.description && (
-                <Text size="sm" c="dimmed">
-                  {w.description}
-                </Text>
-              )}
-              {canWrite ? (
-                <WorkflowEditor
-                  key={w.updated_at}
-                  projectId={project.id}
-                  workflow={w}
-                  onSaved={() => undefined}
-                />
-              ) : (
-                <WorkflowGraph
-                  boxes={w.nodes.map((n) => ({
-                    key: n.key,
-                    label: n.kind === "template" ? n.template_name : `approval: ${n.name}`,
-                  }))}
-                  edges={w.edges}
-                />
-              )}
-              <Title order={4}>Runs of this workflow</Title>
-              <WorkflowRunsTable projectId={project.id} workflowId={w.id} />
-            </Stack>
-          );
-        }}
+        {(w) => (
+          <Stack key={w.id}>
+            <Group justify="space-between" wrap="wrap">
+              <Title order={3}>{w.name}</Title>
+              <Button
+                loading={launch.isPending}
+                onClick={() =>
+                  launch.mutate(w.id, {
+                    onSuccess: (run) => void navigate(paths.workflowRun(project.id, run.id)),
+                    onError: (error) =>
+                      notifications.show({ color: "red", message: error.message }),
+                  })
+                }
+              >
+                Launch
+              </Button>
+            </Group>
+            {w.description && (
+              <Text size="sm" c="dimmed">
+                {w.description}
+              </Text>
+            )}
+            {canWrite ? (
+              <WorkflowEditor
+                key={w.updated_at}
+                projectId={project.id}
+                workflow={w}
+                onSaved={() => undefined}
+              />
+            ) : (
+              <WorkflowGraph
+                boxes={w.nodes.map((n) => ({
+                  key: n.key,
+                  label: n.kind === "template" ? n.template_name : `approval: ${n.name}`,
+                }))}
+                edges={w.edges}
+              />
+            )}
+            <Title order={4}>Runs of this workflow</Title>
+            <WorkflowRunsTable projectId={project.id} workflowId={w.id} />
+          </Stack>
+        )}
       </QueryState>
     </Stack>
   );

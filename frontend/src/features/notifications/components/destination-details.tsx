@@ -34,72 +34,70 @@ export function DestinationDetails(props: DestinationDetailsProps) {
       loading="Loading the destination"
       notFound="Destination not found"
     >
-      {(d) => {
-        return (
-          <Stack>
-            <Group justify="space-between" align="flex-start" wrap="wrap">
-              <Stack gap={2}>
-                <Group gap="sm">
-                  <Title order={3}>{d.name}</Title>
-                  <Badge variant="outline">
-                    {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
-                  </Badge>
-                  {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
-                </Group>
-                <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
-                  {destinationTarget(d)}
-                  {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
-                </Text>
-                {d.description && <Text size="sm">{d.description}</Text>}
-              </Stack>
-              {canWrite && (
-                <Group gap="xs">
-                  <Button
-                    loading={test.isPending}
-                    onClick={() =>
-                      test.mutate(d.id, {
-                        onSuccess: () =>
-                          notifications.show({
-                            message: "Test message queued: see its attempts below",
-                          }),
-                        onError: (error) =>
-                          notifications.show({ color: "red", message: error.message }),
-                      })
-                    }
-                  >
-                    Send test
-                  </Button>
-                  <Button variant="default" onClick={() => setEditing(true)}>
-                    Edit
-                  </Button>
-                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                    Delete
-                  </Button>
-                </Group>
-              )}
-            </Group>
-            <Title order={4}>Messages</Title>
-            <MessagesList projectId={projectId} destinationId={d.id} />
-            {editing && (
-              <DestinationFormModal
-                projectId={projectId}
-                destination={d}
-                onClose={() => setEditing(false)}
-              />
+      {(d) => (
+        <Stack>
+          <Group justify="space-between" align="flex-start" wrap="wrap">
+            <Stack gap={2}>
+              <Group gap="sm">
+                <Title order={3}>{d.name}</Title>
+                <Badge variant="outline">
+                  {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
+                </Badge>
+                {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
+              </Group>
+              <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
+                {destinationTarget(d)}
+                {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
+              </Text>
+              {d.description && <Text size="sm">{d.description}</Text>}
+            </Stack>
+            {canWrite && (
+              <Group gap="xs">
+                <Button
+                  loading={test.isPending}
+                  onClick={() =>
+                    test.mutate(d.id, {
+                      onSuccess: () =>
+                        notifications.show({
+                          message: "Test message queued: see its attempts below",
+                        }),
+                      onError: (error) =>
+                        notifications.show({ color: "red", message: error.message }),
+                    })
+                  }
+                >
+                  Send test
+                </Button>
+                <Button variant="default" onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
+                  Delete
+                </Button>
+              </Group>
             )}
-            <ConfirmDeleteModal
-              opened={removing}
-              onClose={() => setRemoving(false)}
-              subject={`destination “${d.name}”`}
-              consequence="Its subscriptions and messages are deleted with it."
-              onConfirm={async () => {
-                await remove.mutateAsync(d.id);
-                onDeleted();
-              }}
+          </Group>
+          <Title order={4}>Messages</Title>
+          <MessagesList projectId={projectId} destinationId={d.id} />
+          {editing && (
+            <DestinationFormModal
+              projectId={projectId}
+              destination={d}
+              onClose={() => setEditing(false)}
             />
-          </Stack>
-        );
-      }}
+          )}
+          <ConfirmDeleteModal
+            opened={removing}
+            onClose={() => setRemoving(false)}
+            subject={`destination “${d.name}”`}
+            consequence="Its subscriptions and messages are deleted with it."
+            onConfirm={async () => {
+              await remove.mutateAsync(d.id);
+              onDeleted();
+            }}
+          />
+        </Stack>
+      )}
     </QueryState>
   );
 }

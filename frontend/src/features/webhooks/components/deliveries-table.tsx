@@ -1,13 +1,10 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
-  Center,
   Code,
   Drawer,
   Group,
-  Loader,
   Stack,
   Table,
   Text,
@@ -63,94 +60,91 @@ interface DeliveriesTableProps {
 /** Every delivery received, newest first: when, the outcome and why, the run it started. */
 export function DeliveriesTable({ projectId, webhookId, openId, onOpen }: DeliveriesTableProps) {
   const deliveries = useDeliveries(projectId, webhookId);
-  if (deliveries.isPending) {
-    return (
-      <Center py="md">
-        <Loader size="sm" aria-label="Loading deliveries" />
-      </Center>
-    );
-  }
-  if (deliveries.isError) {
-    return (
-      <Alert color="red" title="Could not load deliveries">
-        {deliveries.error.message}
-      </Alert>
-    );
-  }
-  const rows: Delivery[] = deliveries.data.pages.flatMap((page) => page.items);
   return (
-    <Stack gap="xs">
-      {rows.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          No delivery yet. Send a test delivery, or point the sender at the URL above.
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={320}>
-          <Table aria-label="Deliveries" highlightOnHover verticalSpacing="xs" fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Received</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th visibleFrom="sm">Reason</Table.Th>
-                <Table.Th visibleFrom="md">Event</Table.Th>
-                <Table.Th>Run</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>
-                    <UnstyledButton
-                      onClick={() => onOpen(d.id)}
-                      aria-label={`Delivery ${d.id}`}
-                      td="underline"
-                      fz="sm"
-                    >
-                      {formatDateTime(d.received_at)}
-                    </UnstyledButton>
-                    {d.test && (
-                      <Badge size="xs" ml={6} variant="outline">
-                        test
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <OutcomeBadge outcome={d.outcome} />
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Text size="sm" lineClamp={2}>
-                      {d.reason}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
-                  <Table.Td>
-                    <RunLink projectId={projectId} delivery={d} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {deliveries.hasNextPage && (
-        <Group>
-          <Button
-            variant="default"
-            size="xs"
-            loading={deliveries.isFetchingNextPage}
-            onClick={() => void deliveries.fetchNextPage()}
-          >
-            Older deliveries
-          </Button>
-        </Group>
-      )}
-      <DeliveryDrawer
-        projectId={projectId}
-        webhookId={webhookId}
-        deliveryId={openId}
-        onClose={() => onOpen(null)}
-      />
-    </Stack>
+    <QueryState
+      query={deliveries}
+      loading="Loading deliveries"
+      failed="Could not load deliveries"
+      small
+    >
+      {(data) => {
+        const rows: Delivery[] = data.pages.flatMap((page) => page.items);
+        return (
+          <Stack gap="xs">
+            {rows.length === 0 ? (
+              <Text c="dimmed" size="sm">
+                No delivery yet. Send a test delivery, or point the sender at the URL above.
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={320}>
+                <Table aria-label="Deliveries" highlightOnHover verticalSpacing="xs" fz="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Received</Table.Th>
+                      <Table.Th>Outcome</Table.Th>
+                      <Table.Th visibleFrom="sm">Reason</Table.Th>
+                      <Table.Th visibleFrom="md">Event</Table.Th>
+                      <Table.Th>Run</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((d) => (
+                      <Table.Tr key={d.id}>
+                        <Table.Td>
+                          <UnstyledButton
+                            onClick={() => onOpen(d.id)}
+                            aria-label={`Delivery ${d.id}`}
+                            td="underline"
+                            fz="sm"
+                          >
+                            {formatDateTime(d.received_at)}
+                          </UnstyledButton>
+                          {d.test && (
+                            <Badge size="xs" ml={6} variant="outline">
+                              test
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <OutcomeBadge outcome={d.outcome} />
+                        </Table.Td>
+                        <Table.Td visibleFrom="sm">
+                          <Text size="sm" lineClamp={2}>
+                            {d.reason}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
+                        <Table.Td>
+                          <RunLink projectId={projectId} delivery={d} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {deliveries.hasNextPage && (
+              <Group>
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={deliveries.isFetchingNextPage}
+                  onClick={() => void deliveries.fetchNextPage()}
+                >
+                  Older deliveries
+                </Button>
+              </Group>
+            )}
+            <DeliveryDrawer
+              projectId={projectId}
+              webhookId={webhookId}
+              deliveryId={openId}
+              onClose={() => onOpen(null)}
+            />
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }
 
