@@ -1,9 +1,10 @@
-import { Badge, Button, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
+import { Badge, Button, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { type WebSession, useEndSession, useSessions } from "@/features/auth/api/account";
 import { formatDateTime } from "@/lib/format";
 import { QueryState } from "@/components/query-state";
+import { ActionsHeader } from "@/components/row-actions";
 
 /** "Firefox 128 on Linux" out of a user agent string, or the string itself. */
 export function describeAgent(agent: string): string {
@@ -44,9 +45,7 @@ export function SessionsPanel() {
                   <Table.Th visibleFrom="xs">From</Table.Th>
                   <Table.Th visibleFrom="sm">Signed in</Table.Th>
                   <Table.Th visibleFrom="md">Expires</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
+                  <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

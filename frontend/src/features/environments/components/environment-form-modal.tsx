@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group,
-  Input,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Fieldset, Group, Input, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
@@ -23,6 +13,7 @@ import {
   toEnvironmentValues,
 } from "@/features/environments/lib/environment-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Environment = Schemas["EnvironmentRead"];
 
@@ -104,27 +95,18 @@ export function EnvironmentFormModal({
                 spellCheck={false}
                 {...form.getInputProps(`env_vars.${index}.value`)}
               />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Remove variable ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove variable ${index + 1}`}
                 onClick={() => form.removeListItem("env_vars", index)}
-              >
-                ×
-              </ActionIcon>
+              />
             </Group>
           ))}
           <Input.Error>{form.errors.env_vars}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() => form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })}
-            >
-              Add variable
-            </Button>
-          </Group>
+          <AddRowButton
+            onClick={() => form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })}
+          >
+            Add variable
+          </AddRowButton>
         </Stack>
       </Fieldset>
 
@@ -163,34 +145,25 @@ export function EnvironmentFormModal({
                 {...form.getInputProps(`secrets.${index}.key_id`)}
                 onChange={(value) => form.setFieldValue(`secrets.${index}.key_id`, value ?? "")}
               />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Remove secret ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove secret ${index + 1}`}
                 onClick={() => form.removeListItem("secrets", index)}
-              >
-                ×
-              </ActionIcon>
+              />
             </Group>
           ))}
           <Input.Error>{form.errors.secrets}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() =>
-                form.insertListItem("secrets", {
-                  id: rowId(),
-                  name: "",
-                  target: "env",
-                  key_id: "",
-                })
-              }
-            >
-              Add secret
-            </Button>
-          </Group>
+          <AddRowButton
+            onClick={() =>
+              form.insertListItem("secrets", {
+                id: rowId(),
+                name: "",
+                target: "env",
+                key_id: "",
+              })
+            }
+          >
+            Add secret
+          </AddRowButton>
         </Stack>
       </Fieldset>
     </FormModal>

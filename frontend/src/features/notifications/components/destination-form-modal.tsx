@@ -1,6 +1,4 @@
 import {
-  ActionIcon,
-  Button,
   Fieldset,
   Group,
   Input,
@@ -31,6 +29,7 @@ import {
   toDestinationValues,
 } from "@/features/notifications/lib/destination-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Destination = Schemas["DestinationRead"];
 
@@ -187,27 +186,16 @@ export function DestinationFormModal({
                   style={{ flex: 1 }}
                   {...form.getInputProps(`config.headers.${index}.value`)}
                 />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove header ${index + 1}`}
+                <RemoveRowButton
+                  label={`Remove header ${index + 1}`}
                   onClick={() => form.removeListItem("config.headers", index)}
-                >
-                  ×
-                </ActionIcon>
+                />
               </Group>
             ))}
             <Input.Error>{form.errors["config.headers"]}</Input.Error>
-            <Group>
-              <Button
-                variant="light"
-                size="xs"
-                onClick={() => form.insertListItem("config.headers", headerRow())}
-              >
-                Add header
-              </Button>
-            </Group>
+            <AddRowButton onClick={() => form.insertListItem("config.headers", headerRow())}>
+              Add header
+            </AddRowButton>
           </Stack>
         </Fieldset>
       )}

@@ -6,7 +6,7 @@ import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
 
@@ -34,11 +34,8 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     launch.mutate(toRunCreate(template, values, extraVars), {
       onSuccess: onLaunched,
       onError: (error) => serverErrors.show(error),

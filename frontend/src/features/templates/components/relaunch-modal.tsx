@@ -14,7 +14,7 @@ import {
   toRelaunchBody,
   toRelaunchValues,
 } from "@/features/templates/lib/launch-form";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import type { LaunchFormValues } from "@/lib/launch-form";
 
@@ -99,11 +99,8 @@ function RelaunchForm({
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     const body = toRelaunchBody(template, values, extraVars, hosts, earlier.kept_secrets);
     relaunch.mutate(body, {
       onSuccess: onRelaunched,

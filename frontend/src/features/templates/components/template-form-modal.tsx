@@ -40,7 +40,7 @@ import {
   toTemplateValues,
 } from "@/features/templates/lib/template-form";
 import { VERBOSITY } from "@/lib/launch-form";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
@@ -107,11 +107,8 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     save.mutate(toTemplateBody(values, extraVars), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Template “${saved.name}” saved` });

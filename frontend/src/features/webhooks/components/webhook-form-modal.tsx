@@ -1,6 +1,4 @@
 import {
-  ActionIcon,
-  Button,
   Fieldset,
   Group,
   Input,
@@ -32,6 +30,7 @@ import {
   toWebhookValues,
 } from "@/features/webhooks/lib/webhook-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Webhook = Schemas["WebhookRead"];
 
@@ -182,29 +181,18 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
                     {...form.getInputProps(`matchers.${index}.value`)}
                   />
                 ) : null}
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove condition ${index + 1}`}
+                <RemoveRowButton
+                  label={`Remove condition ${index + 1}`}
                   onClick={() => form.removeListItem("matchers", index)}
-                >
-                  ×
-                </ActionIcon>
+                />
               </Group>
               <Input.Error>{form.errors[`matchers.${index}`]}</Input.Error>
             </Stack>
           ))}
           <Input.Error>{form.errors.matchers}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() => form.insertListItem("matchers", newMatcher())}
-            >
-              Add condition
-            </Button>
-          </Group>
+          <AddRowButton onClick={() => form.insertListItem("matchers", newMatcher())}>
+            Add condition
+          </AddRowButton>
         </Stack>
       </Fieldset>
 
@@ -232,29 +220,18 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
               style={{ flex: 2 }}
               {...form.getInputProps(`extractors.${index}.path`)}
             />
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              aria-label={`Remove variable ${index + 1}`}
+            <RemoveRowButton
+              label={`Remove variable ${index + 1}`}
               onClick={() => form.removeListItem("extractors", index)}
-            >
-              ×
-            </ActionIcon>
+            />
           </Group>
         ))}
         <Input.Error>{form.errors.extractors}</Input.Error>
-        <Group>
-          <Button
-            variant="light"
-            size="xs"
-            onClick={() =>
-              form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })
-            }
-          >
-            Add variable
-          </Button>
-        </Group>
+        <AddRowButton
+          onClick={() => form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })}
+        >
+          Add variable
+        </AddRowButton>
       </TriggerLaunchValues>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
