@@ -15,8 +15,8 @@ export const VERBOSITY = ["0", "1", "2", "3", "4"].map((value) => ({
 
 export type Answer = string | number | boolean | string[];
 
-/** Names as in the launch body, so errors (`limit`, `survey.db_name`) find their inputs. */
-export interface LaunchFormValues {
+/** A run's options as a form holds them: a template's, and a launch's overrides of them. */
+export interface RunOptionValues {
   limit: string;
   tags: string;
   skip_tags: string;
@@ -25,6 +25,10 @@ export interface LaunchFormValues {
   verbosity: string;
   forks: number | "";
   timeout_seconds: number | "";
+}
+
+/** Names as in the launch body, so errors (`limit`, `survey.db_name`) find their inputs. */
+export interface LaunchFormValues extends RunOptionValues {
   extra_vars: string;
   inventory_id: string;
   survey: Record<string, Answer>;
