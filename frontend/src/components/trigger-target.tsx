@@ -25,6 +25,13 @@ import {
 type Template = Schemas["TemplateRead"];
 type TemplatePermission = NonNullable<Template["permissions"]>[number];
 
+/** What the form dialog of every trigger takes, beside the trigger itself. */
+export interface TriggerFormProps<T> {
+  projectId: number;
+  onClose: () => void;
+  onSaved?: (saved: T) => void;
+}
+
 interface TriggerTargetFieldsProps {
   projectId: number;
   /** a new trigger not of a known template: the person picks what it launches */

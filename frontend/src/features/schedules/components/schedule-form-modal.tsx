@@ -21,7 +21,11 @@ import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useTemplate } from "@/api/queries/project-options";
-import { TriggerLaunchValues, TriggerTargetFields } from "@/components/trigger-target";
+import {
+  type TriggerFormProps,
+  TriggerLaunchValues,
+  TriggerTargetFields,
+} from "@/components/trigger-target";
 import { useSaveSchedule } from "@/features/schedules/api/save-schedule";
 import { DraftSchedulePreview } from "@/features/schedules/components/schedule-preview";
 import { TimeZoneSelect } from "@/features/schedules/components/time-zone-select";
@@ -40,8 +44,7 @@ import { useServerErrors } from "@/lib/form-errors";
 type Schedule = Schemas["ScheduleRead"];
 type Template = Schemas["TemplateRead"];
 
-interface ScheduleFormModalProps {
-  projectId: number;
+interface ScheduleFormModalProps extends TriggerFormProps<Schedule> {
   /** null: a new schedule */
   schedule: Schedule | null;
   /**
@@ -49,8 +52,6 @@ interface ScheduleFormModalProps {
    * person picks a template or a workflow
    */
   template: Template | null;
-  onClose: () => void;
-  onSaved?: (schedule: Schedule) => void;
 }
 
 /** Create or edit a schedule; an edit first loads the template, for its survey. */

@@ -17,7 +17,11 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useKeyOptions } from "@/api/queries/project-options";
-import { TriggerLaunchValues, TriggerTargetFields } from "@/components/trigger-target";
+import {
+  type TriggerFormProps,
+  TriggerLaunchValues,
+  TriggerTargetFields,
+} from "@/components/trigger-target";
 import { useSaveWebhook } from "@/features/webhooks/api/save-webhook";
 import {
   AUTH_SCHEMES,
@@ -34,14 +38,11 @@ import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Webhook = Schemas["WebhookRead"];
 
-interface WebhookFormModalProps {
-  projectId: number;
+interface WebhookFormModalProps extends TriggerFormProps<Webhook> {
   /** null: a new webhook */
   webhook: Webhook | null;
   /** the template of a new webhook (the template page); null: picked in the form */
   templateId: number | null;
-  onClose: () => void;
-  onSaved?: (webhook: Webhook) => void;
 }
 
 export function WebhookFormModal(props: WebhookFormModalProps) {
