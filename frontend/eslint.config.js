@@ -6,8 +6,10 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 // Imports flow one way: shared (api, components, hooks, lib) -> features -> app, and a feature
-// never imports another feature (compose them in src/app). Imports across folders use the `@/`
-// alias, so these patterns see every crossing.
+// never imports another feature (compose them in src/app). What several features need of one
+// resource is shared: the lists their pickers show are queries of src/api/queries, the forms
+// and views they share are src/components. Imports across folders use the `@/` alias, so these
+// patterns see every crossing.
 const features = readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);

@@ -19,7 +19,7 @@ const csrf: Middleware = {
 export const api = createClient<paths>({ credentials: "same-origin" });
 api.use(csrf);
 
-interface ApiResult<T> {
+export interface ApiResult<T> {
   data?: T;
   error?: unknown;
   response: Response;

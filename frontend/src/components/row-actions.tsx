@@ -1,4 +1,4 @@
-import { Button, Group } from "@mantine/core";
+import { Button, Group, Table, VisuallyHidden } from "@mantine/core";
 
 interface RowActionsProps {
   /** the row's name, for the buttons' accessible names ("Edit db-prod") */
@@ -30,5 +30,14 @@ export function RowActions({ name, onEdit, onDelete }: RowActionsProps) {
         </Button>
       )}
     </Group>
+  );
+}
+
+/** The header of a table's actions column: named for screen readers, blank on screen. */
+export function ActionsHeader() {
+  return (
+    <Table.Th>
+      <VisuallyHidden>Actions</VisuallyHidden>
+    </Table.Th>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extraVarsError, extraVarsText, parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsError, extraVarsOf, extraVarsText, parseExtraVars } from "@/lib/extra-vars";
 
 describe("extra vars as typed", () => {
   it("reads YAML, JSON and name=value lines alike", () => {
@@ -53,5 +53,20 @@ describe("extra vars as typed", () => {
     expect(extraVarsText({})).toBe("");
     const text = extraVarsText({ a: 1, b: ["x"] });
     expect(parseExtraVars(text)).toEqual({ a: 1, b: ["x"] });
+  });
+});
+
+describe("extraVarsOf", () => {
+  it("gives the vars of good text and says nothing", () => {
+    const said: string[] = [];
+    expect(extraVarsOf("a: 1", (m) => said.push(m))).toEqual({ a: 1 });
+    expect(said).toEqual([]);
+  });
+
+  it("says the mistake of bad text and gives null", () => {
+    const said: string[] = [];
+    expect(extraVarsOf("a=1\nnot a pair", (m) => said.push(m))).toBeNull();
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/line 2/);
   });
 });

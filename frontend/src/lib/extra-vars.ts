@@ -114,3 +114,13 @@ export function extraVarsError(text: string): string | null {
 export function extraVarsText(value: ExtraVars | null | undefined): string {
   return value && Object.keys(value).length > 0 ? JSON.stringify(value, null, 2) : "";
 }
+
+/** The extra vars a form's text gives; a mistake goes to `showError` (the field), and null. */
+export function extraVarsOf(text: string, showError: (message: string) => void): ExtraVars | null {
+  const vars = parseExtraVars(text);
+  if (typeof vars === "string") {
+    showError(vars);
+    return null;
+  }
+  return vars;
+}

@@ -15,8 +15,8 @@ export const VERBOSITY = ["0", "1", "2", "3", "4"].map((value) => ({
 
 export type Answer = string | number | boolean | string[];
 
-/** Names as in the launch body, so errors (`limit`, `survey.db_name`) find their inputs. */
-export interface LaunchFormValues {
+/** A run's options as a form holds them: a template's, and a launch's overrides of them. */
+export interface RunOptionValues {
   limit: string;
   tags: string;
   skip_tags: string;
@@ -25,14 +25,17 @@ export interface LaunchFormValues {
   verbosity: string;
   forks: number | "";
   timeout_seconds: number | "";
+}
+
+/** Names as in the launch body, so errors (`limit`, `survey.db_name`) find their inputs. */
+export interface LaunchFormValues extends RunOptionValues {
   extra_vars: string;
   inventory_id: string;
   survey: Record<string, Answer>;
 }
 
-/** The empty answer of a question with no default: the input's own empty value. */
-function initialAnswer(question: Question): Answer {
-  const value = question.default;
+/** `value` as the input of `question` holds it; no value: the input's own empty value. */
+export function answerOf(question: Question, value: unknown): Answer {
   switch (question.type) {
     case "boolean":
       return typeof value === "boolean" ? value : false;
@@ -58,7 +61,7 @@ export function toLaunchValues(template: Template): LaunchFormValues {
     timeout_seconds: template.timeout_seconds ?? "",
     extra_vars: "",
     inventory_id: String(template.inventory_id),
-    survey: Object.fromEntries(template.survey.map((q) => [q.variable, initialAnswer(q)])),
+    survey: Object.fromEntries(template.survey.map((q) => [q.variable, answerOf(q, q.default)])),
   };
 }
 

@@ -1,7 +1,6 @@
-import { Alert, Anchor, Center, Group, Loader, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { isApiError } from "@/api/errors";
 import { useProjectContext } from "@/app/routes/project/context";
 import { useRunsCompared } from "@/features/metrics/api/get-runs-compared";
 import { CompareMetrics } from "@/features/metrics/components/compare-metrics";
@@ -11,8 +10,9 @@ import { RunHeads } from "@/features/metrics/components/run-heads";
 import { SharedTimeline } from "@/features/metrics/components/shared-timeline";
 import { TaskDurations } from "@/features/metrics/components/task-durations";
 import { askedRuns } from "@/features/metrics/lib/compare";
-import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { paths } from "@/lib/paths";
+import { QueryState } from "@/components/query-state";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -26,65 +26,60 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 function Compared({ projectId, runIds }: { projectId: number; runIds: number[] }) {
   const compared = useRunsCompared(projectId, runIds);
   const [hovered, setHovered] = useState<string | null>(null);
-  if (compared.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading the runs" />
-      </Center>
-    );
-  }
-  if (compared.isError) {
-    const missing = isApiError(compared.error) && compared.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Run not found" : "Error"}>
-        {compared.error.message}
-      </Alert>
-    );
-  }
-  const c = compared.data;
-  const templates = [...new Set(c.runs.map((r) => r.template_name || "(deleted template)"))];
   return (
-    <Stack gap="lg">
-      <RunHeads
-        runs={c.runs}
-        durations={c.durations}
-        status={(run) => <RunStatusBadge status={run.status} />}
-      />
-      {!c.same_template && (
-        <Alert color="yellow" title="Runs of different templates">
-          These runs are of {templates.join(", ")}: their tasks are aligned by play, role and name,
-          so a difference may come from the playbooks rather than the machines.
-        </Alert>
-      )}
-      <Section title="Parameters">
-        <ParametersDiff rows={c.parameters} runIds={runIds} />
-      </Section>
-      <Section title="Task durations">
-        <TaskDurations
-          tasks={c.tasks}
-          runIds={runIds}
-          durations={c.durations}
-          truncated={c.tasks_truncated}
-          hovered={hovered}
-          onHover={setHovered}
-        />
-      </Section>
-      <Section title="Timelines">
-        <SharedTimeline
-          tasks={c.tasks}
-          runIds={runIds}
-          durations={c.durations}
-          hovered={hovered}
-          onHover={setHovered}
-        />
-      </Section>
-      <Section title="Host metrics">
-        <CompareMetrics projectId={projectId} runs={c.runs} tasks={c.tasks} hovered={hovered} />
-      </Section>
-      <Section title="Hosts">
-        <HostsSideBySide hosts={c.hosts} runIds={runIds} truncated={c.hosts_truncated} />
-      </Section>
-    </Stack>
+    <QueryState query={compared} loading="Loading the runs" notFound="Run not found">
+      {(c) => {
+        const templates = [...new Set(c.runs.map((r) => r.template_name || "(deleted template)"))];
+        return (
+          <Stack gap="lg">
+            <RunHeads
+              runs={c.runs}
+              durations={c.durations}
+              status={(run) => <RunStatusBadge status={run.status} />}
+            />
+            {!c.same_template && (
+              <Alert color="yellow" title="Runs of different templates">
+                These runs are of {templates.join(", ")}: their tasks are aligned by play, role and
+                name, so a difference may come from the playbooks rather than the machines.
+              </Alert>
+            )}
+            <Section title="Parameters">
+              <ParametersDiff rows={c.parameters} runIds={runIds} />
+            </Section>
+            <Section title="Task durations">
+              <TaskDurations
+                tasks={c.tasks}
+                runIds={runIds}
+                durations={c.durations}
+                truncated={c.tasks_truncated}
+                hovered={hovered}
+                onHover={setHovered}
+              />
+            </Section>
+            <Section title="Timelines">
+              <SharedTimeline
+                tasks={c.tasks}
+                runIds={runIds}
+                durations={c.durations}
+                hovered={hovered}
+                onHover={setHovered}
+              />
+            </Section>
+            <Section title="Host metrics">
+              <CompareMetrics
+                projectId={projectId}
+                runs={c.runs}
+                tasks={c.tasks}
+                hovered={hovered}
+              />
+            </Section>
+            <Section title="Hosts">
+              <HostsSideBySide hosts={c.hosts} runIds={runIds} truncated={c.hosts_truncated} />
+            </Section>
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }
 

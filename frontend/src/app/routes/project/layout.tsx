@@ -1,12 +1,12 @@
-import { Alert, Anchor, Center, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Stack, Tabs, Text, Title } from "@mantine/core";
 import { Link, Outlet, useLocation, useNavigate, useParams } from "react-router";
-import { isApiError } from "@/api/errors";
 import type { ProjectContext } from "@/app/routes/project/context";
 import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
 import { useProject } from "@/features/projects/api/get-project";
 import { paths } from "@/lib/paths";
 import { can } from "@/lib/permissions";
 import classes from "@/app/routes/project/layout.module.css";
+import { QueryState } from "@/components/query-state";
 
 function ProjectPage({ projectId }: { projectId: number }) {
   const project = useProject(projectId);
@@ -14,53 +14,53 @@ function ProjectPage({ projectId }: { projectId: number }) {
   const { pathname } = useLocation();
   const section = PROJECT_SECTIONS.find((s) => pathname.endsWith(`/${s.path}`))?.path ?? null;
 
-  if (project.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading project" />
-      </Center>
-    );
-  }
-  if (project.isError) {
-    const missing = isApiError(project.error) && project.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Project not found" : "Error"}>
-        {missing ? "It does not exist, or you are not a member." : project.error.message}{" "}
+  return (
+    <QueryState
+      query={project}
+      loading="Loading project"
+      notFound="Project not found"
+      notFoundText="It does not exist, or you are not a member."
+      back={
         <Anchor component={Link} to={paths.projects()}>
           Back to projects
         </Anchor>
-      </Alert>
-    );
-  }
-  const context: ProjectContext = { project: project.data };
-  const permissions = project.data.permissions;
-  const tabs = PROJECT_SECTIONS.filter((s) => !("requires" in s) || can(permissions, s.requires));
-  return (
-    <Stack>
-      <div>
-        <Title order={2}>{project.data.name}</Title>
-        {project.data.description && (
-          <Text c="dimmed" size="sm" lineClamp={2}>
-            {project.data.description}
-          </Text>
-        )}
-      </div>
-      <Tabs
-        value={section}
-        onChange={(next) => next && void navigate(paths.project(projectId, next))}
-        keepMounted={false}
-      >
-        {/* one row that scrolls sideways on a phone, rather than three rows of tabs */}
-        <Tabs.List aria-label="Project sections" className={classes.sections}>
-          {tabs.map((s) => (
-            <Tabs.Tab key={s.path} value={s.path}>
-              {s.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
-      <Outlet context={context} />
-    </Stack>
+      }
+    >
+      {(p) => {
+        const context: ProjectContext = { project: p };
+        const permissions = p.permissions;
+        const tabs = PROJECT_SECTIONS.filter(
+          (s) => !("requires" in s) || can(permissions, s.requires),
+        );
+        return (
+          <Stack>
+            <div>
+              <Title order={2}>{p.name}</Title>
+              {p.description && (
+                <Text c="dimmed" size="sm" lineClamp={2}>
+                  {p.description}
+                </Text>
+              )}
+            </div>
+            <Tabs
+              value={section}
+              onChange={(next) => next && void navigate(paths.project(projectId, next))}
+              keepMounted={false}
+            >
+              {/* one row that scrolls sideways on a phone, rather than three rows of tabs */}
+              <Tabs.List aria-label="Project sections" className={classes.sections}>
+                {tabs.map((s) => (
+                  <Tabs.Tab key={s.path} value={s.path}>
+                    {s.label}
+                  </Tabs.Tab>
+                ))}
+              </Tabs.List>
+            </Tabs>
+            <Outlet context={context} />
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }
 

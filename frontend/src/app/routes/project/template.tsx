@@ -1,27 +1,16 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Button, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { isApiError } from "@/api/errors";
 import { ComparePicker, useRunPicks } from "@/app/routes/project/compare-picker";
 import { useProjectContext } from "@/app/routes/project/context";
 import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
 import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
-import { useTemplate } from "@/features/templates/api/get-template";
+import { useTemplate } from "@/api/queries/project-options";
 import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
+import { QueryState } from "@/components/query-state";
 
 const TABS = ["schedules", "webhooks", "notifications", "runs"] as const;
 type Tab = (typeof TABS)[number];
@@ -39,123 +28,123 @@ function TemplatePage({ templateId }: { templateId: number }) {
   const tab: Tab = TABS.find((t) => t === asked) ?? "schedules";
   const templatesHref = paths.project(project.id, "templates");
 
-  if (template.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading the template" />
-      </Center>
-    );
-  }
-  if (template.isError) {
-    const missing = isApiError(template.error) && template.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Template not found" : "Error"}>
-        {template.error.message}{" "}
+  return (
+    <QueryState
+      query={template}
+      loading="Loading the template"
+      notFound="Template not found"
+      back={
         <Anchor component={Link} to={templatesHref}>
           Back to templates
         </Anchor>
-      </Alert>
-    );
-  }
-  const t = template.data;
-  const mayWrite = t.permissions?.includes("write") ?? false;
-  const mayRun = t.permissions?.includes("run") ?? false;
-  const seesResources = can(project.permissions, PROJECT_ACTIONS.resourceView);
-  const tabs = TABS.filter((name) => name !== "notifications" || seesResources);
-  return (
-    <Stack>
-      <Anchor component={Link} to={templatesHref} size="sm">
-        ← All templates
-      </Anchor>
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <Stack gap={2}>
-          <Title order={3}>{t.name}</Title>
-          <Text size="sm" c="dimmed">
-            <Text span ff="monospace">
-              {t.playbook}
-            </Text>{" "}
-            · {t.repository.name} · {t.inventory.name}
-          </Text>
-          {t.description && <Text size="sm">{t.description}</Text>}
-        </Stack>
-        {mayRun && (
-          <Button component={Link} to={`${templatesHref}?launch=${t.id}`}>
-            Launch
-          </Button>
-        )}
-      </Group>
-      <TemplateStatsPanel
-        projectId={project.id}
-        templateId={t.id}
-        last={last}
-        onLast={(next) =>
-          setSearchParams(
-            (current) => {
-              const params = new URLSearchParams(current);
-              params.set("last", String(next));
-              return params;
-            },
-            { replace: true },
-          )
-        }
-      />
-      <Tabs
-        value={tab}
-        onChange={(next) =>
-          next &&
-          setSearchParams((current) => {
-            const params = new URLSearchParams(current);
-            params.set("tab", next);
-            params.delete("page");
-            params.delete("subscriptions");
-            return params;
-          })
-        }
-        keepMounted={false}
-      >
-        <Tabs.List aria-label="Template sections">
-          <Tabs.Tab value="schedules">Schedules</Tabs.Tab>
-          <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>
-          {tabs.includes("notifications") && (
-            <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
-          )}
-          <Tabs.Tab value="runs">Runs</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="runs" pt="md">
-          <Stack gap="xs">
-            <ComparePicker projectId={project.id} picks={picks} />
-            <RunsTable projectId={project.id} filters={{ template_id: t.id }} selection={picks} />
-          </Stack>
-        </Tabs.Panel>
-        <Tabs.Panel value="schedules" pt="md">
-          <SchedulesTable
-            projectId={project.id}
-            template={t}
-            canWrite={mayWrite}
-            onCreated={(schedule) => void navigate(paths.schedule(project.id, schedule.id))}
-          />
-        </Tabs.Panel>
-        <Tabs.Panel value="webhooks" pt="md">
-          <WebhooksTable
-            projectId={project.id}
-            templateId={t.id}
-            canWrite={mayWrite && mayRun}
-            onCreated={(webhook) => void navigate(paths.webhook(project.id, webhook.id))}
-          />
-        </Tabs.Panel>
-        {seesResources && (
-          <Tabs.Panel value="notifications" pt="md">
-            <SubscriptionsTable
+      }
+    >
+      {(t) => {
+        const mayWrite = t.permissions?.includes("write") ?? false;
+        const mayRun = t.permissions?.includes("run") ?? false;
+        const seesResources = can(project.permissions, PROJECT_ACTIONS.resourceView);
+        const tabs = TABS.filter((name) => name !== "notifications" || seesResources);
+        return (
+          <Stack>
+            <Anchor component={Link} to={templatesHref} size="sm">
+              ← All templates
+            </Anchor>
+            <Group justify="space-between" align="flex-start" wrap="wrap">
+              <Stack gap={2}>
+                <Title order={3}>{t.name}</Title>
+                <Text size="sm" c="dimmed">
+                  <Text span ff="monospace">
+                    {t.playbook}
+                  </Text>{" "}
+                  · {t.repository.name} · {t.inventory.name}
+                </Text>
+                {t.description && <Text size="sm">{t.description}</Text>}
+              </Stack>
+              {mayRun && (
+                <Button component={Link} to={`${templatesHref}?launch=${t.id}`}>
+                  Launch
+                </Button>
+              )}
+            </Group>
+            <TemplateStatsPanel
               projectId={project.id}
               templateId={t.id}
-              scheduleId={null}
-              canWriteProject={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
-              canWriteTemplate={mayWrite}
+              last={last}
+              onLast={(next) =>
+                setSearchParams(
+                  (current) => {
+                    const params = new URLSearchParams(current);
+                    params.set("last", String(next));
+                    return params;
+                  },
+                  { replace: true },
+                )
+              }
             />
-          </Tabs.Panel>
-        )}
-      </Tabs>
-    </Stack>
+            <Tabs
+              value={tab}
+              onChange={(next) =>
+                next &&
+                setSearchParams((current) => {
+                  const params = new URLSearchParams(current);
+                  params.set("tab", next);
+                  params.delete("page");
+                  params.delete("subscriptions");
+                  return params;
+                })
+              }
+              keepMounted={false}
+            >
+              <Tabs.List aria-label="Template sections">
+                <Tabs.Tab value="schedules">Schedules</Tabs.Tab>
+                <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>
+                {tabs.includes("notifications") && (
+                  <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
+                )}
+                <Tabs.Tab value="runs">Runs</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="runs" pt="md">
+                <Stack gap="xs">
+                  <ComparePicker projectId={project.id} picks={picks} />
+                  <RunsTable
+                    projectId={project.id}
+                    filters={{ template_id: t.id }}
+                    selection={picks}
+                  />
+                </Stack>
+              </Tabs.Panel>
+              <Tabs.Panel value="schedules" pt="md">
+                <SchedulesTable
+                  projectId={project.id}
+                  template={t}
+                  canWrite={mayWrite}
+                  onCreated={(schedule) => void navigate(paths.schedule(project.id, schedule.id))}
+                />
+              </Tabs.Panel>
+              <Tabs.Panel value="webhooks" pt="md">
+                <WebhooksTable
+                  projectId={project.id}
+                  templateId={t.id}
+                  canWrite={mayWrite && mayRun}
+                  onCreated={(webhook) => void navigate(paths.webhook(project.id, webhook.id))}
+                />
+              </Tabs.Panel>
+              {seesResources && (
+                <Tabs.Panel value="notifications" pt="md">
+                  <SubscriptionsTable
+                    projectId={project.id}
+                    templateId={t.id}
+                    scheduleId={null}
+                    canWriteProject={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+                    canWriteTemplate={mayWrite}
+                  />
+                </Tabs.Panel>
+              )}
+            </Tabs>
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }
 

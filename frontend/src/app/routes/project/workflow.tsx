@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { Link, useNavigate, useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
@@ -9,6 +9,7 @@ import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import { WorkflowRunsTable } from "@/features/workflows/components/workflow-runs-table";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
+import { QueryState } from "@/components/query-state";
 
 export function Component() {
   const { project } = useProjectContext();
@@ -44,64 +45,53 @@ export function Component() {
       </Stack>
     );
   }
-  if (workflow.error) {
-    return (
-      <Stack>
-        {header}
-        <Alert color="yellow" title="Workflow not found">
-          {workflow.error.message}
-        </Alert>
-      </Stack>
-    );
-  }
-  if (!workflow.data) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading the workflow" />
-      </Center>
-    );
-  }
-  const w = workflow.data;
   return (
-    <Stack key={w.id}>
+    <Stack>
       {header}
-      <Group justify="space-between" wrap="wrap">
-        <Title order={3}>{w.name}</Title>
-        <Button
-          loading={launch.isPending}
-          onClick={() =>
-            launch.mutate(w.id, {
-              onSuccess: (run) => void navigate(paths.workflowRun(project.id, run.id)),
-              onError: (error) => notifications.show({ color: "red", message: error.message }),
-            })
-          }
-        >
-          Launch
-        </Button>
-      </Group>
-      {w.description && (
-        <Text size="sm" c="dimmed">
-          {w.description}
-        </Text>
-      )}
-      {canWrite ? (
-        <WorkflowEditor
-          key={w.updated_at}
-          projectId={project.id}
-          workflow={w}
-          onSaved={() => undefined}
-        />
-      ) : (
-        <WorkflowGraph
-          boxes={w.nodes.map((n) => ({
-            key: n.key,
-            label: n.kind === "template" ? n.template_name : `approval: ${n.name}`,
-          }))}
-          edges={w.edges}
-        />
-      )}
-      <Title order={4}>Runs of this workflow</Title>
-      <WorkflowRunsTable projectId={project.id} workflowId={w.id} />
+      <QueryState query={workflow} loading="Loading the workflow" notFound="Workflow not found">
+        {(w) => (
+          <Stack key={w.id}>
+            <Group justify="space-between" wrap="wrap">
+              <Title order={3}>{w.name}</Title>
+              <Button
+                loading={launch.isPending}
+                onClick={() =>
+                  launch.mutate(w.id, {
+                    onSuccess: (run) => void navigate(paths.workflowRun(project.id, run.id)),
+                    onError: (error) =>
+                      notifications.show({ color: "red", message: error.message }),
+                  })
+                }
+              >
+                Launch
+              </Button>
+            </Group>
+            {w.description && (
+              <Text size="sm" c="dimmed">
+                {w.description}
+              </Text>
+            )}
+            {canWrite ? (
+              <WorkflowEditor
+                key={w.updated_at}
+                projectId={project.id}
+                workflow={w}
+                onSaved={() => undefined}
+              />
+            ) : (
+              <WorkflowGraph
+                boxes={w.nodes.map((n) => ({
+                  key: n.key,
+                  label: n.kind === "template" ? n.template_name : `approval: ${n.name}`,
+                }))}
+                edges={w.edges}
+              />
+            )}
+            <Title order={4}>Runs of this workflow</Title>
+            <WorkflowRunsTable projectId={project.id} workflowId={w.id} />
+          </Stack>
+        )}
+      </QueryState>
     </Stack>
   );
 }

@@ -1,18 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Badge, Button, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { type WebSession, useEndSession, useSessions } from "@/features/auth/api/account";
 import { formatDateTime } from "@/lib/format";
+import { QueryState } from "@/components/query-state";
+import { ActionsHeader } from "@/components/row-actions";
 
 /** "Firefox 128 on Linux" out of a user agent string, or the string itself. */
 export function describeAgent(agent: string): string {
@@ -33,80 +25,73 @@ export function SessionsPanel() {
   const end = useEndSession();
   const [ending, setEnding] = useState<WebSession | null>(null);
 
-  if (sessions.isPending) {
-    return (
-      <Center py="md">
-        <Loader aria-label="Loading sessions" />
-      </Center>
-    );
-  }
-  if (sessions.isError) {
-    return (
-      <Alert color="red" title="Could not load your sessions">
-        {sessions.error.message}
-      </Alert>
-    );
-  }
   return (
-    <Stack>
-      <Text size="sm" c="dimmed">
-        Browsers signed in as you. Changing your password signs out all but this one.
-      </Text>
-      <Table.ScrollContainer minWidth={0}>
-        <Table aria-label="Sessions" verticalSpacing="xs" fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Browser</Table.Th>
-              <Table.Th visibleFrom="xs">From</Table.Th>
-              <Table.Th visibleFrom="sm">Signed in</Table.Th>
-              <Table.Th visibleFrom="md">Expires</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sessions.data.map((web) => (
-              <Table.Tr key={web.id}>
-                <Table.Td>
-                  <Text size="sm" title={web.user_agent}>
-                    {describeAgent(web.user_agent)}
-                  </Text>
-                  <Text size="xs" c="dimmed" hiddenFrom="xs">
-                    {web.source_ip}
-                  </Text>
-                </Table.Td>
-                <Table.Td visibleFrom="xs">{web.source_ip || "—"}</Table.Td>
-                <Table.Td visibleFrom="sm">{formatDateTime(web.created_at)}</Table.Td>
-                <Table.Td visibleFrom="md">{formatDateTime(web.expires_at)}</Table.Td>
-                <Table.Td ta="right">
-                  {web.current ? (
-                    <Badge variant="light">this browser</Badge>
-                  ) : (
-                    <Button
-                      size="compact-sm"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Sign out session ${web.id}`}
-                      onClick={() => setEnding(web)}
-                    >
-                      Sign out
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <ConfirmModal
-        opened={ending !== null}
-        onClose={() => setEnding(null)}
-        title="Sign out this session?"
-        message={`${describeAgent(ending?.user_agent ?? "")} from ${ending?.source_ip || "an unknown address"} must sign in again.`}
-        confirmLabel="Sign out"
-        onConfirm={() => end.mutateAsync(ending?.id ?? 0)}
-      />
-    </Stack>
+    <QueryState
+      query={sessions}
+      loading="Loading sessions"
+      failed="Could not load your sessions"
+      small
+    >
+      {(data) => (
+        <Stack>
+          <Text size="sm" c="dimmed">
+            Browsers signed in as you. Changing your password signs out all but this one.
+          </Text>
+          <Table.ScrollContainer minWidth={0}>
+            <Table aria-label="Sessions" verticalSpacing="xs" fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Browser</Table.Th>
+                  <Table.Th visibleFrom="xs">From</Table.Th>
+                  <Table.Th visibleFrom="sm">Signed in</Table.Th>
+                  <Table.Th visibleFrom="md">Expires</Table.Th>
+                  <ActionsHeader />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((web) => (
+                  <Table.Tr key={web.id}>
+                    <Table.Td>
+                      <Text size="sm" title={web.user_agent}>
+                        {describeAgent(web.user_agent)}
+                      </Text>
+                      <Text size="xs" c="dimmed" hiddenFrom="xs">
+                        {web.source_ip}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td visibleFrom="xs">{web.source_ip || "—"}</Table.Td>
+                    <Table.Td visibleFrom="sm">{formatDateTime(web.created_at)}</Table.Td>
+                    <Table.Td visibleFrom="md">{formatDateTime(web.expires_at)}</Table.Td>
+                    <Table.Td ta="right">
+                      {web.current ? (
+                        <Badge variant="light">this browser</Badge>
+                      ) : (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Sign out session ${web.id}`}
+                          onClick={() => setEnding(web)}
+                        >
+                          Sign out
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <ConfirmModal
+            opened={ending !== null}
+            onClose={() => setEnding(null)}
+            title="Sign out this session?"
+            message={`${describeAgent(ending?.user_agent ?? "")} from ${ending?.source_ip || "an unknown address"} must sign in again.`}
+            confirmLabel="Sign out"
+            onConfirm={() => end.mutateAsync(ending?.id ?? 0)}
+          />
+        </Stack>
+      )}
+    </QueryState>
   );
 }

@@ -13,7 +13,6 @@ import {
   Table,
   Text,
   TextInput,
-  VisuallyHidden,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useState } from "react";
@@ -36,6 +35,7 @@ import {
 import { useNow } from "@/hooks/use-now";
 import { useServerErrors } from "@/lib/form-errors";
 import { formatDateTime } from "@/lib/format";
+import { ActionsHeader } from "@/components/row-actions";
 
 const SCOPES = [
   { value: "read", label: "Read" },
@@ -170,9 +170,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: Token[]; onRevoke: (t: Toke
             <Table.Th visibleFrom="sm">Last used</Table.Th>
             <Table.Th visibleFrom="md">Expires</Table.Th>
             <Table.Th visibleFrom="md">Created</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

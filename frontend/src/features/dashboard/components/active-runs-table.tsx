@@ -1,7 +1,7 @@
-import { Anchor, Badge, Table, Text } from "@mantine/core";
+import { Anchor, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
-import { STATUS_COLORS, statusLabel } from "@/features/dashboard/lib/status";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -55,9 +55,7 @@ export function ActiveRunsTable({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Badge color={STATUS_COLORS[run.status]} variant="light" style={{ flexShrink: 0 }}>
-                  {statusLabel(run.status)}
-                </Badge>
+                <RunStatusBadge status={run.status} style={{ flexShrink: 0 }} />
                 {run.status === "queued" ? (
                   <Text size="sm">{run.waiting_reason ?? "waiting"}</Text>
                 ) : (

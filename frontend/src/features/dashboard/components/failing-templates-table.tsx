@@ -1,7 +1,8 @@
-import { Anchor, Badge, Table, Text } from "@mantine/core";
+import { Anchor, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
-import { STATUS_COLORS, statusLabel } from "@/features/dashboard/lib/status";
+import { RunStatusBadge } from "@/components/run-status-badge";
+import { runStatusLabel } from "@/lib/run-status";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -42,12 +43,9 @@ export function FailingTemplatesTable({ items }: { items: Schemas["FailingTempla
                 <Anchor
                   component={Link}
                   to={paths.run(t.project_id, t.last_failed_run_id)}
-                  aria-label={`Run #${t.last_failed_run_id}, ${statusLabel(t.last_status)}`}
+                  aria-label={`Run #${t.last_failed_run_id}, ${runStatusLabel(t.last_status)}`}
                 >
-                  <Badge color={STATUS_COLORS[t.last_status]} variant="light" mr={6}>
-                    {statusLabel(t.last_status)}
-                  </Badge>
-                  #{t.last_failed_run_id}
+                  <RunStatusBadge status={t.last_status} mr={6} />#{t.last_failed_run_id}
                 </Anchor>
                 <Text size="xs" c="dimmed">
                   {formatDateTime(t.last_failure_at)}

@@ -8,7 +8,8 @@ import {
   niceMax,
   segments,
 } from "@/features/dashboard/lib/chart";
-import { STACK_ORDER, statusFill, statusLabel } from "@/features/dashboard/lib/status";
+import { STACK_ORDER, statusFill } from "@/features/dashboard/lib/status";
+import { runStatusLabel } from "@/lib/run-status";
 
 const HEIGHT = 180;
 const AXIS = 36; // the y labels' column
@@ -109,7 +110,7 @@ export function RunsPerDayChart({ days, byStatus }: Props) {
           <Group key={status} gap={6} wrap="nowrap" role="listitem">
             <ColorSwatch color={statusFill(status)} size={12} withShadow={false} />
             <Text size="sm">
-              {statusLabel(status)} <b>{byStatus[status]}</b>
+              {runStatusLabel(status)} <b>{byStatus[status]}</b>
             </Text>
           </Group>
         ))}

@@ -1,5 +1,6 @@
 import type { Schemas } from "@/api/client";
-import { STACK_ORDER, statusLabel } from "@/features/dashboard/lib/status";
+import { STACK_ORDER } from "@/features/dashboard/lib/status";
+import { runStatusLabel } from "@/lib/run-status";
 
 type DayCounts = Schemas["DayCounts"];
 
@@ -57,7 +58,7 @@ export const formatDayShort = (day: string) => shortFormat.format(calendarDay(da
 
 /** "Mon, 24 Nov: 3 runs — 2 successful, 1 failed" (the bar's accessible name and tooltip). */
 export function describeDay(day: DayCounts): string {
-  const parts = segments(day).map((s) => `${s.count} ${statusLabel(s.status)}`);
+  const parts = segments(day).map((s) => `${s.count} ${runStatusLabel(s.status)}`);
   const runs = `${day.total} ${day.total === 1 ? "run" : "runs"}`;
   return `${formatDay(day.day)}: ${runs}${parts.length ? ` — ${parts.join(", ")}` : ""}`;
 }

@@ -1,4 +1,5 @@
 import type { Schemas } from "@/api/client";
+import { RUN_STATUS_COLORS } from "@/lib/run-status";
 
 type RunStatus = Schemas["RunStatus"];
 
@@ -13,18 +14,6 @@ export const STACK_ORDER: readonly RunStatus[] = [
   "queued",
 ];
 
-/** The Mantine colours of the run status badges, so a bar reads like the badges around it. */
-export const STATUS_COLORS: Record<RunStatus, string> = {
-  queued: "gray",
-  running: "blue",
-  successful: "green",
-  failed: "red",
-  error: "orange",
-  canceled: "yellow",
-  timed_out: "grape",
-};
-
-export const statusLabel = (status: RunStatus) => status.replace("_", " ");
-
 /** A bar's fill: the colour's 6th shade, readable on the light and the dark background. */
-export const statusFill = (status: RunStatus) => `var(--mantine-color-${STATUS_COLORS[status]}-6)`;
+export const statusFill = (status: RunStatus) =>
+  `var(--mantine-color-${RUN_STATUS_COLORS[status]}-6)`;

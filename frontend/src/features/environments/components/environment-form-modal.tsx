@@ -1,20 +1,10 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group,
-  Input,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Fieldset, Group, Input, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
-import { useSecretKeyOptions } from "@/features/environments/api/get-secret-key-options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import { useSaveEnvironment } from "@/features/environments/api/save-environment";
 import {
   type EnvironmentFormValues,
@@ -23,8 +13,12 @@ import {
   toEnvironmentValues,
 } from "@/features/environments/lib/environment-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Environment = Schemas["EnvironmentRead"];
+
+// the kinds that hold one value a variable can take (the server refuses ssh keys here)
+const SECRET_KINDS: readonly Schemas["KeyKind"][] = ["secret", "login_password", "vault_password"];
 
 interface EnvironmentFormModalProps {
   projectId: number;
@@ -39,7 +33,7 @@ export function EnvironmentFormModal({
   onClose,
 }: EnvironmentFormModalProps) {
   const save = useSaveEnvironment(projectId, environment?.id ?? null);
-  const keys = useSecretKeyOptions(projectId);
+  const keys = useKeyOptions(projectId, SECRET_KINDS);
   const form = useForm<EnvironmentFormValues>({
     mode: "controlled",
     initialValues: toEnvironmentValues(environment),
@@ -101,27 +95,18 @@ export function EnvironmentFormModal({
                 spellCheck={false}
                 {...form.getInputProps(`env_vars.${index}.value`)}
               />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Remove variable ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove variable ${index + 1}`}
                 onClick={() => form.removeListItem("env_vars", index)}
-              >
-                ×
-              </ActionIcon>
+              />
             </Group>
           ))}
           <Input.Error>{form.errors.env_vars}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() => form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })}
-            >
-              Add variable
-            </Button>
-          </Group>
+          <AddRowButton
+            onClick={() => form.insertListItem("env_vars", { id: rowId(), name: "", value: "" })}
+          >
+            Add variable
+          </AddRowButton>
         </Stack>
       </Fieldset>
 
@@ -160,34 +145,25 @@ export function EnvironmentFormModal({
                 {...form.getInputProps(`secrets.${index}.key_id`)}
                 onChange={(value) => form.setFieldValue(`secrets.${index}.key_id`, value ?? "")}
               />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Remove secret ${index + 1}`}
+              <RemoveRowButton
+                label={`Remove secret ${index + 1}`}
                 onClick={() => form.removeListItem("secrets", index)}
-              >
-                ×
-              </ActionIcon>
+              />
             </Group>
           ))}
           <Input.Error>{form.errors.secrets}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() =>
-                form.insertListItem("secrets", {
-                  id: rowId(),
-                  name: "",
-                  target: "env",
-                  key_id: "",
-                })
-              }
-            >
-              Add secret
-            </Button>
-          </Group>
+          <AddRowButton
+            onClick={() =>
+              form.insertListItem("secrets", {
+                id: rowId(),
+                name: "",
+                target: "env",
+                key_id: "",
+              })
+            }
+          >
+            Add secret
+          </AddRowButton>
         </Stack>
       </Fieldset>
     </FormModal>

@@ -3,10 +3,12 @@ import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
-import { useGalaxyKeyOptions } from "@/features/galaxy/api/get-galaxy-key-options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import { useSaveGalaxyServer } from "@/features/galaxy/api/save-galaxy-server";
 import {
+  GALAXY_KEY_KINDS,
   type GalaxyServerFormValues,
+  galaxyKeyLabel,
   toGalaxyServerBody,
   toGalaxyServerValues,
   validateServerName,
@@ -24,7 +26,7 @@ interface GalaxyServerFormModalProps {
 
 export function GalaxyServerFormModal({ projectId, server, onClose }: GalaxyServerFormModalProps) {
   const save = useSaveGalaxyServer(projectId, server?.id ?? null);
-  const keys = useGalaxyKeyOptions(projectId);
+  const keys = useKeyOptions(projectId, GALAXY_KEY_KINDS, { label: galaxyKeyLabel });
   const form = useForm<GalaxyServerFormValues>({
     mode: "controlled",
     initialValues: toGalaxyServerValues(server),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  galaxyKeyOptions,
+  GALAXY_KEY_KINDS,
+  galaxyKeyLabel,
   toGalaxyServerBody,
   toGalaxyServerValues,
   validateServerName,
@@ -63,17 +64,11 @@ describe("galaxy server form", () => {
     }
   });
 
-  it("offers only token and login-and-password keys", () => {
-    expect(
-      galaxyKeyOptions([
-        { id: 1, name: "deploy", kind: "ssh" },
-        { id: 2, name: "hub", kind: "secret" },
-        { id: 3, name: "vault", kind: "vault_password" },
-        { id: 4, name: "pulp", kind: "login_password" },
-      ]),
-    ).toEqual([
-      { value: "2", label: "hub (token)" },
-      { value: "4", label: "pulp (login and password)" },
-    ]);
+  it("offers only token and login-and-password keys, named by what galaxy does with them", () => {
+    expect([...GALAXY_KEY_KINDS].sort()).toEqual(["login_password", "secret"]);
+    expect(galaxyKeyLabel({ id: 2, name: "hub", kind: "secret" })).toBe("hub (token)");
+    expect(galaxyKeyLabel({ id: 4, name: "pulp", kind: "login_password" })).toBe(
+      "pulp (login and password)",
+    );
   });
 });

@@ -8,7 +8,7 @@ type Key = Pick<Schemas["KeyRead"], "id" | "name" | "kind">;
 export const SERVER_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 // a token (secret) or a login and password: what ansible-galaxy can authenticate with
-const GALAXY_KEY_KINDS: readonly Schemas["KeyKind"][] = ["secret", "login_password"];
+export const GALAXY_KEY_KINDS: readonly Schemas["KeyKind"][] = ["secret", "login_password"];
 
 /** Field names follow the request body, so the server's errors find their inputs. */
 export interface GalaxyServerFormValues {
@@ -54,12 +54,7 @@ export function validateServerName(name: string): string | null {
     : "Lowercase letters, digits and _, starting with a letter";
 }
 
-/** The key picker's entries: only keys ansible-galaxy can use. */
-export function galaxyKeyOptions(keys: readonly Key[]): { value: string; label: string }[] {
-  return keys
-    .filter((key) => GALAXY_KEY_KINDS.includes(key.kind))
-    .map((key) => ({
-      value: String(key.id),
-      label: `${key.name} (${key.kind === "secret" ? "token" : "login and password"})`,
-    }));
+/** A key as the key picker shows it: what ansible-galaxy does with it. */
+export function galaxyKeyLabel(key: Key): string {
+  return `${key.name} (${key.kind === "secret" ? "token" : "login and password"})`;
 }

@@ -13,7 +13,7 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
-import { useRepositoryOptions } from "@/features/inventories/api/get-repository-options";
+import { useRepositoryOptions } from "@/api/queries/project-options";
 import { usePreviewInventory } from "@/features/inventories/api/preview-inventory";
 import { type InventoryCreate, useSaveInventory } from "@/features/inventories/api/save-inventory";
 import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";

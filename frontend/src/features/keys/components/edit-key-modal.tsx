@@ -6,6 +6,7 @@ import { FormModal } from "@/components/form-modal";
 import { type KeyUpdate, useUpdateKey } from "@/features/keys/api/update-key";
 import { KEY_KINDS } from "@/features/keys/components/kinds";
 import { useServerErrors } from "@/lib/form-errors";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 
 type Key = Schemas["KeyRead"];
 
@@ -95,18 +96,7 @@ export function EditKeyModal({ projectId, keyRead, onClose }: EditKeyModalProps)
       pending={update.isPending}
     >
       <TextInput label="Kind" value={KEY_KINDS[kind]} readOnly variant="filled" />
-      <TextInput
-        label="Name"
-        required
-        data-autofocus
-        key={form.key("name")}
-        {...form.getInputProps("name")}
-      />
-      <TextInput
-        label="Description"
-        key={form.key("description")}
-        {...form.getInputProps("description")}
-      />
+      <NameDescriptionFields form={form} lines="one" />
       {(kind === "ssh" || kind === "login_password") && (
         <TextInput
           label="Username"

@@ -1,41 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
 
-/** The project's keys with their kind: each destination kind takes some kinds only. */
-export function useKeyOptions(projectId: number) {
-  return useQuery({
-    queryKey: ["projects", projectId, "keys", "options"],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET("/api/v1/projects/{project_id}/keys", {
-          params: { path: { project_id: projectId }, query: { limit: 500 } },
-          signal,
-        }),
-      ),
-    select: (page) => page.items,
-    retry: false,
-  });
-}
-
-/** Templates the caller may change (a template's subscriptions need template:write). */
-export function useTemplateOptions(projectId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: ["projects", projectId, "templates", "options"],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET("/api/v1/projects/{project_id}/templates", {
-          params: { path: { project_id: projectId }, query: { limit: 500 } },
-          signal,
-        }),
-      ),
-    select: (page) =>
-      page.items
-        .filter((t) => t.permissions?.includes("write") ?? false)
-        .map((t) => ({ value: String(t.id), label: t.name })),
-    enabled,
-  });
-}
-
 /** Schedules, of one template or of the project, for a schedule's subscription. */
 export function useScheduleOptions(projectId: number, templateId: number | null, enabled: boolean) {
   return useQuery({

@@ -1,7 +1,6 @@
-import { Alert, Badge, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import {
   useDeleteDestination,
@@ -11,6 +10,7 @@ import {
 import { DestinationFormModal } from "@/features/notifications/components/destination-form-modal";
 import { MessagesList } from "@/features/notifications/components/messages-list";
 import { KINDS, destinationTarget } from "@/features/notifications/lib/destination-form";
+import { QueryState } from "@/components/query-state";
 
 interface DestinationDetailsProps {
   projectId: number;
@@ -28,81 +28,76 @@ export function DestinationDetails(props: DestinationDetailsProps) {
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
 
-  if (destination.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading the destination" />
-      </Center>
-    );
-  }
-  if (destination.isError) {
-    const missing = isApiError(destination.error) && destination.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Destination not found" : "Error"}>
-        {destination.error.message}
-      </Alert>
-    );
-  }
-  const d = destination.data;
   return (
-    <Stack>
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <Stack gap={2}>
-          <Group gap="sm">
-            <Title order={3}>{d.name}</Title>
-            <Badge variant="outline">
-              {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
-            </Badge>
-            {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
+    <QueryState
+      query={destination}
+      loading="Loading the destination"
+      notFound="Destination not found"
+    >
+      {(d) => (
+        <Stack>
+          <Group justify="space-between" align="flex-start" wrap="wrap">
+            <Stack gap={2}>
+              <Group gap="sm">
+                <Title order={3}>{d.name}</Title>
+                <Badge variant="outline">
+                  {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
+                </Badge>
+                {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
+              </Group>
+              <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
+                {destinationTarget(d)}
+                {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
+              </Text>
+              {d.description && <Text size="sm">{d.description}</Text>}
+            </Stack>
+            {canWrite && (
+              <Group gap="xs">
+                <Button
+                  loading={test.isPending}
+                  onClick={() =>
+                    test.mutate(d.id, {
+                      onSuccess: () =>
+                        notifications.show({
+                          message: "Test message queued: see its attempts below",
+                        }),
+                      onError: (error) =>
+                        notifications.show({ color: "red", message: error.message }),
+                    })
+                  }
+                >
+                  Send test
+                </Button>
+                <Button variant="default" onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
+                  Delete
+                </Button>
+              </Group>
+            )}
           </Group>
-          <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
-            {destinationTarget(d)}
-            {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
-          </Text>
-          {d.description && <Text size="sm">{d.description}</Text>}
+          <Title order={4}>Messages</Title>
+          <MessagesList projectId={projectId} destinationId={d.id} />
+          {editing && (
+            <DestinationFormModal
+              projectId={projectId}
+              destination={d}
+              onClose={() => setEditing(false)}
+            />
+          )}
+          <ConfirmDeleteModal
+            opened={removing}
+            onClose={() => setRemoving(false)}
+            subject={`destination “${d.name}”`}
+            consequence="Its subscriptions and messages are deleted with it."
+            onConfirm={async () => {
+              await remove.mutateAsync(d.id);
+              onDeleted();
+            }}
+          />
         </Stack>
-        {canWrite && (
-          <Group gap="xs">
-            <Button
-              loading={test.isPending}
-              onClick={() =>
-                test.mutate(d.id, {
-                  onSuccess: () =>
-                    notifications.show({ message: "Test message queued: see its attempts below" }),
-                  onError: (error) => notifications.show({ color: "red", message: error.message }),
-                })
-              }
-            >
-              Send test
-            </Button>
-            <Button variant="default" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
-            <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-              Delete
-            </Button>
-          </Group>
-        )}
-      </Group>
-      <Title order={4}>Messages</Title>
-      <MessagesList projectId={projectId} destinationId={d.id} />
-      {editing && (
-        <DestinationFormModal
-          projectId={projectId}
-          destination={d}
-          onClose={() => setEditing(false)}
-        />
       )}
-      <ConfirmDeleteModal
-        opened={removing}
-        onClose={() => setRemoving(false)}
-        subject={`destination “${d.name}”`}
-        consequence="Its subscriptions and messages are deleted with it."
-        onConfirm={async () => {
-          await remove.mutateAsync(d.id);
-          onDeleted();
-        }}
-      />
-    </Stack>
+    </QueryState>
   );
 }

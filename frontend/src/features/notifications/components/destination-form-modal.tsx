@@ -1,6 +1,4 @@
 import {
-  ActionIcon,
-  Button,
   Fieldset,
   Group,
   Input,
@@ -19,7 +17,7 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useSaveDestination } from "@/features/notifications/api/destinations";
-import { useKeyOptions } from "@/features/notifications/api/options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import {
   type DestinationFormValues,
   KINDS,
@@ -31,6 +29,7 @@ import {
   toDestinationValues,
 } from "@/features/notifications/lib/destination-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Destination = Schemas["DestinationRead"];
 
@@ -49,7 +48,6 @@ export function DestinationFormModal({
 }: DestinationFormModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveDestination(projectId);
-  const keys = useKeyOptions(projectId);
   const form = useForm<DestinationFormValues>({
     mode: "controlled",
     initialValues: toDestinationValues(destination),
@@ -58,9 +56,7 @@ export function DestinationFormModal({
   // a create body is tagged by kind: pydantic puts it first in an error's location
   const serverErrors = useServerErrors(form, { unionTag: kind });
   const secret = SECRET_OF[kind];
-  const keyData = (keys.data ?? [])
-    .filter((key) => secret.kinds.includes(key.kind))
-    .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
+  const keyData = useKeyOptions(projectId, secret.kinds).data ?? [];
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
@@ -190,27 +186,16 @@ export function DestinationFormModal({
                   style={{ flex: 1 }}
                   {...form.getInputProps(`config.headers.${index}.value`)}
                 />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove header ${index + 1}`}
+                <RemoveRowButton
+                  label={`Remove header ${index + 1}`}
                   onClick={() => form.removeListItem("config.headers", index)}
-                >
-                  ×
-                </ActionIcon>
+                />
               </Group>
             ))}
             <Input.Error>{form.errors["config.headers"]}</Input.Error>
-            <Group>
-              <Button
-                variant="light"
-                size="xs"
-                onClick={() => form.insertListItem("config.headers", headerRow())}
-              >
-                Add header
-              </Button>
-            </Group>
+            <AddRowButton onClick={() => form.insertListItem("config.headers", headerRow())}>
+              Add header
+            </AddRowButton>
           </Stack>
         </Fieldset>
       )}

@@ -1,13 +1,10 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
-  Center,
   Code,
   Collapse,
   Group,
-  Loader,
   Paper,
   Stack,
   Table,
@@ -21,6 +18,7 @@ import { useMessages } from "@/features/notifications/api/messages";
 import { eventLabel } from "@/features/notifications/lib/events";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
+import { QueryState } from "@/components/query-state";
 
 type Message = Schemas["MessageRead"];
 
@@ -132,43 +130,35 @@ export function MessagesList({
   destinationId: number;
 }) {
   const messages = useMessages(projectId, destinationId);
-  if (messages.isPending) {
-    return (
-      <Center py="md">
-        <Loader size="sm" aria-label="Loading messages" />
-      </Center>
-    );
-  }
-  if (messages.isError) {
-    return (
-      <Alert color="red" title="Could not load messages">
-        {messages.error.message}
-      </Alert>
-    );
-  }
-  const items = messages.data.pages.flatMap((page) => page.items);
   return (
-    <Stack gap="xs">
-      {items.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No message yet: send a test, or wait for a run its subscriptions ask about.
-        </Text>
-      )}
-      {items.map((m) => (
-        <MessageRow key={m.id} projectId={projectId} message={m} />
-      ))}
-      {messages.hasNextPage && (
-        <Group>
-          <Button
-            variant="default"
-            size="xs"
-            loading={messages.isFetchingNextPage}
-            onClick={() => void messages.fetchNextPage()}
-          >
-            Older messages
-          </Button>
-        </Group>
-      )}
-    </Stack>
+    <QueryState query={messages} loading="Loading messages" failed="Could not load messages" small>
+      {(data) => {
+        const items = data.pages.flatMap((page) => page.items);
+        return (
+          <Stack gap="xs">
+            {items.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No message yet: send a test, or wait for a run its subscriptions ask about.
+              </Text>
+            )}
+            {items.map((m) => (
+              <MessageRow key={m.id} projectId={projectId} message={m} />
+            ))}
+            {messages.hasNextPage && (
+              <Group>
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={messages.isFetchingNextPage}
+                  onClick={() => void messages.fetchNextPage()}
+                >
+                  Older messages
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }

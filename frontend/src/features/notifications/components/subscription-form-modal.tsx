@@ -13,7 +13,8 @@ import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useDestinations } from "@/features/notifications/api/destinations";
-import { useScheduleOptions, useTemplateOptions } from "@/features/notifications/api/options";
+import { useTemplateOptions } from "@/api/queries/project-options";
+import { useScheduleOptions } from "@/features/notifications/api/options";
 import { useSaveSubscription } from "@/features/notifications/api/subscriptions";
 import {
   EVENTS,
@@ -62,8 +63,10 @@ export function SubscriptionFormModal(props: SubscriptionFormModalProps) {
   const serverErrors = useServerErrors(form);
   const scope = form.values.scope;
   const creating = subscription === null;
+  // a template's subscriptions need template:write
   const templates = useTemplateOptions(
     projectId,
+    ["write"],
     creating && scope === "template" && templateId === null,
   );
   const schedules = useScheduleOptions(

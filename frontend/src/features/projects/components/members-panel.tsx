@@ -1,15 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Select,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from "@mantine/core";
+import { ActionIcon, Alert, Badge, Button, Group, Select, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
@@ -18,6 +7,7 @@ import { useMembers } from "@/features/projects/api/get-members";
 import { useRemoveMember } from "@/features/projects/api/remove-member";
 import { PROJECT_ROLES, type ProjectRole, useSetMember } from "@/features/projects/api/set-member";
 import { type Holder, type RenderHolderPicker, useHolderForm } from "@/lib/holders";
+import { ActionsHeader } from "@/components/row-actions";
 
 type Member = Schemas["MemberRead"];
 
@@ -81,9 +71,7 @@ export function MembersPanel({ projectId, canManage, renderHolderPicker }: Membe
             <Table.Tr>
               <Table.Th>User or team</Table.Th>
               <Table.Th>Role</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+              <ActionsHeader />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -1,5 +1,6 @@
-import { NumberInput, Stack, TextInput, Textarea } from "@mantine/core";
+import { NumberInput, Stack } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 
 /** What the project forms edit; `""` is an empty number field, sent as null. */
 export interface ProjectFormValues {
@@ -16,21 +17,7 @@ export function toProjectBody(values: ProjectFormValues) {
 export function ProjectFields({ form }: { form: UseFormReturnType<ProjectFormValues> }) {
   return (
     <Stack>
-      <TextInput
-        label="Name"
-        required
-        data-autofocus
-        key={form.key("name")}
-        {...form.getInputProps("name")}
-      />
-      <Textarea
-        label="Description"
-        autosize
-        minRows={2}
-        maxRows={8}
-        key={form.key("description")}
-        {...form.getInputProps("description")}
-      />
+      <NameDescriptionFields form={form} />
       <NumberInput
         label="Parallel runs"
         description="How many runs of this project may execute at once; empty uses the server default."

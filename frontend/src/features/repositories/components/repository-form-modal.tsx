@@ -3,7 +3,7 @@ import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
-import { useKeyOptions } from "@/features/repositories/api/get-key-options";
+import { useKeyOptions } from "@/api/queries/project-options";
 import { useSaveRepository } from "@/features/repositories/api/save-repository";
 import { useServerErrors } from "@/lib/form-errors";
 
@@ -65,7 +65,6 @@ export function RepositoryFormModal({
   onClose,
 }: RepositoryFormModalProps) {
   const save = useSaveRepository(projectId, repository?.id ?? null);
-  const keys = useKeyOptions(projectId);
   const form = useForm<RepositoryFormValues>({
     mode: "controlled",
     initialValues: initialValues(repository),
@@ -74,9 +73,7 @@ export function RepositoryFormModal({
   const { kind, url } = form.values;
   const kinds = keyKindsForUrl(url);
   const overSsh = kind === "git" && kinds.length === 1 && kinds[0] === "ssh";
-  const keyData = (keys.data ?? [])
-    .filter((key) => kinds.includes(key.kind) || String(key.id) === form.values.key_id)
-    .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
+  const keyData = useKeyOptions(projectId, kinds, { keep: form.values.key_id }).data ?? [];
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();

@@ -17,19 +17,25 @@ function millionLines() {
 
 const settle = () => act(() => new Promise((done) => setTimeout(done, 0)));
 
+/** The viewer of `store` in a 400 px box, not following unless told, nothing marked. */
+function renderViewer(store: LineStore, props: Partial<Parameters<typeof LogViewer>[0]> = {}) {
+  return render(
+    <LogViewer
+      store={store}
+      follow={false}
+      onFollowChange={() => {}}
+      highlight={null}
+      scrollTo={null}
+      initialHeight={400}
+      {...props}
+    />,
+  );
+}
+
 describe("LogViewer", () => {
   it("renders only a window of a million-line log and loads just its chunk", async () => {
     const { store, fetchLines } = millionLines();
-    const { container } = render(
-      <LogViewer
-        store={store}
-        follow={false}
-        onFollowChange={() => {}}
-        highlight={null}
-        scrollTo={null}
-        initialHeight={400}
-      />,
-    );
+    const { container } = renderViewer(store);
     await settle();
     const rows = container.querySelectorAll("[data-line]");
     expect(rows.length).toBeGreaterThan(10);
@@ -46,16 +52,10 @@ describe("LogViewer", () => {
 
   it("scrolls to a requested line, loads its chunk and marks it", async () => {
     const { store, fetchLines } = millionLines();
-    const { container } = render(
-      <LogViewer
-        store={store}
-        follow={false}
-        onFollowChange={() => {}}
-        highlight={765_432}
-        scrollTo={{ row: 765_432, seq: 1 }}
-        initialHeight={400}
-      />,
-    );
+    const { container } = renderViewer(store, {
+      highlight: 765_432,
+      scrollTo: { row: 765_432, seq: 1 },
+    });
     await settle();
     expect(fetchLines).toHaveBeenCalledWith(764_999, 1000);
     const marked = container.querySelector("[data-highlight]");
@@ -65,16 +65,7 @@ describe("LogViewer", () => {
 
   it("follows the end of a growing log", async () => {
     const store = new LineStore(async () => []);
-    const { container } = render(
-      <LogViewer
-        store={store}
-        follow
-        onFollowChange={() => {}}
-        highlight={null}
-        scrollTo={null}
-        initialHeight={400}
-      />,
-    );
+    const { container } = renderViewer(store, { follow: true });
     act(() => store.add(Array.from({ length: 500 }, (_, n) => ({ n, t: `line ${n}` }))));
     await settle();
     const numbers = [...container.querySelectorAll("[data-line]")].map((row) =>

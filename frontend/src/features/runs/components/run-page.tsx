@@ -1,8 +1,7 @@
-import { Alert, Anchor, Center, Group, Loader, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Anchor, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { type ReactNode, useCallback, useState } from "react";
 import { Link } from "react-router";
-import { isApiError } from "@/api/errors";
 import { type Run, isActive, useRun } from "@/features/runs/api/get-run";
 import {
   fetchFirstFailureLine,
@@ -14,13 +13,14 @@ import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { RunOutput } from "@/features/runs/components/run-output";
 import { RunRecap } from "@/features/runs/components/run-recap";
-import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { RunSummary } from "@/features/runs/components/run-summary";
 import { RunTimeline } from "@/features/runs/components/run-timeline";
 import { type LogFilter, NO_FILTER } from "@/features/runs/hooks/use-log-filter";
 import { useLogPosition } from "@/features/runs/hooks/use-log-position";
 import { createRunStore, useRunLog } from "@/features/runs/hooks/use-run-log";
 import type { LineStore } from "@/features/runs/lib/line-store";
+import { QueryState } from "@/components/query-state";
 
 interface RunPageProps {
   projectId: number;
@@ -159,23 +159,19 @@ export function RunPage({ projectId, runId, ...rest }: RunPageProps) {
   const run = useRun(projectId, runId);
   // the output's first chunk loads alongside the run itself
   const [store] = useState(() => createRunStore(projectId, runId));
-  if (run.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading run" />
-      </Center>
-    );
-  }
-  if (run.isError) {
-    const missing = isApiError(run.error) && run.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Run not found" : "Error"}>
-        {missing ? "It does not exist, or you may not see it." : run.error.message}{" "}
+  return (
+    <QueryState
+      query={run}
+      loading="Loading run"
+      notFound="Run not found"
+      notFoundText="It does not exist, or you may not see it."
+      back={
         <Anchor component={Link} to={rest.runsHref}>
           Back to runs
         </Anchor>
-      </Alert>
-    );
-  }
-  return <RunView run={run.data} store={store} {...rest} />;
+      }
+    >
+      {(data) => <RunView run={data} store={store} {...rest} />}
+    </QueryState>
+  );
 }

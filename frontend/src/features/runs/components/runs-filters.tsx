@@ -2,15 +2,12 @@ import { Button, Group, MultiSelect, Select, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useState } from "react";
 import { useRunFilterOptions } from "@/features/runs/api/get-run-filter-options";
-import {
-  RUN_STATUSES,
-  type RunFilterValues,
-  useRunFilters,
-} from "@/features/runs/hooks/use-run-filters";
+import { type RunFilterValues, useRunFilters } from "@/features/runs/hooks/use-run-filters";
+import { RUN_STATUSES, runStatusLabel } from "@/lib/run-status";
 
 const STATUS_OPTIONS = RUN_STATUSES.map((status) => ({
   value: status,
-  label: status.replace("_", " "),
+  label: runStatusLabel(status),
 }));
 
 /** Filters of a project's runs list: template, status, launcher, host, time range (in the URL). */

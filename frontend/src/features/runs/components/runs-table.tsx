@@ -13,7 +13,7 @@ import {
 import { Link } from "react-router";
 import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
 import { LaunchedVia } from "@/features/runs/components/launched-via";
-import { RunStatusBadge } from "@/features/runs/components/run-status-badge";
+import { RunStatusBadge } from "@/components/run-status-badge";
 import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
 import { useNow } from "@/hooks/use-now";

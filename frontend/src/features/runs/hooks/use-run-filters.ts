@@ -2,18 +2,9 @@ import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
 import type { RunFilters } from "@/features/runs/api/get-runs";
+import { RUN_STATUSES } from "@/lib/run-status";
 
 type RunStatus = Schemas["RunStatus"];
-
-export const RUN_STATUSES: readonly RunStatus[] = [
-  "queued",
-  "running",
-  "successful",
-  "failed",
-  "error",
-  "canceled",
-  "timed_out",
-];
 
 /** What the filter form shows: the URL's query parameters, as text. */
 export interface RunFilterValues {

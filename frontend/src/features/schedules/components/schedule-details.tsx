@@ -2,10 +2,8 @@ import {
   Alert,
   Anchor,
   Button,
-  Center,
   Code,
   Group,
-  Loader,
   Paper,
   SimpleGrid,
   Stack,
@@ -15,19 +13,19 @@ import {
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { Link } from "react-router";
-import { isApiError } from "@/api/errors";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
-import { useScheduleTemplate } from "@/features/schedules/api/get-templates";
+import { useTemplate } from "@/api/queries/project-options";
 import { useToggleSchedule } from "@/features/schedules/api/save-schedule";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
 import { SchedulePreview } from "@/features/schedules/components/schedule-preview";
-import { ScheduleState } from "@/features/schedules/components/schedule-state";
+import { TriggerState } from "@/components/trigger-target";
 import { MISSED_POLICIES } from "@/features/schedules/lib/schedule-form";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { paths } from "@/lib/paths";
+import { QueryState } from "@/components/query-state";
 
 interface ScheduleDetailsProps {
   projectId: number;
@@ -41,7 +39,7 @@ interface ScheduleDetailsProps {
 export function ScheduleDetails(props: ScheduleDetailsProps) {
   const { projectId, scheduleId, onDeleted } = props;
   const schedule = useSchedule(projectId, scheduleId);
-  const template = useScheduleTemplate(projectId, schedule.data?.template_id ?? null);
+  const template = useTemplate(projectId, schedule.data?.template_id ?? null);
   const canWrite = props.canWrite || (template.data?.permissions?.includes("write") ?? false);
   const toggle = useToggleSchedule(projectId);
   const remove = useDeleteSchedule(projectId);
@@ -49,183 +47,185 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
   const [removing, setRemoving] = useState(false);
   const zone = browserZone();
 
-  if (schedule.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading the schedule" />
-      </Center>
-    );
-  }
-  if (schedule.isError) {
-    const missing = isApiError(schedule.error) && schedule.error.status === 404;
-    return (
-      <Alert color={missing ? "yellow" : "red"} title={missing ? "Schedule not found" : "Error"}>
-        {missing
-          ? "It does not exist, or what it launches is hidden from you."
-          : schedule.error.message}
-      </Alert>
-    );
-  }
-  const s = schedule.data;
-  const when = (iso: string | null) =>
-    iso ? (
-      <>
-        {formatInZone(iso, s.timezone)}
-        {zone !== s.timezone && (
-          <Text span size="xs" c="dimmed">
-            {" "}
-            · {formatInZone(iso, zone)} yours
-          </Text>
-        )}
-      </>
-    ) : (
-      "—"
-    );
-  const launch = s.launch;
-  const launchShown = {
-    ...(launch.limit ? { limit: launch.limit } : {}),
-    ...(launch.extra_vars && Object.keys(launch.extra_vars).length
-      ? { extra_vars: launch.extra_vars }
-      : {}),
-    ...(launch.survey && Object.keys(launch.survey).length ? { survey: launch.survey } : {}),
-  };
-  const setEnabled = (enabled: boolean) =>
-    toggle.mutate(
-      { scheduleId: s.id, enabled },
-      {
-        onSuccess: () =>
-          notifications.show({ message: `Schedule “${s.name}” ${enabled ? "on" : "off"}` }),
-        onError: (error) => notifications.show({ color: "red", message: error.message }),
-      },
-    );
-
   return (
-    <Stack>
-      <Group justify="space-between" align="flex-start" wrap="wrap">
-        <Stack gap={2}>
-          <Group gap="sm">
-            <Title order={3}>{s.name}</Title>
-            <ScheduleState schedule={s} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            Schedule {s.id} of{" "}
-            {s.target_kind === "workflow" ? (
-              s.workflow_id == null ? (
-                "a deleted workflow"
-              ) : (
-                <>
-                  workflow{" "}
-                  <Anchor component={Link} to={paths.workflow(projectId, s.workflow_id)}>
-                    {s.workflow_name}
-                  </Anchor>
-                </>
-              )
-            ) : s.template_id === null ? (
-              "a deleted template"
-            ) : (
-              <Anchor component={Link} to={paths.template(projectId, s.template_id, "schedules")}>
-                {s.template_name}
-              </Anchor>
-            )}
-            {s.description ? ` — ${s.description}` : ""}
-          </Text>
-        </Stack>
-        {canWrite && (
-          <Group gap="xs">
-            {(s.template_id !== null || s.workflow_id != null) && (
-              <Button variant="default" onClick={() => setEditing(true)}>
-                Edit
-              </Button>
-            )}
-            <Button
-              variant="default"
-              loading={toggle.isPending}
-              onClick={() => setEnabled(!s.enabled)}
-            >
-              {s.enabled ? "Turn off" : "Turn on"}
-            </Button>
-            <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-              Delete
-            </Button>
-          </Group>
-        )}
-      </Group>
+    <QueryState
+      query={schedule}
+      loading="Loading the schedule"
+      notFound="Schedule not found"
+      notFoundText="It does not exist, or what it launches is hidden from you."
+    >
+      {(s) => {
+        const when = (iso: string | null) =>
+          iso ? (
+            <>
+              {formatInZone(iso, s.timezone)}
+              {zone !== s.timezone && (
+                <Text span size="xs" c="dimmed">
+                  {" "}
+                  · {formatInZone(iso, zone)} yours
+                </Text>
+              )}
+            </>
+          ) : (
+            "—"
+          );
+        const launch = s.launch;
+        const launchShown = {
+          ...(launch.limit ? { limit: launch.limit } : {}),
+          ...(launch.extra_vars && Object.keys(launch.extra_vars).length
+            ? { extra_vars: launch.extra_vars }
+            : {}),
+          ...(launch.survey && Object.keys(launch.survey).length ? { survey: launch.survey } : {}),
+        };
+        const setEnabled = (enabled: boolean) =>
+          toggle.mutate(
+            { scheduleId: s.id, enabled },
+            {
+              onSuccess: () =>
+                notifications.show({ message: `Schedule “${s.name}” ${enabled ? "on" : "off"}` }),
+              onError: (error) => notifications.show({ color: "red", message: error.message }),
+            },
+          );
 
-      {s.disabled_reason && (
-        <Alert color="red" title="Steward turned this schedule off" role="alert">
-          {s.disabled_reason}
-          {canWrite && " Fix the cause, then turn it on again."}
-        </Alert>
-      )}
+        return (
+          <Stack>
+            <Group justify="space-between" align="flex-start" wrap="wrap">
+              <Stack gap={2}>
+                <Group gap="sm">
+                  <Title order={3}>{s.name}</Title>
+                  <TriggerState trigger={s} finished={s.next_fire_at === null} />
+                </Group>
+                <Text size="sm" c="dimmed">
+                  Schedule {s.id} of{" "}
+                  {s.target_kind === "workflow" ? (
+                    s.workflow_id == null ? (
+                      "a deleted workflow"
+                    ) : (
+                      <>
+                        workflow{" "}
+                        <Anchor component={Link} to={paths.workflow(projectId, s.workflow_id)}>
+                          {s.workflow_name}
+                        </Anchor>
+                      </>
+                    )
+                  ) : s.template_id === null ? (
+                    "a deleted template"
+                  ) : (
+                    <Anchor
+                      component={Link}
+                      to={paths.template(projectId, s.template_id, "schedules")}
+                    >
+                      {s.template_name}
+                    </Anchor>
+                  )}
+                  {s.description ? ` — ${s.description}` : ""}
+                </Text>
+              </Stack>
+              {canWrite && (
+                <Group gap="xs">
+                  {(s.template_id !== null || s.workflow_id != null) && (
+                    <Button variant="default" onClick={() => setEditing(true)}>
+                      Edit
+                    </Button>
+                  )}
+                  <Button
+                    variant="default"
+                    loading={toggle.isPending}
+                    onClick={() => setEnabled(!s.enabled)}
+                  >
+                    {s.enabled ? "Turn off" : "Turn on"}
+                  </Button>
+                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
+                    Delete
+                  </Button>
+                </Group>
+              )}
+            </Group>
 
-      <Paper withBorder p="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">
-          <Fact label={s.kind === "cron" ? "Cron" : "Recurrence"}>
-            <Code style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{s.expression}</Code>
-          </Fact>
-          <Fact label="Time zone">{s.timezone}</Fact>
-          <Fact label="Missed runs">
-            {MISSED_POLICIES.find((p) => p.value === s.missed_policy)?.label ?? s.missed_policy}
-          </Fact>
-          <Fact label="Next run">{when(s.next_fire_at)}</Fact>
-          <Fact label="Last run">
-            {s.last_workflow_run_id != null ? (
-              <Anchor component={Link} to={paths.workflowRun(projectId, s.last_workflow_run_id)}>
-                Workflow run #{s.last_workflow_run_id}
-              </Anchor>
-            ) : s.last_run_id !== null ? (
-              <Anchor component={Link} to={paths.run(projectId, s.last_run_id)}>
-                Run #{s.last_run_id}
-              </Anchor>
-            ) : (
-              "never"
+            {s.disabled_reason && (
+              <Alert color="red" title="Steward turned this schedule off" role="alert">
+                {s.disabled_reason}
+                {canWrite && " Fix the cause, then turn it on again."}
+              </Alert>
             )}
-            {s.last_fired_at && (
-              <Text span size="xs" c="dimmed">
-                {" "}
-                · {formatInZone(s.last_fired_at, zone)}
-              </Text>
-            )}
-          </Fact>
-          <Fact label="Launches as">{s.owner_name || "nobody (owner deleted)"}</Fact>
-          <Fact label="Start">{when(s.start_at)}</Fact>
-          <Fact label="End">{when(s.end_at)}</Fact>
-          <Fact label="Launch values">
-            {Object.keys(launchShown).length ? (
-              <Code block fz="xs">
-                {JSON.stringify(launchShown, null, 2)}
-              </Code>
-            ) : s.target_kind === "workflow" ? (
-              "each node's own"
-            ) : (
-              "the template's own"
-            )}
-          </Fact>
-        </SimpleGrid>
-      </Paper>
 
-      <Paper withBorder p="md">
-        <SchedulePreview projectId={projectId} scheduleId={s.id} />
-      </Paper>
+            <Paper withBorder p="md">
+              <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">
+                <Fact label={s.kind === "cron" ? "Cron" : "Recurrence"}>
+                  <Code style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+                    {s.expression}
+                  </Code>
+                </Fact>
+                <Fact label="Time zone">{s.timezone}</Fact>
+                <Fact label="Missed runs">
+                  {MISSED_POLICIES.find((p) => p.value === s.missed_policy)?.label ??
+                    s.missed_policy}
+                </Fact>
+                <Fact label="Next run">{when(s.next_fire_at)}</Fact>
+                <Fact label="Last run">
+                  {s.last_workflow_run_id != null ? (
+                    <Anchor
+                      component={Link}
+                      to={paths.workflowRun(projectId, s.last_workflow_run_id)}
+                    >
+                      Workflow run #{s.last_workflow_run_id}
+                    </Anchor>
+                  ) : s.last_run_id !== null ? (
+                    <Anchor component={Link} to={paths.run(projectId, s.last_run_id)}>
+                      Run #{s.last_run_id}
+                    </Anchor>
+                  ) : (
+                    "never"
+                  )}
+                  {s.last_fired_at && (
+                    <Text span size="xs" c="dimmed">
+                      {" "}
+                      · {formatInZone(s.last_fired_at, zone)}
+                    </Text>
+                  )}
+                </Fact>
+                <Fact label="Launches as">{s.owner_name || "nobody (owner deleted)"}</Fact>
+                <Fact label="Start">{when(s.start_at)}</Fact>
+                <Fact label="End">{when(s.end_at)}</Fact>
+                <Fact label="Launch values">
+                  {Object.keys(launchShown).length ? (
+                    <Code block fz="xs">
+                      {JSON.stringify(launchShown, null, 2)}
+                    </Code>
+                  ) : s.target_kind === "workflow" ? (
+                    "each node's own"
+                  ) : (
+                    "the template's own"
+                  )}
+                </Fact>
+              </SimpleGrid>
+            </Paper>
 
-      {editing && (
-        <ScheduleFormModal
-          projectId={projectId}
-          schedule={s}
-          template={template.data ?? null}
-          onClose={() => setEditing(false)}
-        />
-      )}
-      <ConfirmDeleteModal
-        opened={removing}
-        onClose={() => setRemoving(false)}
-        subject={`schedule “${s.name}”`}
-        consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
-        onConfirm={async () => {
-          await remove.mutateAsync(s.id);
-          onDeleted();
-        }}
-      />
-    </Stack>
+            <Paper withBorder p="md">
+              <SchedulePreview projectId={projectId} scheduleId={s.id} />
+            </Paper>
+
+            {editing && (
+              <ScheduleFormModal
+                projectId={projectId}
+                schedule={s}
+                template={template.data ?? null}
+                onClose={() => setEditing(false)}
+              />
+            )}
+            <ConfirmDeleteModal
+              opened={removing}
+              onClose={() => setRemoving(false)}
+              subject={`schedule “${s.name}”`}
+              consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
+              onConfirm={async () => {
+                await remove.mutateAsync(s.id);
+                onDeleted();
+              }}
+            />
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }

@@ -8,7 +8,6 @@ import {
   SimpleGrid,
   Stack,
   Switch,
-  Text,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
@@ -21,8 +20,12 @@ import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
-import { useScheduleTemplate, useWritableTemplates } from "@/features/schedules/api/get-templates";
-import { useWorkflowOptions } from "@/features/schedules/api/get-workflows";
+import { useTemplate } from "@/api/queries/project-options";
+import {
+  type TriggerFormProps,
+  TriggerLaunchValues,
+  TriggerTargetFields,
+} from "@/components/trigger-target";
 import { useSaveSchedule } from "@/features/schedules/api/save-schedule";
 import { DraftSchedulePreview } from "@/features/schedules/components/schedule-preview";
 import { TimeZoneSelect } from "@/features/schedules/components/time-zone-select";
@@ -32,8 +35,6 @@ import {
   MISSED_POLICIES,
   type ScheduleFormValues,
   surveyValues,
-  TARGET_KINDS,
-  type TargetKind,
   toNewScheduleBody,
   toScheduleBody,
   toScheduleValues,
@@ -43,8 +44,7 @@ import { useServerErrors } from "@/lib/form-errors";
 type Schedule = Schemas["ScheduleRead"];
 type Template = Schemas["TemplateRead"];
 
-interface ScheduleFormModalProps {
-  projectId: number;
+interface ScheduleFormModalProps extends TriggerFormProps<Schedule> {
   /** null: a new schedule */
   schedule: Schedule | null;
   /**
@@ -52,15 +52,13 @@ interface ScheduleFormModalProps {
    * person picks a template or a workflow
    */
   template: Template | null;
-  onClose: () => void;
-  onSaved?: (schedule: Schedule) => void;
 }
 
 /** Create or edit a schedule; an edit first loads the template, for its survey. */
 export function ScheduleFormModal(props: ScheduleFormModalProps) {
   const { projectId, schedule, template } = props;
   const load = template === null && schedule !== null ? schedule.template_id : null;
-  const loaded = useScheduleTemplate(projectId, load);
+  const loaded = useTemplate(projectId, load);
   if (load !== null && loaded.isPending) {
     return (
       <Modal opened onClose={props.onClose} title={`Edit schedule “${schedule?.name ?? ""}”`}>
@@ -77,8 +75,6 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveSchedule(projectId, schedule?.id ?? null);
   const picking = schedule === null && template === null;
-  const templates = useWritableTemplates(projectId, picking);
-  const workflows = useWorkflowOptions(projectId, picking);
   const [picked, setPicked] = useState<Template | null>(template);
   const form = useForm<ScheduleFormValues>({
     mode: "controlled",
@@ -87,10 +83,8 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
   const serverErrors = useServerErrors(form);
   const ofWorkflow = form.values.target_kind === "workflow";
 
-  const pick = (id: string | null) => {
-    const next = templates.data?.find((t) => String(t.id) === id) ?? null;
+  const pick = (next: Template | null) => {
     setPicked(next);
-    form.setFieldValue("template_id", id ?? "");
     form.setFieldValue("launch.survey", surveyValues(next?.survey ?? [], undefined));
   };
 
@@ -130,47 +124,22 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
       submitLabel={schedule ? "Save" : "Create schedule"}
       pending={save.isPending}
     >
-      {picking && (
-        <SegmentedControl
-          aria-label="Launches"
-          data={TARGET_KINDS}
-          {...form.getInputProps("target_kind")}
-          onChange={(kind) => form.setFieldValue("target_kind", kind as TargetKind)}
-        />
-      )}
-      {picking && !ofWorkflow && (
-        <Select
-          label="Template"
-          description="The schedule launches it with the values below"
-          placeholder="Pick a template"
-          required
-          searchable
-          data={(templates.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
-          nothingFoundMessage="No template you may change"
-          {...form.getInputProps("template_id")}
-          onChange={pick}
-        />
-      )}
-      {picking && ofWorkflow && (
-        <Select
-          label="Workflow"
-          description="The schedule launches a run of it; each node runs with its own launch values"
-          placeholder="Pick a workflow"
-          required
-          searchable
-          data={workflows.data ?? []}
-          nothingFoundMessage="No workflow in this project"
-          {...form.getInputProps("workflow_id")}
-        />
-      )}
-      {!picking && (
-        <Text size="sm" c="dimmed">
-          Launches{" "}
-          <Text span fw={600} c="var(--mantine-color-text)">
-            {launches}
-          </Text>
-        </Text>
-      )}
+      <TriggerTargetFields
+        projectId={projectId}
+        picking={picking}
+        values={form.values}
+        errors={form.errors}
+        onChange={(field, value) => form.setFieldValue(field, value)}
+        onTemplate={pick}
+        // a schedule may be made for the templates the caller may change
+        permissions={["write"]}
+        help={{
+          template: "The schedule launches it with the values below",
+          noTemplate: "No template you may change",
+          workflow: "The schedule launches a run of it; each node runs with its own launch values",
+        }}
+        launches={launches}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
         <TextInput label="Description" {...form.getInputProps("description")} />
@@ -235,12 +204,14 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
         </Stack>
       </Fieldset>
 
-      {(questions.length > 0 || allowed.has("limit") || allowed.has("extra_vars")) && (
-        <Fieldset legend="Launch values">
-          <Stack gap="sm">
-            <Text size="xs" c="dimmed">
-              Checked like a manual launch when you save, and again at every run.
-            </Text>
+      <TriggerLaunchValues
+        ofWorkflow={ofWorkflow}
+        workflowNote="A workflow takes no launch values here: each of its nodes runs with its own."
+        legend="Launch values"
+        help="Checked like a manual launch when you save, and again at every run."
+      >
+        {(questions.length > 0 || allowed.has("limit") || allowed.has("extra_vars")) && (
+          <>
             {allowed.has("limit") && (
               <TextInput
                 label="Limit"
@@ -257,14 +228,9 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
             {questions.length > 0 && (
               <SurveyAnswers form={form} questions={questions} prefix="launch.survey" />
             )}
-          </Stack>
-        </Fieldset>
-      )}
-      {ofWorkflow && (
-        <Text size="xs" c="dimmed">
-          A workflow takes no launch values here: each of its nodes runs with its own.
-        </Text>
-      )}
+          </>
+        )}
+      </TriggerLaunchValues>
       <Fieldset legend="Next runs">
         <DraftSchedulePreview projectId={projectId} values={form.values} />
       </Fieldset>

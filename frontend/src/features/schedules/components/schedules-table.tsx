@@ -9,8 +9,8 @@ import { SectionToolbar } from "@/components/section-toolbar";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedules } from "@/features/schedules/api/get-schedules";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
-import { ScheduleState } from "@/features/schedules/components/schedule-state";
-import { ScheduleTarget } from "@/features/schedules/components/schedule-target";
+import { TriggerState } from "@/components/trigger-target";
+import { TriggerTargetLink } from "@/components/trigger-target";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { usePageParam } from "@/hooks/use-page-param";
 import { paths } from "@/lib/paths";
@@ -64,7 +64,7 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
             key: "target",
             header: "Launches",
             visibleFrom: "sm",
-            cell: (s: Schedule) => <ScheduleTarget projectId={projectId} schedule={s} />,
+            cell: (s: Schedule) => <TriggerTargetLink projectId={projectId} target={s} />,
           } satisfies Column<Schedule>,
         ]),
     {
@@ -119,7 +119,11 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
           </Text>
         ),
     },
-    { key: "state", header: "State", cell: (s) => <ScheduleState schedule={s} /> },
+    {
+      key: "state",
+      header: "State",
+      cell: (s) => <TriggerState trigger={s} finished={s.next_fire_at === null} />,
+    },
     {
       key: "actions",
       header: "",

@@ -1,24 +1,18 @@
 import type { Schemas } from "@/api/client";
+import { type Answer, answerOf } from "@/lib/launch-form";
 import { extraVarsText, parseExtraVars } from "@/lib/extra-vars";
+import { type Checked, type TargetValues, toTargetValues, withTarget } from "@/lib/trigger-target";
 import { browserZone, utcToZonedWall, zonedWallToUtc } from "@/features/schedules/lib/zones";
 
 type Schedule = Schemas["ScheduleRead"];
 type ScheduleCreate = Schemas["ScheduleCreate"];
 type ScheduleTargetCreate = Schemas["ScheduleTargetCreate"];
-export type TargetKind = Schemas["TargetKind"];
 type Template = Schemas["TemplateRead"];
 type Question = Schemas["Question"];
-export type Answer = string | number | boolean | string[];
 
 export const KINDS: { value: Schemas["ScheduleKind"]; label: string }[] = [
   { value: "cron", label: "Cron" },
   { value: "rrule", label: "Recurrence (RRULE)" },
-];
-
-/** What a schedule (or a webhook) launches: a template's run or a workflow run. */
-export const TARGET_KINDS: { value: TargetKind; label: string }[] = [
-  { value: "template", label: "Template" },
-  { value: "workflow", label: "Workflow" },
 ];
 
 export const MISSED_POLICIES: { value: Schemas["MissedPolicy"]; label: string }[] = [
@@ -37,11 +31,7 @@ export const EXAMPLES: Record<Schemas["ScheduleKind"], string> = {
  * `launch.survey.db`, `launch.extra_vars`) land on their inputs. Start and end are wall times
  * of the schedule's zone ("2026-03-01T00:00"), the value of a datetime-local input.
  */
-export interface ScheduleFormValues {
-  target_kind: TargetKind;
-  template_id: string;
-  /** a workflow target's; its nodes carry their own launch values */
-  workflow_id: string;
+export interface ScheduleFormValues extends TargetValues {
   name: string;
   description: string;
   kind: Schemas["ScheduleKind"];
@@ -52,20 +42,6 @@ export interface ScheduleFormValues {
   enabled: boolean;
   missed_policy: Schemas["MissedPolicy"];
   launch: { limit: string; extra_vars: string; survey: Record<string, Answer> };
-}
-
-function answerOf(question: Question, value: unknown): Answer {
-  switch (question.type) {
-    case "boolean":
-      return typeof value === "boolean" ? value : false;
-    case "multi_choice":
-      return Array.isArray(value) ? value.map(String) : [];
-    case "integer":
-    case "float":
-      return typeof value === "number" ? value : "";
-    default:
-      return value == null ? "" : String(value);
-  }
 }
 
 /** The answers of `survey` to `questions`: stored ones kept, the others at their default. */
@@ -89,9 +65,7 @@ export function toScheduleValues(
   const timezone = schedule?.timezone ?? zone;
   const launch = schedule?.launch;
   return {
-    target_kind: schedule?.target_kind ?? "template",
-    template_id: String(schedule?.template_id ?? template?.id ?? ""),
-    workflow_id: String(schedule?.workflow_id ?? ""),
+    ...toTargetValues(schedule, template?.id ?? null),
     name: schedule?.name ?? "",
     description: schedule?.description ?? "",
     kind: schedule?.kind ?? "cron",
@@ -108,9 +82,6 @@ export function toScheduleValues(
     },
   };
 }
-
-/** A form error (field -> message) or the request body. */
-export type Checked<T> = { errors: Record<string, string> } | { body: T };
 
 const blank = (answer: Answer | undefined) =>
   answer === undefined || answer === "" || (Array.isArray(answer) && answer.length === 0);
@@ -166,24 +137,12 @@ export function toScheduleBody(
   };
 }
 
-/**
- * The body of a new schedule: `toScheduleBody` and its one target, the template or the
- * workflow picked (an error on the picker when none is).
- */
+/** The body of a new schedule: `toScheduleBody` and its one target. */
 export function toNewScheduleBody(
   v: ScheduleFormValues,
   template: Template | null,
 ): Checked<ScheduleTargetCreate> {
-  const target =
-    v.target_kind === "workflow"
-      ? { field: "workflow_id" as const, id: Number(v.workflow_id), what: "workflow" }
-      : { field: "template_id" as const, id: Number(v.template_id), what: "template" };
-  const checked = toScheduleBody(v, v.target_kind === "workflow" ? null : template);
-  const missing = target.id ? {} : { [target.field]: `Pick the ${target.what} to launch` };
-  if ("errors" in checked || !target.id) {
-    return { errors: { ...("errors" in checked ? checked.errors : {}), ...missing } };
-  }
-  return { body: { ...checked.body, [target.field]: target.id } };
+  return withTarget(v, toScheduleBody(v, v.target_kind === "workflow" ? null : template));
 }
 
 /**

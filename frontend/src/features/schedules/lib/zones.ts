@@ -91,6 +91,17 @@ export function utcToZonedWall(iso: string, zone: string): string {
 
 const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** How a schedule's times read: "Sun, 29 Mar 2026, 03:30", on a 24-hour clock. */
+const WALL_TIME: Intl.DateTimeFormatOptions = {
+  weekday: "short",
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+};
+
 /**
  * A time the server gave with its zone's offset ("2026-03-29T03:30:00+02:00") as a person reads
  * it: "Sun, 29 Mar 2026, 03:30 (UTC+02:00)". The wall time is the server's, not recomputed, so
@@ -101,16 +112,7 @@ export function formatWallTime(isoWithOffset: string, locale?: string): string {
   if (!match) return isoWithOffset;
   const [, wall, offset] = match;
   const reading = Date.parse(`${wall}:00Z`);
-  const text = new Intl.DateTimeFormat(locale, {
-    timeZone: "UTC",
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(reading);
+  const text = new Intl.DateTimeFormat(locale, { ...WALL_TIME, timeZone: "UTC" }).format(reading);
   return `${text} (UTC${offset === "Z" ? "" : offset})`;
 }
 
@@ -120,14 +122,8 @@ export function formatInZone(iso: string, zone: string, locale?: string): string
   if (Number.isNaN(ms)) return iso;
   try {
     return new Intl.DateTimeFormat(locale, {
+      ...WALL_TIME,
       timeZone: zone,
-      weekday: "short",
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
       timeZoneName: "short",
     }).format(ms);
   } catch {

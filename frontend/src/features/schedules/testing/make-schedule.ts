@@ -1,57 +1,20 @@
 import type { Schemas } from "@/api/client";
+import { makeTemplate as makeAnyTemplate, question } from "@/testing/make-template";
 
 /** A template with a survey and some allowed overrides, as the API returns it. */
-export function makeTemplate(
-  overrides: Partial<Schemas["TemplateRead"]> = {},
-): Schemas["TemplateRead"] {
-  return {
-    id: 3,
-    project_id: 1,
+export function makeTemplate(overrides: Partial<Schemas["TemplateRead"]> = {}) {
+  return makeAnyTemplate({
     name: "rman-check",
-    description: "",
     playbook: "rman.yml",
-    repository_id: 1,
     repository: { id: 1, name: "playbooks" },
-    inventory_id: 2,
-    inventory: { id: 2, name: "prod" },
-    environment_id: null,
-    environment: null,
-    ssh_key_id: null,
-    ssh_key: null,
-    become_key_id: null,
-    become_key: null,
-    vault_key_ids: [],
-    vault_keys: [],
-    extra_vars: {},
-    limit: "",
-    tags: "",
-    skip_tags: "",
-    check_mode: false,
-    diff_mode: false,
-    verbosity: 0,
-    forks: null,
-    timeout_seconds: null,
-    install_requirements: false,
-    ansible_venv: "",
-    runner_group_id: null,
     overridable: ["limit", "extra_vars"],
     survey: [
-      { variable: "db", label: "Database", description: "", type: "text", required: true },
-      { variable: "token", label: "Token", description: "", type: "password", required: false },
-      {
-        variable: "days",
-        label: "Days",
-        description: "",
-        type: "integer",
-        required: false,
-        default: 7,
-      },
+      question("db", "Database", "text", { required: true }),
+      question("token", "Token", "password"),
+      question("days", "Days", "integer", { default: 7 }),
     ],
-    created_at: "",
-    updated_at: "",
-    permissions: ["view", "run", "write"],
     ...overrides,
-  } as Schemas["TemplateRead"];
+  });
 }
 
 export function makeSchedule(

@@ -1,9 +1,10 @@
-import { TextInput, Textarea } from "@mantine/core";
+import { Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { FormModal } from "@/components/form-modal";
 import { type Team, useSaveTeam } from "@/features/teams/api/teams";
 import { directoryGroupsFromText } from "@/features/teams/lib/directory-groups";
 import { useServerErrors } from "@/lib/form-errors";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 
 /** A new team (`team` undefined) or a team's name, description and directory groups. */
 export function TeamFormModal({ team, onClose }: { team?: Team; onClose: () => void }) {
@@ -38,20 +39,7 @@ export function TeamFormModal({ team, onClose }: { team?: Team; onClose: () => v
       submitLabel={team ? "Save" : "Create team"}
       pending={save.isPending}
     >
-      <TextInput
-        label="Name"
-        required
-        data-autofocus
-        key={form.key("name")}
-        {...form.getInputProps("name")}
-      />
-      <Textarea
-        label="Description"
-        autosize
-        minRows={2}
-        key={form.key("description")}
-        {...form.getInputProps("description")}
-      />
+      <NameDescriptionFields form={form} />
       <Textarea
         label="Directory groups"
         description="One a line: LDAP group DNs (compared without case) or single sign-on group names. Their members join this team when they log in, and leave it when they leave the group; people added by hand stay."

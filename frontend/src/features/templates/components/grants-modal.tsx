@@ -9,7 +9,6 @@ import {
   Stack,
   Table,
   Text,
-  VisuallyHidden,
 } from "@mantine/core";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
@@ -20,6 +19,7 @@ import {
   useGrants,
 } from "@/features/templates/api/grants";
 import { type RenderHolderPicker, useHolderForm } from "@/lib/holders";
+import { ActionsHeader } from "@/components/row-actions";
 
 type Template = Schemas["TemplateRead"];
 
@@ -67,9 +67,7 @@ export function GrantsModal(props: GrantsModalProps) {
               <Table.Tr>
                 <Table.Th>Who</Table.Th>
                 <Table.Th>Permission</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+                <ActionsHeader />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -1,6 +1,6 @@
 import { Alert, Center, Loader, Modal } from "@mantine/core";
 import type { Schemas } from "@/api/client";
-import { useTemplate } from "@/features/templates/api/get-template";
+import { useTemplate } from "@/api/queries/project-options";
 import { LaunchModal } from "@/features/templates/components/launch-modal";
 
 interface LaunchFromUrlProps {

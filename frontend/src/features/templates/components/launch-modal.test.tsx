@@ -4,63 +4,19 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Schemas } from "@/api/client";
 import { LaunchModal } from "@/features/templates/components/launch-modal";
+import { makeTemplate, question } from "@/testing/make-template";
 
-const template: Schemas["TemplateRead"] = {
-  id: 3,
-  project_id: 1,
-  name: "patch",
-  description: "",
-  playbook: "site.yml",
-  repository_id: 1,
-  repository: { id: 1, name: "repo" },
-  inventory_id: 2,
-  inventory: { id: 2, name: "prod" },
-  environment_id: null,
-  environment: null,
-  ssh_key_id: null,
-  ssh_key: null,
-  become_key_id: null,
-  become_key: null,
-  vault_key_ids: [],
-  vault_keys: [],
-  extra_vars: {},
-  limit: "",
-  tags: "",
-  skip_tags: "",
-  check_mode: false,
-  diff_mode: false,
-  verbosity: 0,
-  forks: null,
-  timeout_seconds: null,
+const template = makeTemplate({
   overridable: ["limit"],
   install_requirements: true,
-  ansible_venv: "",
-  launch_var_exceptions: [],
-  runner_group_id: null,
   survey: [
-    { variable: "who", label: "Who", description: "", type: "text", required: true },
-    { variable: "secret", label: "Secret", description: "", type: "password", required: false },
-    {
-      variable: "count",
-      label: "Count",
-      description: "",
-      type: "integer",
-      required: false,
-      default: 2,
-    },
-    {
-      variable: "go",
-      label: "Go ahead",
-      description: "",
-      type: "boolean",
-      required: false,
-      default: true,
-    },
+    question("who", "Who", "text", { required: true }),
+    question("secret", "Secret", "password"),
+    question("count", "Count", "integer", { default: 2 }),
+    question("go", "Go ahead", "boolean", { default: true }),
   ],
-  created_at: "",
-  updated_at: "",
   permissions: ["view", "run"],
-};
+});
 
 function renderLaunch(t: Schemas["TemplateRead"]) {
   render(

@@ -4,9 +4,9 @@ import { useMediaQuery } from "@mantine/hooks";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
-import { useInventoryChoices } from "@/features/templates/api/get-choices";
+import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate } from "@/features/templates/api/launch-template";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
 
@@ -24,26 +24,18 @@ interface LaunchModalProps {
 export function LaunchModal({ projectId, template, onClose, onLaunched }: LaunchModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
   const launch = useLaunchTemplate(projectId);
-  const allowed = new Set(template.overridable);
-  const inventories = useInventoryChoices(projectId, allowed.has("inventory_id"));
   const form = useForm<LaunchFormValues>({
     mode: "controlled",
     initialValues: toLaunchValues(template),
   });
   const serverErrors = useServerErrors(form);
   const mayRun = template.permissions?.includes("run") ?? true;
-  // who may run a template but not list inventories still sees the template's own
-  const inventoryData = inventories.data ?? [
-    { value: String(template.inventory_id), label: template.inventory.name },
-  ];
+  const inventoryData = useLaunchInventoryOptions(projectId, template);
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     launch.mutate(toRunCreate(template, values, extraVars), {
       onSuccess: onLaunched,
       onError: (error) => serverErrors.show(error),

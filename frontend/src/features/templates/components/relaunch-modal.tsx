@@ -5,8 +5,8 @@ import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
-import { useInventoryChoices } from "@/features/templates/api/get-choices";
-import { useTemplate } from "@/features/templates/api/get-template";
+import { useLaunchInventoryOptions } from "@/api/queries/project-options";
+import { useTemplate } from "@/api/queries/project-options";
 import { useRelaunchRun, useRelaunchValues } from "@/features/templates/api/relaunch-run";
 import {
   type RelaunchHosts,
@@ -14,7 +14,7 @@ import {
   toRelaunchBody,
   toRelaunchValues,
 } from "@/features/templates/lib/launch-form";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import type { LaunchFormValues } from "@/lib/launch-form";
 
@@ -86,7 +86,6 @@ function RelaunchForm({
 }: RelaunchFormProps) {
   const relaunch = useRelaunchRun(run.project_id, run.id);
   const allowed = new Set(template.overridable);
-  const inventories = useInventoryChoices(run.project_id, allowed.has("inventory_id"));
   const form = useForm<LaunchFormValues>({
     mode: "controlled",
     initialValues: toRelaunchValues(template, earlier),
@@ -94,19 +93,14 @@ function RelaunchForm({
   const serverErrors = useServerErrors(form);
   const failedCount = earlier.failed_host_count;
   const [hosts, setHosts] = useState<RelaunchHosts>(failedCount > 0 ? initialHosts : "all");
-  const inventoryData = inventories.data ?? [
-    { value: String(template.inventory_id), label: template.inventory.name },
-  ];
+  const inventoryData = useLaunchInventoryOptions(run.project_id, template);
   const failedList =
     earlier.failed_hosts.join(", ") + (failedCount > earlier.failed_hosts.length ? ", …" : "");
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     const body = toRelaunchBody(template, values, extraVars, hosts, earlier.kept_secrets);
     relaunch.mutate(body, {
       onSuccess: onRelaunched,

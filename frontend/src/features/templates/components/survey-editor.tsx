@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Button,
   Checkbox,
   Group,
   Input,
@@ -25,6 +24,7 @@ import {
   newQuestion,
   withType,
 } from "@/features/templates/lib/survey-form";
+import { AddRowButton } from "@/components/list-rows";
 
 type Form = UseFormReturnType<TemplateFormValues>;
 
@@ -233,15 +233,9 @@ export function SurveyEditor({ form }: { form: Form }) {
         <QuestionEditor key={question.id} form={form} index={index} count={count} />
       ))}
       <Input.Error>{form.errors.survey}</Input.Error>
-      <Group>
-        <Button
-          variant="light"
-          size="xs"
-          onClick={() => form.insertListItem("survey", newQuestion())}
-        >
-          Add question
-        </Button>
-      </Group>
+      <AddRowButton onClick={() => form.insertListItem("survey", newQuestion())}>
+        Add question
+      </AddRowButton>
     </Stack>
   );
 }

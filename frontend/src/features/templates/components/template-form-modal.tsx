@@ -21,11 +21,11 @@ import type { Schemas } from "@/api/client";
 import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { FormModal } from "@/components/form-modal";
 import {
-  useEnvironmentChoices,
-  useInventoryChoices,
-  useKeyChoices,
-  useRepositoryChoices,
-} from "@/features/templates/api/get-choices";
+  useEnvironmentOptions,
+  useInventoryOptions,
+  useKeyOptions,
+  useRepositoryOptions,
+} from "@/api/queries/project-options";
 import { useAnsibleVenvChoices } from "@/features/templates/api/get-ansible-venvs";
 import { usePlaybooks } from "@/features/templates/api/get-playbooks";
 import { useSaveTemplate } from "@/features/templates/api/save-template";
@@ -40,11 +40,10 @@ import {
   toTemplateValues,
 } from "@/features/templates/lib/template-form";
 import { VERBOSITY } from "@/lib/launch-form";
-import { parseExtraVars } from "@/lib/extra-vars";
+import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
-type KeyKind = Schemas["KeyKind"];
 
 interface TemplateFormModalProps {
   projectId: number;
@@ -69,10 +68,12 @@ function playbookHelp(repositoryId: string, playbooks: ReturnType<typeof usePlay
 export function TemplateFormModal({ projectId, template, onClose }: TemplateFormModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveTemplate(projectId, template?.id ?? null);
-  const repositories = useRepositoryChoices(projectId);
-  const inventories = useInventoryChoices(projectId);
-  const environments = useEnvironmentChoices(projectId);
-  const keys = useKeyChoices(projectId);
+  const repositories = useRepositoryOptions(projectId);
+  const inventories = useInventoryOptions(projectId);
+  const environments = useEnvironmentOptions(projectId);
+  const machineKeys = useKeyOptions(projectId, ["ssh", "login_password"]);
+  const becomeKeys = useKeyOptions(projectId, ["login_password"]);
+  const vaultKeys = useKeyOptions(projectId, ["vault_password"]);
   const venvs = useAnsibleVenvChoices();
   const form = useForm<TemplateFormValues>({
     mode: "controlled",
@@ -81,10 +82,6 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
   const serverErrors = useServerErrors(form);
   const playbooks = usePlaybooks(projectId, form.values.repository_id);
 
-  const keysOf = (...kinds: KeyKind[]) =>
-    (keys.data ?? [])
-      .filter((key) => kinds.includes(key.kind))
-      .map((key) => ({ value: String(key.id), label: `${key.name} (${key.kind})` }));
   // a Select's clear gives null; the form keeps "" for "none"
   const picker = (field: keyof TemplateFormValues) => ({
     ...form.getInputProps(field),
@@ -110,11 +107,8 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    const extraVars = parseExtraVars(values.extra_vars);
-    if (typeof extraVars === "string") {
-      form.setFieldError("extra_vars", extraVars);
-      return;
-    }
+    const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
+    if (extraVars === null) return;
     save.mutate(toTemplateBody(values, extraVars), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Template “${saved.name}” saved` });
@@ -187,7 +181,7 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
             description="SSH key, or login and password"
             placeholder="None"
             clearable
-            data={keysOf("ssh", "login_password")}
+            data={machineKeys.data ?? []}
             {...picker("ssh_key_id")}
           />
           <Select
@@ -195,14 +189,14 @@ export function TemplateFormModal({ projectId, template, onClose }: TemplateForm
             description="Login and password for sudo"
             placeholder="None"
             clearable
-            data={keysOf("login_password")}
+            data={becomeKeys.data ?? []}
             {...picker("become_key_id")}
           />
           <MultiSelect
             label="Vault passwords"
             description="One per vault ID"
             placeholder="None"
-            data={keysOf("vault_password")}
+            data={vaultKeys.data ?? []}
             {...form.getInputProps("vault_key_ids")}
           />
         </SimpleGrid>

@@ -2,26 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { Schemas } from "@/api/client";
 import { toRelaunchBody, toRelaunchValues } from "@/features/templates/lib/launch-form";
 import { parseExtraVars } from "@/lib/extra-vars";
+import { makeTemplate, question } from "@/testing/make-template";
 
-const template = {
-  id: 3,
-  name: "patch",
-  limit: "",
-  tags: "",
-  skip_tags: "",
-  check_mode: false,
-  diff_mode: false,
-  verbosity: 0,
-  forks: null,
-  timeout_seconds: null,
-  inventory_id: 2,
+const template = makeTemplate({
   overridable: ["limit", "extra_vars", "check_mode"],
   survey: [
-    { variable: "port", label: "Port", description: "", type: "integer", required: true },
-    { variable: "env", label: "Env", description: "", type: "text", required: false },
-    { variable: "pw", label: "Pw", description: "", type: "password", required: true },
+    question("port", "Port", "integer", { required: true }),
+    question("env", "Env", "text"),
+    question("pw", "Pw", "password", { required: true }),
   ],
-} as unknown as Schemas["TemplateRead"];
+});
 
 const earlier: Schemas["RelaunchValues"] = {
   launch: {

@@ -9,69 +9,20 @@ import {
   SERVER_VENV,
   venvChoices,
 } from "@/features/templates/lib/template-form";
-import type { Schemas } from "@/api/client";
+import { makeTemplate, question } from "@/testing/make-template";
 
-const template: Schemas["TemplateRead"] = {
-  id: 3,
-  project_id: 1,
-  name: "patch",
-  description: "",
-  playbook: "site.yml",
-  repository_id: 1,
-  repository: { id: 1, name: "repo" },
-  inventory_id: 2,
-  inventory: { id: 2, name: "prod" },
-  environment_id: null,
-  environment: null,
-  ssh_key_id: null,
-  ssh_key: null,
-  become_key_id: null,
-  become_key: null,
-  vault_key_ids: [],
-  vault_keys: [],
-  extra_vars: {},
+const template = makeTemplate({
   limit: "db",
-  tags: "",
-  skip_tags: "",
-  check_mode: false,
-  diff_mode: false,
-  verbosity: 0,
-  forks: null,
-  timeout_seconds: null,
   overridable: ["limit", "check_mode"],
-  install_requirements: false,
   ansible_venv: "/opt/ansible-2.16",
   launch_var_exceptions: ["ansible_become_user"],
-  runner_group_id: null,
   survey: [
-    {
-      variable: "pg_version",
-      label: "Version",
-      description: "",
-      type: "integer",
-      required: true,
-      default: 16,
-    },
-    {
-      variable: "db_password",
-      label: "Password",
-      description: "",
-      type: "password",
-      required: false,
-    },
-    {
-      variable: "dbs",
-      label: "Databases",
-      description: "",
-      type: "multi_choice",
-      required: false,
-      choices: ["a", "b"],
-    },
+    question("pg_version", "Version", "integer", { required: true, default: 16 }),
+    question("db_password", "Password", "password"),
+    question("dbs", "Databases", "multi_choice", { choices: ["a", "b"] }),
   ],
-  created_at: "",
-  updated_at: "",
   permissions: ["view", "run"],
-};
+});
 
 describe("survey questions", () => {
   it("sends only the fields a question's type has", () => {

@@ -1,5 +1,6 @@
 import type { Schemas } from "@/api/client";
 import { extraVarsText } from "@/lib/extra-vars";
+import type { RunOptionValues } from "@/lib/launch-form";
 import {
   type QuestionValues,
   toQuestion,
@@ -25,7 +26,7 @@ export const OVERRIDABLE: { value: Overridable; label: string }[] = [
 ];
 
 /** Form fields are named like the body's, so errors (`survey.2.choices`) find their inputs. */
-export interface TemplateFormValues {
+export interface TemplateFormValues extends RunOptionValues {
   name: string;
   description: string;
   playbook: string;
@@ -36,14 +37,6 @@ export interface TemplateFormValues {
   become_key_id: string;
   vault_key_ids: string[];
   extra_vars: string; // YAML, JSON or name=value lines (lib/extra-vars)
-  limit: string;
-  tags: string;
-  skip_tags: string;
-  check_mode: boolean;
-  diff_mode: boolean;
-  verbosity: string;
-  forks: number | "";
-  timeout_seconds: number | "";
   overridable: Overridable[];
   survey: QuestionValues[];
   install_requirements: boolean;

@@ -1,13 +1,10 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
-  Center,
   Code,
   Drawer,
   Group,
-  Loader,
   Stack,
   Table,
   Text,
@@ -17,7 +14,8 @@ import { useMediaQuery } from "@mantine/hooks";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { useDeliveries, useDelivery } from "@/features/webhooks/api/deliveries";
-import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { OutcomeBadge } from "@/features/webhooks/components/outcome-badge";
+import { QueryState } from "@/components/query-state";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -62,94 +60,91 @@ interface DeliveriesTableProps {
 /** Every delivery received, newest first: when, the outcome and why, the run it started. */
 export function DeliveriesTable({ projectId, webhookId, openId, onOpen }: DeliveriesTableProps) {
   const deliveries = useDeliveries(projectId, webhookId);
-  if (deliveries.isPending) {
-    return (
-      <Center py="md">
-        <Loader size="sm" aria-label="Loading deliveries" />
-      </Center>
-    );
-  }
-  if (deliveries.isError) {
-    return (
-      <Alert color="red" title="Could not load deliveries">
-        {deliveries.error.message}
-      </Alert>
-    );
-  }
-  const rows: Delivery[] = deliveries.data.pages.flatMap((page) => page.items);
   return (
-    <Stack gap="xs">
-      {rows.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          No delivery yet. Send a test delivery, or point the sender at the URL above.
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={320}>
-          <Table aria-label="Deliveries" highlightOnHover verticalSpacing="xs" fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Received</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th visibleFrom="sm">Reason</Table.Th>
-                <Table.Th visibleFrom="md">Event</Table.Th>
-                <Table.Th>Run</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>
-                    <UnstyledButton
-                      onClick={() => onOpen(d.id)}
-                      aria-label={`Delivery ${d.id}`}
-                      td="underline"
-                      fz="sm"
-                    >
-                      {formatDateTime(d.received_at)}
-                    </UnstyledButton>
-                    {d.test && (
-                      <Badge size="xs" ml={6} variant="outline">
-                        test
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <OutcomeBadge outcome={d.outcome} />
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Text size="sm" lineClamp={2}>
-                      {d.reason}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
-                  <Table.Td>
-                    <RunLink projectId={projectId} delivery={d} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {deliveries.hasNextPage && (
-        <Group>
-          <Button
-            variant="default"
-            size="xs"
-            loading={deliveries.isFetchingNextPage}
-            onClick={() => void deliveries.fetchNextPage()}
-          >
-            Older deliveries
-          </Button>
-        </Group>
-      )}
-      <DeliveryDrawer
-        projectId={projectId}
-        webhookId={webhookId}
-        deliveryId={openId}
-        onClose={() => onOpen(null)}
-      />
-    </Stack>
+    <QueryState
+      query={deliveries}
+      loading="Loading deliveries"
+      failed="Could not load deliveries"
+      small
+    >
+      {(data) => {
+        const rows: Delivery[] = data.pages.flatMap((page) => page.items);
+        return (
+          <Stack gap="xs">
+            {rows.length === 0 ? (
+              <Text c="dimmed" size="sm">
+                No delivery yet. Send a test delivery, or point the sender at the URL above.
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={320}>
+                <Table aria-label="Deliveries" highlightOnHover verticalSpacing="xs" fz="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Received</Table.Th>
+                      <Table.Th>Outcome</Table.Th>
+                      <Table.Th visibleFrom="sm">Reason</Table.Th>
+                      <Table.Th visibleFrom="md">Event</Table.Th>
+                      <Table.Th>Run</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((d) => (
+                      <Table.Tr key={d.id}>
+                        <Table.Td>
+                          <UnstyledButton
+                            onClick={() => onOpen(d.id)}
+                            aria-label={`Delivery ${d.id}`}
+                            td="underline"
+                            fz="sm"
+                          >
+                            {formatDateTime(d.received_at)}
+                          </UnstyledButton>
+                          {d.test && (
+                            <Badge size="xs" ml={6} variant="outline">
+                              test
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <OutcomeBadge outcome={d.outcome} />
+                        </Table.Td>
+                        <Table.Td visibleFrom="sm">
+                          <Text size="sm" lineClamp={2}>
+                            {d.reason}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td visibleFrom="md">{d.event || "—"}</Table.Td>
+                        <Table.Td>
+                          <RunLink projectId={projectId} delivery={d} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {deliveries.hasNextPage && (
+              <Group>
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={deliveries.isFetchingNextPage}
+                  onClick={() => void deliveries.fetchNextPage()}
+                >
+                  Older deliveries
+                </Button>
+              </Group>
+            )}
+            <DeliveryDrawer
+              projectId={projectId}
+              webhookId={webhookId}
+              deliveryId={openId}
+              onClose={() => onOpen(null)}
+            />
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }
 
@@ -171,7 +166,6 @@ function DeliveryDrawer(props: {
   const { projectId, webhookId, deliveryId, onClose } = props;
   const phone = useMediaQuery("(max-width: 48em)");
   const delivery = useDelivery(projectId, webhookId, deliveryId);
-  const d = delivery.data;
   return (
     <Drawer
       opened={deliveryId !== null}
@@ -180,62 +174,58 @@ function DeliveryDrawer(props: {
       size={phone ? "100%" : "xl"}
       title={`Delivery ${deliveryId ?? ""}`}
     >
-      {delivery.isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading the delivery" />
-        </Center>
-      ) : delivery.isError || !d ? (
-        <Alert color="red">{delivery.error?.message ?? "Not found"}</Alert>
-      ) : (
-        <Stack>
-          <Group gap="sm">
-            <OutcomeBadge outcome={d.outcome} />
-            {d.test && <Badge variant="outline">test</Badge>}
-            <Text size="sm">HTTP {d.status_code}</Text>
-            <Text size="sm" c="dimmed">
-              {formatDateTime(d.received_at)} from {d.source_ip || "?"}
-            </Text>
-          </Group>
-          <Text size="sm">{d.reason}</Text>
-          <Text size="sm">
-            Run: <RunLink projectId={projectId} delivery={d} />
-            {" · "}
-            {d.authenticated ? "authenticated" : "not authenticated"}
-            {d.delivery_key ? ` · id ${d.delivery_key}` : ""}
-          </Text>
-          {Object.keys(d.launch).length > 0 && (
-            <>
-              <Text fw={600} size="sm">
-                Launch values taken
+      <QueryState query={delivery} loading="Loading the delivery" notFound="Delivery not found">
+        {(d) => (
+          <Stack>
+            <Group gap="sm">
+              <OutcomeBadge outcome={d.outcome} />
+              {d.test && <Badge variant="outline">test</Badge>}
+              <Text size="sm">HTTP {d.status_code}</Text>
+              <Text size="sm" c="dimmed">
+                {formatDateTime(d.received_at)} from {d.source_ip || "?"}
               </Text>
-              <Code block>{JSON.stringify(d.launch, null, 2)}</Code>
-            </>
-          )}
-          <Text fw={600} size="sm">
-            Headers
-          </Text>
-          <Table aria-label="Headers" fz="xs" withTableBorder verticalSpacing={2}>
-            <Table.Tbody>
-              {Object.entries(d.headers).map(([name, value]) => (
-                <Table.Tr key={name}>
-                  <Table.Th ff="monospace" w="40%">
-                    {name}
-                  </Table.Th>
-                  <Table.Td ff="monospace" style={{ wordBreak: "break-all" }}>
-                    {value}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Text fw={600} size="sm">
-            Body{d.body_truncated ? " (first 64 KiB)" : ""}
-          </Text>
-          <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
-            {prettyBody(d.body) || "(empty)"}
-          </Code>
-        </Stack>
-      )}
+            </Group>
+            <Text size="sm">{d.reason}</Text>
+            <Text size="sm">
+              Run: <RunLink projectId={projectId} delivery={d} />
+              {" · "}
+              {d.authenticated ? "authenticated" : "not authenticated"}
+              {d.delivery_key ? ` · id ${d.delivery_key}` : ""}
+            </Text>
+            {Object.keys(d.launch).length > 0 && (
+              <>
+                <Text fw={600} size="sm">
+                  Launch values taken
+                </Text>
+                <Code block>{JSON.stringify(d.launch, null, 2)}</Code>
+              </>
+            )}
+            <Text fw={600} size="sm">
+              Headers
+            </Text>
+            <Table aria-label="Headers" fz="xs" withTableBorder verticalSpacing={2}>
+              <Table.Tbody>
+                {Object.entries(d.headers).map(([name, value]) => (
+                  <Table.Tr key={name}>
+                    <Table.Th ff="monospace" w="40%">
+                      {name}
+                    </Table.Th>
+                    <Table.Td ff="monospace" style={{ wordBreak: "break-all" }}>
+                      {value}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            <Text fw={600} size="sm">
+              Body{d.body_truncated ? " (first 64 KiB)" : ""}
+            </Text>
+            <Code block style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>
+              {prettyBody(d.body) || "(empty)"}
+            </Code>
+          </Stack>
+        )}
+      </QueryState>
     </Drawer>
   );
 }

@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Input,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Anchor, Code, Group, Input, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
 import { Link } from "react-router";
@@ -18,11 +6,12 @@ import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
 import { useTestDelivery } from "@/features/webhooks/api/deliveries";
-import { OutcomeBadge } from "@/features/webhooks/components/webhook-state";
+import { OutcomeBadge } from "@/features/webhooks/components/outcome-badge";
 import { rowId } from "@/features/webhooks/lib/webhook-form";
 import { useServerErrors } from "@/lib/form-errors";
 import { parseJsonObject } from "@/lib/json-object";
 import { paths } from "@/lib/paths";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Webhook = Schemas["WebhookRead"];
 
@@ -118,27 +107,18 @@ export function TestDeliveryModal(props: TestDeliveryModalProps) {
               style={{ flex: 1 }}
               {...form.getInputProps(`headers.${index}.value`)}
             />
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              aria-label={`Remove header ${index + 1}`}
+            <RemoveRowButton
+              label={`Remove header ${index + 1}`}
               onClick={() => form.removeListItem("headers", index)}
-            >
-              ×
-            </ActionIcon>
+            />
           </Group>
         ))}
         <Input.Error>{form.errors.headers}</Input.Error>
-        <Group>
-          <Button
-            variant="light"
-            size="xs"
-            onClick={() => form.insertListItem("headers", { id: rowId(), name: "", value: "" })}
-          >
-            Add header
-          </Button>
-        </Group>
+        <AddRowButton
+          onClick={() => form.insertListItem("headers", { id: rowId(), name: "", value: "" })}
+        >
+          Add header
+        </AddRowButton>
       </Stack>
       <Switch
         label="Sign it with the webhook's secret"

@@ -1,11 +1,8 @@
 import {
-  ActionIcon,
-  Button,
   Fieldset,
   Group,
   Input,
   NumberInput,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -19,11 +16,12 @@ import { useMediaQuery } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
+import { useKeyOptions } from "@/api/queries/project-options";
 import {
-  useHookableTemplates,
-  useSecretKeys,
-  useWorkflowOptions,
-} from "@/features/webhooks/api/get-options";
+  type TriggerFormProps,
+  TriggerLaunchValues,
+  TriggerTargetFields,
+} from "@/components/trigger-target";
 import { useSaveWebhook } from "@/features/webhooks/api/save-webhook";
 import {
   AUTH_SCHEMES,
@@ -31,34 +29,29 @@ import {
   type WebhookFormValues,
   newMatcher,
   rowId,
-  TARGET_KINDS,
-  type TargetKind,
   toNewWebhookBody,
   toWebhookBody,
   toWebhookValues,
 } from "@/features/webhooks/lib/webhook-form";
 import { useServerErrors } from "@/lib/form-errors";
+import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
 type Webhook = Schemas["WebhookRead"];
 
-interface WebhookFormModalProps {
-  projectId: number;
+interface WebhookFormModalProps extends TriggerFormProps<Webhook> {
   /** null: a new webhook */
   webhook: Webhook | null;
   /** the template of a new webhook (the template page); null: picked in the form */
   templateId: number | null;
-  onClose: () => void;
-  onSaved?: (webhook: Webhook) => void;
 }
 
 export function WebhookFormModal(props: WebhookFormModalProps) {
   const { projectId, webhook, templateId, onClose, onSaved } = props;
   const phone = useMediaQuery("(max-width: 48em)");
   const save = useSaveWebhook(projectId, webhook?.id ?? null);
-  const keys = useSecretKeys(projectId);
+  // a webhook's shared secret is one of the project's `secret` keys
+  const keys = useKeyOptions(projectId, ["secret"], { label: (key) => key.name });
   const picking = webhook === null && templateId === null;
-  const templates = useHookableTemplates(projectId, picking);
-  const workflows = useWorkflowOptions(projectId, picking);
   const form = useForm<WebhookFormValues>({
     mode: "controlled",
     initialValues: toWebhookValues(webhook, templateId),
@@ -94,48 +87,24 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
       submitLabel={webhook ? "Save" : "Create webhook"}
       pending={save.isPending}
     >
-      {picking && (
-        <SegmentedControl
-          aria-label="Launches"
-          data={TARGET_KINDS}
-          {...form.getInputProps("target_kind")}
-          onChange={(kind) => form.setFieldValue("target_kind", kind as TargetKind)}
-        />
-      )}
-      {picking && !ofWorkflow && (
-        <Select
-          label="Template"
-          description="What a matching delivery launches"
-          placeholder="Pick a template"
-          required
-          searchable
-          data={templates.data ?? []}
-          nothingFoundMessage="No template you may change and launch"
-          {...form.getInputProps("template_id")}
-          onChange={(value) => form.setFieldValue("template_id", value ?? "")}
-        />
-      )}
-      {picking && ofWorkflow && (
-        <Select
-          label="Workflow"
-          description="A matching delivery launches a run of it; each node runs with its own launch values"
-          placeholder="Pick a workflow"
-          required
-          searchable
-          data={workflows.data ?? []}
-          nothingFoundMessage="No workflow in this project"
-          {...form.getInputProps("workflow_id")}
-          onChange={(value) => form.setFieldValue("workflow_id", value ?? "")}
-        />
-      )}
-      {!picking && ofWorkflow && (
-        <Text size="sm" c="dimmed">
-          Launches workflow{" "}
-          <Text span fw={600} c="var(--mantine-color-text)">
-            {webhook?.workflow_name || "a deleted workflow"}
-          </Text>
-        </Text>
-      )}
+      <TriggerTargetFields
+        projectId={projectId}
+        picking={picking}
+        values={form.values}
+        errors={form.errors}
+        onChange={(field, value) => form.setFieldValue(field, value)}
+        // a webhook may be made for the templates the caller may change and launch
+        permissions={["write", "run"]}
+        help={{
+          template: "What a matching delivery launches",
+          noTemplate: "No template you may change and launch",
+          workflow:
+            "A matching delivery launches a run of it; each node runs with its own launch values",
+        }}
+        launches={
+          ofWorkflow ? `workflow “${webhook?.workflow_name || "a deleted workflow"}”` : undefined
+        }
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
         <TextInput label="Description" {...form.getInputProps("description")} />
@@ -213,86 +182,58 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
                     {...form.getInputProps(`matchers.${index}.value`)}
                   />
                 ) : null}
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove condition ${index + 1}`}
+                <RemoveRowButton
+                  label={`Remove condition ${index + 1}`}
                   onClick={() => form.removeListItem("matchers", index)}
-                >
-                  ×
-                </ActionIcon>
+                />
               </Group>
               <Input.Error>{form.errors[`matchers.${index}`]}</Input.Error>
             </Stack>
           ))}
           <Input.Error>{form.errors.matchers}</Input.Error>
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              onClick={() => form.insertListItem("matchers", newMatcher())}
-            >
-              Add condition
-            </Button>
-          </Group>
+          <AddRowButton onClick={() => form.insertListItem("matchers", newMatcher())}>
+            Add condition
+          </AddRowButton>
         </Stack>
       </Fieldset>
 
-      {ofWorkflow ? (
-        <Text size="xs" c="dimmed">
-          A workflow takes nothing from the body: each of its nodes runs with its own launch values.
-        </Text>
-      ) : (
-        <Fieldset legend="Extra vars from the body">
-          <Stack gap="xs">
-            <Text size="xs" c="dimmed">
-              Each becomes an extra var (or survey answer) of the run, as untrusted data.
-            </Text>
-            {form.values.extractors.map((row, index) => (
-              <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
-                <TextInput
-                  aria-label={`Variable ${index + 1} name`}
-                  placeholder="commit_message"
-                  ff="monospace"
-                  spellCheck={false}
-                  style={{ flex: 1 }}
-                  {...form.getInputProps(`extractors.${index}.variable`)}
-                />
-                <TextInput
-                  aria-label={`Variable ${index + 1} body path`}
-                  placeholder="head_commit.message"
-                  ff="monospace"
-                  spellCheck={false}
-                  style={{ flex: 2 }}
-                  {...form.getInputProps(`extractors.${index}.path`)}
-                />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  size="lg"
-                  aria-label={`Remove variable ${index + 1}`}
-                  onClick={() => form.removeListItem("extractors", index)}
-                >
-                  ×
-                </ActionIcon>
-              </Group>
-            ))}
-            <Input.Error>{form.errors.extractors}</Input.Error>
-            <Group>
-              <Button
-                variant="light"
-                size="xs"
-                onClick={() =>
-                  form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })
-                }
-              >
-                Add variable
-              </Button>
-            </Group>
-          </Stack>
-        </Fieldset>
-      )}
+      <TriggerLaunchValues
+        ofWorkflow={ofWorkflow}
+        workflowNote="A workflow takes nothing from the body: each of its nodes runs with its own launch values."
+        legend="Extra vars from the body"
+        help="Each becomes an extra var (or survey answer) of the run, as untrusted data."
+      >
+        {form.values.extractors.map((row, index) => (
+          <Group key={row.id} gap="xs" align="flex-start" wrap="nowrap">
+            <TextInput
+              aria-label={`Variable ${index + 1} name`}
+              placeholder="commit_message"
+              ff="monospace"
+              spellCheck={false}
+              style={{ flex: 1 }}
+              {...form.getInputProps(`extractors.${index}.variable`)}
+            />
+            <TextInput
+              aria-label={`Variable ${index + 1} body path`}
+              placeholder="head_commit.message"
+              ff="monospace"
+              spellCheck={false}
+              style={{ flex: 2 }}
+              {...form.getInputProps(`extractors.${index}.path`)}
+            />
+            <RemoveRowButton
+              label={`Remove variable ${index + 1}`}
+              onClick={() => form.removeListItem("extractors", index)}
+            />
+          </Group>
+        ))}
+        <Input.Error>{form.errors.extractors}</Input.Error>
+        <AddRowButton
+          onClick={() => form.insertListItem("extractors", { id: rowId(), variable: "", path: "" })}
+        >
+          Add variable
+        </AddRowButton>
+      </TriggerLaunchValues>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {!ofWorkflow && (

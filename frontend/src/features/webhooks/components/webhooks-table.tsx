@@ -9,8 +9,8 @@ import { SectionToolbar } from "@/components/section-toolbar";
 import { useWebhooks } from "@/features/webhooks/api/get-webhooks";
 import { useDeleteWebhook } from "@/features/webhooks/api/save-webhook";
 import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-modal";
-import { WebhookState } from "@/features/webhooks/components/webhook-state";
-import { WebhookTarget } from "@/features/webhooks/components/webhook-target";
+import { TriggerState } from "@/components/trigger-target";
+import { TriggerTargetLink } from "@/components/trigger-target";
 import { usePageParam } from "@/hooks/use-page-param";
 import { paths } from "@/lib/paths";
 
@@ -59,7 +59,7 @@ export function WebhooksTable({ projectId, templateId, canWrite, onCreated }: We
             key: "target",
             header: "Launches",
             visibleFrom: "sm",
-            cell: (w: Webhook) => <WebhookTarget projectId={projectId} webhook={w} />,
+            cell: (w: Webhook) => <TriggerTargetLink projectId={projectId} target={w} />,
           } satisfies Column<Webhook>,
         ]
       : []),
@@ -86,7 +86,7 @@ export function WebhooksTable({ projectId, templateId, canWrite, onCreated }: We
         </Text>
       ),
     },
-    { key: "state", header: "State", cell: (w) => <WebhookState webhook={w} /> },
+    { key: "state", header: "State", cell: (w) => <TriggerState trigger={w} /> },
     {
       key: "actions",
       header: "",

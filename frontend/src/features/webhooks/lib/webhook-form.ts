@@ -1,15 +1,9 @@
 import type { Schemas } from "@/api/client";
+import { type Checked, type TargetValues, toTargetValues, withTarget } from "@/lib/trigger-target";
 
 type Webhook = Schemas["WebhookRead"];
 type WebhookCreate = Schemas["WebhookCreate"];
 type WebhookTargetCreate = Schemas["WebhookTargetCreate"];
-export type TargetKind = Schemas["TargetKind"];
-
-/** What a webhook launches: a template's run or a workflow run. */
-export const TARGET_KINDS: { value: TargetKind; label: string }[] = [
-  { value: "template", label: "Template" },
-  { value: "workflow", label: "Workflow" },
-];
 type Matcher = Schemas["Matcher"];
 type Scalar = string | boolean | number | null;
 
@@ -55,11 +49,8 @@ export interface ExtractorRow {
 }
 
 /** Field names as in the body, so the server's errors (`matchers.1`, `ref_from`) find them. */
-export interface WebhookFormValues {
-  target_kind: TargetKind;
-  template_id: string;
-  /** a workflow target's: no extractors nor ref (its nodes carry their own launch values) */
-  workflow_id: string;
+/** A workflow target takes no extractors nor ref: its nodes carry their own launch values. */
+export interface WebhookFormValues extends TargetValues {
   name: string;
   description: string;
   auth: Schemas["WebhookAuth"];
@@ -134,9 +125,7 @@ export function toWebhookValues(
   templateId: number | null,
 ): WebhookFormValues {
   return {
-    target_kind: webhook?.target_kind ?? "template",
-    template_id: String(webhook?.template_id ?? templateId ?? ""),
-    workflow_id: String(webhook?.workflow_id ?? ""),
+    ...toTargetValues(webhook, templateId),
     name: webhook?.name ?? "",
     description: webhook?.description ?? "",
     auth: webhook?.auth ?? "github",
@@ -178,12 +167,6 @@ export function toWebhookBody(v: WebhookFormValues): WebhookCreate {
 }
 
 /** A new webhook's body and its one target; an error on the picker when none is picked. */
-export function toNewWebhookBody(
-  v: WebhookFormValues,
-): { errors: Record<string, string> } | { body: WebhookTargetCreate } {
-  const workflow = v.target_kind === "workflow";
-  const id = Number(workflow ? v.workflow_id : v.template_id);
-  const field = workflow ? "workflow_id" : "template_id";
-  if (!id) return { errors: { [field]: `Pick the ${v.target_kind} to launch` } };
-  return { body: { ...toWebhookBody(v), [field]: id } };
+export function toNewWebhookBody(v: WebhookFormValues): Checked<WebhookTargetCreate> {
+  return withTarget(v, { body: toWebhookBody(v) });
 }

@@ -30,35 +30,3 @@ export function useWorkflow(projectId: number, workflowId: number | null) {
     retry: false,
   });
 }
-
-/** Every template of the project (a node's picker), by name. */
-export function useTemplateOptions(projectId: number) {
-  return useQuery({
-    queryKey: ["projects", projectId, "templates", "workflow-options"],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET("/api/v1/projects/{project_id}/templates", {
-          params: { path: { project_id: projectId }, query: { limit: 500 } },
-          signal,
-        }),
-      ),
-    select: (page) => page.items,
-  });
-}
-
-/** The project's inventories (a node's inventory override), as picker options. */
-export function useInventoryOptions(projectId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: ["projects", projectId, "inventories", "workflow-options"],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.GET("/api/v1/projects/{project_id}/inventories", {
-          params: { path: { project_id: projectId }, query: { limit: 500 } },
-          signal,
-        }),
-      ),
-    select: (page) => page.items.map((i) => ({ value: String(i.id), label: i.name })),
-    enabled,
-    retry: false,
-  });
-}

@@ -3,11 +3,7 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Schemas } from "@/api/client";
 import { ApprovalDecision } from "@/features/workflows/components/approval-decision";
-
-const OWN = "the approval of node 'gate' needs someone other than alice, who launched this run";
-const WHO =
-  "a global admin or a project operator, manager or owner (permission 'workflow:approve')," +
-  " other than alice, who launched this run";
+import { OWN, WHO, makeApproval } from "@/features/workflows/testing/make-approval";
 
 function gate(
   approval: Partial<Schemas["ApprovalRead"]>,
@@ -27,18 +23,7 @@ function gate(
     reason: "",
     started_at: "2026-11-27T07:00:00Z",
     finished_at: null,
-    approval: {
-      permission: "workflow:approve",
-      roles: ["operator", "manager", "owner"],
-      approver_must_differ: true,
-      excluded: "alice",
-      who: WHO,
-      can_approve: true,
-      approve_reason: "",
-      can_deny: true,
-      deny_reason: "",
-      ...approval,
-    },
+    approval: makeApproval(approval),
   } as Schemas["NodeRunRead"];
 }
 

@@ -2,29 +2,18 @@ import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import type { Schemas } from "@/api/client";
 import { NodeLaunchModal } from "@/features/workflows/components/node-launch-modal";
+import { makeTemplate, question } from "@/testing/make-template";
 
-const template = {
+const template = makeTemplate({
   id: 7,
   name: "deploy",
-  playbook: "site.yml",
-  inventory_id: 2,
-  inventory: { id: 2, name: "prod" },
-  limit: "",
-  tags: "",
-  skip_tags: "",
-  check_mode: false,
-  diff_mode: false,
-  verbosity: 0,
-  forks: null,
-  timeout_seconds: null,
   overridable: ["limit"],
   survey: [
-    { variable: "release", label: "Release", description: "", type: "text", required: true },
-    { variable: "db_password", label: "DB password", description: "", type: "password" },
+    question("release", "Release", "text", { required: true }),
+    question("db_password", "DB password", "password"),
   ],
-} as unknown as Schemas["TemplateRead"];
+});
 
 function open(props: Partial<Parameters<typeof NodeLaunchModal>[0]> = {}) {
   const onApply = vi.fn();

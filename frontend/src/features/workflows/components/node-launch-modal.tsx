@@ -6,7 +6,7 @@ import type { Schemas } from "@/api/client";
 import { ApiError, type FieldError } from "@/api/errors";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
-import { useInventoryOptions } from "@/features/workflows/api/get-workflows";
+import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import {
   keptSecretsOf,
   toNodeLaunch,
@@ -45,8 +45,6 @@ export function NodeLaunchModal({
   onApply,
 }: NodeLaunchModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
-  const allowed = new Set(template.overridable);
-  const inventories = useInventoryOptions(projectId, allowed.has("inventory_id"));
   // the save's errors on their fields as the dialog opens; what has no field, above the buttons
   const [opening] = useState(() => {
     const values = toNodeLaunchValues(template, launch);
@@ -65,9 +63,7 @@ export function NodeLaunchModal({
     initialErrors: opening.placed,
   });
   const kept = keptSecretsOf(template, launch);
-  const inventoryData = inventories.data ?? [
-    { value: String(template.inventory_id), label: template.inventory.name },
-  ];
+  const inventoryData = useLaunchInventoryOptions(projectId, template);
 
   const submit = form.onSubmit((values) => {
     const extraVars = parseExtraVars(values.extra_vars);

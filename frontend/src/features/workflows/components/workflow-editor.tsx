@@ -18,7 +18,7 @@ import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import type { FieldError } from "@/api/errors";
 import { FormError } from "@/components/form-error";
-import { useTemplateOptions } from "@/features/workflows/api/get-workflows";
+import { useTemplates } from "@/api/queries/project-options";
 import { useSaveWorkflow } from "@/features/workflows/api/save-workflow";
 import { NodeLaunchModal } from "@/features/workflows/components/node-launch-modal";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
@@ -63,7 +63,7 @@ const ON = [
  * node's launch values: on the node, and on the field of its launch values dialog).
  */
 export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: WorkflowEditorProps) {
-  const templates = useTemplateOptions(projectId);
+  const templates = useTemplates(projectId);
   const save = useSaveWorkflow(projectId, workflow?.id ?? null);
   const form = useForm<WorkflowDraft>({ initialValues: draftOf(workflow), validate: checkDraft });
   const server = useServerErrors(form);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Schemas } from "@/api/client";
 import { ApiError } from "@/api/errors";
 import {
   MASK,
@@ -10,32 +9,18 @@ import {
   toNodeLaunch,
   toNodeLaunchValues,
 } from "@/features/workflows/lib/node-launch";
+import { makeTemplate, question } from "@/testing/make-template";
 
-const template = {
+const template = makeTemplate({
   id: 7,
-  inventory_id: 2,
   limit: "all-web",
-  tags: "",
-  skip_tags: "",
-  check_mode: false,
-  diff_mode: false,
-  verbosity: 0,
-  forks: null,
-  timeout_seconds: null,
   overridable: ["limit", "extra_vars", "verbosity"],
   survey: [
-    { variable: "release", label: "Release", description: "", type: "text", required: true },
-    { variable: "db_password", label: "DB", description: "", type: "password", required: false },
-    {
-      variable: "count",
-      label: "Count",
-      description: "",
-      type: "integer",
-      required: false,
-      default: 2,
-    },
+    question("release", "Release", "text", { required: true }),
+    question("db_password", "DB", "password"),
+    question("count", "Count", "integer", { default: 2 }),
   ],
-} as unknown as Schemas["TemplateRead"];
+});
 
 describe("a node's launch values", () => {
   it("opens on the saved values over the template's, a saved secret blank and kept", () => {

@@ -1,30 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Schemas } from "@/api/client";
 import { decisionButtons } from "@/features/workflows/lib/node-run";
-
-const OWN = "the approval of node 'gate' needs someone other than alice, who launched this run";
-const WHO =
-  "a global admin or a project operator, manager or owner (permission 'workflow:approve')," +
-  " other than alice, who launched this run";
-
-function approval(over: Partial<Schemas["ApprovalRead"]> = {}): Schemas["ApprovalRead"] {
-  return {
-    permission: "workflow:approve",
-    roles: ["operator", "manager", "owner"],
-    approver_must_differ: true,
-    excluded: "alice",
-    who: WHO,
-    can_approve: true,
-    approve_reason: "",
-    can_deny: true,
-    deny_reason: "",
-    ...over,
-  };
-}
+import { OWN, WHO, makeApproval } from "@/features/workflows/testing/make-approval";
 
 describe("the decision buttons of a node", () => {
   it("disables Approve for the launcher with the server's reason, and keeps Deny", () => {
-    const mine = approval({ can_approve: false, approve_reason: OWN });
+    const mine = makeApproval({ can_approve: false, approve_reason: OWN });
     const buttons = decisionButtons({ kind: "approval", status: "waiting", approval: mine }, true);
     expect(buttons).toEqual({
       shown: true,
@@ -36,7 +16,7 @@ describe("the decision buttons of a node", () => {
 
   it("enables both for another approver", () => {
     const buttons = decisionButtons(
-      { kind: "approval", status: "waiting", approval: approval() },
+      { kind: "approval", status: "waiting", approval: makeApproval() },
       true,
     );
     expect(buttons.shown).toBe(true);
@@ -45,7 +25,7 @@ describe("the decision buttons of a node", () => {
 
   it("shows no buttons to whom may decide nothing, nor once the node stopped waiting", () => {
     const denied = "permission 'workflow:approve' is required in project 'p'";
-    const viewer = approval({
+    const viewer = makeApproval({
       can_approve: false,
       approve_reason: denied,
       can_deny: false,
@@ -55,7 +35,8 @@ describe("the decision buttons of a node", () => {
       decisionButtons({ kind: "approval", status: "waiting", approval: viewer }, false).shown,
     ).toBe(false);
     expect(
-      decisionButtons({ kind: "approval", status: "successful", approval: approval() }, true).shown,
+      decisionButtons({ kind: "approval", status: "successful", approval: makeApproval() }, true)
+        .shown,
     ).toBe(false);
     expect(
       decisionButtons({ kind: "template", status: "running", approval: null }, true).shown,
