@@ -62,16 +62,6 @@ def _acted_on(action: Action) -> Callable[..., Run]:
 
 
 CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
-RelaunchedRun = Annotated[Run, Depends(_acted_on(Action.RUN_LAUNCH))]
-
-
-def _launched(body: RunCreate, rights: AccessDep) -> RunCreate:
-    """The launch body, once the caller may launch its template (404 if it cannot see it)."""
-    rights.require_on_template(body.template_id, Action.RUN_LAUNCH)
-    return body
-
-
-LaunchBody = Annotated[RunCreate, Depends(_launched)]
 
 
 def _read(run: Run, template: str, user: str, waiting: str | None = None) -> RunRead:
@@ -112,23 +102,24 @@ def list_runs(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def launch_run(
-    body: LaunchBody,
+    body: RunCreate,
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
     queue: QueueDep,
 ) -> RunRead:
-    """Queue a run of a template, with the overrides and survey answers the template allows."""
-    run = service.launch(
+    """Queue a run of a template, with the overrides and survey answers the template allows
+    (run:launch on the template)."""
+    run = service.launch_now(
         session,
-        cipher,
-        queue,
-        rights.project,
-        actor,
-        body,
-        body.template_id,
-        service.Trigger(LaunchType(body.launch_type)),
+        rights=rights,
+        actor=actor,
+        template_id=body.template_id,
+        overrides=body,
+        trigger=service.Trigger(LaunchType(body.launch_type)),
+        cipher=cipher,
+        queue=queue,
     )
     return _read(run, *service.names(session, run))
 
@@ -153,11 +144,12 @@ def cancel_run(
 
 @router.get("/{run_id}/relaunch")
 def read_relaunch_values(
-    previous: RelaunchedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
+    previous: ViewedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
 ) -> RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
-    to what the run's template lets a launch override, and the run's failed hosts."""
-    template = service.relaunched_template(session, rights.project, previous)
+    to what the run's template lets a launch override, and the run's failed hosts (run:launch
+    on the template)."""
+    template = service.relaunched_template(session, rights, previous)
     before = relaunch.previous(cipher, previous, template)
     failed = relaunch.failed_hosts(session, previous)
     return RelaunchValues(
@@ -171,7 +163,7 @@ def read_relaunch_values(
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: RelaunchedRun,
+    previous: ViewedRun,
     body: RelaunchRequest,
     rights: AccessDep,
     session: SessionDep,
@@ -185,13 +177,13 @@ def relaunch_run(
     overrides = LaunchOverrides.model_validate(body.model_dump(exclude={"hosts"}))
     run = service.relaunch(
         session,
-        cipher,
-        queue,
-        rights.project,
-        actor,
-        previous,
-        overrides,
+        rights=rights,
+        actor=actor,
+        previous=previous,
+        overrides=overrides,
         failed_only=body.hosts == "failed",
+        cipher=cipher,
+        queue=queue,
     )
     return _read(run, *service.names(session, run))
 

@@ -26,9 +26,9 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runs.models import Run
-from steward.schedules import values
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
+from steward.triggers import values
 from steward.workflows import approvers, graph, passes, progress
 from steward.workflows.models import (
     NodeKind,
