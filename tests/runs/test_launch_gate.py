@@ -75,9 +75,12 @@ class App:
 
     def runs_of(self, template_id: int) -> int:
         with self.session() as session:
-            return session.scalar(
-                select(func.count()).select_from(Run).where(Run.template_id == template_id)
-            ) or 0
+            return (
+                session.scalar(
+                    select(func.count()).select_from(Run).where(Run.template_id == template_id)
+                )
+                or 0
+            )
 
 
 @pytest.fixture
@@ -93,16 +96,10 @@ def template(workbench: Workbench) -> int:
 def _launch(app: App, username: str, template_id: int) -> Run:
     with app.session() as session:
         actor, rights = app.rights(session, username)
-        return runs.launch_now(
-            session,
-            rights=rights,
-            actor=actor,
-            template_id=template_id,
-            overrides=LaunchOverrides(),
-            trigger=runs.Trigger(LaunchType.API),
-            cipher=app.cipher,
-            queue=app.queue,
+        request = runs.Launch(
+            rights, actor, template_id, LaunchOverrides(), runs.Trigger(LaunchType.API)
         )
+        return runs.launch_now(session, request, cipher=app.cipher, queue=app.queue)
 
 
 def test_a_launch_needs_run_launch(app: App, template: int) -> None:

@@ -111,16 +111,9 @@ def launch_run(
 ) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows
     (run:launch on the template)."""
-    run = service.launch_now(
-        session,
-        rights=rights,
-        actor=actor,
-        template_id=body.template_id,
-        overrides=body,
-        trigger=service.Trigger(LaunchType(body.launch_type)),
-        cipher=cipher,
-        queue=queue,
-    )
+    trigger = service.Trigger(LaunchType(body.launch_type))
+    request = service.Launch(rights, actor, body.template_id, body, trigger)
+    run = service.launch_now(session, request, cipher=cipher, queue=queue)
     return _read(run, *service.names(session, run))
 
 

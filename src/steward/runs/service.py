@@ -72,28 +72,30 @@ class Trigger:
     workflow_run_id: int | None = None
 
 
-def launch(
-    session: Session,
-    *,
-    rights: ProjectAccess,
-    actor: Actor,
-    template_id: int,
-    overrides: LaunchOverrides,
-    trigger: Trigger,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    granted: frozenset[str] = frozenset(),
-) -> Run:
+@dataclasses.dataclass(frozen=True)
+class Launch:
+    """One launch: who asks (``actor``, with their ``rights`` in the template's project), which
+    template, with which values (``granted``: see ``resolve_launch``), triggered how."""
+
+    rights: ProjectAccess
+    actor: Actor
+    template_id: int
+    overrides: LaunchOverrides
+    trigger: Trigger
+    granted: frozenset[str] = frozenset()
+
+
+def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
     """The launch gate: every run starts here (API, console, CLI, relaunch, schedule,
-    webhook, workflow node). ``rights`` (``actor``'s in the template's project) must allow
-    run:launch on the template (404 when the actor cannot see it, 403 naming the permission
-    otherwise); ``overrides`` are checked by ``resolve_launch`` (``granted``: see there).
+    webhook, workflow node). The asker's rights must allow run:launch on the template (404
+    when they cannot see it, 403 naming the permission otherwise); the overrides are checked
+    by ``resolve_launch``.
 
     The run is added in the caller's transaction, which the caller commits: the run is handed
     to ``queue`` once it does (``runs.handoff``), never if it rolls back."""
-    template = launchable(session, rights, template_id)
-    project = rights.project
-    resolved = resolve_launch(session, template, overrides, granted=granted)
+    actor, trigger, project = request.actor, request.trigger, request.rights.project
+    template = launchable(session, request.rights, request.template_id)
+    resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -122,28 +124,9 @@ def launch(
     return run
 
 
-def launch_now(
-    session: Session,
-    *,
-    rights: ProjectAccess,
-    actor: Actor,
-    template_id: int,
-    overrides: LaunchOverrides,
-    trigger: Trigger,
-    cipher: KeyCipher,
-    queue: RunQueue,
-) -> Run:
-    """A person's launch (API, console, CLI): ``launch`` in a transaction of its own."""
-    run = launch(
-        session,
-        rights=rights,
-        actor=actor,
-        template_id=template_id,
-        overrides=overrides,
-        trigger=trigger,
-        cipher=cipher,
-        queue=queue,
-    )
+def launch_now(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
+    """A launch in a transaction of its own (a person's: API, console, CLI, relaunch)."""
+    run = launch(session, request, cipher=cipher, queue=queue)
     session.commit()
     return run
 
@@ -214,19 +197,9 @@ def relaunch(
     values, granted = relaunch_values.overrides(
         session, cipher, previous, template, overrides, failed_only=failed_only
     )
-    run = launch(
-        session,
-        rights=rights,
-        actor=actor,
-        template_id=template.id,
-        overrides=values,
-        trigger=Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id),
-        cipher=cipher,
-        queue=queue,
-        granted=granted,
-    )
-    session.commit()
-    return run
+    trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
+    request = Launch(rights, actor, template.id, values, trigger, granted)
+    return launch_now(session, request, cipher=cipher, queue=queue)
 
 
 def relaunched_template(session: Session, rights: ProjectAccess, previous: Run) -> Template:

@@ -106,21 +106,14 @@ def launch(
     with _owners_refusal(firing):
         if isinstance(target, Workflow):
             rights.require(Action.WORKFLOW_VIEW)
-            trigger = workflows.Trigger(WorkflowLaunchType(firing.via), **_by(firing))
+            by = workflows.Trigger(WorkflowLaunchType(firing.via), **_by(firing))
             wrun, done = workflows.start(
-                session, cipher, queue, rights, target, actor=actor, trigger=trigger
+                session, cipher, queue, rights, target, actor=actor, trigger=by
             )
             return Launched(None, wrun, done.runs)
-        run = runs.launch(
-            session,
-            rights=rights,
-            actor=actor,
-            template_id=target.id,
-            overrides=overrides,
-            trigger=runs.Trigger(LaunchType(firing.via), **_by(firing)),
-            cipher=cipher,
-            queue=queue,
-        )
+        trigger = runs.Trigger(LaunchType(firing.via), **_by(firing))
+        request = runs.Launch(rights, actor, target.id, overrides, trigger)
+        run = runs.launch(session, request, cipher=cipher, queue=queue)
         return Launched(run, None, [run.id])
 
 

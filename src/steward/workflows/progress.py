@@ -238,18 +238,10 @@ class _Pass:
         actor, rights = launcher
         try:
             assert node.template_id is not None  # noqa: S101 - a template node
-            run = runs.launch(
-                self.session,
-                rights=rights,
-                actor=actor,
-                template_id=node.template_id,
-                overrides=stored_launch(
-                    self.cipher, node.launch, node.key, self.wrun.secret_launch
-                ),
-                trigger=Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id),
-                cipher=self.cipher,
-                queue=self.queue,
-            )
+            body = stored_launch(self.cipher, node.launch, node.key, self.wrun.secret_launch)
+            trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
+            request = runs.Launch(rights, actor, node.template_id, body, trigger)
+            run = runs.launch(self.session, request, cipher=self.cipher, queue=self.queue)
         except (NotFound, PermissionDenied) as exc:
             who = f"launcher '{actor.user.username}'"
             self._fail(node, f"{who} may no longer launch template {node.template_id}: {exc}")
