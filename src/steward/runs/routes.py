@@ -109,8 +109,7 @@ def launch_run(
     cipher: CipherDep,
     queue: QueueDep,
 ) -> RunRead:
-    """Queue a run of a template, with the overrides and survey answers the template allows
-    (run:launch on the template)."""
+    """Queue a run of a template, with the overrides and survey answers the template allows."""
     trigger = service.Trigger(LaunchType(body.launch_type))
     request = service.Launch(rights, actor, body.template_id, body, trigger)
     run = service.launch_now(session, request, cipher=cipher, queue=queue)
@@ -140,8 +139,7 @@ def read_relaunch_values(
     previous: ViewedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
 ) -> RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
-    to what the run's template lets a launch override, and the run's failed hosts (run:launch
-    on the template)."""
+    to what the run's template lets a launch override, and the run's failed hosts."""
     template = service.relaunched_template(session, rights, previous)
     before = relaunch.previous(cipher, previous, template)
     failed = relaunch.failed_hosts(session, previous)
