@@ -167,6 +167,7 @@ def _launch(
     project = session.get_one(Project, schedule.project_id)  # deleted with its project
     firing = Firing("schedule", schedule.id, project, schedule.owner, target)
     try:  # refused before anything of the launch is added to the session
+        triggers.as_owner(session, firing, known)  # the owner first, before their values
         overrides = LaunchOverrides()
         if isinstance(target, Template):
             secrets = values.secret_answers(cipher, schedule.secret_launch)
