@@ -64,6 +64,16 @@ def _acted_on(action: Action) -> Callable[..., Run]:
 CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
 
 
+def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
+    """A visible run whose template the caller may launch (the launch gate's own check,
+    ``service.launchable``), answered before the body is: 404, 403 naming the permission."""
+    service.relaunched_template(session, rights, run)
+    return run
+
+
+RelaunchedRun = Annotated[Run, Depends(_relaunched)]
+
+
 def _read(run: Run, template: str, user: str, waiting: str | None = None) -> RunRead:
     return RunRead.model_validate(run).model_copy(
         update={"template_name": template, "launched_by": user, "waiting_reason": waiting}
@@ -136,7 +146,7 @@ def cancel_run(
 
 @router.get("/{run_id}/relaunch")
 def read_relaunch_values(
-    previous: ViewedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
+    previous: RelaunchedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
 ) -> RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
     to what the run's template lets a launch override, and the run's failed hosts."""
@@ -154,7 +164,7 @@ def read_relaunch_values(
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: ViewedRun,
+    previous: RelaunchedRun,
     body: RelaunchRequest,
     rights: AccessDep,
     session: SessionDep,
