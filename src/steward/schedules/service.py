@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import ColumnElement, or_
 from sqlalchemy.orm import Session, joinedload
 
 from steward.access.actor import Actor
@@ -39,7 +39,8 @@ from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import values
 from steward.workflows import service as workflows
-from steward.workflows.models import Workflow, WorkflowRun, WorkflowRunStatus
+from steward.workflows import usage as workflow_runs
+from steward.workflows.models import Workflow, WorkflowRun
 
 WITH_NAMES = (
     joinedload(Schedule.template),
@@ -248,18 +249,9 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
     scoped.refuse_while_runs_active(
         session, f"schedule '{schedule.name}'", Run.schedule_id == schedule.id
     )
-    running = session.scalar(
-        select(WorkflowRun.id).where(
-            and_(
-                WorkflowRun.schedule_id == schedule.id,
-                WorkflowRun.status == WorkflowRunStatus.RUNNING,
-            )
-        )
+    workflow_runs.refuse_while_running(
+        session, f"schedule '{schedule.name}'", WorkflowRun.schedule_id == schedule.id
     )
-    if running is not None:
-        raise InvalidState(
-            f"schedule '{schedule.name}' has a running workflow run ({running}); cancel it first"
-        )
     audit.record_change(
         session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
     )
