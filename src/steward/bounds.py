@@ -36,6 +36,8 @@ YAML_VALUES_MAX = 50_000
 INVENTORY_VALUES_MAX = 500_000
 YAML_MAX_DEPTH = 100
 TIMEOUT_MAX_SECONDS = 7 * 24 * 3600  # a run's timeout: a week at most
+VERBOSITY_MAX = 4  # ansible-playbook -vvvv
+FORKS_MAX = 200  # ansible-playbook --forks
 ID_MAX = 2**31 - 1  # the largest id a PostgreSQL integer column holds: larger cannot exist
 POSITION_MAX = 2**63 - 1  # a line number, event counter or offset: the databases' 64-bit max
 ENV_VARS_MAX = 200
@@ -190,6 +192,9 @@ Id = Annotated[int, Field(ge=1, le=ID_MAX)]
 Offset = Annotated[int, Field(ge=0, le=POSITION_MAX)]  # an OFFSET, an event counter to start after
 LineAfter = Annotated[int, Field(ge=-1, le=POSITION_MAX)]  # a line number to start after (-1: all)
 TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
+# a run's ansible-playbook options: a template's values, a launch's overrides, a run's parameters
+Verbosity = Annotated[int, Field(ge=0, le=VERBOSITY_MAX)]  # -v … -vvvv
+Forks = Annotated[int, Field(ge=1, le=FORKS_MAX)]
 Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
 Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=SCHEDULE_EXPRESSION_MAX)]

@@ -81,7 +81,8 @@ def test_owner_demoted_then_deleted(workbench: Workbench, settings: Settings) ->
     make_due(settings.database_url, schedule["id"])
     read = disabled(workbench, schedule["id"])
     assert read["disabled_reason"] == (
-        "its owner 'bob' may no longer launch template 'ok' (permission 'run:launch')"
+        f"its owner 'bob' may no longer launch template 'ok': permission 'run:launch' is"
+        f" required on template {template} in project 'bench'"
     )
     assert runs(workbench) == []
     assert len(disable_records(client, schedule["id"])) == 1

@@ -174,7 +174,8 @@ def test_owner_who_may_no_longer_launch_a_node_disables_it(
     found = disabled(workbench, schedule["id"])
 
     assert found["disabled_reason"].startswith(
-        "its owner 'bob' cannot launch workflow 'pipeline': permission 'run:launch' is required"
+        "its owner 'bob' may no longer launch workflow 'pipeline': permission 'run:launch' is"
+        " required"
         " on template 'ok' (node 'ship')"
     ), found["disabled_reason"]
     assert found["last_workflow_run_id"] is None

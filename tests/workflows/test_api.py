@@ -239,3 +239,21 @@ def test_answers_the_master_key_cannot_open_are_a_409_naming_the_node_never_a_50
     wrun = flows.launch(wf["id"])
     assert flows.decide(wrun["id"], "gate").status_code == 200
     assert flows.wait(wrun["id"])["status"] == "successful"
+
+
+def test_a_workflow_is_not_deleted_while_one_of_its_runs_is_running(
+    workbench: Workbench, flows: Workflows, deploy: int
+) -> None:
+    created = flows.create(
+        [approval_node("gate"), template_node("ship", deploy, **answers())],
+        [edge("gate", "ship")],
+    )
+    wrun = flows.launch(created["id"])  # it waits at the approval: running
+    url = workbench.url(f"workflows/{created['id']}")
+    detail = assert_problem(workbench.client.delete(url), 409, f"workflow '{created['name']}'")
+    assert f"has a running workflow run ({wrun['id']}); cancel it first" in detail
+
+    canceled = workbench.client.post(workbench.url(f"workflow-runs/{wrun['id']}/cancel"))
+    assert canceled.status_code in (200, 202), canceled.text
+    flows.wait(wrun["id"])
+    assert workbench.client.delete(url).status_code == 204  # the control: no run running

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from steward.bounds import Forks, Verbosity
 from steward.errors import InvalidState
 
 
@@ -33,8 +34,8 @@ class RunParams(BaseModel):
     skip_tags: str = ""
     check_mode: bool = False
     diff_mode: bool = False
-    verbosity: int = 0
-    forks: int | None = None
+    verbosity: Verbosity = 0
+    forks: Forks | None = None
     timeout_seconds: int | None = None
     extra_vars: dict[str, Any] = Field(
         default_factory=dict, description="the template's own: trusted, Jinja is evaluated"

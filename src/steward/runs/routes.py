@@ -62,16 +62,16 @@ def _acted_on(action: Action) -> Callable[..., Run]:
 
 
 CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
-RelaunchedRun = Annotated[Run, Depends(_acted_on(Action.RUN_LAUNCH))]
 
 
-def _launched(body: RunCreate, rights: AccessDep) -> RunCreate:
-    """The launch body, once the caller may launch its template (404 if it cannot see it)."""
-    rights.require_on_template(body.template_id, Action.RUN_LAUNCH)
-    return body
+def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
+    """A visible run whose template the caller may launch (the launch gate's own check,
+    ``service.launchable``), answered before the body is: 404, 403 naming the permission."""
+    service.relaunched_template(session, rights, run)
+    return run
 
 
-LaunchBody = Annotated[RunCreate, Depends(_launched)]
+RelaunchedRun = Annotated[Run, Depends(_relaunched)]
 
 
 def _read(run: Run, template: str, user: str, waiting: str | None = None) -> RunRead:
@@ -112,7 +112,7 @@ def list_runs(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def launch_run(
-    body: LaunchBody,
+    body: RunCreate,
     rights: AccessDep,
     session: SessionDep,
     actor: ActorDep,
@@ -120,16 +120,9 @@ def launch_run(
     queue: QueueDep,
 ) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
-    run = service.launch(
-        session,
-        cipher,
-        queue,
-        rights.project,
-        actor,
-        body,
-        body.template_id,
-        service.Trigger(LaunchType(body.launch_type)),
-    )
+    trigger = service.Trigger(LaunchType(body.launch_type))
+    request = service.Launch(rights, actor, body.template_id, body, trigger)
+    run = service.launch_now(session, request, cipher=cipher, queue=queue)
     return _read(run, *service.names(session, run))
 
 
@@ -157,7 +150,7 @@ def read_relaunch_values(
 ) -> RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
     to what the run's template lets a launch override, and the run's failed hosts."""
-    template = service.relaunched_template(session, rights.project, previous)
+    template = service.relaunched_template(session, rights, previous)
     before = relaunch.previous(cipher, previous, template)
     failed = relaunch.failed_hosts(session, previous)
     return RelaunchValues(
@@ -185,13 +178,13 @@ def relaunch_run(
     overrides = LaunchOverrides.model_validate(body.model_dump(exclude={"hosts"}))
     run = service.relaunch(
         session,
-        cipher,
-        queue,
-        rights.project,
-        actor,
-        previous,
-        overrides,
+        rights=rights,
+        actor=actor,
+        previous=previous,
+        overrides=overrides,
         failed_only=body.hosts == "failed",
+        cipher=cipher,
+        queue=queue,
     )
     return _read(run, *service.names(session, run))
 

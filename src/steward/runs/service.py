@@ -8,7 +8,7 @@ from sqlalchemy import ColumnElement, Select, exists, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import visible_runs
+from steward.access.policy import Action, ProjectAccess, visible_runs
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
@@ -19,7 +19,7 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
-from steward.runs import lifecycle
+from steward.runs import handoff, lifecycle
 from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.params import RunParams
@@ -29,7 +29,11 @@ from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 
 
-def _template(session: Session, project: Project, template_id: int) -> Template:
+def launchable(session: Session, rights: ProjectAccess, template_id: int) -> Template:
+    """The template ``rights`` allow to launch: the one check of run:launch (404 when its
+    holder cannot see the template, 403 naming the permission when they may not launch it)."""
+    rights.require_on_template(template_id, Action.RUN_LAUNCH)
+    project = rights.project
     template = session.get(Template, template_id)
     if template is None or template.project_id != project.id:
         raise NotFound(f"template {template_id} not found in project '{project.name}'")
@@ -68,25 +72,30 @@ class Trigger:
     workflow_run_id: int | None = None
 
 
-def launch(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    project: Project,
-    actor: Actor,
-    body: LaunchOverrides,
-    template_id: int,
-    trigger: Trigger,
-    *,
-    commit: bool = True,
-    granted: frozenset[str] = frozenset(),
-) -> Run:
-    """Queue a run of ``template_id`` with ``body``'s overrides, validated like every launch.
+@dataclasses.dataclass(frozen=True)
+class Launch:
+    """One launch: who asks (``actor``, with their ``rights`` in the template's project), which
+    template, with which values (``granted``: see ``resolve_launch``), triggered how."""
 
-    ``commit=False``: the caller commits (a scheduler claiming an occurrence in the same
-    transaction) and then calls ``queue.submit(run.id)``. ``granted``: see ``resolve_launch``."""
-    template = _template(session, project, template_id)
-    params = resolve_launch(session, template, body, granted=granted)
+    rights: ProjectAccess
+    actor: Actor
+    template_id: int
+    overrides: LaunchOverrides
+    trigger: Trigger
+    granted: frozenset[str] = frozenset()
+
+
+def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
+    """The launch gate: every run starts here (API, console, CLI, relaunch, schedule,
+    webhook, workflow node). The asker's rights must allow run:launch on the template (404
+    when they cannot see it, 403 naming the permission otherwise); the overrides are checked
+    by ``resolve_launch``.
+
+    The run is added in the caller's transaction, which the caller commits: the run is handed
+    to ``queue`` once it does (``runs.handoff``), never if it rolls back."""
+    actor, trigger, project = request.actor, request.trigger, request.rights.project
+    template = launchable(session, request.rights, request.template_id)
+    resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -100,22 +109,10 @@ def launch(
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
-        params=RunParams(
-            **params.redacted(),
-            playbook=template.playbook,
-            repository_id=template.repository_id,
-            environment_id=template.environment_id,
-            ssh_key_id=template.ssh_key_id,
-            become_key_id=template.become_key_id,
-            vault_key_ids=[k.id for k in template.vault_keys],
-            install_requirements=template.install_requirements,
-            ansible_venv=template.ansible_venv,
-        ).model_dump(mode="json"),
+        params=resolved.params.model_dump(mode="json"),
         template_snapshot=_snapshot(session, template),
         secret_params=(
-            cipher.encrypt({"extra_vars": params.secret_extra_vars})
-            if params.secret_extra_vars
-            else None
+            cipher.encrypt({"extra_vars": resolved.secrets}) if resolved.secrets else None
         ),
     )
     session.add(run)
@@ -123,9 +120,14 @@ def launch(
     relaunched = trigger.relaunch_of_id is not None
     action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
     _audit(session, actor, action, run, template.name)
-    if commit:
-        session.commit()
-        queue.submit(run.id)
+    handoff.submit_after_commit(session, queue, run.id)
+    return run
+
+
+def launch_now(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
+    """A launch in a transaction of its own (a person's: API, console, CLI, relaunch)."""
+    run = launch(session, request, cipher=cipher, queue=queue)
+    session.commit()
     return run
 
 
@@ -180,31 +182,32 @@ def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, ru
 
 def relaunch(
     session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    project: Project,
+    *,
+    rights: ProjectAccess,
     actor: Actor,
     previous: Run,
-    body: LaunchOverrides,
-    *,
+    overrides: LaunchOverrides,
     failed_only: bool,
+    cipher: KeyCipher,
+    queue: RunQueue,
 ) -> Run:
-    """Launch ``previous``'s template again with its launch values, ``body``'s replacing them
-    (``runs.relaunch``); checked like any launch."""
-    template = relaunched_template(session, project, previous)
-    overrides, granted = relaunch_values.overrides(
-        session, cipher, previous, template, body, failed_only=failed_only
+    """Launch ``previous``'s template again with its launch values, ``overrides`` replacing
+    them (``runs.relaunch``); through the launch gate like any launch. Commits."""
+    template = relaunched_template(session, rights, previous)
+    values, granted = relaunch_values.overrides(
+        session, cipher, previous, template, overrides, failed_only=failed_only
     )
     trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
-    return launch(
-        session, cipher, queue, project, actor, overrides, template.id, trigger, granted=granted
-    )
+    request = Launch(rights, actor, template.id, values, trigger, granted)
+    return launch_now(session, request, cipher=cipher, queue=queue)
 
 
-def relaunched_template(session: Session, project: Project, previous: Run) -> Template:
+def relaunched_template(session: Session, rights: ProjectAccess, previous: Run) -> Template:
+    """``previous``'s template, which ``rights`` must allow to launch (``launchable``)."""
     if previous.template_id is None:
+        rights.require_on_template(None, Action.RUN_LAUNCH)
         raise InvalidState(f"run {previous.id}'s template was deleted; it cannot be relaunched")
-    return _template(session, project, previous.template_id)
+    return launchable(session, rights, previous.template_id)
 
 
 def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, str, str]:

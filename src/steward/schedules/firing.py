@@ -17,23 +17,21 @@ from pydantic import ValidationError
 from sqlalchemy import CursorResult, Table, and_, or_, select, update
 from sqlalchemy.orm import Session, joinedload
 
-from steward.access.actor import Actor
-from steward.access.policy import Action, ProjectAccess, access
+from steward.access.policy import ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
 from steward.errors import DomainError
 from steward.projects.models import Project
 from steward.queue import RunQueue
-from steward.runs import service as runs
-from steward.runs.models import LaunchType
-from steward.runs.service import Trigger
-from steward.schedules import recurrence, values
-from steward.schedules.models import MissedPolicy, Schedule, TargetKind
+from steward.schedules import recurrence
+from steward.schedules.models import MissedPolicy, Schedule
 from steward.schedules.service import recurrence_of
+from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
-from steward.workflows import service as workflows
-from steward.workflows.models import Workflow, WorkflowLaunchType
+from steward.triggers import launch as triggers
+from steward.triggers import values
+from steward.triggers.launch import Firing, OwnerRefused, Target
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +88,8 @@ def fire(
 ) -> list[int]:
     """Claim each occurrence and launch its run (or disable the schedule, saying why), all in
     one transaction; the ids of the runs launched. An occurrence another process claimed
-    first is left to it. Commits, then hands the runs to the queue."""
-    rights: dict[tuple[int, int], ProjectAccess] = {}  # (owner, project): the same in a batch
+    first is left to it. Commits."""
+    known: dict[tuple[int, int], ProjectAccess] = {}  # (owner, project): the same in a batch
     launched: list[int] = []
     claimed = [todo for todo in todos if _claim(session, todo)]
     # loaded at once, and held: the session's identity map alone would let them go, and the
@@ -114,15 +112,9 @@ def fire(
             disable(session, schedule, todo.problem)
         elif not todo.launch:
             log.info("schedule %s: skipped the occurrence of %s (missed)", schedule.id, todo.due)
-        elif schedule.target_kind == TargetKind.WORKFLOW:
-            launched += _launch_workflow(session, cipher, queue, schedule, now, rights)
         else:
-            run_id = _launch(session, cipher, queue, schedule, now, rights)
-            if run_id is not None:
-                launched.append(run_id)
-    session.commit()
-    for run_id in launched:
-        queue.submit(run_id)
+            launched += _launch(session, cipher, queue, schedule, now, known)
+    session.commit()  # the runs are handed to the queue once committed (runs.handoff)
     return launched
 
 
@@ -148,32 +140,6 @@ def _table() -> Table:
     return cast(Table, Schedule.__table__)
 
 
-def _owner_access(
-    session: Session,
-    schedule: Schedule,
-    kind: str,
-    target: Template | Workflow | None,
-    rights: dict[tuple[int, int], ProjectAccess],
-) -> tuple[Actor, ProjectAccess] | None:
-    """The owner as the actor of this firing (capped at run scope) and their rights in the
-    project (cached per firing pass); None, the schedule disabled, when its ``kind`` target or
-    its owner is gone or the owner is deactivated."""
-    owner = schedule.owner
-    if target is None or owner is None or not owner.is_active:
-        gone = f"{kind} was deleted" if target is None else "owner was deleted"
-        if owner is not None and target is not None:
-            gone = f"owner '{owner.username}' is deactivated"
-        disable(session, schedule, f"its {gone}")
-        return None
-    project = session.get(Project, schedule.project_id)
-    assert project is not None  # noqa: S101 - a schedule is deleted with its project
-    actor = Actor.trigger(owner, "schedule", schedule.id)
-    key = (owner.id, project.id)
-    if key not in rights:
-        rights[key] = access(session, actor, project)
-    return actor, rights[key]
-
-
 def _fired(session: Session, schedule: Schedule, now: dt.datetime, **last: int) -> None:
     """Record the firing and what it launched (``last_run_id`` or ``last_workflow_run_id``)."""
     table = _table()
@@ -190,69 +156,43 @@ def _launch(
     queue: RunQueue,
     schedule: Schedule,
     now: dt.datetime,
-    rights: dict[tuple[int, int], ProjectAccess],
-) -> int | None:
-    """The run, launched as the owner (capped at run scope); or the schedule disabled."""
-    template = schedule.template
-    found = _owner_access(session, schedule, "template", template, rights)
-    if found is None or template is None:
-        return None
-    actor, allowed = found
-    if Action.RUN_LAUNCH not in allowed.template_actions(template.id):
-        disable(
-            session,
-            schedule,
-            f"its owner '{actor.user.username}' may no longer launch template"
-            f" '{template.name}' (permission '{Action.RUN_LAUNCH}')",
-        )
-        return None
-    trigger = Trigger(LaunchType.SCHEDULE, schedule_id=schedule.id)
-    try:
-        body = values.stored_body(cipher, schedule)
-        run = runs.launch(
-            session, cipher, queue, allowed.project, actor, body, template.id, trigger, commit=False
-        )
-    except (DomainError, ValidationError) as exc:
-        reason = f"its launch values are refused by template '{template.name}' now: {exc}"
-        disable(session, schedule, reason)
-        return None
-    _fired(session, schedule, now, last_run_id=run.id)
-    log.info("schedule %s launched run %s", schedule.id, run.id)
-    return run.id
-
-
-def _launch_workflow(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    schedule: Schedule,
-    now: dt.datetime,
-    rights: dict[tuple[int, int], ProjectAccess],
+    known: dict[tuple[int, int], ProjectAccess],
 ) -> list[int]:
-    """The workflow run, launched as the owner (capped at run scope) exactly as a person
-    launching it: workflow:view, run:launch on every template node, every node's launch values
-    still accepted; or the schedule disabled, saying why. The ids of the root nodes' runs."""
-    workflow = schedule.workflow
-    found = _owner_access(session, schedule, "workflow", workflow, rights)
-    if found is None or workflow is None:
+    """Launch its target as the owner (``triggers.launch``); or disable the schedule, saying
+    why. The ids of the runs launched (a workflow's root nodes' runs)."""
+    target: Target | None = schedule.template or schedule.workflow
+    if target is None:
+        disable(session, schedule, f"its {schedule.target_kind} was deleted")
         return []
-    actor, allowed = found
-    who = f"its owner '{actor.user.username}'"
-    if Action.WORKFLOW_VIEW not in allowed.actions:
-        reason = f"{who} may no longer see workflow '{workflow.name}'"
-        disable(session, schedule, f"{reason} (permission '{Action.WORKFLOW_VIEW}')")
-        return []
-    trigger = workflows.Trigger(WorkflowLaunchType.SCHEDULE, schedule_id=schedule.id)
-    try:  # refused by its checks, before anything of the launch is added to the session
-        wrun, done = workflows.start(
-            session, cipher, queue, allowed, workflow, actor=actor, trigger=trigger
+    project = session.get_one(Project, schedule.project_id)  # deleted with its project
+    firing = Firing("schedule", schedule.id, project, schedule.owner, target)
+    try:  # refused before anything of the launch is added to the session
+        triggers.as_owner(session, firing, known)  # the owner first, before their values
+        overrides = LaunchOverrides()
+        if isinstance(target, Template):
+            secrets = values.secret_answers(cipher, schedule.secret_launch)
+            overrides = values.body_of(schedule.launch, secrets)
+        launched = triggers.launch(
+            session, firing, overrides, cipher=cipher, queue=queue, known=known
         )
-    except DomainError as exc:
-        disable(session, schedule, f"{who} cannot launch workflow '{workflow.name}': {exc}")
+    except OwnerRefused as exc:
+        disable(session, schedule, exc.message)
         return []
-    _fired(session, schedule, now, last_workflow_run_id=wrun.id)
-    log.info("schedule %s launched workflow run %s", schedule.id, wrun.id)
-    return done.runs
+    except (DomainError, ValidationError) as exc:
+        if isinstance(target, Template):
+            reason = f"its launch values are refused by template '{target.name}' now: {exc}"
+        else:
+            owner = schedule.owner.username if schedule.owner else ""
+            reason = f"its owner '{owner}' cannot launch workflow '{target.name}': {exc}"
+        disable(session, schedule, reason)
+        return []
+    if launched.workflow_run is not None:
+        _fired(session, schedule, now, last_workflow_run_id=launched.workflow_run.id)
+        log.info("schedule %s launched workflow run %s", schedule.id, launched.workflow_run.id)
+    elif launched.run is not None:
+        _fired(session, schedule, now, last_run_id=launched.run.id)
+        log.info("schedule %s launched run %s", schedule.id, launched.run.id)
+    return launched.run_ids
 
 
 def disable(session: Session, schedule: Schedule, reason: str) -> None:

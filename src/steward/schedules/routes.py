@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
 
-from steward.access.policy import Action, ProjectAccess
+from steward.access.policy import Action
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -15,7 +15,6 @@ from steward.api.deps import (
     SessionDep,
 )
 from steward.bounds import Id
-from steward.errors import InvalidInput, NotFound
 from steward.schedules import service
 from steward.schedules.models import Schedule, TargetKind
 from steward.schedules.schemas import (
@@ -30,8 +29,7 @@ from steward.schedules.schemas import (
 from steward.schemas import Page, PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
-from steward.workflows import service as workflows
-from steward.workflows.models import Workflow
+from steward.triggers import targets
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 
@@ -44,9 +42,9 @@ def _template(template_id: int, rights: AccessDep, session: SessionDep) -> Templ
 ViewedTemplate = Annotated[Template, Depends(_template)]
 
 
-def _edited_template(template: ViewedTemplate, rights: AccessDep) -> Template:
-    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
-    return template
+def _edited_template(template: ViewedTemplate, rights: AccessDep, session: SessionDep) -> Template:
+    """template:write on it, and run:launch: its schedules launch as the one who saves them."""
+    return targets.edited_template(session, rights, template)
 
 
 EditedTemplate = Annotated[Template, Depends(_edited_template)]
@@ -124,42 +122,6 @@ def create_schedule(
     return _read(created)
 
 
-def _target(
-    body: ScheduleTargetCreate, rights: ProjectAccess, session: SessionDep
-) -> Template | Workflow:
-    """The one target the body names, checked for the caller's right to schedule it: a 422
-    naming the field when both or neither are given, or when the caller cannot see it (the
-    same answer as for one that does not exist in the project)."""
-    if body.template_id is not None and body.workflow_id is not None:
-        raise InvalidInput(
-            "workflow_id", "a schedule has one target: give template_id or workflow_id, not both"
-        )
-    if body.workflow_id is not None:
-        if Action.WORKFLOW_VIEW not in rights.actions:
-            raise InvalidInput(
-                "workflow_id",
-                f"workflow {body.workflow_id} not found in project '{rights.project.name}'",
-            )
-        try:
-            workflow = workflows.get(session, rights.project, body.workflow_id)
-        except NotFound as exc:
-            raise InvalidInput("workflow_id", exc.message) from None
-        rights.require(Action.WORKFLOW_WRITE)
-        return workflow
-    if body.template_id is None:
-        raise InvalidInput(
-            "template_id",
-            "a schedule launches a template or a workflow: give template_id or workflow_id",
-        )
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    try:
-        template = templates.get(session, rights.project, body.template_id, only=visible)
-    except NotFound as exc:
-        raise InvalidInput("template_id", exc.message) from None
-    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
-    return template
-
-
 @router.post("/schedules", status_code=status.HTTP_201_CREATED)
 def create_targeted_schedule(
     body: ScheduleTargetCreate,
@@ -174,7 +136,13 @@ def create_targeted_schedule(
     run:launch on the template, or on every template node of the workflow, now and at every
     occurrence (else Steward disables the schedule and says why). A workflow's schedule takes
     no launch values (its nodes carry their own)."""
-    target = _target(body, rights, session)
+    target = targets.target_of(
+        session,
+        rights,
+        template_id=body.template_id,
+        workflow_id=body.workflow_id,
+        kind="schedule",
+    )
     created = service.create(
         session, rights, target, body, actor=actor, cipher=cipher, min_interval=min_interval
     )

@@ -10,11 +10,11 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import ColumnElement, or_
 from sqlalchemy.orm import Session, joinedload
 
 from steward.access.actor import Actor
-from steward.access.policy import Action, ProjectAccess
+from steward.access.policy import ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
@@ -23,7 +23,7 @@ from steward.errors import InvalidInput, InvalidState
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run
-from steward.schedules import recurrence, values
+from steward.schedules import recurrence
 from steward.schedules.models import Schedule, ScheduleKind, TargetKind
 from steward.schedules.recurrence import Recurrence
 from steward.schedules.schemas import (
@@ -36,8 +36,11 @@ from steward.schedules.schemas import (
 )
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
+from steward.triggers import launch as triggers
+from steward.triggers import values
 from steward.workflows import service as workflows
-from steward.workflows.models import Workflow, WorkflowRun, WorkflowRunStatus
+from steward.workflows import usage as workflow_runs
+from steward.workflows.models import Workflow, WorkflowRun
 
 WITH_NAMES = (
     joinedload(Schedule.template),
@@ -139,7 +142,7 @@ def create(
         _refuse_launch_values(body.launch)
         workflows.check_launch(session, cipher, rights, target)
     else:
-        rights.require_on_template(target.id, Action.RUN_LAUNCH)
+        triggers.require_launch(session, rights, target)
     scoped.check_name_free(session, Schedule, rights.project, body.name, "schedule")
     now = utcnow()
     schedule = Schedule(
@@ -201,11 +204,11 @@ def update(
     if schedule.target_kind == TargetKind.WORKFLOW:
         _refuse_launch_values(body.launch)
         if workflow is not None:
-            workflows.require_node_launch(session, rights, workflow)
+            triggers.require_launch(session, rights, workflow)
             if schedule.enabled:
                 workflows.check_launch(session, cipher, rights, workflow)
     elif template is not None:
-        rights.require_on_template(template.id, Action.RUN_LAUNCH)
+        triggers.require_launch(session, rights, template)
         if body.launch is not None or schedule.enabled:
             detail = _seal_again(session, cipher, schedule, template, body.launch)
     now = utcnow()
@@ -233,8 +236,8 @@ def _seal_again(
 ) -> str:
     """Check and store the launch values (``sent``, else the stored ones); the audit detail
     names the secret answers that changed (never their values)."""
-    kept = values.secret_answers(cipher, schedule)
-    body = sent if sent is not None else values.stored_body(cipher, schedule)
+    kept = values.secret_answers(cipher, schedule.secret_launch)
+    body = sent if sent is not None else values.body_of(schedule.launch, kept)
     schedule.launch, schedule.secret_launch, secrets = values.seal(
         session, cipher, template, body, kept
     )
@@ -246,18 +249,9 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
     scoped.refuse_while_runs_active(
         session, f"schedule '{schedule.name}'", Run.schedule_id == schedule.id
     )
-    running = session.scalar(
-        select(WorkflowRun.id).where(
-            and_(
-                WorkflowRun.schedule_id == schedule.id,
-                WorkflowRun.status == WorkflowRunStatus.RUNNING,
-            )
-        )
+    workflow_runs.refuse_while_running(
+        session, f"schedule '{schedule.name}'", WorkflowRun.schedule_id == schedule.id
     )
-    if running is not None:
-        raise InvalidState(
-            f"schedule '{schedule.name}' has a running workflow run ({running}); cancel it first"
-        )
     audit.record_change(
         session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
     )

@@ -1,6 +1,9 @@
 """The effective parameters of one run: template defaults, allowed overrides, survey answers.
 
-Called by the runs service when a run is launched, and by every save of launch values (schedules,
+The launch values take four shapes: the request (``LaunchOverrides``), resolved here into what
+the run stores (``runs.params.RunParams``, with the secret answers apart), and the argv that
+``execution`` builds from the stored parameters. Called by the runs service when a run is
+launched, and by every save of launch values (schedules,
 workflow nodes, webhooks' dry runs); it raises ``InvalidInput`` naming the field. Launch values
 may not set a variable Ansible reads as a setting (``templates.reserved``).
 """
@@ -14,11 +17,12 @@ from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.bounds import SURVEY_QUESTIONS_MAX, Id, JsonObject, TimeoutSeconds
+from steward.bounds import SURVEY_QUESTIONS_MAX, Forks, Id, JsonObject, TimeoutSeconds, Verbosity
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.masking import MASK
 from steward.repositories.schemas import Ref
+from steward.runs.params import RunParams
 from steward.schemas import RequestModel
 from steward.templates import reserved
 from steward.templates.models import Template
@@ -35,8 +39,8 @@ class LaunchOverrides(RequestModel):
     skip_tags: TagList | None = None
     check_mode: bool | None = None
     diff_mode: bool | None = None
-    verbosity: int | None = Field(default=None, ge=0, le=4)
-    forks: int | None = Field(default=None, ge=1, le=200)
+    verbosity: Verbosity | None = None
+    forks: Forks | None = None
     timeout_seconds: TimeoutSeconds | None = None
     extra_vars: ExtraVars | None = None
     inventory_id: Id | None = None
@@ -47,28 +51,12 @@ class LaunchOverrides(RequestModel):
 
 
 @dataclasses.dataclass(frozen=True)
-class LaunchParams:
-    """Effective parameters of one run."""
+class Resolved:
+    """A launch's values once checked: what the run stores (``RunParams``, every secret answer
+    shown as ``********``) and the secret answers apart (sealed in ``Run.secret_params``)."""
 
-    limit: str
-    tags: str
-    skip_tags: str
-    check_mode: bool
-    diff_mode: bool
-    verbosity: int
-    forks: int | None
-    timeout_seconds: int | None
-    inventory_id: int
-    ref: str | None  # replaces the repository's ref when given
-    extra_vars: dict[str, Any]  # the template's own: trusted, Jinja in them is evaluated
-    launch_vars: dict[str, Any]  # extra vars override + non-secret survey answers: untrusted
-    secret_extra_vars: dict[str, Any]  # survey password answers: untrusted
-
-    def redacted(self) -> dict[str, Any]:
-        """JSON-able, with every secret answer shown as ``********``."""
-        shown = dataclasses.asdict(self)
-        shown["secret_extra_vars"] = dict.fromkeys(self.secret_extra_vars, MASK)
-        return shown
+    params: RunParams
+    secrets: dict[str, Any]  # survey password answers: untrusted, never stored in clear
 
 
 def resolve_launch(
@@ -77,7 +65,7 @@ def resolve_launch(
     body: LaunchOverrides,
     *,
     granted: frozenset[str] = frozenset(),
-) -> LaunchParams:
+) -> Resolved:
     """``granted``: fields Steward itself sets whatever the template allows (the limit of a
     relaunch on the failed hosts); they are checked like any other value."""
     _check_allowed(template, body, granted)
@@ -85,7 +73,15 @@ def resolve_launch(
     questions = [Question.model_validate(q) for q in template.survey]
     answers = validate_answers(questions, body.survey)
     reserved.check_for(template, [*answers.values, *answers.secret_values], field="survey")
-    return LaunchParams(
+    params = RunParams(
+        playbook=template.playbook,
+        repository_id=template.repository_id,
+        inventory_id=_inventory_id(session, template, body.inventory_id),
+        environment_id=template.environment_id,
+        ssh_key_id=template.ssh_key_id,
+        become_key_id=template.become_key_id,
+        vault_key_ids=[k.id for k in template.vault_keys],
+        ref=body.ref or None,
         limit=_pick(body.limit, template.limit),
         tags=_pick(body.tags, template.tags),
         skip_tags=_pick(body.skip_tags, template.skip_tags),
@@ -94,12 +90,13 @@ def resolve_launch(
         verbosity=_pick(body.verbosity, template.verbosity),
         forks=_pick(body.forks, template.forks),
         timeout_seconds=_pick(body.timeout_seconds, template.timeout_seconds),
-        inventory_id=_inventory_id(session, template, body.inventory_id),
-        ref=body.ref or None,
         extra_vars=dict(template.extra_vars),
         launch_vars=_launch_vars(body.extra_vars or {}, questions, answers),
-        secret_extra_vars=answers.secret_values,
+        secret_extra_vars=dict.fromkeys(answers.secret_values, MASK),
+        install_requirements=template.install_requirements,
+        ansible_venv=template.ansible_venv,
     )
+    return Resolved(params, dict(answers.secret_values))
 
 
 def _check_allowed(template: Template, body: LaunchOverrides, granted: frozenset[str]) -> None:

@@ -7,7 +7,16 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from steward.bounds import PATH_MAX, Description, Id, Name, PathText, TimeoutSeconds
+from steward.bounds import (
+    PATH_MAX,
+    Description,
+    Forks,
+    Id,
+    Name,
+    PathText,
+    TimeoutSeconds,
+    Verbosity,
+)
 from steward.inventories.paths import normalize
 from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.patterns import HostPattern, TagList
@@ -79,8 +88,8 @@ class TemplateCreate(RequestModel):
     skip_tags: TagList = ""
     check_mode: bool = False
     diff_mode: bool = False
-    verbosity: int = Field(default=0, ge=0, le=4)
-    forks: int | None = Field(default=None, ge=1, le=200)
+    verbosity: Verbosity = 0
+    forks: Forks | None = None
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable = Field(default_factory=list)
     survey: Survey = Field(default_factory=list)
@@ -118,8 +127,8 @@ class TemplateUpdate(NamedUpdate):
     skip_tags: TagList | None = None
     check_mode: bool | None = None
     diff_mode: bool | None = None
-    verbosity: int | None = Field(default=None, ge=0, le=4)
-    forks: int | None = Field(default=None, ge=1, le=200)
+    verbosity: Verbosity | None = None
+    forks: Forks | None = None
     timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None

@@ -28,7 +28,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import Action, access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
@@ -41,23 +40,22 @@ from steward.bounds import (
 )
 from steward.crypto import KeyCipher
 from steward.db import utcnow
-from steward.errors import DomainError, InvalidInput, NotFound, PermissionDenied
+from steward.errors import DomainError, InvalidInput, NotFound
 from steward.keys import service as keys
 from steward.masking import MASK, Masker
 from steward.projects.models import Project
 from steward.queue import RunQueue
-from steward.runs import service as runs
-from steward.runs.models import LaunchType
-from steward.templates.launch import LaunchOverrides, resolve_launch
+from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.templates.survey import QuestionType
+from steward.triggers import launch as triggers
+from steward.triggers.launch import Firing, OwnerRefused, Target, describe
 from steward.webhooks import matching, signatures
 from steward.webhooks.models import DeliveryOutcome, Webhook, WebhookAuth, WebhookDelivery
 from steward.webhooks.samples import SAMPLES
 from steward.webhooks.schemas import TestDelivery
 from steward.webhooks.service import survey_variables
-from steward.workflows import service as workflows
-from steward.workflows.models import Workflow, WorkflowLaunchType
+from steward.workflows.models import Workflow
 
 WINDOW = dt.timedelta(minutes=1)
 HOOK_ID_MAX = 64
@@ -294,6 +292,10 @@ def _first_miss(webhook: Webhook, document: Any, headers: Mapping[str, str]) -> 
 def _match_and_launch(
     session: Session, cipher: KeyCipher, queue: RunQueue, delivery: _Delivery, *, dry_run: bool
 ) -> Received:
+    """Match the body, extract its launch values, and launch the target as the webhook's owner
+    (``triggers.launch``): the run (or workflow run) and the delivery record in one
+    transaction, so a replay racing this one fails on the unique delivery id and launches
+    nothing. An owner who may no longer launch it stops the webhook."""
     webhook, headers = delivery.webhook, delivery.inbound.headers
     document: Any = None
     if _needs_body(webhook):
@@ -307,23 +309,49 @@ def _match_and_launch(
     miss = _first_miss(webhook, document, headers)
     if miss is not None:
         return _record(session, delivery, 202, DeliveryOutcome.IGNORED, miss)
-    if webhook.workflow_id is not None:
-        return _match_workflow(session, cipher, queue, delivery, dry_run=dry_run)
-    assert webhook.template_id is not None  # noqa: S101 - one target (a check constraint)
-    template = session.get_one(Template, webhook.template_id)  # deleted with its template
-    try:
-        overrides = _overrides(webhook, template, document, delivery)
-    except ValueError as exc:
-        return _record(session, delivery, 422, DeliveryOutcome.REJECTED, str(exc))
+    target = _target(session, webhook)
+    overrides = LaunchOverrides()
+    if isinstance(target, Template):
+        try:
+            overrides = _overrides(webhook, target, document, delivery)
+        except ValueError as exc:
+            return _record(session, delivery, 422, DeliveryOutcome.REJECTED, str(exc))
+    owner = session.get(User, webhook.owner_id) if webhook.owner_id is not None else None
     project = session.get_one(Project, webhook.project_id)
-    owner = _owner(session, webhook, project)
-    if isinstance(owner, str):
+    firing = Firing("webhook", webhook.id, project, owner, target, delivery.inbound.source_ip)
+    try:
+        if dry_run:
+            triggers.check(session, firing, overrides, cipher=cipher)
+        else:
+            launched = triggers.launch(session, firing, overrides, cipher=cipher, queue=queue)
+    except OwnerRefused as exc:
+        session.rollback()
         if not dry_run:
-            _disable(session, webhook, owner)
-        return _record(session, delivery, 409, DeliveryOutcome.FAILED, owner)
+            _disable(session, webhook, exc.message)
+        return _record(session, delivery, 409, DeliveryOutcome.FAILED, exc.message)
+    except DomainError as exc:
+        session.rollback()
+        status = 422 if isinstance(exc, InvalidInput) else 409
+        reason = f"the launch was refused: {exc.message}"
+        return _record(session, delivery, status, DeliveryOutcome.FAILED, reason)
     if dry_run:
-        return _dry_run(session, delivery, template, overrides)
-    return _launch(session, cipher, queue, delivery, project, owner, template, overrides)
+        what = "a run with these values" if isinstance(target, Template) else describe(target)
+        return _record(
+            session, delivery, 200, DeliveryOutcome.MATCHED, f"dry run: it would launch {what}"
+        )
+    run_id = launched.run.id if launched.run else None
+    wrun_id = launched.workflow_run.id if launched.workflow_run else None
+    reason = f"launched run {run_id}" if run_id else f"launched workflow run {wrun_id}"
+    return _record(
+        session, delivery, 202, DeliveryOutcome.LAUNCHED, reason, run_id, workflow_run_id=wrun_id
+    )
+
+
+def _target(session: Session, webhook: Webhook) -> Target:
+    """Its template or its workflow (a webhook is deleted with its target)."""
+    if webhook.workflow_id is not None:
+        return session.get_one(Workflow, webhook.workflow_id)
+    return session.get_one(Template, webhook.template_id)
 
 
 def _overrides(
@@ -351,32 +379,6 @@ def _overrides(
         raise ValueError(f"{field}: {error.get('msg', 'invalid')}") from None
 
 
-def _owner(session: Session, webhook: Webhook, project: Project) -> User | str:
-    """The webhook's owner, or why its deliveries may not launch as them any more."""
-    owner = session.get(User, webhook.owner_id) if webhook.owner_id is not None else None
-    if owner is None:
-        return "its owner (whoever saved it last) no longer exists"
-    if not owner.is_active:
-        return f"its owner '{owner.username}' is disabled"
-    rights = access(session, Actor.trigger(owner, "webhook", webhook.id), project)
-    if webhook.workflow_id is not None:
-        workflow = session.get_one(Workflow, webhook.workflow_id)  # deleted with its workflow
-        try:
-            if Action.WORKFLOW_VIEW not in rights.actions:
-                raise PermissionDenied(f"permission '{Action.WORKFLOW_VIEW}' is required")
-            workflows.require_node_launch(session, rights, workflow)
-        except PermissionDenied as exc:
-            what = f"workflow '{workflow.name}'"
-            return f"its owner '{owner.username}' may no longer launch {what}: {exc.message}"
-        return owner
-    try:
-        rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
-    except (NotFound, PermissionDenied):
-        template = f"template {webhook.template_id}"
-        return f"its owner '{owner.username}' may no longer launch {template}"
-    return owner
-
-
 def _disable(session: Session, webhook: Webhook, problem: str) -> None:
     """Stop the webhook (further deliveries: 404) until someone saves it again, which makes
     them its owner."""
@@ -390,103 +392,6 @@ def _disable(session: Session, webhook: Webhook, problem: str) -> None:
         {"enabled": [True, False]},
         detail=f"disabled by Steward: {problem}",
     )
-
-
-def _dry_run(
-    session: Session, delivery: _Delivery, template: Template, overrides: LaunchOverrides
-) -> Received:
-    try:
-        resolve_launch(session, template, overrides)
-    except InvalidInput as exc:
-        return _record(session, delivery, 422, DeliveryOutcome.FAILED, _launch_refused(exc))
-    reason = "dry run: it would launch a run with these values"
-    return _record(session, delivery, 200, DeliveryOutcome.MATCHED, reason)
-
-
-def _launch_refused(exc: DomainError) -> str:
-    return f"the launch was refused: {exc.message}"
-
-
-def _launch(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    delivery: _Delivery,
-    project: Project,
-    owner: User,
-    template: Template,
-    overrides: LaunchOverrides,
-) -> Received:
-    """The run and the delivery record in one transaction: a replay racing this one fails on
-    the unique delivery id and launches nothing."""
-    webhook = delivery.webhook
-    actor = Actor.trigger(owner, "webhook", webhook.id, delivery.inbound.source_ip)
-    trigger = runs.Trigger(LaunchType.WEBHOOK, webhook_id=webhook.id)
-    try:
-        run = runs.launch(
-            session,
-            cipher,
-            queue,
-            project,
-            actor,
-            overrides,
-            template.id,
-            trigger,
-            commit=False,
-        )
-    except DomainError as exc:
-        session.rollback()
-        status = 422 if isinstance(exc, InvalidInput) else 409
-        return _record(session, delivery, status, DeliveryOutcome.FAILED, _launch_refused(exc))
-    received = _record(
-        session, delivery, 202, DeliveryOutcome.LAUNCHED, f"launched run {run.id}", run.id
-    )
-    if received.outcome == DeliveryOutcome.LAUNCHED:
-        queue.submit(run.id)
-    return received
-
-
-def _match_workflow(
-    session: Session, cipher: KeyCipher, queue: RunQueue, delivery: _Delivery, *, dry_run: bool
-) -> Received:
-    """A matched delivery of a workflow's webhook: a workflow run launched as the owner,
-    exactly as a person launching it (``workflows.service.start``): its nodes carry their own
-    launch values, nothing comes from the body. The workflow run and the delivery record in
-    one transaction."""
-    webhook = delivery.webhook
-    project = session.get_one(Project, webhook.project_id)
-    owner = _owner(session, webhook, project)
-    if isinstance(owner, str):
-        if not dry_run:
-            _disable(session, webhook, owner)
-        return _record(session, delivery, 409, DeliveryOutcome.FAILED, owner)
-    workflow = session.get_one(Workflow, webhook.workflow_id)  # deleted with its workflow
-    actor = Actor.trigger(owner, "webhook", webhook.id, delivery.inbound.source_ip)
-    rights = access(session, actor, project)
-    trigger = workflows.Trigger(WorkflowLaunchType.WEBHOOK, webhook_id=webhook.id)
-    try:
-        if dry_run:
-            workflows.check_launch(session, cipher, rights, workflow)
-            reason = f"dry run: it would launch workflow '{workflow.name}'"
-            return _record(session, delivery, 200, DeliveryOutcome.MATCHED, reason)
-        wrun, done = workflows.start(
-            session, cipher, queue, rights, workflow, actor=actor, trigger=trigger
-        )
-    except DomainError as exc:
-        session.rollback()
-        status = 422 if isinstance(exc, InvalidInput) else 409
-        return _record(session, delivery, status, DeliveryOutcome.FAILED, _launch_refused(exc))
-    received = _record(
-        session,
-        delivery,
-        202,
-        DeliveryOutcome.LAUNCHED,
-        f"launched workflow run {wrun.id}",
-        workflow_run_id=wrun.id,
-    )
-    if received.outcome == DeliveryOutcome.LAUNCHED:
-        done.send(queue)
-    return received
 
 
 def _stored_headers(inbound: Inbound, masker: Masker) -> dict[str, str]:

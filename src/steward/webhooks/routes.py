@@ -20,10 +20,11 @@ from steward.api.deps import (
     client_ip,
 )
 from steward.bounds import WEBHOOK_BODY_MAX, Id
-from steward.errors import InvalidInput, NotFound
 from steward.schemas import Page, PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
+from steward.triggers import launch as triggers
+from steward.triggers import targets
 from steward.webhooks import receive, service, signatures
 from steward.webhooks.models import Webhook
 from steward.webhooks.schemas import (
@@ -38,7 +39,6 @@ from steward.webhooks.schemas import (
     WebhookTargetCreate,
     WebhookUpdate,
 )
-from steward.workflows import service as workflows
 from steward.workflows.models import Workflow
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["webhooks"])
@@ -51,12 +51,10 @@ def _template(template_id: int, rights: AccessDep, session: SessionDep) -> Templ
 
 
 def _template_edited(
-    template: Annotated[Template, Depends(_template)], rights: AccessDep
+    template: Annotated[Template, Depends(_template)], rights: AccessDep, session: SessionDep
 ) -> Template:
     """Whoever saves a webhook becomes its owner: they must be allowed to launch what it does."""
-    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
-    rights.require_on_template(template.id, Action.RUN_LAUNCH)
-    return template
+    return targets.edited_template(session, rights, template)
 
 
 ViewedTemplate = Annotated[Template, Depends(_template)]
@@ -83,17 +81,18 @@ def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -
 
 def _require_launch(session: Session, rights: ProjectAccess, webhook: Webhook) -> None:
     """run:launch on its template, or on every template node of its workflow."""
-    if webhook.workflow_id is not None:
-        workflows.require_node_launch(
-            session, rights, session.get_one(Workflow, webhook.workflow_id)
-        )
-    else:
-        rights.require_on_template(webhook.template_id, Action.RUN_LAUNCH)
+    target: Template | Workflow = (
+        session.get_one(Workflow, webhook.workflow_id)
+        if webhook.workflow_id is not None
+        else session.get_one(Template, webhook.template_id)
+    )
+    triggers.require_launch(session, rights, target)
 
 
 def _saved(
     webhook: Annotated[Webhook, Depends(_written)], rights: AccessDep, session: SessionDep
 ) -> Webhook:
+    """Whoever saves it becomes its owner: they must be allowed to launch its target."""
     _require_launch(session, rights, webhook)
     return webhook
 
@@ -150,41 +149,6 @@ def create_webhook(
     return _reads(session, runtime.settings.url, [created])[0]
 
 
-def _target(
-    body: WebhookTargetCreate, rights: ProjectAccess, session: Session
-) -> Template | Workflow:
-    """The one target the body names, checked for the caller's right to save a webhook of it
-    (whoever saves it becomes its owner: they must be allowed to launch what it does). A 422
-    naming the field when both or neither are given, or for one the caller cannot see (the
-    same answer as for one not in the project)."""
-    if body.template_id is not None and body.workflow_id is not None:
-        raise InvalidInput(
-            "workflow_id", "a webhook has one target: give template_id or workflow_id, not both"
-        )
-    if body.workflow_id is not None:
-        missing = f"workflow {body.workflow_id} not found in project '{rights.project.name}'"
-        if Action.WORKFLOW_VIEW not in rights.actions:
-            raise InvalidInput("workflow_id", missing)
-        try:
-            workflow = workflows.get(session, rights.project, body.workflow_id)
-        except NotFound:
-            raise InvalidInput("workflow_id", missing) from None
-        rights.require(Action.WORKFLOW_WRITE)
-        workflows.require_node_launch(session, rights, workflow)
-        return workflow
-    if body.template_id is None:
-        raise InvalidInput(
-            "template_id",
-            "a webhook launches a template or a workflow: give template_id or workflow_id",
-        )
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    try:
-        template = templates.get(session, rights.project, body.template_id, only=visible)
-    except NotFound as exc:
-        raise InvalidInput("template_id", exc.message) from None
-    return _template_edited(template, rights)
-
-
 @router.post("/webhooks", status_code=status.HTTP_201_CREATED)
 def create_targeted_webhook(
     body: WebhookTargetCreate,
@@ -197,7 +161,13 @@ def create_targeted_webhook(
     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
     exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
     webhook takes no extractors nor ref_from (its nodes carry their own launch values)."""
-    target = _target(body, rights, session)
+    target = targets.target_of(
+        session,
+        rights,
+        template_id=body.template_id,
+        workflow_id=body.workflow_id,
+        kind="webhook",
+    )
     created = service.create(session, rights.project, target, body, actor=actor)
     return _reads(session, runtime.settings.url, [created])[0]
 

@@ -25,12 +25,12 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import Action, ProjectAccess, access
+from steward.access.policy import ProjectAccess, access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher, MasterKeyError
-from steward.errors import DomainError
+from steward.errors import DomainError, NotFound, PermissionDenied
 from steward.notifications import outbox as notifications
 from steward.projects.models import Project
 from steward.queue import RunQueue
@@ -54,14 +54,13 @@ log = logging.getLogger(__name__)
 
 @dataclasses.dataclass
 class Done:
-    """What a pass leaves to do once committed: runs to hand to the queue, runs to signal."""
+    """What a pass did: the runs it launched (handed to the queue when the pass commits, by
+    ``runs.handoff``), and the runs to signal once it committed (``send``)."""
 
     runs: list[int] = dataclasses.field(default_factory=list)
     cancels: list[int] = dataclasses.field(default_factory=list)
 
     def send(self, queue: RunQueue) -> None:
-        for run_id in self.runs:
-            queue.submit(run_id)
         for run_id in self.cancels:
             queue.cancel(run_id)
 
@@ -230,48 +229,46 @@ class _Pass:
         return bool(start or skip)
 
     def _launch(self, node: WorkflowNodeRun) -> None:
-        problem = ""
-        project = self.session.get(Project, self.wrun.project_id)
-        assert project is not None  # noqa: S101 - deleted with its project
+        """The node's run, launched as the workflow run's launcher through the launch gate
+        (their rights now); or the node failed, saying why."""
+        launcher = self._launcher()
+        if isinstance(launcher, str):
+            self._fail(node, launcher)
+            return
+        actor, rights = launcher
+        try:
+            assert node.template_id is not None  # noqa: S101 - a template node
+            body = stored_launch(self.cipher, node.launch, node.key, self.wrun.secret_launch)
+            trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
+            request = runs.Launch(rights, actor, node.template_id, body, trigger)
+            run = runs.launch(self.session, request, cipher=self.cipher, queue=self.queue)
+        except (NotFound, PermissionDenied) as exc:
+            who = f"launcher '{actor.user.username}'"
+            self._fail(node, f"{who} may no longer launch template {node.template_id}: {exc}")
+        except (DomainError, ValidationError, MasterKeyError) as exc:
+            self._fail(node, f"its run could not be launched: {exc}")
+        else:
+            node.status = NodeStatus.RUNNING
+            node.run_id = run.id
+            self.done.runs.append(run.id)
+
+    def _fail(self, node: WorkflowNodeRun, problem: str) -> None:
+        log.warning("workflow run %s: node '%s' failed: %s", self.wrun.id, node.key, problem)
+        self.finish(node, NodeStatus.FAILED, problem)
+
+    def _launcher(self) -> tuple[Actor, ProjectAccess] | str:
+        """The launcher as the actor of the node runs, and their rights now (read once a
+        pass); or why there is none."""
         launcher = (
             self.session.get(User, self.wrun.launched_by_id) if self.wrun.launched_by_id else None
         )
         if launcher is None or not launcher.is_active:
-            problem = "its launcher was deleted" if launcher is None else "its launcher is disabled"
-        else:
-            actor = Actor.trigger(launcher, "workflow", self.wrun.id)
-            if self._rights is None:
-                self._rights = access(self.session, actor, project)
-            if Action.RUN_LAUNCH not in self._rights.template_actions(node.template_id):
-                problem = (
-                    f"launcher '{launcher.username}' may no longer launch template"
-                    f" {node.template_id} (permission '{Action.RUN_LAUNCH}')"
-                )
-        if not problem:
-            trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
-            try:
-                body = stored_launch(self.cipher, node.launch, node.key, self.wrun.secret_launch)
-                assert node.template_id is not None  # noqa: S101 - a template node
-                run = runs.launch(
-                    self.session,
-                    self.cipher,
-                    self.queue,
-                    project,
-                    actor,
-                    body,
-                    node.template_id,
-                    trigger,
-                    commit=False,
-                )
-            except (DomainError, ValidationError, MasterKeyError) as exc:
-                problem = f"its run could not be launched: {exc}"
-            else:
-                node.status = NodeStatus.RUNNING
-                node.run_id = run.id
-                self.done.runs.append(run.id)
-                return
-        log.warning("workflow run %s: node '%s' failed: %s", self.wrun.id, node.key, problem)
-        self.finish(node, NodeStatus.FAILED, problem)
+            return "its launcher was deleted" if launcher is None else "its launcher is disabled"
+        actor = Actor.trigger(launcher, "workflow", self.wrun.id)
+        if self._rights is None:
+            project = self.session.get_one(Project, self.wrun.project_id)
+            self._rights = access(self.session, actor, project)
+        return actor, self._rights
 
     def conclude(self) -> None:
         statuses = {n.key: NodeStatus(n.status) for n in self.nodes}

@@ -26,10 +26,10 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runs.models import Run
-from steward.schedules import values
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
-from steward.workflows import approvers, graph, passes, progress
+from steward.triggers import values
+from steward.workflows import approvers, graph, passes, progress, usage
 from steward.workflows.models import (
     NodeKind,
     NodeStatus,
@@ -229,16 +229,9 @@ def _unmasked(node: dict[str, Any]) -> dict[str, Any]:
 
 
 def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> None:
-    running = session.scalar(
-        select(WorkflowRun.id).where(
-            WorkflowRun.workflow_id == workflow.id,
-            WorkflowRun.status == WorkflowRunStatus.RUNNING,
-        )
+    usage.refuse_while_running(
+        session, f"workflow '{workflow.name}'", WorkflowRun.workflow_id == workflow.id
     )
-    if running is not None:
-        raise InvalidState(
-            f"workflow '{workflow.name}' has a running workflow run ({running}); cancel it first"
-        )
     audit.record_change(
         session, actor, AuditAction.WORKFLOW_DELETE, workflow, audit.diff(_fields(workflow), {})
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from steward.crypto import KeyCipher
 from steward.templates.launch import LaunchOverrides
+from steward.triggers import values
 
 
 def secret_answers(cipher: KeyCipher, sealed: bytes | None) -> dict[str, dict[str, Any]]:
@@ -21,5 +22,4 @@ def stored_launch(
     cipher: KeyCipher, launch: dict[str, Any], key: str, sealed: bytes | None
 ) -> LaunchOverrides:
     """A node's launch body as saved, secret answers included (to launch, or check again)."""
-    survey = {**launch.get("survey", {}), **secret_answers(cipher, sealed).get(key, {})}
-    return LaunchOverrides.model_validate({**launch, "survey": survey})
+    return values.body_of(launch, secret_answers(cipher, sealed).get(key, {}))

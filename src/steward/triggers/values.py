@@ -1,8 +1,10 @@
-"""A schedule's launch values: checked at save exactly like a manual launch, sealed, and
-turned back into a launch body when it fires.
+"""Stored launch values (a schedule's, a workflow node's): checked at save exactly like a
+launch (``templates.launch.resolve_launch``), sealed, and turned back into a launch body when
+they fire.
 
-Stored as the ``LaunchOverrides`` body in ``Schedule.launch``, with every password answer
-replaced by ``********``; those answers are encrypted together in ``Schedule.secret_launch``.
+Stored as the ``LaunchOverrides`` body (``Schedule.launch``, a node's ``launch``), with every
+password answer replaced by ``********``; those answers are encrypted apart (a schedule's in
+``Schedule.secret_launch``, a workflow's by node key in ``Workflow.secret_launch``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from sqlalchemy.orm import Session
 from steward.crypto import KeyCipher
 from steward.errors import InvalidInput
 from steward.masking import MASK
-from steward.schedules.models import Schedule
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 
@@ -41,25 +42,24 @@ def seal(
     survey = {var: kept[var] if value == MASK else value for var, value in body.survey.items()}
     full = body.model_copy(update={"survey": survey})
     try:
-        params = resolve_launch(session, template, full)
+        secrets = resolve_launch(session, template, full).secrets
     except InvalidInput as exc:
         raise InvalidInput(f"launch.{exc.field}", exc.reason) from None
-    secrets = dict(params.secret_extra_vars)
     shown = full.model_dump(mode="json", exclude_none=True)
     shown["survey"] = {var: MASK if var in secrets else value for var, value in survey.items()}
     sealed = cipher.encrypt({"survey": secrets}) if secrets else None
     return shown, sealed, secrets
 
 
-def secret_answers(cipher: KeyCipher, schedule: Schedule) -> dict[str, Any]:
-    if schedule.secret_launch is None:
+def secret_answers(cipher: KeyCipher, sealed: bytes | None) -> dict[str, Any]:
+    """A schedule's sealed answers (``Schedule.secret_launch``)."""
+    if sealed is None:
         return {}
-    answers: dict[str, Any] = cipher.decrypt(schedule.secret_launch).get("survey", {})
+    answers: dict[str, Any] = cipher.decrypt(sealed).get("survey", {})
     return answers
 
 
-def stored_body(cipher: KeyCipher, schedule: Schedule) -> LaunchOverrides:
-    """The launch body as saved, secret answers included (to launch, or to check again)."""
-    launch = dict(schedule.launch)
-    survey = {**launch.get("survey", {}), **secret_answers(cipher, schedule)}
+def body_of(launch: Mapping[str, Any], secrets: Mapping[str, Any]) -> LaunchOverrides:
+    """The launch body as saved, its secret answers put back (to launch, or to check again)."""
+    survey = {**launch.get("survey", {}), **secrets}
     return LaunchOverrides.model_validate({**launch, "survey": survey})
