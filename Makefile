@@ -1,6 +1,6 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup run run-cluster test lint fmt types test-py test-ui ui db-check bench api-schema
+.PHONY: help setup run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui ui db-check bench api-schema
 
 ARGS ?=
 
@@ -21,7 +21,9 @@ ui: setup frontend/dist/index.html ## build the web console if its sources chang
 frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
 	cd frontend && npm run build
 
-test: lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
+test: lint types db-check ## everything CI runs: lint, types, migrations check, pytest and the console side by side
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-py-shared test-ui
+	$(MAKE) --no-print-directory test-py-alone
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -32,8 +34,17 @@ fmt: setup ## format and autofix with ruff
 types: setup ## mypy (strict, per pyproject)
 	.venv/bin/mypy $(wildcard src tests bench)
 
-test-py: setup ## pytest on SQLite and PostgreSQL, coverage >= 92% (STEWARD_TEST_DB=sqlite for one; ARGS="-k x" to pass args, no coverage then)
+test-py: setup ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
+	$(MAKE) --no-print-directory test-py-shared
+	$(MAKE) --no-print-directory test-py-alone
+
+# the suite on both cores; `make test` runs it beside the console's tests (each waits on its
+# processes more than it computes: together they keep the two cores busy)
+test-py-shared: setup
 	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
+
+# the tests that measure the whole machine, with nothing beside them
+test-py-alone: setup
 	COVERAGE_CORE=sysmon .venv/bin/pytest -m alone $(if $(ARGS),,--cov --cov-append --cov-fail-under=92) $(ARGS); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
 test-ui: setup ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
