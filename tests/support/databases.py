@@ -210,10 +210,15 @@ def postgres_copies(postgres: PostgresServer, postgres_template: str) -> Iterato
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database migrated to head, on each backend in turn."""
+    yield from _template_copy(request, tmp_path / "steward.db")
+
+
+def _template_copy(request: pytest.FixtureRequest, sqlite_path: Path) -> Iterator[str]:
+    """A copy of the migrated template: the file ``sqlite_path``, or a PostgreSQL database
+    given back (dropped) once the fixture ends."""
     if request.param == "sqlite":
-        path = tmp_path / "steward.db"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        yield f"sqlite:///{path}"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), sqlite_path)
+        yield f"sqlite:///{sqlite_path}"
         return
     copies: Copies = request.getfixturevalue("postgres_copies")
     name = copies.take()
@@ -239,15 +244,7 @@ def shared_database_url(
 ) -> Iterator[str]:
     """A migrated database the worker's ``db_session`` tests share, on each backend in turn:
     each test's changes are rolled back, so none sees another's."""
-    if request.param == "sqlite":
-        path = tmp_path_factory.mktemp("shared") / "steward.db"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        yield f"sqlite:///{path}"
-        return
-    copies: Copies = request.getfixturevalue("postgres_copies")
-    name = copies.take()
-    yield copies.server.url(name)
-    copies.give_back(name)
+    yield from _template_copy(request, tmp_path_factory.mktemp("shared") / "steward.db")
 
 
 @pytest.fixture(scope="session")
