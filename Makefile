@@ -21,9 +21,7 @@ ui: setup frontend/dist/index.html ## build the web console if its sources chang
 frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
 	cd frontend && npm run build
 
-test: lint types db-check ## everything CI runs: lint, types, migrations check, pytest and the console side by side
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-py-shared test-ui
-	$(MAKE) --no-print-directory test-py-alone
+test: lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -38,8 +36,7 @@ test-py: setup ## pytest: SQLite, and PostgreSQL for the tests marked both_datab
 	$(MAKE) --no-print-directory test-py-shared
 	$(MAKE) --no-print-directory test-py-alone
 
-# the suite on both cores; `make test` runs it beside the console's tests (each waits on its
-# processes more than it computes: together they keep the two cores busy)
+# the suite on both cores
 test-py-shared: setup
 	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
 
