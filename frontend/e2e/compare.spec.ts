@@ -241,7 +241,8 @@ test("the template page charts its last runs and compares picked ones", async ({
   const step = page
     .getByRole("table", { name: "Task durations" })
     .locator("tbody tr", { has: page.getByRole("rowheader", { name: "step", exact: true }) });
-  await expect(step).toContainText(/-[2-5]\.\d s \(-/); // faster than the 3 s baseline
+  // faster than the 3 s baseline, by how much depends on the machine's load (3.4 s → 1.5 s seen)
+  await expect(step).toContainText(/-\d+\.\d s \(-\d+ %\)/);
   await page.goBack();
 
   await page.getByRole("button", { name: "Switch to dark theme" }).click();
