@@ -1,7 +1,7 @@
 """The policy's admin checks that were once written in routes and services (runner group choice,
 project export, e-mail addresses in the people list), below HTTP: an admin passes, anyone else
 is refused (or sees no e-mail). Their wiring stays in the HTTP tests of each route
-(security/test_runner_groups.py, security/test_portability.py, auth/test_users.py)."""
+(runner_groups/test_hostile.py, portability/test_hostile.py, auth/test_users.py)."""
 
 from __future__ import annotations
 
