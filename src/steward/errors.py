@@ -41,6 +41,11 @@ class InvalidInput(DomainError):
         self.reason = message
 
 
+class Unreachable(InvalidInput):
+    """A field is valid, but what it points at could not be reached now (a git server that does
+    not answer, a ref it does not have): saving it anyway may still be the caller's choice."""
+
+
 class TooManyRequests(DomainError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)

@@ -862,7 +862,7 @@ export interface paths {
     /**
      * Test Repository
      * @description Reach the repository with its key (``git ls-remote``) and resolve its ref; 422 with
-     *     git's message when it cannot.
+     *     git's message when it cannot. Either way the outcome is kept as its last check.
      */
     post: operations["test_repository_api_v1_projects__project_id__repositories__repository_id__test_post"];
     delete?: never;
@@ -4428,6 +4428,21 @@ export interface components {
        * @description why its server directory (a local repository, a git file:// URL) cannot be used now, e.g. it is outside the project's local directories; null when it can
        */
       local_problem?: string | null;
+      /**
+       * Checked At
+       * @description when the server last tried to reach it (a save with check=true, the test button); null: never
+       */
+      checked_at: string | null;
+      /**
+       * Checked Commit
+       * @description what its ref pointed at then ("" if it failed)
+       */
+      checked_commit: string;
+      /**
+       * Check Problem
+       * @description why that check failed; "" when it answered
+       */
+      check_problem: string;
       /**
        * Created At
        * Format: date-time
@@ -10846,7 +10861,10 @@ export interface operations {
   };
   create_repository_api_v1_projects__project_id__repositories_post: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description reach the repository now (git ls-remote, the ref resolved): 422 with git's message and nothing saved when it cannot; the outcome is kept as its last check */
+        check?: boolean;
+      };
       header?: never;
       path: {
         project_id: number;
@@ -11096,7 +11114,10 @@ export interface operations {
   };
   update_repository_api_v1_projects__project_id__repositories__repository_id__patch: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description reach the repository now (git ls-remote, the ref resolved): 422 with git's message and nothing saved when it cannot; the outcome is kept as its last check */
+        check?: boolean;
+      };
       header?: never;
       path: {
         repository_id: number;

@@ -82,8 +82,8 @@ def get_outbound_guard(runtime: RuntimeDep) -> Guard:
 OutboundDep = Annotated[Guard, Depends(get_outbound_guard)]
 
 
-def get_reach(cipher: CipherDep, roots: RootsDep, guard: OutboundDep) -> Reach:
-    return Reach(cipher, roots, guard)
+def get_reach(cipher: CipherDep, roots: RootsDep, guard: OutboundDep, runtime: RuntimeDep) -> Reach:
+    return Reach(cipher, roots, guard, runtime.settings.data_dir)
 
 
 ReachDep = Annotated[Reach, Depends(get_reach)]  # what a save needs to look into a repository

@@ -23,6 +23,7 @@ from steward.errors import (
     PermissionDenied,
     TooManyRequests,
     Unavailable,
+    Unreachable,
 )
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ STATUS: dict[type[DomainError], tuple[int, str]] = {
     PermissionDenied: (403, "Forbidden"),
     Conflict: (409, "Conflict"),
     InvalidState: (409, "Invalid State"),
+    Unreachable: (422, "Unreachable"),
     InvalidInput: (422, "Invalid Input"),
     TooManyRequests: (429, "Too Many Requests"),
     Unavailable: (503, "Service Unavailable"),

@@ -212,7 +212,7 @@ class _Importer:
         self.cipher = runtime.cipher
         self.actor = actor
         self.context = context
-        self.reach = Reach(runtime.cipher, context.roots, context.guard)
+        self.reach = Reach(runtime.cipher, context.roots, context.guard, runtime.settings.data_dir)
         self.document = document
         self.ids: dict[str, dict[str, int]] = {noun: {} for noun in set(_NOUNS.values())}
         self.created: Counter[str] = Counter()

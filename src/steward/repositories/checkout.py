@@ -25,12 +25,14 @@ from steward.repositories.models import Repository, RepositoryKind
 @dataclasses.dataclass(frozen=True)
 class Reach:
     """What a save needs to look into a project's repositories: ``cipher`` opens their keys,
-    ``roots`` are the instance's local repository roots (``Settings.repository_roots``) and
-    ``guard`` says where git may connect."""
+    ``roots`` are the instance's local repository roots (``Settings.repository_roots``),
+    ``guard`` says where git may connect and ``scratch`` (the data dir) holds git's key files
+    while it connects."""
 
     cipher: KeyCipher
     roots: Sequence[Path]
     guard: network.Guard
+    scratch: Path
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 import enum
 
 from sqlalchemy import ForeignKey, String, Text
@@ -23,3 +24,8 @@ class Repository(ProjectScoped):
     # OpenSSH known_hosts lines of the git server: given, or pinned at the first fetch over ssh
     # (trust on first use); a server presenting another key is refused from then on
     ssh_known_hosts: Mapped[str] = mapped_column(Text, default="")
+    # the last time the server tried to reach it (a save with check, the test button): when,
+    # what its ref pointed at, and why it failed ("" when it answered)
+    checked_at: Mapped[dt.datetime | None] = mapped_column(default=None)
+    checked_commit: Mapped[str] = mapped_column(String(64), default="")
+    check_problem: Mapped[str] = mapped_column(Text, default="")

@@ -10,13 +10,10 @@ from sqlalchemy.orm import Session
 from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
-    CipherDep,
-    OutboundDep,
     ReachDep,
     ResourceView,
     ResourceWrite,
     RootsDep,
-    RuntimeDep,
     SessionDep,
     project_object,
 )
@@ -60,6 +57,16 @@ def list_repositories(
     return Page.of([_read(session, r, roots) for r in rows], total, page)
 
 
+ReachNow = Annotated[
+    bool,
+    Query(
+        alias="check",
+        description="reach the repository now (git ls-remote, the ref resolved): 422 with"
+        " git's message and nothing saved when it cannot; the outcome is kept as its last check",
+    ),
+]
+
+
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_repository(
     body: RepositoryCreate,
@@ -67,11 +74,12 @@ def create_repository(
     session: SessionDep,
     actor: ActorDep,
     reach: ReachDep,
+    reach_now: ReachNow = False,
 ) -> RepositoryRead:
     """A git server must be somewhere the server may connect (not loopback, link-local, its
     own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
     right before every git command."""
-    created = service.create(session, project, body, actor=actor, reach=reach)
+    created = service.create(session, project, body, actor=actor, reach=reach, reach_now=reach_now)
     return _read(session, created, reach.roots)
 
 
@@ -90,8 +98,11 @@ def update_repository(
     session: SessionDep,
     actor: ActorDep,
     reach: ReachDep,
+    reach_now: ReachNow = False,
 ) -> RepositoryRead:
-    updated = service.update(session, project, repository, body, actor=actor, reach=reach)
+    updated = service.update(
+        session, project, repository, body, actor=actor, reach=reach, reach_now=reach_now
+    )
     return _read(session, updated, reach.roots)
 
 
@@ -103,18 +114,11 @@ def delete_repository(repository: EditedRepository, session: SessionDep, actor: 
 
 @router.post("/{repository_id}/test")
 def test_repository(
-    repository: EditedRepository,
-    session: SessionDep,
-    cipher: CipherDep,
-    runtime: RuntimeDep,
-    guard: OutboundDep,
+    repository: EditedRepository, session: SessionDep, reach: ReachDep
 ) -> RepositoryTestResult:
     """Reach the repository with its key (``git ls-remote``) and resolve its ref; 422 with
-    git's message when it cannot."""
-    settings = runtime.settings
-    return service.test_access(
-        session, cipher, repository, settings.data_dir, settings.repository_roots, guard
-    )
+    git's message when it cannot. Either way the outcome is kept as its last check."""
+    return service.test_and_remember(session, repository, reach)
 
 
 @router.get("/{repository_id}/playbooks")

@@ -84,6 +84,12 @@ class RepositoryRead(ResponseModel):
         description="why its server directory (a local repository, a git file:// URL) cannot be"
         " used now, e.g. it is outside the project's local directories; null when it can",
     )
+    checked_at: dt.datetime | None = Field(
+        description="when the server last tried to reach it (a save with check=true, the test"
+        " button); null: never"
+    )
+    checked_commit: str = Field(description='what its ref pointed at then ("" if it failed)')
+    check_problem: str = Field(description='why that check failed; "" when it answered')
     created_at: dt.datetime
     updated_at: dt.datetime
 

@@ -11,7 +11,8 @@ from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
-from steward.errors import InvalidInput
+from steward.db import utcnow
+from steward.errors import InvalidInput, Unreachable
 from steward.keys.models import Key, KeyKind
 from steward.outbound import network
 from steward.projects import scoped
@@ -127,12 +128,18 @@ def create(
     *,
     actor: Actor,
     reach: Reach,
+    reach_now: bool = False,
 ) -> Repository:
-    """``reach.roots``: the instance's local repository roots, inside which the project's own
+    """With ``reach_now``, git must answer and find the ref (``reach_and_record``) or nothing
+    is saved: the console asks before it saves one that cannot be reached.
+    ``reach.roots``: the instance's local repository roots, inside which the project's own
     local directories are; ``reach.guard``: where a git server may be."""
     scoped.check_name_free(session, Repository, project, body.name, "repository")
     repo = Repository(project_id=project.id, **body.model_dump())
     _check(session, project, repo, reach.roots, reach.guard)
+    if reach_now:
+        session.add(repo)
+        reach_and_record(session, repo, reach)
     return audit.commit_created(session, actor, AuditAction.REPOSITORY_CREATE, repo, _fields)
 
 
@@ -144,13 +151,17 @@ def update(
     *,
     actor: Actor,
     reach: Reach,
+    reach_now: bool = False,
 ) -> Repository:
+    """``reach_now`` as on create."""
     before = _fields(repo)
     changes = body.changes()
     scoped.check_rename(session, project, repo, changes, "repository")
     for field, value in changes.items():
         setattr(repo, field, value)
     _check(session, project, repo, reach.roots, reach.guard)
+    if reach_now:
+        reach_and_record(session, repo, reach)
     return audit.commit_updated(
         session, actor, AuditAction.REPOSITORY_UPDATE, repo, before, _fields
     )
@@ -159,6 +170,29 @@ def update(
 def delete(session: Session, repo: Repository, *, actor: Actor) -> None:
     refuse_if_referenced(session, repo)
     audit.commit_deleted(session, actor, AuditAction.REPOSITORY_DELETE, repo, _fields)
+
+
+def reach_and_record(session: Session, repo: Repository, reach: Reach) -> RepositoryTestResult:
+    """Reach the repository now (``test_access``) and keep the outcome on it: when, the commit
+    its ref points at, or why it failed (raised again as ``Unreachable``, which the console
+    offers to save anyway)."""
+    repo.checked_at = utcnow()
+    try:
+        result = test_access(session, reach.cipher, repo, reach.scratch, reach.roots, reach.guard)
+    except InvalidInput as exc:
+        repo.checked_commit, repo.check_problem = "", exc.message
+        raise Unreachable(exc.field, exc.reason) from exc
+    repo.checked_commit, repo.check_problem = result.commit, ""
+    return result
+
+
+def test_and_remember(session: Session, repo: Repository, reach: Reach) -> RepositoryTestResult:
+    """The test button: the outcome is kept (committed) whether git answered or not."""
+    try:
+        result = reach_and_record(session, repo, reach)
+    finally:
+        session.commit()
+    return result
 
 
 def test_access(

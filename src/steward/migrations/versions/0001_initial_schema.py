@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 10:04:20.894666
+Create Date: 2026-11-27 13:46:45.619947
 """
 
 from collections.abc import Sequence
@@ -438,6 +438,9 @@ def upgrade() -> None:
         sa.Column("ref", sa.String(length=200), nullable=False),
         sa.Column("key_id", sa.Integer(), nullable=True),
         sa.Column("ssh_known_hosts", sa.Text(), nullable=False),
+        sa.Column("checked_at", steward.db.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("checked_commit", sa.String(length=64), nullable=False),
+        sa.Column("check_problem", sa.Text(), nullable=False),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.Column("updated_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(

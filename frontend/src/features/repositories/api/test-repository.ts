@@ -1,8 +1,11 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { repositoryKeys } from "@/features/repositories/api/query-keys";
 
-/** Ask the server to reach the repository (git ls-remote, or the local directory). */
+/** Ask the server to reach the repository (git ls-remote, or the local directory); the server
+ * keeps the outcome as its last check, so the list is read again either way. */
 export function useTestRepository(projectId: number) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (repositoryId: number) =>
       unwrap(
@@ -10,5 +13,6 @@ export function useTestRepository(projectId: number) {
           params: { path: { project_id: projectId, repository_id: repositoryId } },
         }),
       ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: repositoryKeys.project(projectId) }),
   });
 }

@@ -11,6 +11,7 @@ import { useRepositories } from "@/features/repositories/api/get-repositories";
 import { useTestRepository } from "@/features/repositories/api/test-repository";
 import { RepositoryFormModal } from "@/features/repositories/components/repository-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
+import { formatDateTime } from "@/lib/format";
 
 type Repository = Schemas["RepositoryRead"];
 
@@ -96,6 +97,12 @@ export function RepositoriesTable({
       cell: (repository) => <Text ff="monospace">{repository.ref}</Text>,
     },
     {
+      key: "checked",
+      header: "Last check",
+      visibleFrom: "sm",
+      cell: (repository) => <LastCheck repository={repository} />,
+    },
+    {
       key: "actions",
       header: "",
       // reaching the repository runs git with its key: the server asks for resource:write
@@ -154,6 +161,44 @@ export function RepositoriesTable({
         consequence="A repository still used by a template or inventory cannot be deleted."
         onConfirm={() => remove.mutateAsync(removing?.id ?? 0)}
       />
+    </Stack>
+  );
+}
+
+/** When the server last tried to reach it, and what it found: never, a commit, or why not. */
+export function LastCheck({ repository }: { repository: Repository }) {
+  if (repository.checked_at === null) {
+    return (
+      <Text size="sm" c="dimmed">
+        Never
+      </Text>
+    );
+  }
+  const when = formatDateTime(repository.checked_at);
+  if (repository.check_problem) {
+    return (
+      <Stack gap={2}>
+        <Badge color="red" variant="light">
+          Failed
+        </Badge>
+        <Text size="xs" c="red" style={{ wordBreak: "break-word" }}>
+          {repository.check_problem}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {when}
+        </Text>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      <Badge color="green" variant="light">
+        Reachable
+      </Badge>
+      <Text size="xs" c="dimmed">
+        {repository.checked_commit ? `${repository.checked_commit.slice(0, 12)} · ` : ""}
+        {when}
+      </Text>
     </Stack>
   );
 }

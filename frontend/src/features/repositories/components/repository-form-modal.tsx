@@ -1,6 +1,8 @@
-import { SegmentedControl, Select, Text, TextInput, Textarea } from "@mantine/core";
+import { Alert, Button, SegmentedControl, Select, Text, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
+import { useState } from "react";
+import { isApiError } from "@/api/errors";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useKeyOptions } from "@/api/queries/project-options";
@@ -75,8 +77,12 @@ export function RepositoryFormModal({
   const overSsh = kind === "git" && kinds.length === 1 && kinds[0] === "ssh";
   const keyData = useKeyOptions(projectId, kinds, { keep: form.values.key_id }).data ?? [];
 
-  const submit = form.onSubmit((values) => {
+  // the server could not reach it with these values: saving it anyway is the user's call
+  const [unreachable, setUnreachable] = useState(false);
+
+  const send = (values: RepositoryFormValues, check: boolean) => {
     serverErrors.clear();
+    setUnreachable(false);
     const local = values.kind === "local";
     const body = {
       name: values.name,
@@ -88,14 +94,22 @@ export function RepositoryFormModal({
       // only an ssh URL uses pinned host keys (the server refuses them for any other)
       ssh_known_hosts: overSsh ? values.ssh_known_hosts : "",
     };
-    save.mutate(body, {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Repository “${saved.name}” saved` });
-        onClose();
+    save.mutate(
+      { body, check },
+      {
+        onSuccess: (saved) => {
+          notifications.show({ color: "green", message: `Repository “${saved.name}” saved` });
+          onClose();
+        },
+        onError: (error) => {
+          serverErrors.show(error);
+          // a 422 titled Unreachable: valid values that git could not use now
+          setUnreachable(check && isApiError(error) && error.title === "Unreachable");
+        },
       },
-      onError: (error) => serverErrors.show(error),
-    });
-  });
+    );
+  };
+  const submit = form.onSubmit((values) => send(values, true));
 
   return (
     <FormModal
@@ -134,6 +148,23 @@ export function RepositoryFormModal({
         spellCheck={false}
         {...form.getInputProps("url")}
       />
+      {unreachable && (
+        <Alert color="yellow" title="Not saved: the server could not use it as it is">
+          <Text size="sm" mb="xs">
+            The check above failed (the git server, the ref or the directory). Fix it, or save it
+            anyway — runs will fail until it can be reached.
+          </Text>
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="yellow"
+            loading={save.isPending}
+            onClick={() => send(form.getValues(), false)}
+          >
+            Save anyway
+          </Button>
+        </Alert>
+      )}
       {kind === "git" && (
         <>
           <TextInput
