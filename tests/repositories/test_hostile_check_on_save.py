@@ -18,6 +18,7 @@ from steward.errors import InvalidInput, Unreachable
 from steward.outbound import network
 from steward.repositories import service
 from steward.repositories.checkout import Reach
+from steward.repositories.models import RepositoryKind
 from steward.repositories.schemas import RepositoryCreate
 
 pytestmark = pytest.mark.security
@@ -59,7 +60,9 @@ def test_a_check_on_save_connects_only_where_the_rules_allow(
     port, seen = listener
     rules = Settings(outbound_allowed_networks=["127.0.0.1/32"] if allowed else [])
     reach = Reach(services.cipher(), [], network.Guard.of(rules), tmp_path)
-    body = RepositoryCreate(name="probe", kind="git", url=f"http://127.0.0.1:{port}/x.git")
+    body = RepositoryCreate(
+        name="probe", kind=RepositoryKind.GIT, url=f"http://127.0.0.1:{port}/x.git"
+    )
     project = services.project(db_session)
     with pytest.raises(InvalidInput) as refused:
         service.create(

@@ -18,12 +18,12 @@ from steward.projects.models import Project
 from steward.projects.schemas import LocalRootsSet
 from steward.repositories import service
 from steward.repositories.checkout import Reach
-from steward.repositories.models import Repository
+from steward.repositories.models import Repository, RepositoryKind
 from steward.repositories.schemas import RepositoryCreate, RepositoryUpdate
 
 
 def _git(origin: Path, ref: str = "main", name: str = "g") -> RepositoryCreate:
-    return RepositoryCreate(name=name, kind="git", url=f"file://{origin}", ref=ref)
+    return RepositoryCreate(name=name, kind=RepositoryKind.GIT, url=f"file://{origin}", ref=ref)
 
 
 @pytest.fixture
