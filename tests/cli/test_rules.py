@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from steward import cli
 from steward.cli import answers, client, exits
 from steward.cli.answers import Given
 from steward.cli.exits import CliError, Exit
@@ -208,3 +209,12 @@ def test_the_token_comes_from_the_file_the_flag_or_the_environment(
         client.token(env, args(token="stw\nInjected: header"))
     assert client.base_url(env, args()) == "http://127.0.0.1:9000"
     assert client.base_url(env, args(url="https://steward.example/")) == "https://steward.example"
+
+
+def test_a_wrong_setting_is_one_line_naming_its_variable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STEWARD_PORT", "eighty")
+    assert cli.main(["cancel", "1"]) == Exit.USAGE
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: STEWARD_PORT: Input should be a valid integer")

@@ -3,6 +3,9 @@ followed to their end, every failure is one line with its exit code."""
 
 from __future__ import annotations
 
+import os
+import pty
+import select
 import subprocess
 import time
 from pathlib import Path
@@ -196,3 +199,53 @@ def test_unreachable_or_wrong_address_or_token_is_one_line_with_exit_3(
     with pytest.raises(SystemExit) as usage:
         steward_in("run", "ops/hello", "--follow=yes")
     assert usage.value.code == Exit.USAGE
+
+
+def test_on_a_terminal_the_password_is_asked_without_echo_and_the_output_has_colours(
+    site: Site,
+) -> None:
+    env = {**site.server.env, "STEWARD_URL": site.url, "STEWARD_TOKEN": site.token}
+    env.pop("NO_COLOR", None)
+    env["TERM"] = "xterm"
+    command = [str(STEWARD), "run", "ops/asks", "-a", "who=tty", "-a", "db_port=7", "--follow"]
+    seen = on_terminal(command, env, {b"Password (secret): ": b"typed-secret\n"})
+    text = seen.decode(errors="replace")
+    assert "typed-secret" not in text  # not echoed, and masked in the output
+    assert "secret_len=12" in text  # but it arrived
+    assert "\x1b[" in text  # colours: a terminal
+    assert "successful" in text
+
+
+def on_terminal(command: list[str], env: dict[str, str], replies: dict[bytes, bytes]) -> bytes:
+    """Everything ``command`` wrote to its terminal (a pseudo-terminal), answering each prompt
+    of ``replies`` once it appears."""
+    main, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        command, env=env, stdin=terminal, stdout=terminal, stderr=terminal, start_new_session=True
+    )
+    os.close(terminal)
+    seen = b""
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([main], [], [], 1)
+            if ready:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:  # EIO: the process closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                for prompt, reply in list(replies.items()):
+                    if prompt in seen:
+                        os.write(main, reply)
+                        del replies[prompt]
+            elif proc.poll() is not None:
+                break
+        assert proc.wait(30) == Exit.OK, seen
+    finally:
+        proc.kill()
+        os.close(main)
+    assert not replies, f"never asked: {list(replies)}; saw {seen!r}"
+    return seen
