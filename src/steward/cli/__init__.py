@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"error: {exc}", file=sys.stderr)  # noqa: T201
         return exc.code
+    except KeyboardInterrupt:  # at a prompt, or while waiting for the server
+        print(file=sys.stderr)  # noqa: T201
+        return Exit.INTERRUPTED
     return code
 
 

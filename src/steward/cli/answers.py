@@ -123,7 +123,10 @@ def prompt(question: Question) -> Any:
     label = f"{question['label']} ({question['variable']})"
     choices = question.get("choices") or []
     if question["type"] == "password":
-        return getpass.getpass(f"{label}: ")
+        try:
+            return getpass.getpass(f"{label}: ")
+        except EOFError:
+            raise usage(f"no answer to {question['variable']} (end of input)") from None
     hint = ""
     if choices:
         several = question["type"] == "multi_choice"

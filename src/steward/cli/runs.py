@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from steward.bounds import ID_MAX
 from steward.cli import answers, client, exits
 from steward.cli.client import Api, Dropped
 from steward.cli.exits import CliError, Exit, usage
@@ -22,6 +24,7 @@ from steward.cli.terminal import COLOR_CHOICES, Painter, wants_color
 from steward.config import Settings
 
 RECONNECTS = 5  # in a row, a second apart, before following gives up
+Command = Callable[[Settings, argparse.Namespace], int]
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilog: str) -> None:
@@ -33,23 +36,33 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
         default="auto",
         help="auto (default): colours only on a terminal, none when NO_COLOR is set",
     )
-    formatter = argparse.RawDescriptionHelpFormatter
-    follow = argparse.ArgumentParser(add_help=False)
-    follow.add_argument(
+    follows = argparse.ArgumentParser(add_help=False)
+    follows.add_argument(
         "--follow",
         "-f",
         action="store_true",
         help="print the output live, then the run's status and address; exit with its status",
     )
+    prints_id = "\nWithout --follow, print the new run's id on standard output."
 
-    run = sub.add_parser(
+    def command(name: str, fn: Command, about: str, **kwargs: Any) -> argparse.ArgumentParser:
+        parsed = sub.add_parser(
+            name,
+            help=about,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=epilog,
+            **kwargs,
+        )
+        parsed.set_defaults(fn=fn, client=True)
+        return parsed
+
+    run = command(
         "run",
-        parents=[common, follow],
-        formatter_class=formatter,
-        epilog=epilog,
-        help="launch a template through the API (--url/STEWARD_URL, --token/STEWARD_TOKEN)",
-        description="Launch PROJECT/TEMPLATE with the values its template lets a launch give.\n"
-        "Without --follow, print the new run's id on standard output.",
+        launch,
+        "launch a template through the API (--url/STEWARD_URL, --token/STEWARD_TOKEN)",
+        parents=[common, follows],
+        description="Launch PROJECT/TEMPLATE with the values its template lets a launch give."
+        + prints_id,
     )
     run.add_argument("target", metavar="PROJECT/TEMPLATE")
     run.add_argument(
@@ -70,26 +83,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
     run.add_argument("--skip-tags", dest="skip_tags")
     run.add_argument("--check", action="store_true")
     run.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
-    run.set_defaults(fn=launch, client=True)
 
-    cancel_ = sub.add_parser(
-        "cancel",
-        parents=[common],
-        formatter_class=formatter,
-        epilog=epilog,
-        help="cancel a queued or running run",
-    )
-    cancel_.add_argument("run_id", type=_run_id, metavar="RUN_ID")
-    cancel_.set_defaults(fn=cancel, client=True)
+    halt = command("cancel", cancel, "cancel a queued or running run", parents=[common])
+    halt.add_argument("run_id", type=_run_id, metavar="RUN_ID")
 
-    again = sub.add_parser(
+    again = command(
         "relaunch",
-        parents=[common, follow],
-        formatter_class=formatter,
-        epilog=epilog,
-        help="launch a run's template again with the run's values",
-        description="Launch a run's template again with the run's launch values.\n"
-        "Without --follow, print the new run's id on standard output.",
+        relaunch,
+        "launch a run's template again with the run's values",
+        parents=[common, follows],
+        description="Launch a run's template again with the run's launch values." + prints_id,
     )
     again.add_argument("run_id", type=_run_id, metavar="RUN_ID")
     again.add_argument(
@@ -97,11 +100,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
         action="store_true",
         help="only on the hosts that failed or were unreachable (refused if there are none)",
     )
-    again.set_defaults(fn=relaunch, client=True)
 
 
 def _run_id(text: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 2**63:
+    # below the largest id: the run is found as the newest below id + 1
+    if not text.isdigit() or not 0 < int(text) < ID_MAX:
         raise argparse.ArgumentTypeError(f"{text!r} is not a run id")
     return int(text)
 
