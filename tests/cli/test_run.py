@@ -190,6 +190,11 @@ def test_unreachable_or_wrong_address_or_token_is_one_line_with_exit_3(
     assert bad_token.code == Exit.API
     assert one_error_line(bad_token.err).startswith("error: 401 ")
     assert "--token-file, STEWARD_TOKEN or --token" in bad_token.err
+    reader = site.server.token("read")
+    forbidden = steward_in("run", "ops/hello", "--url", site.url, "--token", reader, connect=False)
+    assert forbidden.code == Exit.API
+    assert one_error_line(forbidden.err).startswith("error: 403 Forbidden: ")
+    assert "lacks this permission" in forbidden.err
     not_http = steward_in("run", "ops/hello", "--url", "ftp://x", "--token", "t", connect=False)
     assert not_http.code == Exit.USAGE
     assert (
