@@ -24,8 +24,8 @@ from support.slapd import (
     start_slapd,
 )
 
-from steward import cli
 from steward.auth.models import User
+from steward.cli import admin
 from steward.config import Settings
 from steward.directory.sync import DirectorySync
 
@@ -300,7 +300,7 @@ def test_the_cli_runs_the_sync(
         log_in(client, "ivy")
         log_in(client, "jon")
     directory.remove(ivy)
-    assert cli._directory_sync(configured, argparse.Namespace()) == 0
+    assert admin.directory_sync(configured, argparse.Namespace()) == 0
     out = capsys.readouterr().out
     assert "checked 2 LDAP users, 1 in the directory, disabled 1 (ivy)" in out
     with serve(configured) as client:
@@ -308,7 +308,7 @@ def test_the_cli_runs_the_sync(
         runs = audit(client, "directory:sync")
         assert [r["actor"] for r in runs] == ["system"]
     # without LDAP: an error, exit status 1
-    assert cli._directory_sync(settings, argparse.Namespace()) == 1
+    assert admin.directory_sync(settings, argparse.Namespace()) == 1
     assert "not configured" in capsys.readouterr().err
 
 

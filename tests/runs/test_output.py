@@ -11,10 +11,10 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.orm import Session
 from support.builders import Workbench
 
+from steward.ansi import ANSI
 from steward.runs import output
 from steward.runs.bell import BELL, ring_after_commit
 from steward.runs.models import RunOutput
-from steward.runs.output import ANSI
 
 
 def _sse(body: str) -> list[tuple[str, str, Any]]:

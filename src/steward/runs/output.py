@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 
 import anyio
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.orm import QueryableAttribute, Session, aliased, sessionmaker
 
+from steward.ansi import ANSI
 from steward.db import icontains
 from steward.execution.recorder import REQUIREMENTS_EVENT
 from steward.runs.bell import BELL
@@ -24,7 +24,6 @@ from steward.runs.schemas import (
 )
 from steward.runs.status import RunStatus
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 FAILED_KINDS = ("runner_on_failed", "runner_on_unreachable", "runner_item_on_failed")
 RESULT_STATUS = {
     "runner_on_ok": "ok",

@@ -1,25 +1,18 @@
-"""The ``steward`` command: serve, worker, migrate, user create, keys rotate, audit prune, prune,
-directory sync, repositories check, run."""
+"""The server's own commands, run where the server runs (its settings, its database): serve,
+worker, migrate, user create, keys rotate, audit prune, prune, directory sync, repositories check.
+
+Their modules are imported when the command runs: ``steward run`` and the other API client
+commands start without loading the database layer."""
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import json
-import logging
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
-import httpx2 as httpx
-import yaml
 from pydantic import ValidationError
 
-from steward import migrations
 from steward.config import Settings
-
-EXIT_BY_STATUS = {"successful": 0, "failed": 2, "canceled": 3, "timed_out": 4, "error": 5}
 
 
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
@@ -64,6 +57,8 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
+    from steward import migrations
+
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     migrations.upgrade(settings.database_url)
     print(f"database at {settings.database_url.split('@')[-1]} is up to date")  # noqa: T201
@@ -71,6 +66,7 @@ def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
 
 
 def _user_create(settings: Settings, args: argparse.Namespace) -> int:
+    from steward import migrations
     from steward.auth import users
     from steward.auth.schemas import UserCreate
     from steward.errors import DomainError
@@ -149,7 +145,7 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _directory_sync(settings: Settings, _args: argparse.Namespace) -> int:
+def directory_sync(settings: Settings, _args: argparse.Namespace) -> int:
     from steward.directory import sync
     from steward.errors import DomainError
     from steward.runtime import Runtime
@@ -192,103 +188,8 @@ def _days(value: str) -> int:
     return days
 
 
-class ApiClient:
-    def __init__(self, settings: Settings) -> None:
-        if settings.token is None:
-            raise SystemExit("error: set STEWARD_TOKEN to an API token (scope 'run' or 'write')")
-        self.http = httpx.Client(
-            base_url=f"{settings.url.rstrip('/')}/api/v1",
-            headers={"Authorization": f"Bearer {settings.token.get_secret_value()}"},
-            timeout=httpx.Timeout(30, read=None),
-        )
-
-    def get(self, path: str, **params: Any) -> Any:
-        return self._check(self.http.get(path, params=params))
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        return self._check(self.http.post(path, json=body))
-
-    @staticmethod
-    def _check(response: httpx.Response) -> Any:
-        if response.is_error:
-            detail = response.json().get("detail", response.text) if response.content else ""
-            raise SystemExit(f"error: {response.status_code} {detail}")
-        return response.json()
-
-    def find(self, path: str, name: str, what: str) -> dict[str, Any]:
-        offset = 0
-        while True:
-            page = self.get(path, limit=500, offset=offset)
-            for item in page["items"]:
-                if item["name"] == name:
-                    return dict(item)
-            offset += len(page["items"])
-            if not page["items"] or offset >= page["total"]:
-                raise SystemExit(f"error: no {what} named '{name}'")
-
-    def stream(self, path: str) -> Iterator[tuple[str, Any]]:
-        with self.http.stream("GET", path) as response:
-            if response.is_error:
-                response.read()
-                self._check(response)
-            event = ""
-            for line in response.iter_lines():
-                if line.startswith("event: "):
-                    event = line[7:]
-                elif line.startswith("data: "):
-                    yield event, json.loads(line[6:])
-
-
-def _extra_vars(text: str) -> dict[str, Any]:
-    """``--extra-vars``: a YAML or JSON mapping, or ``@FILE`` holding one (like ansible's -e).
-    The server treats every value as data, never as a template."""
-    if text.startswith("@"):
-        text = Path(text[1:]).read_text(encoding="utf-8")
-    try:
-        values = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise SystemExit(f"error: --extra-vars is not valid YAML or JSON: {exc}") from None
-    if not isinstance(values, dict):
-        raise SystemExit("error: --extra-vars must be a mapping of variable names to values")
-    return values
-
-
-def _run(settings: Settings, args: argparse.Namespace) -> int:
-    project_name, _, template_name = args.target.partition("/")
-    if not template_name:
-        raise SystemExit("error: give the template as PROJECT/TEMPLATE")
-    client = ApiClient(settings)
-    project = client.find("/projects", project_name, "project")
-    template = client.find(f"/projects/{project['id']}/templates", template_name, "template")
-    body: dict[str, Any] = {"template_id": template["id"], "launch_type": "cli"}
-    for field in ("limit", "tags", "skip_tags"):
-        if getattr(args, field) is not None:
-            body[field] = getattr(args, field)
-    if args.check:
-        body["check_mode"] = True
-    if args.extra_vars:
-        body["extra_vars"] = _extra_vars(args.extra_vars)
-    run = client.post(f"/projects/{project['id']}/runs", body)
-    print(f"run {run['id']} queued", file=sys.stderr)  # noqa: T201
-    if not args.follow:
-        return 0
-    status = run["status"]
-    for event, data in client.stream(f"/projects/{project['id']}/runs/{run['id']}/stream"):
-        if event == "lines":
-            sys.stdout.write("".join(line["t"] + "\n" for line in data["lines"]))
-            sys.stdout.flush()
-        elif event == "end":
-            status = data["status"]
-    final = client.get(f"/projects/{project['id']}/runs/{run['id']}")
-    print(f"run {run['id']}: {status} {final['status_reason']}", file=sys.stderr)  # noqa: T201
-    return EXIT_BY_STATUS.get(status, 1)
-
-
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
-        prog="steward", description="Run Ansible playbooks as a team. Settings: STEWARD_* vars."
-    )
-    sub = top.add_subparsers(dest="command", required=True)
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The server's commands, on the ``steward`` parser."""
     sub.add_parser("serve", help="migrate, then serve the API and console").set_defaults(fn=_serve)
     sub.add_parser("migrate", help="bring the database schema up to date").set_defaults(fn=_migrate)
     worker = sub.add_parser(
@@ -358,7 +259,7 @@ def parser() -> argparse.ArgumentParser:
         help="check every LDAP user against the directory now: the gone are disabled, the "
         "others get the teams of their groups (servers do it every STEWARD_LDAP_SYNC_MINUTES); "
         "exit status 2 when the sync refused to act, 1 when the directory did not answer",
-    ).set_defaults(fn=_directory_sync)
+    ).set_defaults(fn=directory_sync)
     repositories = sub.add_parser("repositories", help="repositories of every project")
     repositories_sub = repositories.add_subparsers(dest="action", required=True)
     repositories_sub.add_parser(
@@ -366,27 +267,3 @@ def parser() -> argparse.ArgumentParser:
         help="name every local repository (or git file:// URL) outside its project's local"
         " directories, with the fix (the server says the same at start); exit status 2 if any",
     ).set_defaults(fn=_repositories_check)
-    run = sub.add_parser("run", help="launch a template through the API (STEWARD_URL, _TOKEN)")
-    run.add_argument("target", metavar="PROJECT/TEMPLATE")
-    run.add_argument("--limit")
-    run.add_argument("--tags")
-    run.add_argument("--skip-tags", dest="skip_tags")
-    run.add_argument("--check", action="store_true")
-    run.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
-    run.add_argument("--follow", "-f", action="store_true", help="print the output live")
-    run.set_defaults(fn=_run)
-    return top
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
-    )
-    code: int = args.fn(settings, args)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())
