@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -156,6 +157,34 @@ def test_cancel_ends_a_followed_run_which_exits_4_without_colours_or_http_lines(
     again = steward_in("cancel", str(run_id))
     assert again.code == Exit.API
     assert "already ended" in one_error_line(again.err)
+
+
+def test_a_reader_that_goes_away_ends_the_follower_quietly(site: Site, steward_in: Steward) -> None:
+    """``steward run … --follow | head -1``: the closed pipe ends it with 128 + SIGPIPE, as a
+    shell reports it, and no traceback."""
+    env = {**site.server.env, "STEWARD_URL": site.url, "STEWARD_TOKEN": site.token}
+    follower = subprocess.Popen(
+        [str(STEWARD), "run", "ops/slow", "--follow"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        run_id = wait_for_output(site, follower)
+        assert follower.stdout is not None
+        follower.stdout.readline()
+        follower.stdout.close()  # the reader is gone; the next lines hit a closed pipe
+        canceled = steward_in("cancel", str(run_id))  # its last lines come now
+        assert canceled.code == Exit.OK, canceled.err
+        follower.wait(timeout=60)
+        assert follower.stderr is not None
+        err = follower.stderr.read()
+    finally:
+        follower.kill()
+        follower.wait()
+    assert follower.returncode == 128 + signal.SIGPIPE, err
+    assert "Traceback" not in err, err
 
 
 def wait_for_output(site: Site, follower: subprocess.Popen[str]) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 
 from pydantic import ValidationError
@@ -51,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # at a prompt, or while waiting for the server
         print(file=sys.stderr)  # noqa: T201
         return Exit.INTERRUPTED
+    except BrokenPipeError:  # `steward run … --follow | head`: the reader has gone, quietly
+        # what is still buffered for the closed pipe would fail again at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE  # as a shell reports a command ended by a closed pipe
     return code
 
 
