@@ -40,6 +40,12 @@ describe("LaunchModal", () => {
     expect(screen.queryByText("You may not launch this template")).not.toBeInTheDocument();
   });
 
+  it("asks for a git ref when the template lets a launch choose one", () => {
+    expect(screen.queryByRole("textbox", { name: /Git ref/ })).not.toBeInTheDocument();
+    renderLaunch({ ...template, overridable: ["limit", "ref"] });
+    expect(screen.getByRole("textbox", { name: /Git ref/ })).toHaveValue("");
+  });
+
   it("warns who may not run the template", () => {
     renderLaunch({ ...template, permissions: ["view"] });
     expect(screen.getByText("You may not launch this template")).toBeInTheDocument();
