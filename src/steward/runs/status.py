@@ -43,7 +43,7 @@ SUCCESS_RATE = (
 )
 
 
-def success_rate(counts: Mapping[str, int]) -> float | None:
+def success_rate(counts: Mapping[str, int] | Mapping[RunStatus, int]) -> float | None:
     """The one success rate of Steward (the dashboard's and a template's): ``SUCCESS_RATE``,
     of run counts by status, rounded to 4 digits."""
     judged = sum(n for status, n in counts.items() if status in JUDGED)
