@@ -49,9 +49,9 @@ Reading = tuple[float, dict[str, float]]  # PCP's timestamp (s), metric -> value
 
 
 class _SamplesAtDebug(logging.Filter):
-    """httpx2 says every request at INFO: here two per host and sample, a third of a server's
-    log during runs. Its lines about pmproxy become DEBUG lines (shown at STEWARD_LOG_LEVEL=DEBUG);
-    its other lines stay as they are."""
+    """httpx2 says every request at INFO: here one per host and sample (a fetch; a context now
+    and then), a third of a server's log during runs. Its lines about pmproxy become DEBUG
+    lines (shown at STEWARD_LOG_LEVEL=DEBUG); its other lines stay as they are."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno != logging.INFO or not any(
