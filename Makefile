@@ -1,27 +1,33 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui ui db-check bench api-schema
+.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui ui db-check bench api-schema
 
 ARGS ?=
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-setup: ## install system packages (as root), a Python >= 3.12, uv and .venv from uv.lock; idempotent
+setup: ## what running needs: Debian packages (as root), a Python >= 3.12, uv, .venv, npm packages; idempotent
 	@scripts/setup
+
+setup-test: ## setup and what the tests start (PostgreSQL, Redis, sshd, slapd, Chromium, PCP, an OIDC provider)
+	@scripts/setup --test
 
 run: setup ui ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
 	.venv/bin/steward serve
 
-run-cluster: setup ui ## Redis, PostgreSQL, 2 workers and 2 servers (:8080, :8081) on 127.0.0.1 (docs/deploy.md)
+run-cluster: setup-cluster ui ## Redis, PostgreSQL, 2 workers and 2 servers (:8080, :8081) on 127.0.0.1 (docs/deploy.md)
 	scripts/run-cluster
+
+setup-cluster:
+	@scripts/setup --cluster
 
 ui: setup frontend/dist/index.html ## build the web console if its sources changed
 
 frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
 	cd frontend && npm run build
 
-test: lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
+test: setup-test lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -32,25 +38,25 @@ fmt: setup ## format and autofix with ruff
 types: setup ## mypy (strict, per pyproject)
 	.venv/bin/mypy $(wildcard src tests bench)
 
-test-py: setup ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
+test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
 	$(MAKE) --no-print-directory test-py-shared
 	$(MAKE) --no-print-directory test-py-alone
 
 # the suite on both cores
-test-py-shared: setup
+test-py-shared: setup-test
 	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
 
 # the tests that measure the whole machine, with nothing beside them
-test-py-alone: setup
+test-py-alone: setup-test
 	COVERAGE_CORE=sysmon .venv/bin/pytest -m alone $(if $(ARGS),,--cov --cov-append --cov-fail-under=92) $(ARGS); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
-test-ui: setup ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
+test-ui: setup-test ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
 	cd frontend && npm run lint && npm test && npm run check:api && npm run e2e && npm run size
 
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py
 
-bench: setup ## the benchmarks: runs vs bare ansible-playbook, runs list with 100k runs, console, schedules, event ingest, host metrics storage and cost
+bench: setup-test ## the benchmarks: runs vs bare ansible-playbook, runs list with 100k runs, console, schedules, event ingest, host metrics storage and cost
 	.venv/bin/python bench/run.py $(ARGS) && .venv/bin/python bench/runner_floor.py && .venv/bin/python bench/runs_list.py && .venv/bin/python bench/ui.py && .venv/bin/python bench/schedules_due.py && .venv/bin/python bench/ingest.py && .venv/bin/python bench/metrics_storage.py && .venv/bin/python bench/metrics_cost.py
 
 api-schema: setup ## regenerate frontend/openapi.json and the typed client from the server

@@ -290,7 +290,7 @@ class Settings(BaseSettings):
         if self.secret_key_file is None:
             self.secret_key_file = self.data_dir / "secret.key"
         if self.local_repository_roots is None:
-            self.local_repository_roots = [self.data_dir / "repositories"]
+            self.local_repository_roots = [self.default_repository_root]
         return self
 
     @property
@@ -307,6 +307,11 @@ class Settings(BaseSettings):
         """The directories `local` repositories must be inside (see ``local.resolve_local``);
         filled in at validation, so never None here."""
         return tuple(self.local_repository_roots or ())
+
+    @property
+    def default_repository_root(self) -> Path:
+        """Where `local` repositories go when no root is configured (made at start)."""
+        return self.data_dir / "repositories"
 
     @property
     def requirements_cache_dir(self) -> Path:

@@ -8,7 +8,7 @@ from fastapi import FastAPI
 
 from steward import migrations
 from steward.app import create_app
-from steward.auth.bootstrap import ensure_admin
+from steward.auth.bootstrap import ensure_admin, no_user_yet, welcome
 from steward.config import Settings
 from steward.directory.sync import DirectorySync
 from steward.dispatch.celery import CeleryQueue
@@ -29,17 +29,22 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
     reserved.warm()  # what launch values may not set, derived from Ansible in the background
     if migrate:
         migrations.upgrade(settings.database_url)
+    local.create_default_root(settings.default_repository_root, settings.repository_roots)
     with runtime.sessions() as session:
         password = settings.admin_password.get_secret_value() if settings.admin_password else None
+        created = no_user_yet(session)
         generated = ensure_admin(session, settings.admin_user, password)
         # repositories saved before their project was given local directories (or since moved
         # out of them) are refused at every use: said here once, each with the fix
         local.log_misfits(session, settings.repository_roots)
+        hello = welcome(session, settings.url, created=created, generated=generated is not None)
     if generated:
         # printed once, to the console of whoever set the server up; never logged to a file
         print(  # noqa: T201
             f"Created admin user '{settings.admin_user}' with password: {generated}", flush=True
         )
+    # where to go and as whom, on every start (the console, not the log: no secret in it)
+    print(hello, flush=True)  # noqa: T201
     queue = queue_of(runtime)
     return create_app(
         runtime,

@@ -117,6 +117,7 @@ def test_a_template_page_stats_follow_its_last_runs(workbench: Workbench) -> Non
     assert all(r["status"] == "successful" and r["seconds"] > 0 for r in body["runs"])
     assert body["success_last"] == {
         "finished": 2,
+        "judged": 2,
         "successful": 2,
         "rate": 1.0,
         "by_status": {"successful": 2},

@@ -1,5 +1,5 @@
 """PCP for the test session: a real ``pmcd`` (with the linux PMDA) and ``pmproxy`` on
-127.0.0.1, from Debian's ``pcp`` package (``make setup`` installs it): ``pcp_server``.
+127.0.0.1, from Debian's ``pcp`` package (``make setup-test`` installs it): ``pcp_server``.
 
 Nothing of the system's PCP is used: the namespace, the configurations, the sockets, the pid
 files and the logs are in a directory of the session; pmproxy reaches this pmcd (``PMCD_PORT``)
@@ -85,7 +85,7 @@ def _start(
 @pytest.fixture(scope="session")
 def pcp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PcpServer]:
     if not (BINARIES / "pmcd").exists():
-        raise RuntimeError("pmcd not found: install Debian's 'pcp' (make setup does it)")
+        raise RuntimeError("pmcd not found: install Debian's 'pcp' (make setup-test does it)")
     workdir = tmp_path_factory.mktemp("pcp")
     namespace = workdir / "pmns"
     subprocess.run(

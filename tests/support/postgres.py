@@ -41,7 +41,7 @@ def server_binaries() -> Path:
     if not versions:
         raise RuntimeError(
             "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: "
-            "install the 'postgresql' Debian package (make setup does it as root)"
+            "install the 'postgresql' Debian package (make setup-test does it as root)"
         )
     return versions[-1]
 

@@ -26,7 +26,9 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     """redis-server on 127.0.0.1:<redis.port>, nothing persisted; ``redis.url`` for clients."""
     binary = shutil.which("redis-server")
     if binary is None:
-        raise RuntimeError("redis-server not found: install 'redis-server' (make setup does it)")
+        raise RuntimeError(
+            "redis-server not found: install 'redis-server' (make setup-test does it)"
+        )
     workdir = tmp_path_factory.mktemp("redis")
     port = free_port()
     log = workdir / "redis.log"

@@ -222,7 +222,7 @@ def start_slapd(workdir: Path) -> SlapdServer:
         shutil.which(b, path="/usr/sbin:/usr/bin") for b in ("slapd", "slapadd", "ldapadd")
     )
     if slapd is None or slapadd is None or ldapadd is None:
-        raise RuntimeError("slapd not found: install 'slapd ldap-utils' (make setup does it)")
+        raise RuntimeError("slapd not found: install 'slapd ldap-utils' (make setup-test does it)")
     confdir, dbdir = workdir / "slapd.d", workdir / "db"
     confdir.mkdir(parents=True)
     dbdir.mkdir()

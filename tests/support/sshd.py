@@ -49,7 +49,7 @@ Subsystem sftp internal-sftp
 def start_sshd(workdir: Path) -> tuple[SshServer, subprocess.Popen[bytes]]:
     if not SSHD.exists():
         raise RuntimeError(
-            f"{SSHD} not found: install 'openssh-server' (make setup does it as root)"
+            f"{SSHD} not found: install 'openssh-server' (make setup-test does it as root)"
         )
     # sshd insists on its privilege-separation directory; only root can create it
     with contextlib.suppress(PermissionError):

@@ -4907,8 +4907,14 @@ export interface components {
       /** Viewer Tz */
       viewer_tz: string;
       /**
+       * Enabled
+       * @description false: the schedule is off, it launches nothing (no items)
+       * @default true
+       */
+      enabled: boolean;
+      /**
        * Items
-       * @description the next occurrences from now (also while the schedule is disabled)
+       * @description the next occurrences from now; none while the schedule is off
        */
       items: components["schemas"]["Occurrence"][];
     };
@@ -5299,11 +5305,16 @@ export interface components {
        * @description runs that ended (queued and running ones do not count)
        */
       finished: number;
+      /**
+       * Judged
+       * @description the ended runs the rate is of: finished but canceled
+       */
+      judged: number;
       /** Successful */
       successful: number;
       /**
        * Rate
-       * @description successful / finished, 0..1; null without runs
+       * @description successful / (successful + failed + error + timed out) runs, from 0 to 1: canceled runs are left out (they say nothing of the playbook), queued and running ones too; null without such a run
        */
       rate: number | null;
       /** By Status */
@@ -5885,7 +5896,7 @@ export interface components {
       };
       /**
        * Success Rate
-       * @description successful / finished runs of the window (canceled left out); null: none
+       * @description of the window's runs: successful / (successful + failed + error + timed out) runs, from 0 to 1: canceled runs are left out (they say nothing of the playbook), queued and running ones too; null without such a run
        */
       success_rate: number | null;
       /**

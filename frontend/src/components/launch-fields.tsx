@@ -74,6 +74,14 @@ export function LaunchFields({
                   {...form.getInputProps("inventory_id")}
                 />
               )}
+              {allowed.has("ref") && (
+                <TextInput
+                  label="Git ref"
+                  placeholder="the repository's"
+                  description="a branch, tag or commit of the repository to run"
+                  {...form.getInputProps("ref")}
+                />
+              )}
               {allowed.has("tags") && <TextInput label="Tags" {...form.getInputProps("tags")} />}
               {allowed.has("skip_tags") && (
                 <TextInput label="Skip tags" {...form.getInputProps("skip_tags")} />

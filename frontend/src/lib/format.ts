@@ -10,3 +10,10 @@ export function formatDateTime(iso: string): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** A success rate (0..1, the API's) as a percentage: 0.923 -> "92.3 %", null -> "—". */
+export function formatRate(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined) return "—";
+  const pct = rate * 100;
+  return `${pct.toFixed(pct === 100 || pct === 0 || pct >= 99.95 ? 0 : 1).replace(/\.0$/, "")} %`;
+}

@@ -31,6 +31,8 @@ export interface RunOptionValues {
 export interface LaunchFormValues extends RunOptionValues {
   extra_vars: string;
   inventory_id: string;
+  /** the repository's branch, tag or commit to run; "": the repository's own */
+  ref: string;
   survey: Record<string, Answer>;
 }
 
@@ -61,6 +63,7 @@ export function toLaunchValues(template: Template): LaunchFormValues {
     timeout_seconds: template.timeout_seconds ?? "",
     extra_vars: "",
     inventory_id: String(template.inventory_id),
+    ref: "",
     survey: Object.fromEntries(template.survey.map((q) => [q.variable, answerOf(q, q.default)])),
   };
 }
@@ -89,6 +92,7 @@ export function toRunCreate(
   if (allowed.has("extra_vars") && Object.keys(extraVars).length > 0) body.extra_vars = extraVars;
   if (allowed.has("inventory_id") && v.inventory_id !== "")
     body.inventory_id = Number(v.inventory_id);
+  if (allowed.has("ref") && v.ref.trim() !== "") body.ref = v.ref.trim();
   const answers: Record<string, Answer> = {};
   for (const question of template.survey) {
     const answer = v.survey[question.variable];
@@ -132,6 +136,7 @@ export function toSavedLaunchValues(
     timeout_seconds: launch.timeout_seconds ?? values.timeout_seconds,
     extra_vars: extraVarsText(launch.extra_vars),
     inventory_id: launch.inventory_id == null ? values.inventory_id : String(launch.inventory_id),
+    ref: launch.ref ?? values.ref,
     survey,
   };
 }

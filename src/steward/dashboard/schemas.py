@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from steward.bounds import TimeZoneName
 from steward.runs.models import LaunchType
-from steward.runs.status import RunStatus
+from steward.runs.status import SUCCESS_RATE, RunStatus
 from steward.schemas import ResponseModel
 
 DAYS_MAX = 90
@@ -61,9 +61,7 @@ class ActiveRun(ResponseModel):
 class Totals(BaseModel):
     runs: int = Field(description="runs created in the window")
     by_status: dict[RunStatus, int]
-    success_rate: float | None = Field(
-        description="successful / finished runs of the window (canceled left out); null: none"
-    )
+    success_rate: float | None = Field(description=f"of the window's runs: {SUCCESS_RATE}")
     running: int = Field(description="running now")
     queued: int = Field(description="queued now")
     failing_templates: int

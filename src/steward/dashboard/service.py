@@ -31,12 +31,13 @@ from steward.db import utcnow
 from steward.projects.models import Project
 from steward.runs import waiting
 from steward.runs.models import Run
-from steward.runs.status import RunStatus
+from steward.runs.status import JUDGED as JUDGED_STATUSES
+from steward.runs.status import RunStatus, success_rate
 from steward.templates.models import Template
 
 FAILURES = (RunStatus.FAILED, RunStatus.ERROR, RunStatus.TIMED_OUT)
 # what a template's health is judged on: a canceled run says nothing about it
-JUDGED = (RunStatus.SUCCESSFUL, *FAILURES)
+JUDGED = tuple(sorted(JUDGED_STATUSES))
 
 
 def dashboard(
@@ -188,7 +189,6 @@ def _totals(session: Session, actor: Actor, per_day: list[DayCounts], failing: i
     for day in per_day:
         for status, n in day.counts.items():
             by_status[status] += n
-    judged = sum(by_status[s] for s in JUDGED)
     now = dict(
         session.execute(
             select(Run.status, func.count())
@@ -199,7 +199,7 @@ def _totals(session: Session, actor: Actor, per_day: list[DayCounts], failing: i
     return Totals(
         runs=sum(by_status.values()),
         by_status=by_status,
-        success_rate=by_status[RunStatus.SUCCESSFUL] / judged if judged else None,
+        success_rate=success_rate(by_status),
         running=now.get(RunStatus.RUNNING, 0),
         queued=now.get(RunStatus.QUEUED, 0),
         failing_templates=failing,

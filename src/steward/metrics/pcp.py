@@ -9,6 +9,7 @@ PCP's own timestamps. Every failure is an ``Unavailable`` whose text is the gap'
 from __future__ import annotations
 
 import json
+import logging
 import math
 import time
 from collections.abc import Mapping
@@ -45,6 +46,24 @@ METRICS = (
     "network.all.out.bytes",
 )
 Reading = tuple[float, dict[str, float]]  # PCP's timestamp (s), metric -> value
+
+
+class _SamplesAtDebug(logging.Filter):
+    """httpx2 says every request at INFO: here one per host and sample (a fetch; a context now
+    and then), a third of a server's log during runs. Its lines about pmproxy become DEBUG
+    lines (shown at STEWARD_LOG_LEVEL=DEBUG); its other lines stay as they are."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO or not any(
+            "/pmapi/" in str(arg) for arg in (record.args if isinstance(record.args, tuple) else ())
+        ):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return HTTP_LOG.isEnabledFor(logging.DEBUG)
+
+
+HTTP_LOG = logging.getLogger("httpx2")
+HTTP_LOG.addFilter(_SamplesAtDebug())
 
 
 class Unavailable(Exception):

@@ -208,6 +208,16 @@ def misfits(session: Session, instance_roots: Sequence[Path]) -> list[Misfit]:
     return found
 
 
+def create_default_root(default: Path, instance_roots: Sequence[Path]) -> bool:
+    """Make ``<data>/repositories``, the local root when none is configured, at start: the
+    directory people are told to put playbooks in exists. A root an administrator configured
+    is theirs to make. Whether it is one of the roots."""
+    if default not in instance_roots:
+        return False
+    default.mkdir(mode=0o750, parents=True, exist_ok=True)
+    return True
+
+
 def log_misfits(session: Session, instance_roots: Sequence[Path]) -> int:
     """One warning per repository that does not fit (at server start); how many."""
     found = misfits(session, instance_roots)

@@ -6,6 +6,7 @@ Every status change goes through ``lifecycle.transition``, a compare-and-set on 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 
 
 class RunStatus(enum.StrEnum):
@@ -31,6 +32,23 @@ FINISHED = frozenset(
         RunStatus.TIMED_OUT,
     }
 )
+
+# What a success rate is judged on: a canceled run says nothing of the playbook, whoever
+# stopped it; queued and running ones have not ended.
+JUDGED = frozenset({RunStatus.SUCCESSFUL, RunStatus.FAILED, RunStatus.ERROR, RunStatus.TIMED_OUT})
+SUCCESS_RATE = (
+    "successful / (successful + failed + error + timed out) runs, from 0 to 1: canceled runs"
+    " are left out (they say nothing of the playbook), queued and running ones too; null"
+    " without such a run"
+)
+
+
+def success_rate(counts: Mapping[str, int] | Mapping[RunStatus, int]) -> float | None:
+    """The one success rate of Steward (the dashboard's and a template's): ``SUCCESS_RATE``,
+    of run counts by status, rounded to 4 digits."""
+    judged = sum(n for status, n in counts.items() if status in JUDGED)
+    return round(counts.get(RunStatus.SUCCESSFUL, 0) / judged, 4) if judged else None
+
 
 ALLOWED: dict[RunStatus, frozenset[RunStatus]] = {
     # a queued run may be canceled, or fail before it starts (repository unreachable, …)

@@ -130,6 +130,9 @@ class Occurrence(BaseModel):
 class SchedulePreview(BaseModel):
     timezone: str
     viewer_tz: str
+    enabled: bool = Field(
+        default=True, description="false: the schedule is off, it launches nothing (no items)"
+    )
     items: list[Occurrence] = Field(
-        description="the next occurrences from now (also while the schedule is disabled)"
+        description="the next occurrences from now; none while the schedule is off"
     )

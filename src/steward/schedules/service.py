@@ -260,8 +260,12 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
 
 
 def preview(schedule: Schedule, params: PreviewParams) -> SchedulePreview:
-    """The next ``count`` occurrences from now, in UTC, the schedule's zone and the viewer's."""
-    return _preview(recurrence_of(schedule), params.count, params.viewer_tz)
+    """The next ``count`` occurrences from now, in UTC, the schedule's zone and the viewer's;
+    none while it is off (turned off, or by Steward): an off schedule launches nothing."""
+    answer = _preview(recurrence_of(schedule), params.count, params.viewer_tz)
+    if schedule.enabled:
+        return answer
+    return answer.model_copy(update={"enabled": False, "items": []})
 
 
 def preview_draft(draft: DraftPreview, *, min_interval: dt.timedelta) -> SchedulePreview:

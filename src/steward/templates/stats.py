@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from steward.db import utcnow
 from steward.runs import compare
 from steward.runs.models import Run
-from steward.runs.status import RunStatus
+from steward.runs.status import JUDGED, SUCCESS_RATE, RunStatus, success_rate
 from steward.templates.models import Template
 
 TREND_RUNS_MAX = 50  # the slowest tasks are followed over at most this many recent runs
@@ -35,8 +35,9 @@ class StatsRun(BaseModel):
 
 class SuccessRate(BaseModel):
     finished: int = Field(description="runs that ended (queued and running ones do not count)")
+    judged: int = Field(description="the ended runs the rate is of: finished but canceled")
     successful: int
-    rate: float | None = Field(description="successful / finished, 0..1; null without runs")
+    rate: float | None = Field(description=SUCCESS_RATE)
     by_status: dict[str, int]
 
 
@@ -61,12 +62,11 @@ class TemplateStats(BaseModel):
 
 
 def _rate(counts: dict[str, int]) -> SuccessRate:
-    finished = sum(n for status, n in counts.items() if RunStatus(status).is_finished)
-    successful = counts.get(RunStatus.SUCCESSFUL, 0)
     return SuccessRate(
-        finished=finished,
-        successful=successful,
-        rate=round(successful / finished, 4) if finished else None,
+        finished=sum(n for status, n in counts.items() if RunStatus(status).is_finished),
+        judged=sum(n for status, n in counts.items() if status in JUDGED),
+        successful=counts.get(RunStatus.SUCCESSFUL, 0),
+        rate=success_rate(counts),
         by_status=dict(sorted(counts.items())),
     )
 

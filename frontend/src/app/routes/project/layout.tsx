@@ -47,7 +47,7 @@ function ProjectPage({ projectId }: { projectId: number }) {
               onChange={(next) => next && void navigate(paths.project(projectId, next))}
               keepMounted={false}
             >
-              {/* one row that scrolls sideways on a phone, rather than three rows of tabs */}
+              {/* one row that scrolls sideways on a phone; wrapped on wider screens */}
               <Tabs.List aria-label="Project sections" className={classes.sections}>
                 {tabs.map((s) => (
                   <Tabs.Tab key={s.path} value={s.path}>

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ComparePicker, useRunPicks } from "@/app/routes/project/compare-picker";
 import { useProjectContext } from "@/app/routes/project/context";
@@ -6,6 +7,7 @@ import { SubscriptionsTable } from "@/features/notifications/components/subscrip
 import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
 import { useTemplate } from "@/api/queries/project-options";
+import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
 import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
 import { paths } from "@/lib/paths";
@@ -22,6 +24,7 @@ function TemplatePage({ templateId }: { templateId: number }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const template = useTemplate(project.id, templateId);
   const picks = useRunPicks();
+  const [editing, setEditing] = useState(false);
   const askedLast = Number(searchParams.get("last"));
   const last = LAST_CHOICES.find((n) => n === askedLast) ?? 50;
   const asked = searchParams.get("tab");
@@ -60,12 +63,28 @@ function TemplatePage({ templateId }: { templateId: number }) {
                 </Text>
                 {t.description && <Text size="sm">{t.description}</Text>}
               </Stack>
-              {mayRun && (
-                <Button component={Link} to={`${templatesHref}?launch=${t.id}`}>
-                  Launch
-                </Button>
+              {(mayRun || mayWrite) && (
+                <Group gap="xs">
+                  {mayWrite && (
+                    <Button variant="default" onClick={() => setEditing(true)}>
+                      Edit
+                    </Button>
+                  )}
+                  {mayRun && (
+                    <Button component={Link} to={`${templatesHref}?launch=${t.id}`}>
+                      Launch
+                    </Button>
+                  )}
+                </Group>
               )}
             </Group>
+            {editing && (
+              <TemplateFormModal
+                projectId={project.id}
+                template={t}
+                onClose={() => setEditing(false)}
+              />
+            )}
             <TemplateStatsPanel
               projectId={project.id}
               templateId={t.id}

@@ -1,5 +1,6 @@
 import { Paper, SimpleGrid, Text } from "@mantine/core";
 import type { Schemas } from "@/api/client";
+import { formatRate } from "@/lib/format";
 
 function Stat({ label, value, color }: { label: string; value: string; color?: string }) {
   return (
@@ -16,11 +17,10 @@ function Stat({ label, value, color }: { label: string; value: string; color?: s
 
 /** The window's figures at a glance. */
 export function Totals({ totals, days }: { totals: Schemas["Totals"]; days: number }) {
-  const rate = totals.success_rate;
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
       <Stat label={`Runs, ${days} days`} value={totals.runs.toLocaleString()} />
-      <Stat label="Success rate" value={rate === null ? "—" : `${Math.round(rate * 100)}%`} />
+      <Stat label="Success rate" value={formatRate(totals.success_rate)} />
       <Stat
         label="Failing templates"
         value={String(totals.failing_templates)}

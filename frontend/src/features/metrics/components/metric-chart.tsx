@@ -2,7 +2,13 @@ import { Text, useComputedColorScheme } from "@mantine/core";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { type ChartSpec, chartColors, chartData, formatValue } from "@/features/metrics/lib/charts";
+import {
+  type ChartSpec,
+  chartColors,
+  chartData,
+  formatValue,
+  legendValue,
+} from "@/features/metrics/lib/charts";
 import type { MetricGap } from "@/features/metrics/api/get-run-metrics";
 
 export interface Highlight {
@@ -65,7 +71,10 @@ export function MetricChart({
       height: HEIGHT,
       cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
       legend: { show: true, live: true },
-      scales: { x: { time: !relative, range: [range.start / 1000, range.end / 1000] } },
+      scales: {
+        x: { time: !relative, range: [range.start / 1000, range.end / 1000] },
+        ...(spec.range ? { y: { range: spec.range } } : {}),
+      },
       axes: [
         {
           stroke: palette.axis,
@@ -90,7 +99,8 @@ export function MetricChart({
           stroke: s.color,
           width: 1.5,
           spanGaps: false, // a missing sample is a break in the line, never a zero
-          value: (_u: uPlot, v: number | null) => formatValue(v, spec.unit),
+          value: (_u: uPlot, v: number | null, _s: number, index: number | null) =>
+            legendValue(spec, s, series, index, v),
         })),
       ],
       hooks: {
@@ -129,6 +139,12 @@ export function MetricChart({
     <div>
       <Text size="xs" fw={600}>
         {spec.title}
+        {spec.note && (
+          <Text span size="xs" c="dimmed" fw={400}>
+            {" "}
+            ({spec.note})
+          </Text>
+        )}
       </Text>
       <div ref={box} role="img" aria-label={label ?? `${spec.title} over the run`} />
     </div>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { chartData, chartsOf, CHARTS, formatValue, taskBars } from "@/features/metrics/lib/charts";
+import {
+  chartData,
+  chartsOf,
+  CHARTS,
+  formatValue,
+  legendValue,
+  taskBars,
+} from "@/features/metrics/lib/charts";
 
 describe("formatValue", () => {
   it("shows bytes, rates and percentages as people read them", () => {
@@ -32,6 +39,38 @@ describe("chartData", () => {
     expect(data[0]).toEqual([1, 2]);
     expect(data[1]).toEqual([5, null]);
     expect(data[2]).toEqual([null, null]); // cpu.system not in the answer: nothing drawn
+  });
+});
+
+describe("the memory chart", () => {
+  const memory = CHARTS.find((chart) => chart.id === "memory");
+  if (!memory) throw new Error("no memory chart");
+  const used = memory.series[0];
+  if (!used) throw new Error("no memory series");
+  const GiB = 1024 ** 3;
+  const series = {
+    "mem.used": [4 * GiB, 6 * GiB, null, 2 * GiB],
+    "mem.total": [16 * GiB, 16 * GiB, 16 * GiB, null],
+  };
+
+  it("draws the memory used as a share of the total, on a 0-100 % axis", () => {
+    expect(memory.unit).toBe("%");
+    expect(memory.range).toEqual([0, 100]);
+    // 4 GiB of 16 GiB reads 25 %, not the bottom of an axis fitted between "used" and "total"
+    const data = chartData([1000, 2000, 3000, 4000], series, memory);
+    expect(data[1]).toEqual([25, 37.5, null, null]); // a missing used or total: a gap
+  });
+
+  it("keeps the bytes in the legend", () => {
+    expect(legendValue(memory, used, series, 1, 37.5)).toBe("38 % · 6.0 GiB of 16 GiB");
+    expect(legendValue(memory, used, series, null, null)).toBe("–");
+  });
+
+  it("draws the other charts' values as they come", () => {
+    const cpu = CHARTS.find((chart) => chart.id === "cpu");
+    if (!cpu?.series[0]) throw new Error("no CPU chart");
+    expect(chartData([1000], { "cpu.user": [40] }, cpu)[1]).toEqual([40]);
+    expect(legendValue(cpu, cpu.series[0], { "cpu.user": [40] }, 0, 40)).toBe("40 %");
   });
 });
 

@@ -5,13 +5,19 @@ export interface SeriesSpec {
   key: string;
   label: string;
   color: string;
+  /** drawn as a percentage of this series (same unit, e.g. bytes used of the total bytes) */
+  percentOf?: string;
 }
 
 export interface ChartSpec {
   id: "cpu" | "memory" | "disk" | "network" | "run";
   title: string;
+  /** how to read it, beside the title */
+  note?: string;
   unit: "%" | "bytes" | "bytes/s";
   series: SeriesSpec[];
+  /** the y axis from/to, whatever the values (else it fits them) */
+  range?: [number, number];
 }
 
 export const CHARTS: readonly ChartSpec[] = [
@@ -26,13 +32,14 @@ export const CHARTS: readonly ChartSpec[] = [
     ],
   },
   {
+    // used as a share of the total on a 0-100 % axis: in bytes, an axis fitted to "used" and
+    // "total" put "used" at its bottom, where every other chart reads zero
     id: "memory",
     title: "Memory",
-    unit: "bytes",
-    series: [
-      { key: "mem.used", label: "used", color: "#7950f2" },
-      { key: "mem.total", label: "total", color: "#868e96" },
-    ],
+    note: "used, % of the total",
+    unit: "%",
+    range: [0, 100],
+    series: [{ key: "mem.used", label: "used", color: "#7950f2", percentOf: "mem.total" }],
   },
   {
     id: "disk",
@@ -123,14 +130,41 @@ export function taskBars(entries: readonly TaskInput[], host?: string): TaskBar[
   });
 }
 
+type Series = Record<string, readonly (number | null)[]>;
+
+/** `s` at sample `index`: its own value, or its percentage of `percentOf` (null when either
+ * is missing or the whole is not positive: a gap, never a zero). */
+function valueAt(series: Series, s: SeriesSpec, index: number): number | null {
+  const value = series[s.key]?.[index] ?? null;
+  if (s.percentOf === undefined || value === null) return value;
+  const whole = series[s.percentOf]?.[index] ?? null;
+  return whole === null || whole <= 0 ? null : (value / whole) * 100;
+}
+
 /** uPlot's data: seconds on x (uPlot's time scale), then one array per series. */
 export function chartData(
   times: readonly number[],
-  series: Record<string, readonly (number | null)[]>,
+  series: Series,
   spec: ChartSpec,
 ): (number | null)[][] {
   return [
     times.map((t) => t / 1000),
-    ...spec.series.map((s) => [...(series[s.key] ?? times.map(() => null))]),
+    ...spec.series.map((s) => times.map((_, index) => valueAt(series, s, index))),
   ];
+}
+
+/** The legend's value of `s` at sample `index`: a share also says its parts, so
+ * "42 % · 6.5 GiB of 16 GiB". */
+export function legendValue(
+  spec: ChartSpec,
+  s: SeriesSpec,
+  series: Series,
+  index: number | null,
+  value: number | null,
+): string {
+  const shown = formatValue(value, spec.unit);
+  if (s.percentOf === undefined || index === null || value === null) return shown;
+  const part = series[s.key]?.[index] ?? null;
+  const whole = series[s.percentOf]?.[index] ?? null;
+  return `${shown} · ${formatValue(part, "bytes")} of ${formatValue(whole, "bytes")}`;
 }

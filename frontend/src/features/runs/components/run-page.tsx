@@ -87,11 +87,11 @@ function RunView({
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="center" gap="xs">
-        <Group gap="sm" wrap="nowrap" miw={0}>
+        <Group gap="sm" miw={0}>
           <Anchor component={Link} to={runsHref} size="sm" aria-label="← Runs">
             ←&nbsp;Runs
           </Anchor>
-          <Title order={3} size="h4" lineClamp={1}>
+          <Title order={3} size="h4" style={{ overflowWrap: "anywhere" }}>
             Run #{run.id}
             {run.template_name && ` · ${run.template_name}`}
           </Title>

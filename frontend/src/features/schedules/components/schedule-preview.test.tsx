@@ -15,6 +15,7 @@ describe("PreviewTable", () => {
     renderPreview({
       timezone: "Europe/Berlin",
       viewer_tz: "America/New_York",
+      enabled: true,
       items: [
         {
           at: "2026-03-27T01:30:00Z",
@@ -50,6 +51,7 @@ describe("PreviewTable", () => {
     renderPreview({
       timezone: "UTC",
       viewer_tz: "UTC",
+      enabled: true,
       items: [
         {
           at: "2026-03-30T00:30:00Z",
@@ -63,8 +65,15 @@ describe("PreviewTable", () => {
   });
 
   it("says so when no run is ahead", () => {
-    renderPreview({ timezone: "UTC", viewer_tz: "UTC", items: [] });
+    renderPreview({ timezone: "UTC", viewer_tz: "UTC", enabled: true, items: [] });
     expect(screen.getByText(/No occurrence ahead/)).toBeInTheDocument();
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
+  });
+
+  it("lists no next run while the schedule is off, whatever the answer holds", () => {
+    const item = { at: "2026-03-30T00:30:00Z", local: "2026-03-30T00:30:00Z", viewer: "x" };
+    renderPreview({ timezone: "UTC", viewer_tz: "UTC", enabled: false, items: [item] });
+    expect(screen.getByText(/No next run: the schedule is off/)).toBeInTheDocument();
+    expect(screen.queryByRole("table", { name: "Next runs" })).not.toBeInTheDocument();
   });
 });

@@ -14,6 +14,13 @@ type Preview = Schemas["SchedulePreview"];
  */
 export function PreviewTable({ preview, locale }: { preview: Preview; locale?: string }) {
   const same = preview.timezone === preview.viewer_tz;
+  if (!preview.enabled) {
+    return (
+      <Text size="sm" c="dimmed">
+        No next run: the schedule is off, it launches nothing until it is turned on again.
+      </Text>
+    );
+  }
   if (preview.items.length === 0) {
     return (
       <Text size="sm" c="dimmed">

@@ -37,7 +37,13 @@ describe("LaunchModal", () => {
     expect(screen.getByRole("checkbox", { name: "Go ahead" })).toBeChecked();
     expect(screen.getByRole("textbox", { name: "Limit" })).toBeInTheDocument();
     expect(screen.queryByRole("textbox", { name: "Tags" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: /Git ref/ })).not.toBeInTheDocument();
     expect(screen.queryByText("You may not launch this template")).not.toBeInTheDocument();
+  });
+
+  it("asks for a git ref when the template lets a launch choose one", () => {
+    renderLaunch({ ...template, overridable: ["limit", "ref"] });
+    expect(screen.getByRole("textbox", { name: /Git ref/ })).toHaveValue("");
   });
 
   it("warns who may not run the template", () => {

@@ -13,12 +13,13 @@ import {
 import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { formatRate } from "@/lib/format";
 import { type TemplateStats, useTemplateStats } from "@/features/templates/api/get-template-stats";
 import {
   STATUS_COLORS,
   TASK_COLORS,
   durationColumns,
-  formatRate,
+  rateText,
 } from "@/features/templates/lib/template-stats";
 
 export const LAST_CHOICES = [20, 50, 100, 200] as const;
@@ -121,9 +122,7 @@ function Rate({ title, rate }: { title: string; rate: TemplateStats["success_las
         {formatRate(rate.rate)}
       </Text>
       <Text size="xs" c="dimmed">
-        {rate.finished === 0
-          ? "no ended run"
-          : `${rate.successful} of ${rate.finished} ended runs succeeded`}
+        {rateText(rate)}
       </Text>
     </Paper>
   );

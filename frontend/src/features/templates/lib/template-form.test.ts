@@ -4,6 +4,8 @@ import { newQuestion, toQuestion, withType } from "@/features/templates/lib/surv
 import {
   exceptionNames,
   exceptionsWarning,
+  OVERRIDABLE,
+  type Overridable,
   toTemplateBody,
   toTemplateValues,
   SERVER_VENV,
@@ -139,5 +141,25 @@ describe("launch body", () => {
       check_mode: false,
       survey: { pg_version: 16, db_password: "s3cret" },
     });
+  });
+
+  it("sends a git ref only when the template lets a launch choose one", () => {
+    const values = { ...toLaunchValues(template), ref: " release-2.1 " };
+    expect(toRunCreate(template, values, {})).not.toHaveProperty("ref"); // not allowed
+    const allowing = { ...template, overridable: [...template.overridable, "ref" as const] };
+    expect(toRunCreate(allowing, values, {}).ref).toBe("release-2.1");
+    // blank: the repository's own ref, nothing sent
+    expect(toRunCreate(allowing, { ...values, ref: "  " }, {})).not.toHaveProperty("ref");
+  });
+});
+
+describe("what a launch may change", () => {
+  it("offers the git ref the API lets a launch override, and saves it", () => {
+    expect(OVERRIDABLE.map((o) => o.value)).toContain("ref");
+    const values = {
+      ...toTemplateValues(template),
+      overridable: ["limit", "ref"] as Overridable[],
+    };
+    expect(toTemplateBody(values, {}).overridable).toEqual(["limit", "ref"]);
   });
 });

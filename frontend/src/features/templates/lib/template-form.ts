@@ -23,6 +23,7 @@ export const OVERRIDABLE: { value: Overridable; label: string }[] = [
   { value: "timeout_seconds", label: "Timeout" },
   { value: "extra_vars", label: "Extra vars" },
   { value: "inventory_id", label: "Inventory" },
+  { value: "ref", label: "Git ref" },
 ];
 
 /** Form fields are named like the body's, so errors (`survey.2.choices`) find their inputs. */

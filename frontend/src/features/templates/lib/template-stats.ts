@@ -16,11 +16,15 @@ export const STATUS_COLORS: Record<Status, string> = {
 
 export const TASK_COLORS = ["#228be6", "#fa5252", "#12b886", "#fd7e14", "#7950f2"];
 
-/** "0.92" -> "92 %", null -> "—". */
-export function formatRate(rate: number | null | undefined): string {
-  if (rate === null || rate === undefined) return "—";
-  const pct = rate * 100;
-  return `${pct.toFixed(pct === 100 || pct === 0 || pct >= 99.95 ? 0 : 1).replace(/\.0$/, "")} %`;
+type SuccessRate = Schemas["SuccessRate"];
+
+/** What a success rate is of: "3 of 5 ended runs succeeded (2 canceled left out)". The rate
+ * itself is the server's (the dashboard's is the same figure). */
+export function rateText(rate: SuccessRate): string {
+  const canceled = rate.finished - rate.judged;
+  if (rate.judged === 0) return rate.finished === 0 ? "no ended run" : "only canceled runs";
+  const leftOut = canceled > 0 ? ` (${canceled} canceled left out)` : "";
+  return `${rate.successful} of ${rate.judged} ended runs succeeded${leftOut}`;
 }
 
 /** uPlot data for the durations chart: x = position of the run (oldest first), then one

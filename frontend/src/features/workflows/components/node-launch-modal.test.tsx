@@ -58,7 +58,7 @@ describe("NodeLaunchModal", () => {
       errors: [
         { field: "limit", message: "is not a host pattern" },
         { field: "survey.release", message: "is required" },
-        { field: "ref", message: "no such branch" },
+        { field: "template_id", message: "was deleted" },
       ],
     });
     expect(screen.getByRole("textbox", { name: "Limit" })).toHaveAccessibleDescription(
@@ -67,6 +67,6 @@ describe("NodeLaunchModal", () => {
     expect(screen.getByRole("textbox", { name: /Release/ })).toHaveAccessibleDescription(
       "is required",
     );
-    expect(screen.getByText("ref: no such branch")).toBeInTheDocument();
+    expect(screen.getByText("template_id: was deleted")).toBeInTheDocument();
   });
 });
