@@ -241,6 +241,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/dashboard"): [Probe("signed_in", 200)],  # over the runs the caller sees
     ("GET", "/audit"): [Probe("signed_in", 200)],
     ("GET", "/audit/export"): [Probe("signed_in", 200)],
+    ("GET", "/audit/export.csv"): [Probe("signed_in", 200)],
+    # the approvals inbox: everyone signed in asks; each is answered what they may approve
+    # (tests/workflows/test_inbox.py)
+    ("GET", "/approvals"): [Probe("signed_in", 200)],
 }
 for _view in (
     "",
