@@ -517,6 +517,11 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
     "/projects/{p1}/templates/{t2}/schedules": {**_each(GRANTED, None), "*": {"s2"}},
     "/projects/{p1}/webhooks": {**_each(GRANTED, {"w1"}), "*": {"w1", "w2"}},
     "/projects/{p1}/templates/{t2}/webhooks": {**_each(GRANTED, None), "*": {"w2"}},
+    # waiting for someone with workflow:approve other than its launcher, the admin
+    "/approvals": {
+        **_each(("owner", "manager", "operator", "team_operator"), {"wr1_gate"}),
+        "*": NOBODY,
+    },
     "/projects/{p1}/webhooks/{w1}/deliveries": {
         **_each(("operator", "viewer", "team_operator", *GRANTED, "owner_read"), None),
         "*": {"d1"},

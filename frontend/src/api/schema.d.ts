@@ -6091,6 +6091,11 @@ export interface components {
      * @description An approval node waiting for a decision the caller may give (the approvals inbox).
      */
     WaitingApproval: {
+      /**
+       * Id
+       * @description the waiting node's own id (in this workflow run: ``key``)
+       */
+      id: number;
       /** Project Id */
       project_id: number;
       /** Project Name */

@@ -66,6 +66,7 @@ def waiting(
     steps = _next_steps(session, [(node, wrun) for node, wrun, _p, _u in rows])
     items = [
         WaitingApproval(
+            id=node.id,
             project_id=wrun.project_id,
             project_name=project_name,
             workflow_id=wrun.workflow_id,

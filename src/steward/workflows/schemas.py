@@ -221,6 +221,7 @@ class NextStep(BaseModel):
 class WaitingApproval(BaseModel):
     """An approval node waiting for a decision the caller may give (the approvals inbox)."""
 
+    id: int = Field(description="the waiting node's own id (in this workflow run: ``key``)")
     project_id: int
     project_name: str
     workflow_id: int | None = Field(description="null once the workflow is deleted")

@@ -29,7 +29,7 @@ export function ApprovalsTable({ items, now }: { items: Waiting[]; now: number }
             const link = paths.workflowRun(item.project_id, item.workflow_run_id);
             const left = timeLeft(item, now);
             return (
-              <Table.Tr key={`${item.workflow_run_id}-${item.key}`}>
+              <Table.Tr key={item.id}>
                 <Table.Td>
                   <Text size="sm" fw={500}>
                     {item.name || item.key}
