@@ -14,7 +14,9 @@ export function Component() {
           project
         </Text>
       </div>
-      <AdminsOnly>{() => <AuditPanel isAdmin />}</AdminsOnly>
+      <AdminsOnly refusal="Only a global admin reads the whole instance's audit trail; a project's owners read the project's own on its Audit tab.">
+        {() => <AuditPanel isAdmin />}
+      </AdminsOnly>
     </Stack>
   );
 }
