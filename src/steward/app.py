@@ -50,6 +50,7 @@ from steward.templates.routes import venvs_router
 from steward.templates.stats_routes import router as template_stats_router
 from steward.webhooks.routes import hooks as hooks_router
 from steward.webhooks.routes import router as webhooks_router
+from steward.workflows.routes import approvals as approvals_router
 from steward.workflows.routes import router as workflows_router
 
 API_PREFIX = "/api/v1"
@@ -134,6 +135,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         grants_router,
         schedules_router,
         workflows_router,
+        approvals_router,
         notifications_router,
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,

@@ -241,6 +241,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/dashboard"): [Probe("signed_in", 200)],  # over the runs the caller sees
     ("GET", "/audit"): [Probe("signed_in", 200)],
     ("GET", "/audit/export"): [Probe("signed_in", 200)],
+    ("GET", "/audit/export.csv"): [Probe("signed_in", 200)],
+    # the approvals inbox: everyone signed in asks; each is answered what they may approve
+    # (tests/workflows/test_inbox.py)
+    ("GET", "/approvals"): [Probe("signed_in", 200)],
 }
 for _view in (
     "",
@@ -513,6 +517,11 @@ LISTS: dict[str, dict[str, set[str] | None]] = {
     "/projects/{p1}/templates/{t2}/schedules": {**_each(GRANTED, None), "*": {"s2"}},
     "/projects/{p1}/webhooks": {**_each(GRANTED, {"w1"}), "*": {"w1", "w2"}},
     "/projects/{p1}/templates/{t2}/webhooks": {**_each(GRANTED, None), "*": {"w2"}},
+    # waiting for someone with workflow:approve other than its launcher, the admin
+    "/approvals": {
+        **_each(("owner", "manager", "operator", "team_operator"), {"wr1_gate"}),
+        "*": NOBODY,
+    },
     "/projects/{p1}/webhooks/{w1}/deliveries": {
         **_each(("operator", "viewer", "team_operator", *GRANTED, "owner_read"), None),
         "*": {"d1"},

@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from support.builders import (
     LOCALHOST_INVENTORY,
     PLAYBOOKS,
@@ -35,6 +36,7 @@ from support.waits import wait_finished
 
 from steward.db import utcnow
 from steward.runs.status import RunStatus
+from steward.workflows.models import WorkflowNodeRun
 
 ACTORS = (
     "admin",
@@ -208,6 +210,11 @@ class World:
             self.keep(name, "workflow_runs", launched)
         self.post(f"{p1}/workflow-runs/{self.ids['wr_done']}/nodes/1/deny", {}, status=200)
         self.ids["approval_key"] = 1
+        with self.app.state.runtime.sessions() as session:  # wr1's gate, in the inbox
+            gate = select(WorkflowNodeRun.id).where(
+                WorkflowNodeRun.workflow_run_id == self.ids["wr1"]
+            )
+            self.keep("wr1_gate", "approvals", {"id": session.scalars(gate).one()})
         for name, project in (("r1", "p1"), ("r2", "p1")):  # their output and params are read
             template = self.ids[name.replace("r", "t")]
             run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})

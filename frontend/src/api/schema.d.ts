@@ -1511,6 +1511,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/approvals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Waiting Approvals
+     * @description The approvals inbox: approval nodes waiting for a decision the caller may give, across
+     *     projects (workflow:approve there, and not the launcher of a run whose node says
+     *     ``approver_must_differ``), the longest waiting first; ``total`` counts them all.
+     */
+    get: operations["list_waiting_approvals_api_v1_approvals_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/notification-destinations": {
     parameters: {
       query?: never;
@@ -2024,6 +2046,27 @@ export interface paths {
      * @description JSON lines, oldest first: one record per line, ready for a SIEM.
      */
     get: operations["export_audit_api_v1_audit_export_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/audit/export.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export Audit Csv
+     * @description CSV with a header line, oldest first, the same records and filters as the JSON lines;
+     *     a cell a spreadsheet would read as a formula (= + - @) starts with a quote.
+     */
+    get: operations["export_audit_csv_api_v1_audit_export_csv_get"];
     put?: never;
     post?: never;
     delete?: never;
@@ -3844,6 +3887,22 @@ export interface components {
       name: string;
     };
     /**
+     * NextStep
+     * @description A node an approval's success leads to (its edges ``on`` success or always).
+     */
+    NextStep: {
+      /** Key */
+      key: string;
+      kind: components["schemas"]["NodeKind"];
+      /**
+       * Name
+       * @description a template node: its template's name; an approval: what it asks
+       */
+      name: string;
+      /** Template Id */
+      template_id?: number | null;
+    };
+    /**
      * NodeKind
      * @enum {string}
      */
@@ -4083,6 +4142,17 @@ export interface components {
     Page_UserRead_: {
       /** Items */
       items: components["schemas"]["UserRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[WaitingApproval] */
+    Page_WaitingApproval_: {
+      /** Items */
+      items: components["schemas"]["WaitingApproval"][];
       /** Total */
       total: number;
       /** Limit */
@@ -6041,6 +6111,70 @@ export interface components {
       vault_id: string;
       /** Password */
       password: string;
+    };
+    /**
+     * WaitingApproval
+     * @description An approval node waiting for a decision the caller may give (the approvals inbox).
+     */
+    WaitingApproval: {
+      /**
+       * Id
+       * @description the waiting node's own id (in this workflow run: ``key``)
+       */
+      id: number;
+      /** Project Id */
+      project_id: number;
+      /** Project Name */
+      project_name: string;
+      /**
+       * Workflow Id
+       * @description null once the workflow is deleted
+       */
+      workflow_id: number | null;
+      /** Workflow Name */
+      workflow_name: string;
+      /** Workflow Run Id */
+      workflow_run_id: number;
+      /**
+       * Key
+       * @description the approval node's key
+       */
+      key: string;
+      /**
+       * Name
+       * @description what is asked
+       */
+      name: string;
+      /**
+       * Next
+       * @description what runs once it is approved
+       */
+      next: components["schemas"]["NextStep"][];
+      /** Launched By Id */
+      launched_by_id: number | null;
+      /**
+       * Launched By
+       * @description who launched the workflow run ('' once deleted)
+       */
+      launched_by: string;
+      /** @description manual, schedule or webhook */
+      launch_type: components["schemas"]["WorkflowLaunchType"];
+      /** Schedule Id */
+      schedule_id: number | null;
+      /** Webhook Id */
+      webhook_id: number | null;
+      /**
+       * Asked At
+       * @description when the node started waiting
+       */
+      asked_at: string | null;
+      /** Timeout Seconds */
+      timeout_seconds: number | null;
+      /**
+       * Deadline At
+       * @description it is denied then unless decided
+       */
+      deadline_at: string | null;
     };
     /**
      * WebhookAuth
@@ -15449,6 +15583,89 @@ export interface operations {
       };
     };
   };
+  list_waiting_approvals_api_v1_approvals_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WaitingApproval_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_destinations_api_v1_projects__project_id__notification_destinations_get: {
     parameters: {
       query?: {
@@ -17983,6 +18200,8 @@ export interface operations {
         until?: string | null;
         /** @description full text */
         q?: string | null;
+        /** @description only the instance's own records, of no project (sign-ins and failed sign-ins, users, teams, tokens, runner groups): global admins only (403 otherwise) */
+        instance?: boolean;
         before_id?: number | null;
         limit?: number;
       };
@@ -18077,6 +18296,8 @@ export interface operations {
         until?: string | null;
         /** @description full text */
         q?: string | null;
+        /** @description only the instance's own records, of no project (sign-ins and failed sign-ins, users, teams, tokens, runner groups): global admins only (403 otherwise) */
+        instance?: boolean;
       };
       header?: never;
       path?: never;
@@ -18091,6 +18312,100 @@ export interface operations {
         };
         content: {
           "application/x-ndjson": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  export_audit_csv_api_v1_audit_export_csv_get: {
+    parameters: {
+      query?: {
+        /** @description exact actor label */
+        actor?: string | null;
+        /** @description 'run:launch', or a prefix like 'run' */
+        action?: string | null;
+        object_type?: string | null;
+        object_id?: number | null;
+        project_id?: number | null;
+        since?: string | null;
+        until?: string | null;
+        /** @description full text */
+        q?: string | null;
+        /** @description only the instance's own records, of no project (sign-ins and failed sign-ins, users, teams, tokens, runner groups): global admins only (403 otherwise) */
+        instance?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": unknown;
         };
       };
       /** @description Not authenticated */

@@ -48,6 +48,8 @@ export const router = createBrowserRouter([
           { path: "account", lazy: () => import("@/app/routes/account") },
           { path: "admin/users", lazy: () => import("@/app/routes/admin/users") },
           { path: "admin/teams", lazy: () => import("@/app/routes/admin/teams") },
+          { path: "admin/audit", lazy: () => import("@/app/routes/admin/audit") },
+          { path: "approvals", lazy: () => import("@/app/routes/approvals") },
           { path: "*", lazy: () => import("@/app/routes/not-found") },
         ],
       },

@@ -8,6 +8,8 @@ export const paths = {
     tab ? `/account?tab=${tab}` : "/account",
   adminUsers: () => "/admin/users",
   adminTeams: () => "/admin/teams",
+  adminAudit: () => "/admin/audit",
+  approvals: () => "/approvals",
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,
   run: (projectId: number, runId: number) => `/projects/${projectId}/runs/${runId}`,

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -11,9 +10,9 @@ from sqlalchemy import ColumnElement
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import Action, projects_allowing
+from steward.access.policy import Action, projects_allowing, require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
-from steward.audit import service
+from steward.audit import export, service
 from steward.audit.schemas import AuditFilters, AuditPage, AuditRead
 from steward.bounds import Id
 
@@ -26,6 +25,8 @@ class AuditPageParams(AuditFilters):
 
 
 def _where(session: Session, actor: Actor, filters: AuditFilters) -> list[ColumnElement[bool]]:
+    if filters.instance:  # the instance's own records: admins only, a read
+        require_admin(actor, write=False)
     return service.conditions(
         project_ids=projects_allowing(session, actor, Action.AUDIT_VIEW),
         **filters.model_dump(),
@@ -44,6 +45,28 @@ def list_audit(
     return AuditPage(items=[AuditRead.model_validate(r) for r in rows], next_before_id=next_before)
 
 
+def _download(
+    rt: RuntimeDep,
+    where: list[ColumnElement[bool]],
+    lines: Callable[[Iterator[AuditRead]], Iterator[str]],
+    media_type: str,
+    filename: str,
+) -> StreamingResponse:
+    """The matching records, oldest first, streamed in batches through ``lines``."""
+
+    def body() -> Iterator[bytes]:
+        with rt.sessions() as export_session:
+            records = (AuditRead.model_validate(r) for r in service.stream(export_session, where))
+            for line in lines(records):
+                yield line.encode()
+
+    return StreamingResponse(
+        body(),
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
 @router.get(
     "/export",
     response_class=StreamingResponse,
@@ -58,14 +81,24 @@ def export_audit(
     """JSON lines, oldest first: one record per line, ready for a SIEM."""
     where = _where(session, actor, filters)
 
-    def lines() -> Iterator[bytes]:
-        with rt.sessions() as export_session:
-            for row in service.stream(export_session, where):
-                record = AuditRead.model_validate(row).model_dump(mode="json")
-                yield (json.dumps(record) + "\n").encode()
+    def lines(records: Iterator[AuditRead]) -> Iterator[str]:
+        return (export.jsonl_line(r) for r in records)
 
-    return StreamingResponse(
-        lines(),
-        media_type="application/x-ndjson",
-        headers={"Content-Disposition": 'attachment; filename="steward-audit.jsonl"'},
-    )
+    return _download(rt, where, lines, "application/x-ndjson", "steward-audit.jsonl")
+
+
+@router.get(
+    "/export.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}}}},
+)
+def export_audit_csv(
+    session: SessionDep,
+    actor: ActorDep,
+    rt: RuntimeDep,
+    filters: Annotated[AuditFilters, Query()],
+) -> StreamingResponse:
+    """CSV with a header line, oldest first, the same records and filters as the JSON lines;
+    a cell a spreadsheet would read as a formula (= + - @) starts with a quote."""
+    where = _where(session, actor, filters)
+    return _download(rt, where, export.csv_lines, "text/csv; charset=utf-8", "steward-audit.csv")

@@ -42,3 +42,8 @@ class AuditFilters(BaseModel):
     since: dt.datetime | None = None
     until: dt.datetime | None = None
     q: str | None = Field(default=None, min_length=1, max_length=200, description="full text")
+    instance: bool = Field(
+        default=False,
+        description="only the instance's own records, of no project (sign-ins and failed"
+        " sign-ins, users, teams, tokens, runner groups): global admins only (403 otherwise)",
+    )

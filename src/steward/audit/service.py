@@ -201,11 +201,15 @@ def conditions(
     since: dt.datetime | None = None,
     until: dt.datetime | None = None,
     q: str | None = None,
+    instance: bool = False,
 ) -> list[ColumnElement[bool]]:
-    """WHERE clauses of an audit query; ``project_ids`` None means every record (admins)."""
+    """WHERE clauses of an audit query; ``project_ids`` None means every record (admins);
+    ``instance``: only the records of no project (who may ask is the route's policy check)."""
     where: list[ColumnElement[bool]] = []
     if project_ids is not None:
         where.append(AuditRecord.project_id.in_(list(project_ids)))
+    if instance:
+        where.append(AuditRecord.project_id.is_(None))
     if actor:
         where.append(AuditRecord.actor == actor)
     if action:

@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+from sqlalchemy import ColumnElement, or_
+
 from steward.access.actor import Actor
 from steward.access.policy import ROLE_ACTIONS, Action, ProjectAccess
 from steward.errors import PermissionDenied
@@ -31,6 +33,17 @@ ROLES = [str(role) for role, actions in ROLE_ACTIONS.items() if PERMISSION in ac
 def excluded(wrun: WorkflowRun, node: WorkflowNodeRun) -> bool:
     """Whether the launcher of ``wrun`` may not approve ``node``."""
     return bool(node.approver_must_differ) and wrun.launched_by_id is not None
+
+
+def not_excluded(actor: Actor) -> ColumnElement[bool]:
+    """``excluded`` as a WHERE clause on ``WorkflowNodeRun`` joined with its ``WorkflowRun``:
+    the nodes ``actor`` is not shut out of approving (the inbox's selection, beside the
+    permission, which ``policy.projects_allowing`` answers)."""
+    return or_(
+        WorkflowNodeRun.approver_must_differ.is_(False),
+        WorkflowRun.launched_by_id.is_(None),
+        WorkflowRun.launched_by_id != actor.user.id,
+    )
 
 
 def refusal(

@@ -7,14 +7,16 @@ from fastapi import APIRouter, Depends, Path, Query, status
 from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import AccessDep, ActorDep, CipherDep, QueueDep, SessionDep
+from steward.db import utcnow
 from steward.schemas import Page, PageParams
-from steward.workflows import approvers, service
+from steward.workflows import approvers, inbox, service
 from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
 from steward.workflows.schemas import (
     KEY_MAX,
     KEY_PATTERN,
     Decision,
     NodeRunRead,
+    WaitingApproval,
     WorkflowCreate,
     WorkflowEdgeRead,
     WorkflowNodeRead,
@@ -26,6 +28,7 @@ from steward.workflows.schemas import (
 )
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["workflows"])
+approvals = APIRouter(prefix="/approvals", tags=["workflows"])
 
 
 def _viewer(rights: AccessDep) -> ProjectAccess:
@@ -280,3 +283,14 @@ def deny_node(
     """As approve, except that the run's launcher may deny (withdraw) their own request; the
     node fails, and its failure edges fire."""
     return _decide(False, wrun, key, body, rights, session, actor, cipher, queue)
+
+
+@approvals.get("")
+def list_waiting_approvals(
+    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
+) -> Page[WaitingApproval]:
+    """The approvals inbox: approval nodes waiting for a decision the caller may give, across
+    projects (workflow:approve there, and not the launcher of a run whose node says
+    ``approver_must_differ``), the longest waiting first; ``total`` counts them all."""
+    items, total = inbox.waiting(session, actor, utcnow(), limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)

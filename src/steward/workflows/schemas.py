@@ -207,3 +207,34 @@ class WorkflowRunPage(BaseModel):
     next_before_id: int | None = Field(
         description="pass as before_id to get the next (older) page; null on the last page"
     )
+
+
+class NextStep(BaseModel):
+    """A node an approval's success leads to (its edges ``on`` success or always)."""
+
+    key: str
+    kind: NodeKind
+    name: str = Field(description="a template node: its template's name; an approval: what it asks")
+    template_id: int | None = None
+
+
+class WaitingApproval(BaseModel):
+    """An approval node waiting for a decision the caller may give (the approvals inbox)."""
+
+    id: int = Field(description="the waiting node's own id (in this workflow run: ``key``)")
+    project_id: int
+    project_name: str
+    workflow_id: int | None = Field(description="null once the workflow is deleted")
+    workflow_name: str
+    workflow_run_id: int
+    key: str = Field(description="the approval node's key")
+    name: str = Field(description="what is asked")
+    next: list[NextStep] = Field(description="what runs once it is approved")
+    launched_by_id: int | None
+    launched_by: str = Field(description="who launched the workflow run ('' once deleted)")
+    launch_type: WorkflowLaunchType = Field(description="manual, schedule or webhook")
+    schedule_id: int | None
+    webhook_id: int | None
+    asked_at: dt.datetime | None = Field(description="when the node started waiting")
+    timeout_seconds: int | None
+    deadline_at: dt.datetime | None = Field(description="it is denied then unless decided")

@@ -2,6 +2,7 @@ import {
   Alert,
   Anchor,
   AppShell,
+  Badge,
   Burger,
   Button,
   Center,
@@ -16,6 +17,8 @@ import { Link, Outlet, useLocation, useNavigate, useNavigation } from "react-rou
 import { ColorSchemeToggle } from "@/components/color-scheme-toggle";
 import { useMe } from "@/features/auth/api/get-me";
 import { useLogout } from "@/features/auth/api/logout";
+import { useWaitingApprovals } from "@/features/workflows/api/get-approvals";
+import { badgeLabel } from "@/features/workflows/lib/inbox";
 import { paths } from "@/lib/paths";
 import classes from "@/app/routes/app-layout.module.css";
 
@@ -67,6 +70,9 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
             <Menu.Item component={Link} to={paths.adminTeams()}>
               Teams
             </Menu.Item>
+            <Menu.Item component={Link} to={paths.adminAudit()}>
+              Audit
+            </Menu.Item>
           </>
         )}
         <Menu.Divider />
@@ -75,6 +81,28 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** The approvals inbox in the navigation, with the count of what waits for the user. */
+function ApprovalsLink({ active, onClick }: { active: boolean; onClick: () => void }) {
+  const count = badgeLabel(useWaitingApprovals().data?.total);
+  return (
+    <NavLink
+      component={Link}
+      to={paths.approvals()}
+      label="Approvals"
+      active={active}
+      onClick={onClick}
+      aria-label={count ? `Approvals: ${count} waiting` : "Approvals"}
+      rightSection={
+        count && (
+          <Badge size="sm" circle={count.length < 3} data-testid="approvals-count">
+            {count}
+          </Badge>
+        )
+      }
+    />
   );
 }
 
@@ -150,6 +178,7 @@ function Shell() {
           active={pathname.startsWith(paths.projects())}
           onClick={nav.close}
         />
+        <ApprovalsLink active={pathname.startsWith(paths.approvals())} onClick={nav.close} />
         {me.data.is_admin && (
           <>
             <NavLink
@@ -164,6 +193,13 @@ function Shell() {
               to={paths.adminTeams()}
               label="Teams"
               active={pathname.startsWith(paths.adminTeams())}
+              onClick={nav.close}
+            />
+            <NavLink
+              component={Link}
+              to={paths.adminAudit()}
+              label="Audit"
+              active={pathname.startsWith(paths.adminAudit())}
               onClick={nav.close}
             />
           </>

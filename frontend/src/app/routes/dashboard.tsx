@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Card,
   Center,
   Group,
@@ -10,14 +11,17 @@ import {
   Title,
 } from "@mantine/core";
 import { useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { isApiError } from "@/api/errors";
 import { browserTimeZone, useDashboard } from "@/features/dashboard/api/get-dashboard";
 import { ActiveRunsTable } from "@/features/dashboard/components/active-runs-table";
 import { FailingTemplatesTable } from "@/features/dashboard/components/failing-templates-table";
 import { RunsPerDayChart } from "@/features/dashboard/components/runs-per-day-chart";
 import { Totals } from "@/features/dashboard/components/totals";
+import { useWaitingApprovals } from "@/features/workflows/api/get-approvals";
+import { ApprovalsTable } from "@/features/workflows/components/approvals-table";
 import { useNow } from "@/hooks/use-now";
+import { paths } from "@/lib/paths";
 
 const WINDOWS = ["7", "14", "30", "90"];
 
@@ -42,6 +46,7 @@ export function Component() {
   const refused = isApiError(dashboard.error) && dashboard.error.status === 422;
   if (refused && zone !== "UTC") setZone("UTC");
   const data = dashboard.data;
+  const approvals = useWaitingApprovals(5).data;
   const now = useNow(1000, (data?.running.length ?? 0) > 0);
 
   return (
@@ -69,6 +74,16 @@ export function Component() {
         <Center py="xl">
           <Loader aria-label="Loading the dashboard" />
         </Center>
+      )}
+      {approvals && approvals.total > 0 && (
+        <Section title="Waiting for your approval">
+          <ApprovalsTable items={approvals.items} now={now} />
+          {approvals.total > approvals.items.length && (
+            <Anchor component={Link} to={paths.approvals()} size="sm" mt="xs">
+              All {approvals.total} approvals
+            </Anchor>
+          )}
+        </Section>
       )}
       {data && (
         <>

@@ -8,6 +8,8 @@ export interface AuditFilters {
   since?: string;
   until?: string;
   q?: string;
+  /** only the instance's own records (of no project): admins only */
+  instance?: boolean;
 }
 
 /** Newest first, a page at a time (the API pages by `before_id`). */
@@ -27,12 +29,15 @@ export function useAudit(filters: AuditFilters) {
   });
 }
 
-/** The JSON-lines export of the same records (a download, so a plain link). */
-export function auditExportUrl(filters: AuditFilters): string {
+export type AuditExportFormat = "jsonl" | "csv";
+
+/** The export of the same records as JSON lines or CSV (a download, so a plain link). */
+export function auditExportUrl(filters: AuditFilters, format: AuditExportFormat = "jsonl"): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) {
-    if (value !== undefined && value !== "") params.set(name, String(value));
+    if (value !== undefined && value !== "" && value !== false) params.set(name, String(value));
   }
   const query = params.toString();
-  return `/api/v1/audit/export${query ? `?${query}` : ""}`;
+  const path = format === "csv" ? "/api/v1/audit/export.csv" : "/api/v1/audit/export";
+  return `${path}${query ? `?${query}` : ""}`;
 }

@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Center,
+  Checkbox,
   Code,
   Group,
   Loader,
@@ -19,15 +20,16 @@ import { type AuditFilters, auditExportUrl, useAudit } from "@/features/audit/ap
 import { auditLink, describeObject } from "@/features/audit/lib/audit-link";
 import { formatDateTime } from "@/lib/format";
 
-interface FilterValues {
+export interface FilterValues {
   actor: string;
   action: string;
   since: string;
   until: string;
   q: string;
+  instance: boolean;
 }
 
-const EMPTY: FilterValues = { actor: "", action: "", since: "", until: "", q: "" };
+const EMPTY: FilterValues = { actor: "", action: "", since: "", until: "", q: "", instance: false };
 
 /** datetime-local text (the reader's time) as the API's ISO 8601 instant. */
 function instant(local: string): string | undefined {
@@ -36,7 +38,9 @@ function instant(local: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-export function toAuditFilters(projectId: number, v: FilterValues): AuditFilters {
+/** The form's values as the API's filters: a project's page keeps to its project; the
+ * instance's page (no project) may keep to the records of no project. */
+export function toAuditFilters(projectId: number | undefined, v: FilterValues): AuditFilters {
   return {
     project_id: projectId,
     actor: v.actor.trim() || undefined,
@@ -44,11 +48,15 @@ export function toAuditFilters(projectId: number, v: FilterValues): AuditFilters
     since: instant(v.since),
     until: instant(v.until),
     q: v.q.trim() || undefined,
+    instance: projectId === undefined && v.instance ? true : undefined,
   };
 }
 
-/** The project's audit trail: who did what, when; filters, and the export of what is shown. */
-export function AuditPanel({ projectId, isAdmin }: { projectId: number; isAdmin: boolean }) {
+/** An audit trail: who did what, when; filters, and the export of what is shown. With a
+ * `projectId`, the project's; without, the whole instance's (admins: sign-ins, failed
+ * sign-ins, users, teams, tokens, and every project), which may keep to the records of no
+ * project. */
+export function AuditPanel({ projectId, isAdmin }: { projectId?: number; isAdmin: boolean }) {
   const [filters, setFilters] = useState<AuditFilters>({ project_id: projectId });
   const [open, setOpen] = useState<number | null>(null);
   const audit = useAudit(filters);
@@ -97,6 +105,14 @@ export function AuditPanel({ projectId, isAdmin }: { projectId: number; isAdmin:
             {...form.getInputProps("q")}
           />
         </SimpleGrid>
+        {projectId === undefined && (
+          <Checkbox
+            mt="sm"
+            label="Only the instance's own records (sign-ins, users, teams, tokens)"
+            key={form.key("instance")}
+            {...form.getInputProps("instance", { type: "checkbox" })}
+          />
+        )}
         <Group mt="sm" justify="space-between">
           <Group gap="xs">
             <Button type="submit">Filter</Button>
@@ -104,9 +120,14 @@ export function AuditPanel({ projectId, isAdmin }: { projectId: number; isAdmin:
               Clear
             </Button>
           </Group>
-          <Anchor href={auditExportUrl(filters)} download>
-            Export as JSON lines
-          </Anchor>
+          <Group gap="md">
+            <Anchor href={auditExportUrl(filters)} download>
+              Export as JSON lines
+            </Anchor>
+            <Anchor href={auditExportUrl(filters, "csv")} download>
+              Export as CSV
+            </Anchor>
+          </Group>
         </Group>
       </form>
       {audit.error && (

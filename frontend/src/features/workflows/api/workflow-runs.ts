@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { approvalsKey } from "@/features/workflows/api/get-approvals";
 import { workflowKeys } from "@/features/workflows/api/query-keys";
 
 /** Newest first, a page of `limit` older than `beforeId` (null: the newest). */
@@ -73,6 +74,7 @@ export function useDecide(projectId: number, workflowRunId: number) {
     },
     onSuccess: (read) => {
       queryClient.setQueryData(workflowKeys.run(projectId, workflowRunId), read);
+      void queryClient.invalidateQueries({ queryKey: approvalsKey }); // the inbox's count
       return queryClient.invalidateQueries({ queryKey: workflowKeys.runs(projectId) });
     },
   });
