@@ -21,51 +21,53 @@ export function RunStory({ run, onShowLine }: RunStoryProps) {
   return (
     <Stack gap="xs">
       {(canceled || unfinished > 0) && (
-        <Alert color="gray" p="xs" role="region" aria-label="How it ended">
-          <Text size="sm">
-            {canceled ? `Canceled by ${story.canceled_by ?? "the system"}. ` : ""}
-            {unfinished > 0
-              ? `${plural(unfinished, "host")} did not finish: ${story.unfinished_hosts.join(", ")}${
-                  more > 0 ? ` and ${more} more` : ""
-                }.`
-              : "Every host finished."}
-          </Text>
-        </Alert>
+        <section aria-label="How it ended">
+          <Alert color="gray" p="xs">
+            <Text size="sm">
+              {canceled ? `Canceled by ${story.canceled_by ?? "the system"}. ` : ""}
+              {unfinished > 0
+                ? `${plural(unfinished, "host")} did not finish: ${story.unfinished_hosts.join(", ")}${
+                    more > 0 ? ` and ${more} more` : ""
+                  }.`
+                : "Every host finished."}
+            </Text>
+          </Alert>
+        </section>
       )}
       {failure && (
-        <Alert
-          color="red"
-          p="xs"
-          role="region"
-          aria-label="First failure"
-          title={
-            <Text size="sm" fw={700} style={{ overflowWrap: "anywhere" }}>
-              {failure.unreachable ? "Unreachable" : "Failed"}: task “{failure.task}”
-              {failure.host ? ` on ${failure.host}` : " (installing the requirements)"}
-            </Text>
-          }
-        >
-          <Stack gap={4}>
-            {failure.message && (
-              <Text
-                size="sm"
-                ff="monospace"
-                style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
-                lineClamp={8}
-              >
-                {failure.message}
+        <section aria-label="First failure">
+          <Alert
+            color="red"
+            p="xs"
+            title={
+              <Text size="sm" fw={700} style={{ overflowWrap: "anywhere" }}>
+                {failure.unreachable ? "Unreachable" : "Failed"}: task “{failure.task}”
+                {failure.host ? ` on ${failure.host}` : " (installing the requirements)"}
               </Text>
-            )}
-            <Anchor
-              component="button"
-              type="button"
-              size="sm"
-              onClick={() => onShowLine(failure.line)}
-            >
-              Show it in the log (line {failure.line + 1})
-            </Anchor>
-          </Stack>
-        </Alert>
+            }
+          >
+            <Stack gap={4}>
+              {failure.message && (
+                <Text
+                  size="sm"
+                  ff="monospace"
+                  style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
+                  lineClamp={8}
+                >
+                  {failure.message}
+                </Text>
+              )}
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                onClick={() => onShowLine(failure.line)}
+              >
+                Show it in the log (line {failure.line + 1})
+              </Anchor>
+            </Stack>
+          </Alert>
+        </section>
       )}
     </Stack>
   );
