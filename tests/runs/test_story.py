@@ -5,92 +5,20 @@ recorded the way the recorder stores the callback plugin's."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 from support import services
+from support.recorded import FAILING, event_of, recorded
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.execution.recorder import EVENTS, HOSTS, OUTPUT, Numbering, batch_rows
-from steward.masking import Masker
-from steward.projects.models import Project
 from steward.runs import output, story
-from steward.runs.models import LaunchType, Run
 from steward.runs.status import RunStatus
-
-PLAY = "patch"
-
-
-def _play(hosts: list[str], tasks: int) -> dict[str, Any]:
-    data = {"play": PLAY, "name": PLAY, "hosts": hosts, "host_count": len(hosts)}
-    return {"event": "playbook_on_play_start", "event_data": {**data, "task_count": tasks}}
-
-
-def _task(name: str) -> dict[str, Any]:
-    return {
-        "event": "playbook_on_task_start",
-        "event_data": {"play": PLAY, "task": name},
-        "stdout": f"TASK [{name}] ***",
-    }
-
-
-def _result(kind: str, host: str, task: str, **res: Any) -> dict[str, Any]:
-    data = {"play": PLAY, "task": task, "host": host, "res": res}
-    return {"event": kind, "event_data": data, "stdout": f"{kind}: [{host}]"}
-
-
-def _stats(**per_kind: dict[str, int]) -> dict[str, Any]:
-    return {"event": "playbook_on_stats", "event_data": per_kind, "stdout": "PLAY RECAP"}
-
-
-def _recorded(session: Session, status: RunStatus, raw: list[dict[str, Any]]) -> Run:
-    """A run of a fresh project with ``raw`` events stored as the recorder stores them."""
-    project = session.scalar(select(Project).where(Project.name == "p"))
-    project = project or services.project(session)
-    run = Run(project_id=project.id, launch_type=LaunchType.API, status=status)
-    session.add(run)
-    session.flush()
-    numbered = [dict(event, counter=i) for i, event in enumerate(raw, start=1)]
-    rows = batch_rows(run.id, numbered, Masker([]), Numbering(), set())
-    session.execute(EVENTS.insert(), rows.events)
-    if rows.chunks:
-        session.execute(OUTPUT.insert(), rows.chunks)
-    if rows.new_hosts:
-        session.execute(HOSTS.insert(), rows.new_hosts)
-    for counts in rows.recap:
-        session.execute(
-            HOSTS.update()
-            .where(HOSTS.c.run_id == run.id, HOSTS.c.host == counts["host"])
-            .values({k: v for k, v in counts.items() if k != "host"})
-        )
-    session.flush()
-    return run
-
-
-FAILING = [
-    _play(["db1", "db2", "db3"], tasks=3),
-    _task("ping"),
-    _result("runner_on_ok", "db1", "ping", changed=False),
-    _result("runner_on_unreachable", "db3", "ping", msg="ssh: connect to host db3: refused"),
-    _result("runner_on_ok", "db2", "ping", changed=True),
-    _task("start db"),
-    _result("runner_on_failed", "db1", "start db", msg="ORA-01034: ORACLE not available"),
-    _result("runner_on_ok", "db2", "start db"),
-    _stats(
-        ok={"db1": 1, "db2": 2},
-        changed={"db2": 1},
-        failures={"db1": 1},
-        dark={"db3": 1},
-    ),
-]
 
 
 def test_the_first_failure_is_the_first_failed_result_with_its_message_and_line(
     db_session: Session,
 ) -> None:
-    run = _recorded(db_session, RunStatus.FAILED, FAILING)
+    run = recorded(db_session, RunStatus.FAILED, FAILING)
 
     failure = story.first_failure(db_session, run.id)
 
@@ -100,13 +28,13 @@ def test_the_first_failure_is_the_first_failed_result_with_its_message_and_line(
     # the line its output starts at: after the play's (none), the task's and db1's lines
     assert failure.line == 2
     assert failure.counter == 4
-    clean = _recorded(db_session, RunStatus.SUCCESSFUL, FAILING[:3])
+    clean = recorded(db_session, RunStatus.SUCCESSFUL, FAILING[:3])
     assert story.first_failure(db_session, clean.id) is None
 
 
 def test_an_unreachable_host_is_counted_apart_from_a_failed_one(db_session: Session) -> None:
-    run = _recorded(db_session, RunStatus.FAILED, FAILING)
-    without_recap = _recorded(db_session, RunStatus.RUNNING, FAILING[:2])
+    run = recorded(db_session, RunStatus.FAILED, FAILING)
+    without_recap = recorded(db_session, RunStatus.RUNNING, FAILING[:2])
 
     counts = story.host_counts(db_session, [run.id, without_recap.id])
 
@@ -124,7 +52,7 @@ def test_a_canceled_run_tells_who_canceled_it_and_which_hosts_did_not_finish(
     db_session: Session,
 ) -> None:
     # canceled during "start db": no recap; db3 never reported a result
-    run = _recorded(db_session, RunStatus.CANCELED, FAILING[:2] + FAILING[2:3])
+    run = recorded(db_session, RunStatus.CANCELED, FAILING[:2] + FAILING[2:3])
     audit.record(
         db_session,
         services.admin(db_session),
@@ -141,7 +69,7 @@ def test_a_canceled_run_tells_who_canceled_it_and_which_hosts_did_not_finish(
     assert told.unfinished_hosts == ["db1", "db2", "db3"]
     assert told.unfinished_host_count == 3
     # control: a run that reached its recap had every host finish, and none canceled it
-    finished = story.story(db_session, _recorded(db_session, RunStatus.FAILED, FAILING))
+    finished = story.story(db_session, recorded(db_session, RunStatus.FAILED, FAILING))
     assert (finished.unfinished_hosts, finished.canceled_by) == ([], None)
     assert finished.first_failure is not None
 
@@ -149,9 +77,9 @@ def test_a_canceled_run_tells_who_canceled_it_and_which_hosts_did_not_finish(
 def test_progress_is_play_task_and_host_results_in_order_from_a_position(
     db_session: Session,
 ) -> None:
-    ignored = _result("runner_on_failed", "db2", "start db", msg="ignored")
+    ignored = event_of("runner_on_failed", "db2", "start db", msg="ignored")
     ignored["event_data"]["ignore_errors"] = True
-    run = _recorded(db_session, RunStatus.RUNNING, [*FAILING[:7], ignored])
+    run = recorded(db_session, RunStatus.RUNNING, [*FAILING[:7], ignored])
 
     events = output.progress(db_session, run.id, -1, 100)
 

@@ -68,7 +68,7 @@ export function LiveHosts({
           const quiet = host.busy && now - host.since >= quietMs;
           return (
             <Table.Tr key={name} data-host={name}>
-              <Table.Td style={{ overflowWrap: "anywhere" }}>
+              <Table.Td style={{ overflowWrap: "break-word" }}>
                 <Text span c={OUTCOME_COLOR[host.outcome]} aria-hidden="true">
                   ●{" "}
                 </Text>
