@@ -41,62 +41,64 @@ export function LiveHosts({
   const names = limit === undefined ? progress.order : progress.order.slice(0, limit);
   if (names.length === 0) return <Text c="dimmed">No host has reported yet.</Text>;
   return (
-    <Table aria-label="Hosts now" verticalSpacing={2} striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Host</Table.Th>
-          <Table.Th>Task</Table.Th>
-          <Table.Th>State</Table.Th>
-          <Table.Th ta="right" visibleFrom="sm">
-            ok
-          </Table.Th>
-          <Table.Th ta="right" visibleFrom="sm">
-            changed
-          </Table.Th>
-          <Table.Th ta="right" visibleFrom="sm">
-            failed
-          </Table.Th>
-          <Table.Th ta="right" visibleFrom="sm">
-            unreachable
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {names.map((name) => {
-          const host = progress.hosts[name];
-          if (!host) return null;
-          const quiet = host.busy && now - host.since >= quietMs;
-          return (
-            <Table.Tr key={name} data-host={name}>
-              <Table.Td style={{ overflowWrap: "break-word" }}>
-                <Text span c={OUTCOME_COLOR[host.outcome]} aria-hidden="true">
-                  ●{" "}
-                </Text>
-                <Text span size="sm" fw={500}>
-                  {name}
-                </Text>
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: "anywhere" }}>{host.task || "—"}</Table.Td>
-              <Table.Td c={quiet ? "orange.8" : host.out ? "red" : undefined}>
-                {quiet ? `quiet for ${formatFor(now - host.since)}` : hostState(host, now)}
-              </Table.Td>
-              <Table.Td ta="right" visibleFrom="sm">
-                {host.ok}
-              </Table.Td>
-              <Table.Td ta="right" visibleFrom="sm">
-                {host.changed}
-              </Table.Td>
-              <Table.Td ta="right" visibleFrom="sm" c={host.failed ? "red" : "dimmed"}>
-                {host.failed}
-              </Table.Td>
-              <Table.Td ta="right" visibleFrom="sm" c={host.unreachable ? "grape" : "dimmed"}>
-                {host.unreachable}
-              </Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    <Table.ScrollContainer minWidth={300} type="native">
+      <Table aria-label="Hosts now" verticalSpacing={2} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Host</Table.Th>
+            <Table.Th>Task</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">
+              ok
+            </Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">
+              changed
+            </Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">
+              failed
+            </Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">
+              unreachable
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {names.map((name) => {
+            const host = progress.hosts[name];
+            if (!host) return null;
+            const quiet = host.busy && now - host.since >= quietMs;
+            return (
+              <Table.Tr key={name} data-host={name}>
+                <Table.Td style={{ whiteSpace: "nowrap" }}>
+                  <Text span c={OUTCOME_COLOR[host.outcome]} aria-hidden="true">
+                    ●{" "}
+                  </Text>
+                  <Text span size="sm" fw={500}>
+                    {name}
+                  </Text>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: "break-word" }}>{host.task || "—"}</Table.Td>
+                <Table.Td c={quiet ? "orange.8" : host.out ? "red" : undefined}>
+                  {quiet ? `quiet for ${formatFor(now - host.since)}` : hostState(host, now)}
+                </Table.Td>
+                <Table.Td ta="right" visibleFrom="sm">
+                  {host.ok}
+                </Table.Td>
+                <Table.Td ta="right" visibleFrom="sm">
+                  {host.changed}
+                </Table.Td>
+                <Table.Td ta="right" visibleFrom="sm" c={host.failed ? "red" : "dimmed"}>
+                  {host.failed}
+                </Table.Td>
+                <Table.Td ta="right" visibleFrom="sm" c={host.unreachable ? "grape" : "dimmed"}>
+                  {host.unreachable}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
