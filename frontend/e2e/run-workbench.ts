@@ -26,11 +26,13 @@ export class Workbench {
     private readonly csrf: string,
   ) {}
 
-  /** Sign in through the API (the cookie lands in `request`'s context) and build a project. */
+  /** Sign in through the API (the cookie lands in `request`'s context) and build a project.
+   * `hosts`: the inventory's hosts (default: localhost), each run locally. */
   static async create(
     request: APIRequestContext,
     name: string,
     playbooks: Record<string, string>,
+    hosts: readonly string[] = ["localhost"],
   ): Promise<Workbench> {
     const login = await request.post("/api/v1/auth/login", {
       data: { username: "admin", password: process.env.STEWARD_E2E_PASSWORD ?? "" },
@@ -55,7 +57,9 @@ export class Workbench {
       name: "localhost",
       kind: "static",
       format: "ini",
-      content: `localhost ansible_connection=local ansible_python_interpreter=${python}\n`,
+      content: hosts
+        .map((host) => `${host} ansible_connection=local ansible_python_interpreter=${python}\n`)
+        .join(""),
     });
     for (const file of Object.keys(playbooks)) {
       const template = await bench.post(bench.url("templates"), {

@@ -105,6 +105,8 @@ export async function startServer(
       STEWARD_OUTBOUND_ALLOWED_NETWORKS: "127.0.0.1/32,::1/128",
       // the port uvicorn listens on (not Settings.port): webhook URLs and notification links
       STEWARD_URL: url,
+      // the run page flags a host quiet after 3 s on one task (run-progress.spec.ts)
+      STEWARD_HOST_QUIET_MINUTES: "0.05",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     workflow_tick_seconds: float = Field(default=1.0, ge=0.05, le=300)
     # notifications: the notifier's poll, attempts per message and the first retry's delay
     # (doubling after each failure); outbound requests time out after notify_timeout_seconds
+    # the run page flags a host working on one task longer than this, with no result ("quiet")
+    host_quiet_minutes: float = Field(default=5.0, gt=0, le=1440)
     notifier_tick_seconds: float = Field(default=2.0, ge=0.05, le=300)
     notify_max_attempts: int = Field(default=5, ge=1, le=50)
     notify_backoff_seconds: float = Field(default=30.0, ge=0.01, le=86400)

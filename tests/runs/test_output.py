@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -10,23 +9,12 @@ import pytest
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.orm import Session
 from support.builders import Workbench
+from support.sse import messages as _sse
 
 from steward.ansi import ANSI
 from steward.runs import output
 from steward.runs.bell import BELL, ring_after_commit
 from steward.runs.models import RunOutput
-
-
-def _sse(body: str) -> list[tuple[str, str, Any]]:
-    """(id, event, data) of each message of a text/event-stream body."""
-    messages = []
-    for block in body.split("\n\n"):
-        fields = dict(
-            line.split(": ", 1) for line in block.splitlines() if ": " in line and line[0] != ":"
-        )
-        if "event" in fields:
-            messages.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
-    return messages
 
 
 def test_live_stream_shows_lines_while_running_and_resumes_without_gaps(

@@ -1744,7 +1744,9 @@ export interface paths {
     /**
      * Read Run
      * @description With ``refs``: the names of the repository, inventory, environment and keys it used
-     *     (key names only for who may see the project's keys); queued, why it is still waiting.
+     *     (key names only for who may see the project's keys); queued, why it is still waiting;
+     *     ``story``: how it went (first failure with its message and log line, who canceled it, the
+     *     hosts that did not finish).
      */
     get: operations["read_run_api_v1_projects__project_id__runs__run_id__get"];
     put?: never;
@@ -1915,7 +1917,9 @@ export interface paths {
     };
     /**
      * Stream Output
-     * @description Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect).
+     * @description Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect):
+     *     ``lines``, ``status`` (with ``host_quiet_seconds``: when the console flags a host that has
+     *     been on one task that long), ``end``; with ``events_after``, ``events`` too.
      */
     get: operations["stream_output_api_v1_projects__project_id__runs__run_id__stream_get"];
     put?: never;
@@ -3155,6 +3159,36 @@ export interface components {
       message: string;
     };
     /**
+     * FirstFailure
+     * @description A run's first failed (or unreachable) result.
+     */
+    FirstFailure: {
+      /** Task */
+      task: string;
+      /**
+       * Host
+       * @description empty for the install of the repository's requirements
+       */
+      host: string;
+      /**
+       * Message
+       * @description what it said (msg, then stderr), at most 1000 characters
+       */
+      message: string;
+      /** Unreachable */
+      unreachable: boolean;
+      /**
+       * Line
+       * @description where its output starts in the log (line_no)
+       */
+      line: number;
+      /**
+       * Counter
+       * @description its event
+       */
+      counter: number;
+    };
+    /**
      * GalaxyServerCreate
      * @description ``url``: the server's API root (``https://galaxy.ansible.com/``, an Automation Hub's
      *     ``https://hub.example.com/api/galaxy/content/published/``); ``key_id``: a ``secret`` key
@@ -3304,6 +3338,25 @@ export interface components {
       vars: {
         [key: string]: unknown;
       };
+    };
+    /**
+     * HostCounts
+     * @description A run's hosts counted by their worst outcome: unreachable, failed, changed, ok.
+     */
+    HostCounts: {
+      /** Hosts */
+      hosts: number;
+      /** Ok */
+      ok: number;
+      /** Changed */
+      changed: number;
+      /**
+       * Failed
+       * @description failed, not unreachable
+       */
+      failed: number;
+      /** Unreachable */
+      unreachable: number;
     };
     /** HostRead */
     HostRead: {
@@ -4798,6 +4851,10 @@ export interface components {
        * @description queued runs: why it has not started (no worker of its group online, a limit reached, every worker busy)
        */
       waiting_reason?: string | null;
+      /** @description its hosts by outcome, once any has reported */
+      host_counts?: components["schemas"]["HostCounts"] | null;
+      /** @description in the read of one run only: how it went */
+      story?: components["schemas"]["RunStory"] | null;
     };
     /**
      * RunRefs
@@ -4825,6 +4882,25 @@ export interface components {
      * @enum {string}
      */
     RunStatus: "queued" | "running" | "successful" | "failed" | "error" | "canceled" | "timed_out";
+    /**
+     * RunStory
+     * @description How a finished run went, for the top of its page.
+     */
+    RunStory: {
+      first_failure: components["schemas"]["FirstFailure"] | null;
+      /**
+       * Canceled By
+       * @description who asked to cancel it (a canceled run)
+       */
+      canceled_by: string | null;
+      /**
+       * Unfinished Hosts
+       * @description hosts that did not finish: the run ended before the playbook's recap (first 50 by name)
+       */
+      unfinished_hosts: string[];
+      /** Unfinished Host Count */
+      unfinished_host_count: number;
+    };
     /** RunnerGroupCreate */
     RunnerGroupCreate: {
       /**
@@ -17733,6 +17809,8 @@ export interface operations {
     parameters: {
       query?: {
         after?: number;
+        /** @description also send the run's progress (``events`` messages: play and task starts, host results, the recap) after this event counter; -1: from the start */
+        events_after?: number | null;
       };
       header?: {
         "last-event-id"?: number | null;

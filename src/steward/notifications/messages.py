@@ -10,7 +10,6 @@ masked (run events are masked by the recorder before they are stored) or hold no
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from sqlalchemy import case, func, select
@@ -19,13 +18,13 @@ from sqlalchemy.orm import Session
 from steward.auth.models import User
 from steward.notifications.models import Message, RunEventKind
 from steward.projects.models import Project
-from steward.runs.models import Run, RunEvent, RunHost
+from steward.runs import story
+from steward.runs.models import Run, RunHost
 from steward.templates.models import Template
 from steward.workflows import approvers
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
 HOSTS_MAX = 50  # hosts listed in a message (the failing ones first); the total is given
-MESSAGE_MAX = 1000  # characters of the first failure's message
 RECAP = ("ok", "changed", "failed", "unreachable", "skipped")
 TEST_EVENT = "test"
 
@@ -122,6 +121,7 @@ def for_run(session: Session, message: Message, base_url: str, now: dt.datetime)
     title = f"[{project_name}] {template} #{run.id} {verb}"
     hosts, total = _hosts(session, run.id) if finished else ([], 0)
     failure = _first_failure(session, run.id) if finished else None
+    counts = story.host_counts(session, [run.id]).get(run.id) if finished else None
     launched_by = launcher(username, run)
     content: dict[str, Any] = {
         "event": event.value,
@@ -144,6 +144,7 @@ def for_run(session: Session, message: Message, base_url: str, now: dt.datetime)
         },
         "hosts": hosts,
         "hosts_total": total,
+        "host_counts": counts.model_dump() if counts is not None else None,
         "first_failure": failure,
     }
     content["text"] = _text(content, finished)
@@ -223,30 +224,11 @@ def _hosts(session: Session, run_id: int) -> tuple[list[dict[str, Any]], int]:
 
 
 def _first_failure(session: Session, run_id: int) -> dict[str, str] | None:
-    event = session.scalar(
-        select(RunEvent)
-        .where(RunEvent.run_id == run_id, RunEvent.failed.is_(True))
-        .order_by(RunEvent.counter)
-        .limit(1)
-    )
-    if event is None:
+    """The run domain's first failure (``runs.story``), as a message tells it."""
+    failure = story.first_failure(session, run_id)
+    if failure is None:
         return None
-    return {"task": event.task, "host": event.host, "message": failure_message(event.data)}
-
-
-def failure_message(data: dict[str, Any]) -> str:
-    """What the failed task said (its ``msg``, then the start of its stderr), bounded."""
-    res = data.get("res")
-    if not isinstance(res, dict):
-        return ""
-    parts = []
-    for key in ("msg", "stderr"):
-        value = res.get(key)
-        if value in (None, ""):
-            continue
-        parts.append(value if isinstance(value, str) else json.dumps(value, default=str))
-    text = "\n".join(dict.fromkeys(parts))
-    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
+    return {"task": failure.task, "host": failure.host, "message": failure.message}
 
 
 def _text(content: dict[str, Any], finished: bool) -> str:
@@ -259,6 +241,12 @@ def _text(content: dict[str, Any], finished: bool) -> str:
     if run["duration_seconds"] is not None and content["event"] != RunEventKind.STARTED:
         label = "Duration" if finished else "Running for"
         lines.append(f"{label}: {duration_text(run['duration_seconds'])}")
+    counts = content.get("host_counts")
+    if counts:
+        lines.append(
+            f"Hosts: {counts['hosts']} ({counts['ok']} ok, {counts['changed']} changed,"
+            f" {counts['failed']} failed, {counts['unreachable']} unreachable)"
+        )
     if content["hosts"]:
         lines.append(f"Hosts ({content['hosts_total']}):")
         lines += [

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
 
 import anyio
 from sqlalchemy import ColumnElement, and_, or_, select
@@ -11,7 +13,7 @@ from sqlalchemy.orm import QueryableAttribute, Session, aliased, sessionmaker
 
 from steward.ansi import ANSI
 from steward.db import icontains
-from steward.execution.recorder import REQUIREMENTS_EVENT
+from steward.execution.recorder import REQUIREMENTS_EVENT, STATS_EVENT
 from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
 from steward.runs.schemas import (
@@ -232,20 +234,116 @@ def text(sessions: sessionmaker[Session], run_id: int, *, strip_ansi: bool) -> I
         after = rows[-1][0]
 
 
+PROGRESS_KINDS = (PLAY_HEADER, *TASK_HEADERS, *RESULT_STATUS, STATS_EVENT)
+PROGRESS_COLUMNS = (
+    RunEvent.counter,
+    RunEvent.event,
+    RunEvent.host,
+    RunEvent.task,
+    RunEvent.play,
+    RunEvent.changed,
+    RunEvent.failed,
+    RunEvent.created_at,
+)
+
+
+def _progress_kind(event: str) -> str:
+    if event == PLAY_HEADER:
+        return "play"
+    if event in TASK_HEADERS:
+        return "task"
+    return "stats" if event == STATS_EVENT else "result"
+
+
+def _progress_status(event: str, *, changed: bool, failed: bool) -> str | None:
+    if event not in RESULT_STATUS:
+        return None
+    if event == "runner_on_failed" and not failed:
+        return "ignored"  # a failure the task ignores
+    return _result_status(event, changed=changed, failed=failed)
+
+
+def progress(session: Session, run_id: int, after: int, limit: int) -> list[dict[str, object]]:
+    """What the run page counts progress from, after event ``after``: play starts (with the
+    play's hosts and its number of tasks), task starts, host results (ok, changed, failed,
+    unreachable, skipped, ignored) and the recap, in order, as the live stream sends them.
+
+    Reads the few columns it sends; the data only of play starts (one per play)."""
+    rows = session.execute(
+        select(*PROGRESS_COLUMNS)
+        .where(
+            RunEvent.run_id == run_id,
+            RunEvent.counter > after,
+            RunEvent.event.in_(PROGRESS_KINDS),
+        )
+        .order_by(RunEvent.counter)
+        .limit(limit)
+    ).all()
+    plays = [r.counter for r in rows if r.event == PLAY_HEADER]
+    play_data: dict[int, dict[str, Any]] = {}
+    if plays:
+        query = select(RunEvent.counter, RunEvent.data).where(
+            RunEvent.run_id == run_id, RunEvent.counter.in_(plays)
+        )
+        play_data = {counter: data for counter, data in session.execute(query)}
+    found: list[dict[str, object]] = []
+    for r in rows:
+        item: dict[str, object] = {
+            "counter": r.counter,
+            "kind": _progress_kind(r.event),
+            "host": r.host,
+            "task": r.task,
+            "play": r.play,
+            "at": r.created_at.isoformat(),
+            "status": _progress_status(r.event, changed=r.changed, failed=r.failed),
+        }
+        data = play_data.get(r.counter)
+        if data is not None:
+            hosts = data.get("hosts")
+            item["hosts"] = [str(h) for h in hosts] if isinstance(hosts, list) else None
+            for key in ("host_count", "task_count"):
+                value = data.get(key)
+                item[key] = value if isinstance(value, int) else None
+            item["play"] = str(data.get("name") or r.play)
+        found.append(item)
+    return found
+
+
 def _sse(event: str, data: object, event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n".encode()
 
 
+@dataclasses.dataclass(slots=True)
+class _Polled:
+    lines: list[tuple[int, int, str]]
+    status: RunStatus
+    line_count: int
+    event_count: int
+    events: list[dict[str, object]]
+
+
 def _poll(
-    sessions: sessionmaker[Session], run_id: int, after: int
-) -> tuple[list[tuple[int, int, str]], RunStatus, int]:
+    sessions: sessionmaker[Session], run_id: int, after: int, events: _EventCursor | None
+) -> _Polled:
+    """The lines after ``after``, the run's status and counts; and, when the stream sends
+    progress (``events``) and the run has stored events since it last looked, the progress
+    events after its position (one more query, only then)."""
     with sessions() as session:
         rows = _read(session, run_id, after, STREAM_BATCH)
-        status, line_count = session.execute(
-            select(Run.status, Run.line_count).where(Run.id == run_id)
+        status, line_count, event_count = session.execute(
+            select(Run.status, Run.line_count, Run.event_count).where(Run.id == run_id)
         ).one()
-    return rows, RunStatus(status), int(line_count)
+        found: list[dict[str, object]] = []
+        if events is not None and event_count != events.seen:
+            found = progress(session, run_id, events.after, STREAM_BATCH)
+    return _Polled(rows, RunStatus(status), int(line_count), int(event_count), found)
+
+
+@dataclasses.dataclass(slots=True)
+class _EventCursor:
+    after: int  # the last event counter sent
+    seen: int = -1  # the run's event_count when its events were last read
 
 
 async def stream(
@@ -253,35 +351,52 @@ async def stream(
     run_id: int,
     after: int,
     *,
+    events_after: int | None = None,
+    host_quiet_seconds: float | None = None,
     quiet: float = STREAM_QUIET_SECONDS,
     heartbeat: float = 15.0,
 ) -> AsyncIterator[bytes]:
     """Server-Sent Events: ``lines`` batches (id = last line_no, so a reconnect with
     Last-Event-ID resumes exactly), ``status`` on every change, ``end`` once all is sent.
+    With ``events_after``: ``events`` too, the run's progress events (``progress``) after that
+    counter, as they are stored (a reconnect may send some again: each has its ``counter``).
 
     Reads when ``bell`` rings for the run, at most every ``STREAM_INTERVAL_SECONDS``, and after
     ``quiet`` seconds without a ring."""
     last_status: RunStatus | None = None
+    cursor = _EventCursor(events_after) if events_after is not None else None
     idle = 0.0
     yield b"retry: 1000\n\n"
     with BELL.listen(run_id) as rung:
         while True:
             rung.clear()  # a commit from now on rings again, even one during the read
-            rows, status, line_count = await anyio.to_thread.run_sync(
-                _poll, sessions, run_id, after
-            )
+            polled = await anyio.to_thread.run_sync(_poll, sessions, run_id, after, cursor)
+            rows, status, line_count = polled.lines, polled.status, polled.line_count
             if rows:
                 after = rows[-1][0]
                 lines = [{"n": n, "c": c, "t": t} for n, c, t in rows]
                 yield _sse("lines", {"first": rows[0][0], "lines": lines}, after)
                 idle = 0.0
+            more_events = False
+            if cursor is not None:
+                if polled.events:
+                    cursor.after = int(str(polled.events[-1]["counter"]))
+                    yield _sse("events", {"events": polled.events}, after)
+                    idle = 0.0
+                more_events = len(polled.events) == STREAM_BATCH
+                # all read up to this count: the next read waits for more to be stored
+                cursor.seen = -1 if more_events else polled.event_count
             if status != last_status:
                 last_status = status
-                yield _sse("status", {"status": status, "line_count": line_count}, after)
-            if status.is_finished and after >= line_count - 1 and not rows:
+                told: dict[str, object] = {"status": status, "line_count": line_count}
+                if host_quiet_seconds is not None:
+                    told["host_quiet_seconds"] = host_quiet_seconds
+                yield _sse("status", told, after)
+            # the recorder stores every event before the final status: read once more, all is sent
+            if status.is_finished and after >= line_count - 1 and not rows and not more_events:
                 yield _sse("end", {"status": status, "line_count": line_count}, after)
                 return
-            if len(rows) == STREAM_BATCH:  # more are stored: a reader catching up goes on
+            if len(rows) == STREAM_BATCH or more_events:  # more stored: catching up goes on
                 continue
             if rows:
                 await anyio.sleep(STREAM_INTERVAL_SECONDS)

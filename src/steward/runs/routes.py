@@ -17,13 +17,14 @@ from steward.api.deps import (
     SessionDep,
 )
 from steward.bounds import POSITION_MAX
-from steward.runs import output, refs, relaunch, service, waiting
+from steward.runs import output, refs, relaunch, service, story, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
     FAILED_HOSTS_SHOWN,
     EventFilters,
     EventPage,
     EventRead,
+    HostCounts,
     HostParams,
     HostRecap,
     LineFilters,
@@ -74,17 +75,33 @@ def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
 RelaunchedRun = Annotated[Run, Depends(_relaunched)]
 
 
-def _read(run: Run, template: str, user: str, waiting: str | None = None) -> RunRead:
+def _read(
+    run: Run,
+    template: str,
+    user: str,
+    waiting: str | None = None,
+    counts: HostCounts | None = None,
+) -> RunRead:
     return RunRead.model_validate(run).model_copy(
-        update={"template_name": template, "launched_by": user, "waiting_reason": waiting}
+        update={
+            "template_name": template,
+            "launched_by": user,
+            "waiting_reason": waiting,
+            "host_counts": counts,
+        }
     )
 
 
 def _page(
     session: SessionDep, rt: RuntimeDep, rows: list[tuple[Run, str, str]], next_before: int | None
 ) -> RunPage:
-    why = waiting.reasons(session, [run for run, _, _ in rows], rt.settings)
-    items = [_read(run, template, user, why.get(run.id)) for run, template, user in rows]
+    runs = [run for run, _, _ in rows]
+    why = waiting.reasons(session, runs, rt.settings)
+    counts = story.host_counts(session, [run.id for run in runs])
+    items = [
+        _read(run, template, user, why.get(run.id), counts.get(run.id))
+        for run, template, user in rows
+    ]
     return RunPage(items=items, next_before_id=next_before)
 
 
@@ -129,10 +146,15 @@ def launch_run(
 @router.get("/{run_id}")
 def read_run(run: ViewedRun, rights: AccessDep, session: SessionDep, rt: RuntimeDep) -> RunRead:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
-    (key names only for who may see the project's keys); queued, why it is still waiting."""
+    (key names only for who may see the project's keys); queued, why it is still waiting;
+    ``story``: how it went (first failure with its message and log line, who canceled it, the
+    hosts that did not finish)."""
     named = refs.refs(session, run, sees_keys=rights.sees_resources)
     why = waiting.reasons(session, [run], rt.settings).get(run.id)
-    return _read(run, *service.names(session, run), why).model_copy(update={"refs": named})
+    counts = story.host_counts(session, [run.id]).get(run.id)
+    told = story.story(session, run)
+    read = _read(run, *service.names(session, run), why, counts)
+    return read.model_copy(update={"refs": named, "story": told})
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)
@@ -262,16 +284,34 @@ def stream_output(
     run: ViewedRun,
     rt: RuntimeDep,
     after: Annotated[int, Query(ge=-1, le=POSITION_MAX)] = -1,
+    events_after: Annotated[
+        int | None,
+        Query(
+            ge=-1,
+            le=POSITION_MAX,
+            description="also send the run's progress (``events`` messages: play and task"
+            " starts, host results, the recap) after this event counter; -1: from the start",
+        ),
+    ] = None,
     last_event_id: Annotated[int | None, Header(ge=-1, le=POSITION_MAX)] = None,
 ) -> StreamingResponse:
-    """Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect)."""
+    """Live output (Server-Sent Events) from line ``after`` (or Last-Event-ID on reconnect):
+    ``lines``, ``status`` (with ``host_quiet_seconds``: when the console flags a host that has
+    been on one task that long), ``end``; with ``events_after``, ``events`` too."""
     start = last_event_id if last_event_id is not None else after
     # Celery mode: the run's recorder is in a worker and rings no bell in this process
     quiet = (
         output.STREAM_INTERVAL_SECONDS if rt.settings.broker_url else output.STREAM_QUIET_SECONDS
     )
     return StreamingResponse(
-        output.stream(rt.sessions, run.id, start, quiet=quiet),
+        output.stream(
+            rt.sessions,
+            run.id,
+            start,
+            events_after=events_after,
+            host_quiet_seconds=rt.settings.host_quiet_minutes * 60,
+            quiet=quiet,
+        ),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

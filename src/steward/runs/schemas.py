@@ -59,6 +59,39 @@ class RunRefs(ResponseModel):
     vault_keys: list[str] = Field(default_factory=list)
 
 
+class FirstFailure(ResponseModel):
+    """A run's first failed (or unreachable) result."""
+
+    task: str
+    host: str = Field(description="empty for the install of the repository's requirements")
+    message: str = Field(description="what it said (msg, then stderr), at most 1000 characters")
+    unreachable: bool
+    line: int = Field(description="where its output starts in the log (line_no)")
+    counter: int = Field(description="its event")
+
+
+class HostCounts(ResponseModel):
+    """A run's hosts counted by their worst outcome: unreachable, failed, changed, ok."""
+
+    hosts: int
+    ok: int
+    changed: int
+    failed: int = Field(description="failed, not unreachable")
+    unreachable: int
+
+
+class RunStory(ResponseModel):
+    """How a finished run went, for the top of its page."""
+
+    first_failure: FirstFailure | None
+    canceled_by: str | None = Field(description="who asked to cancel it (a canceled run)")
+    unfinished_hosts: list[str] = Field(
+        description="hosts that did not finish: the run ended before the playbook's recap"
+        " (first 50 by name)"
+    )
+    unfinished_host_count: int
+
+
 class RunRead(ResponseModel):
     id: int
     project_id: int
@@ -93,6 +126,12 @@ class RunRead(ResponseModel):
         default=None,
         description="queued runs: why it has not started (no worker of its group online,"
         " a limit reached, every worker busy)",
+    )
+    host_counts: HostCounts | None = Field(
+        default=None, description="its hosts by outcome, once any has reported"
+    )
+    story: RunStory | None = Field(
+        default=None, description="in the read of one run only: how it went"
     )
 
 

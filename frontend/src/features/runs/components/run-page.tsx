@@ -1,5 +1,6 @@
 import { Anchor, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
+import { useThrottledValue } from "@mantine/hooks";
 import { type ReactNode, useCallback, useState } from "react";
 import { Link } from "react-router";
 import { type Run, isActive, useRun } from "@/features/runs/api/get-run";
@@ -12,7 +13,9 @@ import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
 import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { RunOutput } from "@/features/runs/components/run-output";
+import { LiveHosts, RunProgress } from "@/features/runs/components/run-progress";
 import { RunRecap } from "@/features/runs/components/run-recap";
+import { RunStory } from "@/features/runs/components/run-story";
 import { RunStatusBadge } from "@/components/run-status-badge";
 import { RunSummary } from "@/features/runs/components/run-summary";
 import { RunTimeline } from "@/features/runs/components/run-timeline";
@@ -21,6 +24,7 @@ import { useLogPosition } from "@/features/runs/hooks/use-log-position";
 import { createRunStore, useRunLog } from "@/features/runs/hooks/use-run-log";
 import type { LineStore } from "@/features/runs/lib/line-store";
 import { QueryState } from "@/components/query-state";
+import { useNow } from "@/hooks/use-now";
 
 interface RunPageProps {
   projectId: number;
@@ -43,10 +47,13 @@ function RunView({
   renderTimelineExtra,
   renderRelaunch,
 }: { run: Run; store: LineStore } & Omit<RunPageProps, "projectId" | "runId">) {
-  const { live, connected } = useRunLog(run, store);
+  const { live, connected, progress, quietSeconds } = useRunLog(run, store);
   const active = isActive(run.status);
-  // refreshed with every status change (the run query) and on a timer while it runs
-  const version = `${run.status}:${active ? Math.floor(run.event_count / 25) : "done"}`;
+  const streaming = live && active;
+  // refreshed with every status change and, while it runs, as results arrive on the stream
+  // (at most once a second: thousands of hosts report in bursts)
+  const results = useThrottledValue(progress.results, 1000);
+  const version = `${run.status}:${active ? `${Math.floor(run.event_count / 25)}:${results}` : "done"}`;
   const hosts = useRunHosts(run.project_id, run.id, version);
   const timeline = useRunTimeline(run.project_id, run.id, version);
   const permissions = useRunPermissions(run.project_id, run.template_id, projectPermissions);
@@ -83,6 +90,10 @@ function RunView({
   };
   const hostNames = (hosts.data ?? []).map((host) => host.host);
   const hasFailedHosts = (hosts.data ?? []).some((h) => h.failed + h.unreachable > 0);
+  const now = useNow(1000, streaming);
+  // the recap's counts come with the playbook's end: before it (running, or ended without
+  // it) they would all read 0, "4 hosts: 4 ok"
+  const recapped = !active && !(run.story && run.story.unfinished_host_count > 0);
 
   return (
     <Stack gap="xs">
@@ -105,12 +116,31 @@ function RunView({
         />
       </Group>
       <RunMeta run={run} />
-      <RunSummary
-        hosts={hosts.data}
-        failed={run.status === "failed"}
-        onShowHost={showHost}
-        onFirstFailure={() => void showFirstFailure()}
-      />
+      {streaming && (
+        <RunProgress
+          progress={progress}
+          quietSeconds={quietSeconds}
+          onShowHosts={() => setTab("hosts")}
+        />
+      )}
+      {!active && (
+        <RunStory
+          run={run}
+          onShowLine={(line) => {
+            setTab("output");
+            setFilter(NO_FILTER);
+            position.showLine(line);
+          }}
+        />
+      )}
+      {recapped && (
+        <RunSummary
+          hosts={hosts.data}
+          failed={run.status === "failed"}
+          onShowHost={showHost}
+          onFirstFailure={() => void showFirstFailure()}
+        />
+      )}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Run details">
           <Tabs.Tab value="output">Output</Tabs.Tab>
@@ -140,7 +170,11 @@ function RunView({
           />
         </Tabs.Panel>
         <Tabs.Panel value="hosts" pt="sm">
-          <RunRecap hosts={hosts.data} error={hosts.error} onShowHost={showHost} />
+          {streaming ? (
+            <LiveHosts progress={progress} now={now} quietMs={quietSeconds * 1000} />
+          ) : (
+            <RunRecap hosts={hosts.data} error={hosts.error} onShowHost={showHost} />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="sm">
           <RunTimeline entries={timeline.data} error={timeline.error} />

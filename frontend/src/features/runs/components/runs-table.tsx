@@ -17,7 +17,27 @@ import { RunStatusBadge } from "@/components/run-status-badge";
 import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
 import { useNow } from "@/hooks/use-now";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, plural } from "@/lib/format";
+import type { Run } from "@/features/runs/api/get-run";
+
+/** "4 hosts · 1 failed · 1 unreachable": a run's hosts, unreachable apart from failed. */
+function HostCountsText({ counts }: { counts: NonNullable<Run["host_counts"]> }) {
+  return (
+    <Text size="xs" c="dimmed" aria-label="Hosts">
+      {plural(counts.hosts, "host")}
+      {counts.failed > 0 && (
+        <Text span c="red" fw={700} size="xs">
+          {` · ${counts.failed} failed`}
+        </Text>
+      )}
+      {counts.unreachable > 0 && (
+        <Text span c="grape" fw={700} size="xs">
+          {` · ${counts.unreachable} unreachable`}
+        </Text>
+      )}
+    </Text>
+  );
+}
 
 interface RunsTableProps {
   /** omit for the runs of every visible project */
@@ -116,6 +136,7 @@ export function RunsTable({
                 </Table.Td>
                 <Table.Td>
                   <RunStatusBadge status={run.status} />
+                  {run.host_counts && <HostCountsText counts={run.host_counts} />}
                   {run.status === "queued" && run.waiting_reason && (
                     <Text size="xs" c="dimmed">
                       {run.waiting_reason}

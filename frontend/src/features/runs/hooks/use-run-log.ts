@@ -1,10 +1,14 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useReducer, useState } from "react";
 import { type Run, isActive } from "@/features/runs/api/get-run";
 import { runKeys } from "@/features/runs/api/query-keys";
 import { fetchLines, streamUrl } from "@/features/runs/api/get-run-output";
 import { LineStore } from "@/features/runs/lib/line-store";
+import { EMPTY_PROGRESS, type ProgressEvent, applyProgress } from "@/features/runs/lib/progress";
 import { RunStream } from "@/features/runs/lib/run-stream";
+
+/** The threshold the server sends with the stream's status, until it has. */
+const DEFAULT_QUIET_SECONDS = 300;
 
 /** The store of a run's lines, its first chunk already asked for. */
 export function createRunStore(projectId: number, runId: number) {
@@ -30,6 +34,11 @@ export function useRunLog(run: Run, store: LineStore) {
   // aren't cut off when a poll sees the final status before the stream has sent them
   const [live] = useState(() => isActive(run.status));
   const [connected, setConnected] = useState(true);
+  const [progress, addEvents] = useReducer(
+    (state: typeof EMPTY_PROGRESS, events: ProgressEvent[]) => applyProgress(state, events),
+    EMPTY_PROGRESS,
+  );
+  const [quietSeconds, setQuietSeconds] = useState(DEFAULT_QUIET_SECONDS);
 
   useEffect(() => store.setCount(run.line_count), [store, run.line_count]);
 
@@ -40,7 +49,9 @@ export function useRunLog(run: Run, store: LineStore) {
     const stream = new RunStream({
       url: streamUrl(projectId, runId),
       after: store.count - 1,
+      eventsAfter: -1,
       handlers: {
+        onEvents: addEvents,
         onLines: (lines) => store.add(lines),
         onGap: (from, to) => {
           void fetchLines(projectId, runId, { after: from - 1, limit: to - from + 1 }).then(
@@ -51,6 +62,7 @@ export function useRunLog(run: Run, store: LineStore) {
         },
         onStatus: (status) => {
           store.setCount(status.line_count);
+          if (status.host_quiet_seconds) setQuietSeconds(status.host_quiet_seconds);
           void refresh();
         },
         onEnd: (status) => {
@@ -65,5 +77,5 @@ export function useRunLog(run: Run, store: LineStore) {
     return () => stream.close();
   }, [live, projectId, runId, store, queryClient]);
 
-  return { live, connected };
+  return { live, connected, progress, quietSeconds };
 }

@@ -2,8 +2,11 @@
  * The live output of a run over Server-Sent Events, resumed after a dropped connection without
  * duplicating or losing a line. The server's `lines` event carries `{first, lines: [{n, c, t}]}`
  * and `id: <last line_no>`, `status` carries `{status, line_count}`, and `end` closes the stream.
+ * Asked with `events_after`, it also sends `events` (`{events: ProgressEvent[]}`, the run's
+ * progress), resumed after the last event counter received.
  */
 import type { StoredLine } from "@/features/runs/lib/line-store";
+import type { ProgressEvent } from "@/features/runs/lib/progress";
 
 export interface LinesBatch {
   first: number;
@@ -13,6 +16,8 @@ export interface LinesBatch {
 export interface StreamStatus {
   status: string;
   line_count: number;
+  /** when the console flags a host that has been on one task that long */
+  host_quiet_seconds?: number;
 }
 
 export interface Accepted {
@@ -55,6 +60,8 @@ export interface RunStreamHandlers {
   onGap: (from: number, to: number) => void;
   onStatus: (status: StreamStatus) => void;
   onEnd: (status: StreamStatus) => void;
+  /** progress events (only when the stream was opened with `eventsAfter`) */
+  onEvents?: (events: ProgressEvent[]) => void;
   /** the connection dropped; true while a reconnect is pending */
   onConnection?: (connected: boolean) => void;
 }
@@ -64,6 +71,8 @@ export interface RunStreamOptions {
   url: string;
   /** the last line already known (-1: from the start) */
   after: number;
+  /** also the run's progress events after this counter (-1: from the start) */
+  eventsAfter?: number;
   handlers: RunStreamHandlers;
   open?: OpenEventSource;
   /** delays before manual reconnects, the last one repeating */
@@ -72,6 +81,7 @@ export interface RunStreamOptions {
 
 export class RunStream {
   private last: number;
+  private lastEvent: number | undefined;
   private source: EventSourceLike | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private attempts = 0;
@@ -82,6 +92,7 @@ export class RunStream {
   constructor(options: RunStreamOptions) {
     this.options = options;
     this.last = options.after;
+    this.lastEvent = options.eventsAfter;
     this.open = options.open ?? ((url) => new EventSource(url, { withCredentials: true }));
     this.connect();
   }
@@ -93,7 +104,8 @@ export class RunStream {
 
   private connect() {
     const { url, handlers } = this.options;
-    const source = this.open(`${url}?after=${this.last}`);
+    const events = this.lastEvent === undefined ? "" : `&events_after=${this.lastEvent}`;
+    const source = this.open(`${url}?after=${this.last}${events}`);
     this.source = source;
     source.addEventListener("lines", (event) => {
       this.attempts = 0;
@@ -102,6 +114,14 @@ export class RunStream {
       this.last = accepted.last;
       if (accepted.gap) handlers.onGap(accepted.gap[0], accepted.gap[1]);
       if (accepted.fresh.length > 0) handlers.onLines(accepted.fresh);
+    });
+    source.addEventListener("events", (event) => {
+      const { events } = JSON.parse(event.data) as { events: ProgressEvent[] };
+      const last = events.at(-1)?.counter;
+      if (last !== undefined && this.lastEvent !== undefined && last > this.lastEvent) {
+        this.lastEvent = last;
+      }
+      handlers.onEvents?.(events);
     });
     source.addEventListener("status", (event) => {
       this.attempts = 0;

@@ -52,6 +52,8 @@ FD_VARIABLE = "STEWARD_EVENTS_FD"
 HEADER = struct.Struct("!II")
 MAX_EVENT_BYTES = 64 * 1024  # Steward stores no more of an event's data (execution/recorder.py)
 MAX_VALUE_BYTES = 4096  # a value of a trimmed result is kept under this size
+PLAY_HOSTS_MAX = 1000  # host names a play's start event lists (its ``host_count`` counts them all)
+META_ACTIONS = ("meta", "ansible.builtin.meta", "ansible.legacy.meta")
 CENSORED = (
     "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 )
@@ -238,10 +240,13 @@ class _Bytes:
 
 
 _CHANNEL: _Channel | None = None
+_TQM: Any = None  # the task queue manager dispatching callbacks: a play's hosts, at its start
 _ORIGINAL_SEND = TaskQueueManager.send_callback
 
 
 def _send_callback(self: Any, method_name: str, *args: Any, **kwargs: Any) -> Any:
+    global _TQM
+    _TQM = self
     channel = _CHANNEL
     if channel is None or channel.fd is None:
         return _ORIGINAL_SEND(self, method_name, *args, **kwargs)
@@ -314,6 +319,30 @@ def _install(fd: int) -> _Channel:
     _share_result_dicts()
     _CHANNEL = channel
     return channel
+
+
+def _gathers(play: Any) -> int:
+    """1 when the play gathers facts (a task of its own), else 0: as ``PlayIterator`` decides."""
+    from ansible import constants
+
+    gathering = constants.config.get_config_value("DEFAULT_GATHERING")
+    wanted = play.gather_facts
+    if gathering == "implicit":
+        return int(wanted is None or bool(wanted))
+    return int(gathering == "explicit" and bool(wanted))
+
+
+def _count_tasks(blocks: Any) -> int:
+    """The tasks of ``blocks`` that start as tasks (``block`` and ``always`` parts; a rescue
+    runs only on a failure; meta tasks show no start)."""
+    count = 0
+    for block in blocks:
+        for item in [*(block.block or []), *(block.always or [])]:
+            if hasattr(item, "block"):  # a nested block
+                count += _count_tasks([item])
+            elif getattr(item, "action", "") not in META_ACTIONS:
+                count += 1
+    return count
 
 
 def _get(obj: Any, public: str, private: str) -> Any:
@@ -424,7 +453,14 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         name = play.get_name().strip() or pattern
         play_uuid = str(play._uuid)
         self._play = {"play": name, "play_uuid": play_uuid, "play_pattern": pattern}
-        data = dict(self._play, name=name, pattern=pattern)
+        data: dict[str, Any] = dict(self._play, name=name, pattern=pattern)
+        # what the run page counts progress against: the play's hosts (of this batch) and its
+        # tasks as written (an include counts once; what it includes is not known yet)
+        with contextlib.suppress(Exception):
+            names = [h.get_name() for h in _TQM.get_inventory().get_hosts(play.hosts)]
+            data.update(hosts=names[:PLAY_HOSTS_MAX], host_count=len(names))
+        with contextlib.suppress(Exception):
+            data["task_count"] = _gathers(play) + _count_tasks(play.compile())
         self._emit("playbook_on_play_start", data, play_uuid, parent=self._playbook_uuid)
 
     def _task_start(self, task: Any, is_conditional: bool) -> None:

@@ -1,0 +1,142 @@
+"""How a run went, told once for every reader (the run's read model, notifications, the runs
+list): the first failure with its message and log line, hosts counted by outcome (unreachable
+apart from failed), who canceled it and which hosts did not finish.
+
+Everything here is read from rows that are already masked (the recorder masks events before it
+stores them) or hold no secret.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import case, exists, func, select
+from sqlalchemy.orm import Session
+
+from steward.audit.actions import AuditAction
+from steward.audit.models import AuditRecord
+from steward.execution.recorder import STATS_EVENT
+from steward.runs.models import Run, RunEvent, RunHost
+from steward.runs.schemas import FirstFailure, HostCounts, RunStory
+from steward.runs.status import RunStatus
+
+MESSAGE_MAX = 1000  # characters of the first failure's message
+UNFINISHED_SHOWN = 50  # hosts named as not finished (their count is given)
+PLAY_START = "playbook_on_play_start"  # its data lists the play's hosts
+
+
+def failure_message(data: dict[str, Any]) -> str:
+    """What the failed task said (its ``msg``, then the start of its stderr), bounded."""
+    res = data.get("res")
+    if not isinstance(res, dict):
+        return ""
+    parts = []
+    for key in ("msg", "stderr"):
+        value = res.get(key)
+        if value in (None, ""):
+            continue
+        parts.append(value if isinstance(value, str) else json.dumps(value, default=str))
+    text = "\n".join(dict.fromkeys(parts))
+    return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
+
+
+def first_failure(session: Session, run_id: int) -> FirstFailure | None:
+    """The run's first failed (or unreachable) result, or the failed install of its
+    requirements: task, host, message and where its output starts in the log."""
+    event = session.scalar(
+        select(RunEvent)
+        .where(RunEvent.run_id == run_id, RunEvent.failed.is_(True))
+        .order_by(RunEvent.counter)
+        .limit(1)
+    )
+    if event is None:
+        return None
+    return FirstFailure(
+        task=event.task,
+        host=event.host,
+        message=failure_message(event.data),
+        unreachable=event.event == "runner_on_unreachable",
+        line=event.start_line,
+        counter=event.counter,
+    )
+
+
+def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCounts]:
+    """Per run, its hosts counted by their worst outcome (unreachable, failed, changed, ok),
+    from the recap; runs without a recap row are left out. One grouped query."""
+    if not run_ids:
+        return {}
+    unreachable = RunHost.unreachable > 0
+    failed = (RunHost.failed > 0) & ~unreachable
+    changed = (RunHost.changed > 0) & (RunHost.failed == 0) & ~unreachable
+    rows = session.execute(
+        select(
+            RunHost.run_id,
+            func.count(),
+            func.sum(case((unreachable, 1), else_=0)),
+            func.sum(case((failed, 1), else_=0)),
+            func.sum(case((changed, 1), else_=0)),
+        )
+        .where(RunHost.run_id.in_(run_ids))
+        .group_by(RunHost.run_id)
+    )
+    counts = {}
+    for run_id, total, dark, failures, changes in rows:
+        dark, failures, changes = int(dark or 0), int(failures or 0), int(changes or 0)
+        counts[run_id] = HostCounts(
+            hosts=total,
+            ok=total - dark - failures - changes,
+            changed=changes,
+            failed=failures,
+            unreachable=dark,
+        )
+    return counts
+
+
+def recapped(session: Session, run_id: int) -> bool:
+    """Whether the playbook told its recap (``playbook_on_stats``): its hosts all finished."""
+    query = exists().where(RunEvent.run_id == run_id, RunEvent.event == STATS_EVENT)
+    return bool(session.scalar(select(query)))
+
+
+def canceled_by(session: Session, run_id: int) -> str | None:
+    """Who asked to cancel the run, as the audit trail names them (the first to ask)."""
+    return session.scalar(
+        select(AuditRecord.actor)
+        .where(
+            AuditRecord.object_type == "run",
+            AuditRecord.object_id == run_id,
+            AuditRecord.action == AuditAction.RUN_CANCEL,
+        )
+        .order_by(AuditRecord.id)
+        .limit(1)
+    )
+
+
+def story(session: Session, run: Run) -> RunStory:
+    """What the top of a finished run's page says: the first failure (of any run that has
+    one), and for a run that ended before its recap (canceled, timed out, an error) the hosts
+    that did not finish; who canceled it."""
+    status = RunStatus(run.status)
+    failure = first_failure(session, run.id) if status.is_finished else None
+    unfinished: list[str] = []
+    count = 0
+    if status.is_finished and status is not RunStatus.SUCCESSFUL and not recapped(session, run.id):
+        hosts = set(session.scalars(select(RunHost.host).where(RunHost.run_id == run.id)))
+        for data in session.scalars(
+            select(RunEvent.data).where(RunEvent.run_id == run.id, RunEvent.event == PLAY_START)
+        ):
+            named = data.get("hosts")
+            if isinstance(named, list):
+                hosts.update(str(h) for h in named if h)
+        count = len(hosts)
+        unfinished = sorted(hosts)[:UNFINISHED_SHOWN]
+    who = canceled_by(session, run.id) if status is RunStatus.CANCELED else None
+    return RunStory(
+        first_failure=failure,
+        canceled_by=who,
+        unfinished_hosts=unfinished,
+        unfinished_host_count=count,
+    )
