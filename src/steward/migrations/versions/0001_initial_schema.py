@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 13:46:45.619947
+Create Date: 2026-11-27 14:57:26.098086
 """
 
 from collections.abc import Sequence
