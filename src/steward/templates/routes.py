@@ -2,16 +2,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 
 from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
+    EditedTemplate,
     ReachDep,
     RuntimeDep,
     SessionDep,
     TemplateWrite,
+    ViewedTemplate,
 )
 from steward.execution.ansible import venvs
 from steward.schemas import Page, PageParams
@@ -26,22 +28,6 @@ from steward.templates.schemas import (
 
 router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"])
 venvs_router = APIRouter(prefix="/ansible-venvs", tags=["templates"])
-
-
-def _viewed(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return service.get(session, rights.project, template_id, only=visible)
-
-
-ViewedTemplate = Annotated[Template, Depends(_viewed)]
-
-
-def _edited(template: ViewedTemplate, rights: AccessDep) -> Template:
-    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
-    return template
-
-
-EditedTemplate = Annotated[Template, Depends(_edited)]
 
 
 def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
