@@ -10,7 +10,6 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_
 from sqlalchemy.orm import Session, joinedload
 
 from steward.access.actor import Actor
@@ -37,7 +36,7 @@ from steward.schedules.schemas import (
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
-from steward.triggers import values
+from steward.triggers import targets, values
 from steward.workflows import service as workflows
 from steward.workflows import usage as workflow_runs
 from steward.workflows.models import Workflow, WorkflowRun
@@ -65,15 +64,6 @@ def _fields(schedule: Schedule) -> dict[str, Any]:
     return audit.snapshot(schedule, AUDITED_FIELDS)
 
 
-def _visible(only: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
-    """``only``: the templates whose schedules the caller may see (None: all, and those of
-    deleted targets too); ``workflows``: whether the caller sees the workflows' schedules."""
-    if only is None and workflows:
-        return []
-    templates = Schedule.workflow_id.is_(None) if only is None else Schedule.template_id.in_(only)
-    return [or_(templates, Schedule.workflow_id.is_not(None)) if workflows else templates]
-
-
 def recurrence_of(schedule: Schedule) -> Recurrence:
     return Recurrence(
         kind=ScheduleKind(schedule.kind),
@@ -96,11 +86,9 @@ def list_for_project(
     template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> tuple[list[Schedule], int]:
-    where = _visible(only, workflows)
-    if template_id is not None:
-        where.append(Schedule.template_id == template_id)
-    if workflow_id is not None:
-        where.append(Schedule.workflow_id == workflow_id)
+    where = targets.visible(
+        Schedule, only, workflows, template_id=template_id, workflow_id=workflow_id
+    )
     return scoped.list_in_project(
         session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
     )
@@ -114,7 +102,7 @@ def get(
     only: Collection[int] | None = None,
     workflows: bool = True,
 ) -> Schedule:
-    where = _visible(only, workflows)
+    where = targets.visible(Schedule, only, workflows)
     return scoped.get_in_project(
         session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
     )

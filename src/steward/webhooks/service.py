@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -25,6 +25,7 @@ from steward.projects.models import Project
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import OverridableField
+from steward.triggers import targets
 from steward.webhooks.models import Webhook, WebhookAuth, WebhookDelivery, new_hook_id
 from steward.webhooks.schemas import DeliveryFilters, WebhookCreate, WebhookUpdate
 from steward.workflows.models import Workflow
@@ -203,19 +204,13 @@ def get(
     ``workflows``: whether the caller sees the workflows' webhooks. Any other webhook is not
     found, like one that does not exist."""
     return scoped.get_in_project(
-        session, Webhook, project, webhook_id, "webhook", *_visible(templates, workflows)
+        session,
+        Webhook,
+        project,
+        webhook_id,
+        "webhook",
+        *targets.visible(Webhook, templates, workflows),
     )
-
-
-def _visible(templates: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
-    if templates is None and workflows:
-        return []
-    of_templates = (
-        Webhook.template_id.is_not(None)
-        if templates is None
-        else Webhook.template_id.in_(list(templates))
-    )
-    return [or_(of_templates, Webhook.workflow_id.is_not(None)) if workflows else of_templates]
 
 
 def list_for_project(
@@ -229,11 +224,9 @@ def list_for_project(
     workflows: bool = True,
     workflow_id: int | None = None,
 ) -> tuple[list[Webhook], int]:
-    where = _visible(templates, workflows)
-    if template_id is not None:
-        where.append(Webhook.template_id == template_id)
-    if workflow_id is not None:
-        where.append(Webhook.workflow_id == workflow_id)
+    where = targets.visible(
+        Webhook, templates, workflows, template_id=template_id, workflow_id=workflow_id
+    )
     return scoped.list_in_project(session, Webhook, project, *where, limit=limit, offset=offset)
 
 

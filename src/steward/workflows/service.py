@@ -462,7 +462,11 @@ def decide(
     if NodeStatus(node.status).is_finished:  # for good: told as such, whoever asks
         raise _not_waiting(node, late=False)
     # a pending node may start waiting before the UPDATE below: checked whatever the status read
-    approvers.require(rights, actor, wrun, node, launcher_name(session, wrun), approve=approve)
+    reason = approvers.refusal(
+        rights, actor, wrun, node, launcher_name(session, wrun), approve=approve
+    )
+    if reason:  # a 403 naming the rule
+        raise PermissionDenied(reason)
     now = utcnow()
     verb = "approved" if approve else "denied"
     reason = f"{verb} by {actor.user.username}" + (f": {comment}" if comment else "")
