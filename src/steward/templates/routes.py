@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Depends, Query, status
 
 from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
@@ -28,6 +28,14 @@ from steward.templates.schemas import (
 
 router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"])
 venvs_router = APIRouter(prefix="/ansible-venvs", tags=["templates"])
+
+
+def _venvs(rt: RuntimeDep) -> list[str]:
+    """What ``ansible_venv`` may name besides the server's own (``""``)."""
+    return venvs.allowed(rt.settings)
+
+
+AllowedVenvs = Annotated[list[str], Depends(_venvs)]
 
 
 def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
@@ -62,19 +70,12 @@ def create_template(
     rights: AccessDep,
     actor: ActorDep,
     reach: ReachDep,
-    rt: RuntimeDep,
+    allowed: AllowedVenvs,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
     be a file of the repository, which is checked out for that; ``ansible_venv`` one of
     ``GET /ansible-venvs``."""
-    created = service.create(
-        session,
-        project,
-        body,
-        actor=actor,
-        reach=reach,
-        venvs=venvs.allowed(rt.settings),
-    )
+    created = service.create(session, project, body, actor=actor, reach=reach, venvs=allowed)
     return _read(created, rights)
 
 
@@ -91,17 +92,11 @@ def update_template(
     session: SessionDep,
     actor: ActorDep,
     reach: ReachDep,
-    rt: RuntimeDep,
+    allowed: AllowedVenvs,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
     updated = service.update(
-        session,
-        rights.project,
-        template,
-        body,
-        actor=actor,
-        reach=reach,
-        venvs=venvs.allowed(rt.settings),
+        session, rights.project, template, body, actor=actor, reach=reach, venvs=allowed
     )
     return _read(updated, rights)
 
@@ -113,8 +108,8 @@ def delete_template(template: EditedTemplate, session: SessionDep, actor: ActorD
 
 
 @venvs_router.get("")
-def list_ansible_venvs(_actor: ActorDep, rt: RuntimeDep) -> list[AnsibleVenvRead]:
+def list_ansible_venvs(_actor: ActorDep, allowed: AllowedVenvs) -> list[AnsibleVenvRead]:
     """What a template's ``ansible_venv`` may be: the server's own (``""``) first, then the
     administrator's ``STEWARD_ANSIBLE_VENVS``, each with its ansible-core version, or why it
     cannot run Ansible."""
-    return [AnsibleVenvRead(**venvs.describe(path)) for path in ["", *venvs.allowed(rt.settings)]]
+    return [AnsibleVenvRead(**venvs.describe(path)) for path in ["", *allowed]]

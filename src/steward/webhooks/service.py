@@ -17,6 +17,7 @@ from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
+from steward.db import lookup
 from steward.errors import InvalidInput, NotFound
 from steward.keys.models import Key, KeyKind
 from steward.masking import MASK
@@ -236,19 +237,9 @@ def names(session: Session, webhooks: Collection[Webhook]) -> dict[int, tuple[st
     template_ids = {w.template_id for w in webhooks if w.template_id is not None}
     workflow_ids = {w.workflow_id for w in webhooks if w.workflow_id is not None}
     owner_ids = {w.owner_id for w in webhooks if w.owner_id is not None}
-    templates = dict(
-        session.execute(
-            select(Template.id, Template.name).where(Template.id.in_(template_ids))
-        ).all()
-    )
-    workflows = dict(
-        session.execute(
-            select(Workflow.id, Workflow.name).where(Workflow.id.in_(workflow_ids))
-        ).all()
-    )
-    owners = dict(
-        session.execute(select(User.id, User.username).where(User.id.in_(owner_ids))).all()
-    )
+    templates = lookup(session, Template.id, Template.name, template_ids)
+    workflows = lookup(session, Workflow.id, Workflow.name, workflow_ids)
+    owners = lookup(session, User.id, User.username, owner_ids)
     return {
         w.id: (
             templates.get(w.template_id or 0, ""),

@@ -19,7 +19,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher, MasterKeyError
-from steward.db import utcnow
+from steward.db import lookup, utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from steward.masking import MASK
 from steward.projects import scoped
@@ -124,11 +124,7 @@ def _link(session: Session, workflow: Workflow, template_ids: set[int]) -> None:
 
 def template_names(session: Session, nodes: Sequence[dict[str, Any]]) -> dict[int, str]:
     ids = {n["template_id"] for n in nodes if n.get("template_id")}
-    if not ids:
-        return {}
-    return dict(
-        session.execute(select(Template.id, Template.name).where(Template.id.in_(ids))).all()
-    )
+    return lookup(session, Template.id, Template.name, ids)
 
 
 # --- workflows -----------------------------------------------------------------------------
