@@ -46,8 +46,7 @@ def lookup[K, V](
     name…), in one query; none for no keys."""
     if not keys:
         return {}
-    rows = session.execute(select(key, value).where(key.in_(keys))).tuples()
-    return dict(rows.all())
+    return dict(session.execute(select(key, value).where(key.in_(keys))).all())
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):
