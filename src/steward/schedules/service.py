@@ -150,13 +150,7 @@ def create(
         )
     first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
-    session.add(schedule)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.SCHEDULE_CREATE, schedule, audit.diff({}, _fields(schedule))
-    )
-    session.commit()
-    return schedule
+    return audit.commit_created(session, actor, AuditAction.SCHEDULE_CREATE, schedule, _fields)
 
 
 def update(
@@ -176,10 +170,7 @@ def update(
     before = _fields(schedule)
     was_enabled = schedule.enabled
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Schedule, rights.project, changes["name"], "schedule", except_id=schedule.id
-        )
+    scoped.check_rename(session, rights.project, schedule, changes, "schedule")
     for field in PLAIN_FIELDS:
         if field in changes:
             setattr(schedule, field, changes[field])
@@ -209,10 +200,9 @@ def update(
         schedule.disabled_reason = ""
     schedule.owner = actor.user
     session.flush()  # owner_id, for the audit diff
-    diff = audit.diff(before, _fields(schedule))
-    audit.record_change(session, actor, AuditAction.SCHEDULE_UPDATE, schedule, diff, detail=detail)
-    session.commit()
-    return schedule
+    return audit.commit_updated(
+        session, actor, AuditAction.SCHEDULE_UPDATE, schedule, before, _fields, detail=detail
+    )
 
 
 def _seal_again(
@@ -240,11 +230,7 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
     workflow_runs.refuse_while_running(
         session, f"schedule '{schedule.name}'", WorkflowRun.schedule_id == schedule.id
     )
-    audit.record_change(
-        session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
-    )
-    session.delete(schedule)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.SCHEDULE_DELETE, schedule, _fields)
 
 
 def preview(schedule: Schedule, params: PreviewParams) -> SchedulePreview:

@@ -134,12 +134,7 @@ def create(
         rate_limit_per_minute=body.rate_limit_per_minute,
     )
     _check(session, project, target, webhook)
-    session.add(webhook)
-    session.flush()
-    changes = audit.diff({}, _fields(webhook))
-    audit.record_change(session, actor, AuditAction.WEBHOOK_CREATE, webhook, changes)
-    session.commit()
-    return webhook
+    return audit.commit_created(session, actor, AuditAction.WEBHOOK_CREATE, webhook, _fields)
 
 
 def update(
@@ -147,10 +142,7 @@ def update(
 ) -> Webhook:
     before = _fields(webhook)
     changes = body.changes(mode="json")
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Webhook, project, changes["name"], "webhook", except_id=webhook.id
-        )
+    scoped.check_rename(session, project, webhook, changes, "webhook")
     for field, value in changes.items():
         setattr(webhook, field, WebhookAuth(value) if field == "auth" else value)
     if "enabled" in changes:  # switched by a person: Steward's reason no longer applies
@@ -163,10 +155,9 @@ def update(
         else session.get_one(Workflow, webhook.workflow_id)
     )
     _check(session, project, target, webhook)
-    diff = audit.diff(before, _fields(webhook))
-    audit.record_change(session, actor, AuditAction.WEBHOOK_UPDATE, webhook, diff)
-    session.commit()
-    return webhook
+    return audit.commit_updated(
+        session, actor, AuditAction.WEBHOOK_UPDATE, webhook, before, _fields
+    )
 
 
 def rotate_hook_id(session: Session, webhook: Webhook, *, actor: Actor) -> Webhook:
@@ -186,11 +177,7 @@ def rotate_hook_id(session: Session, webhook: Webhook, *, actor: Actor) -> Webho
 
 def delete(session: Session, webhook: Webhook, *, actor: Actor) -> None:
     """Its deliveries go with it; runs it launched stay (``webhook_id`` cleared)."""
-    audit.record_change(
-        session, actor, AuditAction.WEBHOOK_DELETE, webhook, audit.diff(_fields(webhook), {})
-    )
-    session.delete(webhook)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.WEBHOOK_DELETE, webhook, _fields)
 
 
 def get(

@@ -154,13 +154,9 @@ def create(
         secret_launch=sealed,
     )
     session.add(workflow)
-    session.flush()
+    session.flush()  # the id its template links name
     _link(session, workflow, used)
-    audit.record_change(
-        session, actor, AuditAction.WORKFLOW_CREATE, workflow, audit.diff({}, _fields(workflow))
-    )
-    session.commit()
-    return workflow
+    return audit.commit_created(session, actor, AuditAction.WORKFLOW_CREATE, workflow, _fields)
 
 
 def update_workflow(
@@ -174,13 +170,10 @@ def update_workflow(
 ) -> Workflow:
     before = _fields(workflow)
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Workflow, project, changes["name"], "workflow", except_id=workflow.id
-        )
-        workflow.name = changes["name"]
-    if "description" in changes:
-        workflow.description = changes["description"]
+    scoped.check_rename(session, project, workflow, changes, "workflow")
+    for field in ("name", "description"):
+        if field in changes:
+            setattr(workflow, field, changes[field])
     if body.nodes is not None or body.edges is not None:
         nodes = body.nodes
         if nodes is None:
@@ -194,10 +187,9 @@ def update_workflow(
         _link(session, workflow, used)
     workflow.updated_at = utcnow()
     session.flush()
-    diff = audit.diff(before, _fields(workflow))
-    audit.record_change(session, actor, AuditAction.WORKFLOW_UPDATE, workflow, diff)
-    session.commit()
-    return workflow
+    return audit.commit_updated(
+        session, actor, AuditAction.WORKFLOW_UPDATE, workflow, before, _fields
+    )
 
 
 def _kept_answers(
@@ -228,11 +220,7 @@ def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> No
     usage.refuse_while_running(
         session, f"workflow '{workflow.name}'", WorkflowRun.workflow_id == workflow.id
     )
-    audit.record_change(
-        session, actor, AuditAction.WORKFLOW_DELETE, workflow, audit.diff(_fields(workflow), {})
-    )
-    session.delete(workflow)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.WORKFLOW_DELETE, workflow, _fields)
 
 
 # --- launching -----------------------------------------------------------------------------
