@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
@@ -16,9 +16,10 @@ from sqlalchemy import (
     SQLColumnExpression,
     create_engine,
     event,
+    select,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.types import TypeDecorator
 
@@ -33,6 +34,19 @@ NAMING = {
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def lookup[K, V](
+    session: Session,
+    key: InstrumentedAttribute[K],
+    value: InstrumentedAttribute[V],
+    keys: Collection[K],
+) -> dict[K, V]:
+    """``{key: value}`` of the rows whose ``key`` is one of ``keys`` (names by id, limits by
+    name…), in one query; none for no keys."""
+    if not keys:
+        return {}
+    return dict(session.execute(select(key, value).where(key.in_(keys))).all())
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):

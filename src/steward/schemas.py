@@ -60,6 +60,15 @@ class Page[T](BaseModel):
         return cls(items=list(items), total=total, limit=page.limit, offset=page.offset)
 
 
+class OlderPage[T](BaseModel):
+    """A page of a keyset list, newest first: pass ``next_before_id`` as ``before_id``."""
+
+    items: list[T]
+    next_before_id: int | None = Field(
+        description="pass as before_id to get the next (older) page; null on the last page"
+    )
+
+
 class PageParams(BaseModel):
     limit: int = Field(default=50, ge=1, le=500)
     offset: Offset = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import secrets
 from collections.abc import Callable, Iterator
@@ -28,7 +29,12 @@ from steward.projects.models import Project
 from steward.projects.scoped import ProjectScoped, get_in_project
 from steward.queue import RunQueue
 from steward.repositories.checkout import Reach
+from steward.runs import service as runs
+from steward.runs.models import Run
 from steward.runtime import Runtime
+from steward.templates import service as templates
+from steward.templates.models import Template
+from steward.triggers import targets
 
 SESSION_COOKIE = "steward_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -212,3 +218,60 @@ MembersManage = Annotated[Project, Depends(project_access(Action.MEMBERS_MANAGE)
 ResourceView = Annotated[Project, Depends(project_access(Action.RESOURCE_VIEW))]
 ResourceWrite = Annotated[Project, Depends(project_access(Action.RESOURCE_WRITE))]
 TemplateWrite = Annotated[Project, Depends(project_access(Action.TEMPLATE_WRITE))]
+
+
+def _viewed_template(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
+    """``{template_id}``, when the caller sees it (template:view on it; 404 otherwise)."""
+    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
+    return templates.get(session, rights.project, template_id, only=visible)
+
+
+ViewedTemplate = Annotated[Template, Depends(_viewed_template)]
+
+
+def _edited_template(template: ViewedTemplate, rights: AccessDep) -> Template:
+    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
+    return template
+
+
+EditedTemplate = Annotated[Template, Depends(_edited_template)]
+
+
+def _trigger_template(template: ViewedTemplate, rights: AccessDep, session: SessionDep) -> Template:
+    """template:write on it, and run:launch: whoever saves a schedule or a webhook becomes its
+    owner, whose rights it launches with."""
+    return targets.edited_template(session, rights, template)
+
+
+TriggerTemplate = Annotated[Template, Depends(_trigger_template)]
+
+
+def _viewed_run(run_id: int, rights: AccessDep, session: SessionDep) -> Run:
+    """``{run_id}``, when the caller may see its output (run:view on its template; 404)."""
+    visible = rights.templates_allowing(Action.RUN_VIEW)
+    return runs.get(session, rights.project, run_id, templates=visible)
+
+
+ViewedRun = Annotated[Run, Depends(_viewed_run)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Launching:
+    """What a route that launches runs (or moves a workflow run on) hands the services: the
+    caller's rights in ``{project_id}``, the caller, the request's session, the key cipher (the
+    sealed launch values) and the queue the runs go to."""
+
+    rights: ProjectAccess
+    actor: Actor
+    session: Session
+    cipher: KeyCipher
+    queue: RunQueue
+
+
+def _launching(
+    rights: AccessDep, actor: ActorDep, session: SessionDep, cipher: CipherDep, queue: QueueDep
+) -> Launching:
+    return Launching(rights, actor, session, cipher, queue)
+
+
+LaunchingDep = Annotated[Launching, Depends(_launching)]

@@ -6,10 +6,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, status
 
 from steward.access.policy import Action
-from steward.api.deps import AccessDep, ActorDep, SessionDep
+from steward.api.deps import AccessDep, ActorDep, SessionDep, ViewedTemplate
 from steward.grants import service
 from steward.grants.schemas import GrantCreate, GrantRead, GrantUpdate
-from steward.templates import service as templates
 from steward.templates.models import Template
 
 router = APIRouter(prefix="/projects/{project_id}/templates/{template_id}/grants", tags=["grants"])
@@ -18,16 +17,14 @@ router = APIRouter(prefix="/projects/{project_id}/templates/{template_id}/grants
 def _template(action: Action) -> Callable[..., Template]:
     """The template, if the caller sees it (404), and may do the project-wide ``action`` (403)."""
 
-    def load(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
-        visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-        template = templates.get(session, rights.project, template_id, only=visible)
+    def load(template: ViewedTemplate, rights: AccessDep) -> Template:
         rights.require(action)
         return template
 
     return load
 
 
-ViewedTemplate = Annotated[Template, Depends(_template(Action.MEMBERS_VIEW))]
+MembersViewTemplate = Annotated[Template, Depends(_template(Action.MEMBERS_VIEW))]
 ManagedTemplate = Annotated[Template, Depends(_template(Action.MEMBERS_MANAGE))]
 
 
@@ -46,7 +43,7 @@ def _read(grant: service.Grant) -> GrantRead:
 
 
 @router.get("")
-def list_grants(template: ViewedTemplate, session: SessionDep) -> list[GrantRead]:
+def list_grants(template: MembersViewTemplate, session: SessionDep) -> list[GrantRead]:
     """Who holds a grant on the template, besides the project's members."""
     return [_read(g) for g in service.list_for_template(session, template)]
 

@@ -160,15 +160,7 @@ def update(
 
 def delete(session: Session, key: Key, *, actor: Actor) -> None:
     refuse_if_referenced(session, key)
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.KEY_DELETE,
-        key,
-        audit.diff(audit.snapshot(key, AUDITED_FIELDS), {}),
-    )
-    session.delete(key)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.KEY_DELETE, key, AUDITED_FIELDS)
 
 
 def reveal(session: Session, cipher: KeyCipher, key_id: int, project_id: int) -> KeyMaterial:

@@ -4,26 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from steward.access.policy import Action
-from steward.api.deps import AccessDep, RuntimeDep, SessionDep
+from steward.api.deps import RuntimeDep, SessionDep, ViewedRun
 from steward.metrics import export, service
 from steward.metrics.schemas import ExportFormat, MetricsExport, MetricsQuery, MetricsRead
-from steward.runs import service as runs
-from steward.runs.models import Run
 
 router = APIRouter(prefix="/projects/{project_id}/runs/{run_id}/metrics", tags=["metrics"])
-
-
-def _viewed(run_id: int, rights: AccessDep, session: SessionDep) -> Run:
-    """The run, when the caller may see its output (the rule of ``runs.routes``)."""
-    visible = rights.templates_allowing(Action.RUN_VIEW)
-    return runs.get(session, rights.project, run_id, templates=visible)
-
-
-ViewedRun = Annotated[Run, Depends(_viewed)]
 
 
 @router.get("")

@@ -22,6 +22,7 @@ from steward.api.deps import (
     ResourceWrite,
     RuntimeDep,
     SessionDep,
+    ViewedTemplate,
     project_object,
 )
 from steward.errors import PermissionDenied
@@ -41,7 +42,6 @@ from steward.notifications.schemas import (
     TestQueued,
 )
 from steward.schemas import Page, PageParams
-from steward.templates import service as templates
 from steward.templates.models import Template
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["notifications"])
@@ -221,10 +221,8 @@ def delete_subscription(
     service.delete_subscription(session, rights, subscription, actor=actor)
 
 
-def _template_seen(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
+def _template_seen(template: ViewedTemplate, rights: AccessDep) -> Template:
     """The template, if the caller sees it (404), and may see destinations (404)."""
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    template = templates.get(session, rights.project, template_id, only=visible)
     rights.require(Action.RESOURCE_VIEW)
     return template
 

@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 from steward.bounds import Description, Id, JsonObject, Label, Name, Url
 from steward.notifications.models import DestinationKind, MessageStatus, RunEventKind
 from steward.outbound import network
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel, UpdateModel
+from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel, UpdateModel
 
 RECIPIENTS_MAX = 50
 HEADERS_MAX = 20
@@ -261,11 +261,8 @@ class MessageRead(ResponseModel):
     attempts: list[AttemptRead] = Field(description="oldest first")
 
 
-class MessagePage(BaseModel):
-    items: list[MessageRead]
-    next_before_id: int | None = Field(
-        description="pass as before_id to get the next (older) page; null on the last page"
-    )
+class MessagePage(OlderPage[MessageRead]):
+    pass
 
 
 class MessageParams(BaseModel):

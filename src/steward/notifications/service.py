@@ -14,7 +14,7 @@ from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
-from steward.errors import InvalidInput, NotFound
+from steward.errors import InvalidInput
 from steward.keys import service as keys
 from steward.keys.models import Key, KeyKind
 from steward.notifications import messages
@@ -326,14 +326,7 @@ def list_subscriptions(
 
 
 def get_subscription(session: Session, project: Project, subscription_id: int) -> Subscription:
-    found = session.scalar(
-        select(Subscription).where(
-            Subscription.id == subscription_id, Subscription.project_id == project.id
-        )
-    )
-    if found is None:
-        raise NotFound(f"subscription {subscription_id} not found in project '{project.name}'")
-    return found
+    return scoped.get_in_project(session, Subscription, project, subscription_id, "subscription")
 
 
 def may_change_some(rights: ProjectAccess) -> bool:

@@ -55,7 +55,14 @@ class Named(Protocol):
     name: ClassVar[InstrumentedAttribute[str]]
 
 
-def get_in_project[M: ProjectScoped](
+class InProject(Protocol):
+    """A model of rows of one project (an object of a project, a subscription…)."""
+
+    id: ClassVar[InstrumentedAttribute[int]]
+    project_id: ClassVar[InstrumentedAttribute[int]]
+
+
+def get_in_project[M: InProject](
     session: Session,
     model: type[M],
     project: Project,

@@ -36,16 +36,9 @@ def create(session: Session, actor: Actor, body: ProjectCreate) -> Project:
     session.add(project)
     session.flush()
     session.add(ProjectMember(project_id=project.id, user_id=actor.user.id, role=ProjectRole.OWNER))
-    audit.record_change(
-        session,
-        actor,
-        AuditAction.PROJECT_CREATE,
-        project,
-        audit.diff({}, _fields(project)),
-        project_id=project.id,
+    return audit.commit_created(
+        session, actor, AuditAction.PROJECT_CREATE, project, _fields, project_id=project.id
     )
-    session.commit()
-    return project
 
 
 FIELDS = ("name", "description", "max_parallel_runs", "runner_group_id", "local_roots")

@@ -12,9 +12,11 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    LaunchingDep,
     QueueDep,
     RuntimeDep,
     SessionDep,
+    ViewedRun,
 )
 from steward.bounds import POSITION_MAX
 from steward.runs import output, refs, relaunch, service, story, waiting
@@ -42,14 +44,6 @@ from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
 all_runs = APIRouter(prefix="/runs", tags=["runs"])
-
-
-def _viewed(run_id: int, rights: AccessDep, session: SessionDep) -> Run:
-    visible = rights.templates_allowing(Action.RUN_VIEW)
-    return service.get(session, rights.project, run_id, templates=visible)
-
-
-ViewedRun = Annotated[Run, Depends(_viewed)]
 
 
 def _acted_on(action: Action) -> Callable[..., Run]:
@@ -128,18 +122,11 @@ def list_runs(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def launch_run(
-    body: RunCreate,
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-) -> RunRead:
+def launch_run(body: RunCreate, launching: LaunchingDep) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
-    trigger = service.Trigger(LaunchType(body.launch_type))
-    request = service.Launch(rights, actor, body.template_id, body, trigger)
-    run = service.launch_now(session, request, cipher=cipher, queue=queue)
+    session, trigger = launching.session, service.Trigger(LaunchType(body.launch_type))
+    request = service.Launch(launching.rights, launching.actor, body.template_id, body, trigger)
+    run = service.launch_now(session, request, cipher=launching.cipher, queue=launching.queue)
     return _read(run, *service.names(session, run))
 
 
@@ -186,29 +173,23 @@ def read_relaunch_values(
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: RelaunchedRun,
-    body: RelaunchRequest,
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
+    previous: RelaunchedRun, body: RelaunchRequest, launching: LaunchingDep
 ) -> RunRead:
     """Launch the run's template again with the run's launch values; the fields given replace
     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
     hosts (409 when there are none)."""
     overrides = LaunchOverrides.model_validate(body.model_dump(exclude={"hosts"}))
     run = service.relaunch(
-        session,
-        rights=rights,
-        actor=actor,
+        launching.session,
+        rights=launching.rights,
+        actor=launching.actor,
         previous=previous,
         overrides=overrides,
         failed_only=body.hosts == "failed",
-        cipher=cipher,
-        queue=queue,
+        cipher=launching.cipher,
+        queue=launching.queue,
     )
-    return _read(run, *service.names(session, run))
+    return _read(run, *service.names(launching.session, run))
 
 
 @router.get("/{run_id}/lines", response_model=LinePage)

@@ -9,7 +9,7 @@ from steward.bounds import Id, LineAfter, Offset
 from steward.runs.models import LaunchType
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
-from steward.schemas import ResponseModel
+from steward.schemas import OlderPage, ResponseModel
 from steward.templates.launch import LaunchOverrides
 
 FAILED_HOSTS_SHOWN = 1000
@@ -135,11 +135,8 @@ class RunRead(ResponseModel):
     )
 
 
-class RunPage(BaseModel):
-    items: list[RunRead]
-    next_before_id: int | None = Field(
-        description="pass as before_id to get the next (older) page; null on the last page"
-    )
+class RunPage(OlderPage[RunRead]):
+    pass
 
 
 class RunFilters(BaseModel):

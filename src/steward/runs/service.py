@@ -13,7 +13,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher
-from steward.db import utcnow
+from steward.db import lookup, utcnow
 from steward.errors import InvalidState, NotFound
 from steward.keys.models import Key
 from steward.projects.models import Project
@@ -43,9 +43,7 @@ def launchable(session: Session, rights: ProjectAccess, template_id: int) -> Tem
 def _snapshot(session: Session, template: Template) -> dict[str, Any]:
     """The template as it was at launch, with the names of what it referenced."""
     key_ids = [template.ssh_key_id, template.become_key_id, *(k.id for k in template.vault_keys)]
-    names = dict(
-        session.execute(select(Key.id, Key.name).where(Key.id.in_([k for k in key_ids if k]))).all()
-    )
+    names = lookup(session, Key.id, Key.name, [k for k in key_ids if k])
     return {
         "id": template.id,
         "name": template.name,

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.config import Settings
+from steward.db import lookup
 from steward.dispatch import presence
 from steward.projects.models import Project
 from steward.runner_groups.models import EVERY_GROUP, RunnerGroup
@@ -33,18 +34,8 @@ def reasons(session: Session, runs: Sequence[Run], settings: Settings) -> dict[i
     total = session.scalar(select(func.count()).where(Run.status == running)) or 0
     per_project = _running_by(session, Run.project_id, projects)
     per_group = _running_by(session, Run.runner_group, groups)
-    project_limits = dict(
-        session.execute(
-            select(Project.id, Project.max_parallel_runs).where(Project.id.in_(projects))
-        ).all()
-    )
-    group_limits = dict(
-        session.execute(
-            select(RunnerGroup.name, RunnerGroup.max_parallel_runs).where(
-                RunnerGroup.name.in_(groups)
-            )
-        ).all()
-    )
+    project_limits = lookup(session, Project.id, Project.max_parallel_runs, projects)
+    group_limits = lookup(session, RunnerGroup.name, RunnerGroup.max_parallel_runs, groups)
     capacity = presence.online_capacity(session, dt.timedelta(seconds=settings.lease_seconds))
 
     def why(run: Run) -> str:

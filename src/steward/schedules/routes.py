@@ -13,6 +13,8 @@ from steward.api.deps import (
     Previewing,
     RuntimeDep,
     SessionDep,
+    TriggerTemplate,
+    ViewedTemplate,
 )
 from steward.bounds import Id
 from steward.schedules import service
@@ -27,27 +29,9 @@ from steward.schedules.schemas import (
     ScheduleUpdate,
 )
 from steward.schemas import Page, PageParams
-from steward.templates import service as templates
-from steward.templates.models import Template
 from steward.triggers import targets
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
-
-
-def _template(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return templates.get(session, rights.project, template_id, only=visible)
-
-
-ViewedTemplate = Annotated[Template, Depends(_template)]
-
-
-def _edited_template(template: ViewedTemplate, rights: AccessDep, session: SessionDep) -> Template:
-    """template:write on it, and run:launch: its schedules launch as the one who saves them."""
-    return targets.edited_template(session, rights, template)
-
-
-EditedTemplate = Annotated[Template, Depends(_edited_template)]
 
 
 def _viewed(schedule_id: int, rights: AccessDep, session: SessionDep) -> Schedule:
@@ -104,7 +88,7 @@ def list_template_schedules(
 
 @router.post("/templates/{template_id}/schedules", status_code=status.HTTP_201_CREATED)
 def create_schedule(
-    template: EditedTemplate,
+    template: TriggerTemplate,
     body: ScheduleCreate,
     rights: AccessDep,
     session: SessionDep,

@@ -10,7 +10,6 @@ import datetime as dt
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_
 from sqlalchemy.orm import Session, joinedload
 
 from steward.access.actor import Actor
@@ -37,7 +36,7 @@ from steward.schedules.schemas import (
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
-from steward.triggers import values
+from steward.triggers import targets, values
 from steward.workflows import service as workflows
 from steward.workflows import usage as workflow_runs
 from steward.workflows.models import Workflow, WorkflowRun
@@ -65,15 +64,6 @@ def _fields(schedule: Schedule) -> dict[str, Any]:
     return audit.snapshot(schedule, AUDITED_FIELDS)
 
 
-def _visible(only: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
-    """``only``: the templates whose schedules the caller may see (None: all, and those of
-    deleted targets too); ``workflows``: whether the caller sees the workflows' schedules."""
-    if only is None and workflows:
-        return []
-    templates = Schedule.workflow_id.is_(None) if only is None else Schedule.template_id.in_(only)
-    return [or_(templates, Schedule.workflow_id.is_not(None)) if workflows else templates]
-
-
 def recurrence_of(schedule: Schedule) -> Recurrence:
     return Recurrence(
         kind=ScheduleKind(schedule.kind),
@@ -96,11 +86,9 @@ def list_for_project(
     template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> tuple[list[Schedule], int]:
-    where = _visible(only, workflows)
-    if template_id is not None:
-        where.append(Schedule.template_id == template_id)
-    if workflow_id is not None:
-        where.append(Schedule.workflow_id == workflow_id)
+    where = targets.visible(
+        Schedule, only, workflows, template_id=template_id, workflow_id=workflow_id
+    )
     return scoped.list_in_project(
         session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
     )
@@ -114,7 +102,7 @@ def get(
     only: Collection[int] | None = None,
     workflows: bool = True,
 ) -> Schedule:
-    where = _visible(only, workflows)
+    where = targets.visible(Schedule, only, workflows)
     return scoped.get_in_project(
         session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
     )
@@ -162,13 +150,7 @@ def create(
         )
     first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
-    session.add(schedule)
-    session.flush()
-    audit.record_change(
-        session, actor, AuditAction.SCHEDULE_CREATE, schedule, audit.diff({}, _fields(schedule))
-    )
-    session.commit()
-    return schedule
+    return audit.commit_created(session, actor, AuditAction.SCHEDULE_CREATE, schedule, _fields)
 
 
 def update(
@@ -188,10 +170,7 @@ def update(
     before = _fields(schedule)
     was_enabled = schedule.enabled
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Schedule, rights.project, changes["name"], "schedule", except_id=schedule.id
-        )
+    scoped.check_rename(session, rights.project, schedule, changes, "schedule")
     for field in PLAIN_FIELDS:
         if field in changes:
             setattr(schedule, field, changes[field])
@@ -221,10 +200,9 @@ def update(
         schedule.disabled_reason = ""
     schedule.owner = actor.user
     session.flush()  # owner_id, for the audit diff
-    diff = audit.diff(before, _fields(schedule))
-    audit.record_change(session, actor, AuditAction.SCHEDULE_UPDATE, schedule, diff, detail=detail)
-    session.commit()
-    return schedule
+    return audit.commit_updated(
+        session, actor, AuditAction.SCHEDULE_UPDATE, schedule, before, _fields, detail=detail
+    )
 
 
 def _seal_again(
@@ -252,11 +230,7 @@ def delete(session: Session, schedule: Schedule, *, actor: Actor) -> None:
     workflow_runs.refuse_while_running(
         session, f"schedule '{schedule.name}'", WorkflowRun.schedule_id == schedule.id
     )
-    audit.record_change(
-        session, actor, AuditAction.SCHEDULE_DELETE, schedule, audit.diff(_fields(schedule), {})
-    )
-    session.delete(schedule)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.SCHEDULE_DELETE, schedule, _fields)
 
 
 def preview(schedule: Schedule, params: PreviewParams) -> SchedulePreview:

@@ -8,10 +8,12 @@ from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
     ActorDep,
+    EditedTemplate,
     ReachDep,
     RuntimeDep,
     SessionDep,
     TemplateWrite,
+    ViewedTemplate,
 )
 from steward.execution.ansible import venvs
 from steward.schemas import Page, PageParams
@@ -28,20 +30,12 @@ router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"]
 venvs_router = APIRouter(prefix="/ansible-venvs", tags=["templates"])
 
 
-def _viewed(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return service.get(session, rights.project, template_id, only=visible)
+def _venvs(rt: RuntimeDep) -> list[str]:
+    """What ``ansible_venv`` may name besides the server's own (``""``)."""
+    return venvs.allowed(rt.settings)
 
 
-ViewedTemplate = Annotated[Template, Depends(_viewed)]
-
-
-def _edited(template: ViewedTemplate, rights: AccessDep) -> Template:
-    rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
-    return template
-
-
-EditedTemplate = Annotated[Template, Depends(_edited)]
+AllowedVenvs = Annotated[list[str], Depends(_venvs)]
 
 
 def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
@@ -76,19 +70,12 @@ def create_template(
     rights: AccessDep,
     actor: ActorDep,
     reach: ReachDep,
-    rt: RuntimeDep,
+    allowed: AllowedVenvs,
 ) -> TemplateRead:
     """Every referenced object must be in this project and of the right kind; the playbook must
     be a file of the repository, which is checked out for that; ``ansible_venv`` one of
     ``GET /ansible-venvs``."""
-    created = service.create(
-        session,
-        project,
-        body,
-        actor=actor,
-        reach=reach,
-        venvs=venvs.allowed(rt.settings),
-    )
+    created = service.create(session, project, body, actor=actor, reach=reach, venvs=allowed)
     return _read(created, rights)
 
 
@@ -105,17 +92,11 @@ def update_template(
     session: SessionDep,
     actor: ActorDep,
     reach: ReachDep,
-    rt: RuntimeDep,
+    allowed: AllowedVenvs,
 ) -> TemplateRead:
     """A new playbook or repository is checked as on create."""
     updated = service.update(
-        session,
-        rights.project,
-        template,
-        body,
-        actor=actor,
-        reach=reach,
-        venvs=venvs.allowed(rt.settings),
+        session, rights.project, template, body, actor=actor, reach=reach, venvs=allowed
     )
     return _read(updated, rights)
 
@@ -127,8 +108,8 @@ def delete_template(template: EditedTemplate, session: SessionDep, actor: ActorD
 
 
 @venvs_router.get("")
-def list_ansible_venvs(_actor: ActorDep, rt: RuntimeDep) -> list[AnsibleVenvRead]:
+def list_ansible_venvs(_actor: ActorDep, allowed: AllowedVenvs) -> list[AnsibleVenvRead]:
     """What a template's ``ansible_venv`` may be: the server's own (``""``) first, then the
     administrator's ``STEWARD_ANSIBLE_VENVS``, each with its ansible-core version, or why it
     cannot run Ansible."""
-    return [AnsibleVenvRead(**venvs.describe(path)) for path in ["", *venvs.allowed(rt.settings)]]
+    return [AnsibleVenvRead(**venvs.describe(path)) for path in ["", *allowed]]

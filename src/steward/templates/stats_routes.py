@@ -7,10 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from steward.access.policy import Action
-from steward.api.deps import AccessDep, SessionDep
+from steward.api.deps import AccessDep, SessionDep, ViewedTemplate
 from steward.bounds import TEMPLATE_STATS_RUNS_MAX
 from steward.templates import stats
-from steward.templates.routes import ViewedTemplate
 from steward.templates.stats import TemplateStats
 
 router = APIRouter(prefix="/projects/{project_id}/templates", tags=["templates"])

@@ -8,7 +8,11 @@ naming the permission to edit it (template:write, workflow:write) or to launch i
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
+from collections.abc import Collection
+from typing import ClassVar, Protocol
+
+from sqlalchemy import ColumnElement, or_
+from sqlalchemy.orm import Mapped, Session
 
 from steward.access.policy import Action, ProjectAccess
 from steward.errors import InvalidInput, NotFound
@@ -60,3 +64,37 @@ def edited_template(session: Session, rights: ProjectAccess, template: Template)
     rights.require_on_template(template.id, Action.TEMPLATE_WRITE)
     require_launch(session, rights, template)
     return template
+
+
+class TriggerModel(Protocol):
+    """A schedule or a webhook: what it launches is a template or a workflow."""
+
+    template_id: ClassVar[Mapped[int | None]]
+    workflow_id: ClassVar[Mapped[int | None]]
+
+
+def visible(
+    model: type[TriggerModel],
+    templates: Collection[int] | None,
+    workflows: bool,
+    *,
+    template_id: int | None = None,
+    workflow_id: int | None = None,
+) -> list[ColumnElement[bool]]:
+    """Which triggers (``model``: schedules or webhooks) the caller sees, by their target, and
+    of one template or one workflow when asked. ``templates``: those whose triggers the caller
+    sees (None: all, and a schedule left by a deleted template too); ``workflows``: whether the
+    caller sees the workflows' triggers."""
+    where: list[ColumnElement[bool]] = []
+    if templates is not None or not workflows:
+        of_templates = (
+            model.workflow_id.is_(None) if templates is None else model.template_id.in_(templates)
+        )
+        where.append(
+            or_(of_templates, model.workflow_id.is_not(None)) if workflows else of_templates
+        )
+    if template_id is not None:
+        where.append(model.template_id == template_id)
+    if workflow_id is not None:
+        where.append(model.workflow_id == workflow_id)
+    return where

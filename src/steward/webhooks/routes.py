@@ -13,15 +13,17 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    LaunchingDep,
     Previewing,
     QueueDep,
     RuntimeDep,
     SessionDep,
+    TriggerTemplate,
+    ViewedTemplate,
     client_ip,
 )
 from steward.bounds import WEBHOOK_BODY_MAX, Id
 from steward.schemas import Page, PageParams
-from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import targets
@@ -43,22 +45,6 @@ from steward.workflows.models import Workflow
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["webhooks"])
 hooks = APIRouter(prefix="/hooks", tags=["webhooks"])
-
-
-def _template(template_id: int, rights: AccessDep, session: SessionDep) -> Template:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    return templates.get(session, rights.project, template_id, only=visible)
-
-
-def _template_edited(
-    template: Annotated[Template, Depends(_template)], rights: AccessDep, session: SessionDep
-) -> Template:
-    """Whoever saves a webhook becomes its owner: they must be allowed to launch what it does."""
-    return targets.edited_template(session, rights, template)
-
-
-ViewedTemplate = Annotated[Template, Depends(_template)]
-EditedTemplate = Annotated[Template, Depends(_template_edited)]
 
 
 def _viewed(webhook_id: int, rights: AccessDep, session: SessionDep) -> Webhook:
@@ -136,7 +122,7 @@ def list_template_webhooks(
 
 @router.post("/templates/{template_id}/webhooks", status_code=status.HTTP_201_CREATED)
 def create_webhook(
-    template: EditedTemplate,
+    template: TriggerTemplate,
     body: WebhookCreate,
     rights: AccessDep,
     session: SessionDep,
@@ -249,17 +235,14 @@ def read_delivery(webhook: WrittenWebhook, delivery_id: int, session: SessionDep
 def test_webhook(
     webhook: WrittenWebhook,
     body: TestDelivery,
-    rights: AccessDep,
-    session: SessionDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-    actor: ActorDep,
+    launching: LaunchingDep,
 ) -> DeliveryRead:
     """Send a delivery signed with the webhook's secret through the same checks as a real one.
     Dry run by default: it answers what it would launch; ``launch: true`` launches the run."""
+    session, cipher, queue = launching.session, launching.cipher, launching.queue
     if body.launch:
-        _require_launch(session, rights, webhook)
-    sent = receive.send_test(session, cipher, queue, webhook, body, actor=actor)
+        _require_launch(session, launching.rights, webhook)
+    sent = receive.send_test(session, cipher, queue, webhook, body, actor=launching.actor)
     return DeliveryRead.model_validate(sent)
 
 

@@ -19,7 +19,7 @@ from steward.bounds import (
     Name,
 )
 from steward.schedules.models import TargetKind
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel
 from steward.templates.variables import VariableName
 from steward.webhooks.matching import MatchOp, MatchSource
 from steward.webhooks.models import DeliveryOutcome, WebhookAuth
@@ -199,11 +199,8 @@ class DeliveryRead(DeliverySummary):
     launch: dict[str, Any] = Field(description="launch values taken from the body")
 
 
-class DeliveryPage(BaseModel):
-    items: list[DeliverySummary]
-    next_before_id: int | None = Field(
-        description="pass as before_id to get the next (older) page; null on the last page"
-    )
+class DeliveryPage(OlderPage[DeliverySummary]):
+    pass
 
 
 class TestDelivery(RequestModel):

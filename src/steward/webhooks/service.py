@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
+from steward.db import lookup
 from steward.errors import InvalidInput, NotFound
 from steward.keys.models import Key, KeyKind
 from steward.masking import MASK
@@ -25,6 +26,7 @@ from steward.projects.models import Project
 from steward.templates import reserved
 from steward.templates.models import Template
 from steward.templates.schemas import OverridableField
+from steward.triggers import targets
 from steward.webhooks.models import Webhook, WebhookAuth, WebhookDelivery, new_hook_id
 from steward.webhooks.schemas import DeliveryFilters, WebhookCreate, WebhookUpdate
 from steward.workflows.models import Workflow
@@ -132,12 +134,7 @@ def create(
         rate_limit_per_minute=body.rate_limit_per_minute,
     )
     _check(session, project, target, webhook)
-    session.add(webhook)
-    session.flush()
-    changes = audit.diff({}, _fields(webhook))
-    audit.record_change(session, actor, AuditAction.WEBHOOK_CREATE, webhook, changes)
-    session.commit()
-    return webhook
+    return audit.commit_created(session, actor, AuditAction.WEBHOOK_CREATE, webhook, _fields)
 
 
 def update(
@@ -145,10 +142,7 @@ def update(
 ) -> Webhook:
     before = _fields(webhook)
     changes = body.changes(mode="json")
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Webhook, project, changes["name"], "webhook", except_id=webhook.id
-        )
+    scoped.check_rename(session, project, webhook, changes, "webhook")
     for field, value in changes.items():
         setattr(webhook, field, WebhookAuth(value) if field == "auth" else value)
     if "enabled" in changes:  # switched by a person: Steward's reason no longer applies
@@ -161,10 +155,9 @@ def update(
         else session.get_one(Workflow, webhook.workflow_id)
     )
     _check(session, project, target, webhook)
-    diff = audit.diff(before, _fields(webhook))
-    audit.record_change(session, actor, AuditAction.WEBHOOK_UPDATE, webhook, diff)
-    session.commit()
-    return webhook
+    return audit.commit_updated(
+        session, actor, AuditAction.WEBHOOK_UPDATE, webhook, before, _fields
+    )
 
 
 def rotate_hook_id(session: Session, webhook: Webhook, *, actor: Actor) -> Webhook:
@@ -184,11 +177,7 @@ def rotate_hook_id(session: Session, webhook: Webhook, *, actor: Actor) -> Webho
 
 def delete(session: Session, webhook: Webhook, *, actor: Actor) -> None:
     """Its deliveries go with it; runs it launched stay (``webhook_id`` cleared)."""
-    audit.record_change(
-        session, actor, AuditAction.WEBHOOK_DELETE, webhook, audit.diff(_fields(webhook), {})
-    )
-    session.delete(webhook)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.WEBHOOK_DELETE, webhook, _fields)
 
 
 def get(
@@ -203,19 +192,13 @@ def get(
     ``workflows``: whether the caller sees the workflows' webhooks. Any other webhook is not
     found, like one that does not exist."""
     return scoped.get_in_project(
-        session, Webhook, project, webhook_id, "webhook", *_visible(templates, workflows)
+        session,
+        Webhook,
+        project,
+        webhook_id,
+        "webhook",
+        *targets.visible(Webhook, templates, workflows),
     )
-
-
-def _visible(templates: Collection[int] | None, workflows: bool) -> list[ColumnElement[bool]]:
-    if templates is None and workflows:
-        return []
-    of_templates = (
-        Webhook.template_id.is_not(None)
-        if templates is None
-        else Webhook.template_id.in_(list(templates))
-    )
-    return [or_(of_templates, Webhook.workflow_id.is_not(None)) if workflows else of_templates]
 
 
 def list_for_project(
@@ -229,11 +212,9 @@ def list_for_project(
     workflows: bool = True,
     workflow_id: int | None = None,
 ) -> tuple[list[Webhook], int]:
-    where = _visible(templates, workflows)
-    if template_id is not None:
-        where.append(Webhook.template_id == template_id)
-    if workflow_id is not None:
-        where.append(Webhook.workflow_id == workflow_id)
+    where = targets.visible(
+        Webhook, templates, workflows, template_id=template_id, workflow_id=workflow_id
+    )
     return scoped.list_in_project(session, Webhook, project, *where, limit=limit, offset=offset)
 
 
@@ -243,19 +224,9 @@ def names(session: Session, webhooks: Collection[Webhook]) -> dict[int, tuple[st
     template_ids = {w.template_id for w in webhooks if w.template_id is not None}
     workflow_ids = {w.workflow_id for w in webhooks if w.workflow_id is not None}
     owner_ids = {w.owner_id for w in webhooks if w.owner_id is not None}
-    templates = dict(
-        session.execute(
-            select(Template.id, Template.name).where(Template.id.in_(template_ids))
-        ).all()
-    )
-    workflows = dict(
-        session.execute(
-            select(Workflow.id, Workflow.name).where(Workflow.id.in_(workflow_ids))
-        ).all()
-    )
-    owners = dict(
-        session.execute(select(User.id, User.username).where(User.id.in_(owner_ids))).all()
-    )
+    templates = lookup(session, Template.id, Template.name, template_ids)
+    workflows = lookup(session, Workflow.id, Workflow.name, workflow_ids)
+    owners = lookup(session, User.id, User.username, owner_ids)
     return {
         w.id: (
             templates.get(w.template_id or 0, ""),

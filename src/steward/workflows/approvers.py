@@ -69,21 +69,6 @@ def refusal(
     return ""
 
 
-def require(
-    rights: ProjectAccess,
-    actor: Actor,
-    wrun: WorkflowRun,
-    node: WorkflowNodeRun,
-    launcher: str,
-    *,
-    approve: bool,
-) -> None:
-    """A 403 naming the rule when ``refusal`` gives a reason."""
-    reason = refusal(rights, actor, wrun, node, launcher, approve=approve)
-    if reason:
-        raise PermissionDenied(reason)
-
-
 def who(wrun: WorkflowRun, node: WorkflowNodeRun, launcher: str) -> str:
     """Who may approve ``node``, in words (the run's page, the approval_needed message)."""
     roles = ", ".join(ROLES[:-1]) + f" or {ROLES[-1]}" if len(ROLES) > 1 else "".join(ROLES)

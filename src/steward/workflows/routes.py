@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
-from steward.api.deps import AccessDep, ActorDep, CipherDep, QueueDep, SessionDep
+from steward.api.deps import AccessDep, ActorDep, CipherDep, Launching, LaunchingDep, SessionDep
 from steward.db import utcnow
 from steward.schemas import Page, PageParams
 from steward.workflows import approvers, inbox, service
@@ -180,17 +180,11 @@ def delete_workflow(
 
 
 @router.post("/workflows/{workflow_id}/launch", status_code=status.HTTP_201_CREATED)
-def launch_workflow(
-    workflow: ViewedWorkflow,
-    rights: Viewer,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-) -> WorkflowRunRead:
+def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> WorkflowRunRead:
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
-    wrun = service.launch(session, cipher, queue, rights, workflow, actor=actor)
+    session, rights, actor = launching.session, launching.rights, launching.actor
+    wrun = service.launch(session, launching.cipher, launching.queue, rights, workflow, actor=actor)
     return _run_read(session, wrun, rights, launcher=actor.user.username, caller=actor)
 
 
@@ -215,74 +209,62 @@ def read_workflow_run(
 
 
 @router.post("/workflow-runs/{workflow_run_id}/cancel")
-def cancel_workflow_run(
-    wrun: ViewedRun,
-    rights: Viewer,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-) -> WorkflowRunRead:
+def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> WorkflowRunRead:
     """Needs run:cancel. Cancels the node runs under way and every node not decided; the
     workflow run is ``canceled`` once they stopped. 409 when it already ended."""
-    rights.require(Action.RUN_CANCEL)
-    service.cancel(session, cipher, queue, wrun, actor=actor)
-    launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, launcher=launcher, caller=actor)
+    launching.rights.require(Action.RUN_CANCEL)
+    service.cancel(
+        launching.session, launching.cipher, launching.queue, wrun, actor=launching.actor
+    )
+    return _moved_on(wrun, launching)
 
 
 def _decide(
-    approve: bool,
-    wrun: WorkflowRun,
-    key: str,
-    body: Decision | None,
-    rights: ProjectAccess,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
+    approve: bool, wrun: WorkflowRun, key: str, body: Decision | None, launching: Launching
 ) -> WorkflowRunRead:
     comment = body.comment if body is not None else ""
+    session, cipher, queue = launching.session, launching.cipher, launching.queue
     service.decide(
-        session, cipher, queue, rights, wrun, key, approve=approve, comment=comment, actor=actor
+        session,
+        cipher,
+        queue,
+        launching.rights,
+        wrun,
+        key,
+        approve=approve,
+        comment=comment,
+        actor=launching.actor,
     )
     session.refresh(wrun)
-    launcher = service.launcher_name(session, wrun)
-    return _run_read(session, wrun, rights, launcher=launcher, caller=actor)
+    return _moved_on(wrun, launching)
+
+
+def _moved_on(wrun: WorkflowRun, launching: Launching) -> WorkflowRunRead:
+    """The workflow run as the caller who moved it on sees it."""
+    launcher = service.launcher_name(launching.session, wrun)
+    return _run_read(
+        launching.session, wrun, launching.rights, launcher=launcher, caller=launching.actor
+    )
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
 def approve_node(
-    wrun: ViewedRun,
-    key: NodeKeyPath,
-    rights: Viewer,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-    body: Decision | None = None,
+    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: Decision | None = None
 ) -> WorkflowRunRead:
     """Needs workflow:approve (operators and above; not a template grant), and someone other
     than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
     says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
     the node waits (409 after a decision or its timeout); what follows starts at once."""
-    return _decide(True, wrun, key, body, rights, session, actor, cipher, queue)
+    return _decide(True, wrun, key, body, launching)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/deny")
 def deny_node(
-    wrun: ViewedRun,
-    key: NodeKeyPath,
-    rights: Viewer,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    queue: QueueDep,
-    body: Decision | None = None,
+    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: Decision | None = None
 ) -> WorkflowRunRead:
     """As approve, except that the run's launcher may deny (withdraw) their own request; the
     node fails, and its failure edges fire."""
-    return _decide(False, wrun, key, body, rights, session, actor, cipher, queue)
+    return _decide(False, wrun, key, body, launching)
 
 
 @approvals.get("")

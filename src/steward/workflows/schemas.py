@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from steward.bounds import Description, Id, Name
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
 from steward.workflows.models import (
     EdgeOn,
@@ -202,11 +202,8 @@ class WorkflowRunRead(ResponseModel):
     )
 
 
-class WorkflowRunPage(BaseModel):
-    items: list[WorkflowRunRead]
-    next_before_id: int | None = Field(
-        description="pass as before_id to get the next (older) page; null on the last page"
-    )
+class WorkflowRunPage(OlderPage[WorkflowRunRead]):
+    pass
 
 
 class NextStep(BaseModel):

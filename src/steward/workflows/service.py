@@ -19,7 +19,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher, MasterKeyError
-from steward.db import utcnow
+from steward.db import lookup, utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound, PermissionDenied
 from steward.masking import MASK
 from steward.projects import scoped
@@ -124,11 +124,7 @@ def _link(session: Session, workflow: Workflow, template_ids: set[int]) -> None:
 
 def template_names(session: Session, nodes: Sequence[dict[str, Any]]) -> dict[int, str]:
     ids = {n["template_id"] for n in nodes if n.get("template_id")}
-    if not ids:
-        return {}
-    return dict(
-        session.execute(select(Template.id, Template.name).where(Template.id.in_(ids))).all()
-    )
+    return lookup(session, Template.id, Template.name, ids)
 
 
 # --- workflows -----------------------------------------------------------------------------
@@ -158,13 +154,9 @@ def create(
         secret_launch=sealed,
     )
     session.add(workflow)
-    session.flush()
+    session.flush()  # the id its template links name
     _link(session, workflow, used)
-    audit.record_change(
-        session, actor, AuditAction.WORKFLOW_CREATE, workflow, audit.diff({}, _fields(workflow))
-    )
-    session.commit()
-    return workflow
+    return audit.commit_created(session, actor, AuditAction.WORKFLOW_CREATE, workflow, _fields)
 
 
 def update_workflow(
@@ -178,13 +170,10 @@ def update_workflow(
 ) -> Workflow:
     before = _fields(workflow)
     changes = body.changes()
-    if "name" in changes:
-        scoped.check_name_free(
-            session, Workflow, project, changes["name"], "workflow", except_id=workflow.id
-        )
-        workflow.name = changes["name"]
-    if "description" in changes:
-        workflow.description = changes["description"]
+    scoped.check_rename(session, project, workflow, changes, "workflow")
+    for field in ("name", "description"):
+        if field in changes:
+            setattr(workflow, field, changes[field])
     if body.nodes is not None or body.edges is not None:
         nodes = body.nodes
         if nodes is None:
@@ -198,10 +187,9 @@ def update_workflow(
         _link(session, workflow, used)
     workflow.updated_at = utcnow()
     session.flush()
-    diff = audit.diff(before, _fields(workflow))
-    audit.record_change(session, actor, AuditAction.WORKFLOW_UPDATE, workflow, diff)
-    session.commit()
-    return workflow
+    return audit.commit_updated(
+        session, actor, AuditAction.WORKFLOW_UPDATE, workflow, before, _fields
+    )
 
 
 def _kept_answers(
@@ -232,11 +220,7 @@ def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> No
     usage.refuse_while_running(
         session, f"workflow '{workflow.name}'", WorkflowRun.workflow_id == workflow.id
     )
-    audit.record_change(
-        session, actor, AuditAction.WORKFLOW_DELETE, workflow, audit.diff(_fields(workflow), {})
-    )
-    session.delete(workflow)
-    session.commit()
+    audit.commit_deleted(session, actor, AuditAction.WORKFLOW_DELETE, workflow, _fields)
 
 
 # --- launching -----------------------------------------------------------------------------
@@ -462,7 +446,11 @@ def decide(
     if NodeStatus(node.status).is_finished:  # for good: told as such, whoever asks
         raise _not_waiting(node, late=False)
     # a pending node may start waiting before the UPDATE below: checked whatever the status read
-    approvers.require(rights, actor, wrun, node, launcher_name(session, wrun), approve=approve)
+    reason = approvers.refusal(
+        rights, actor, wrun, node, launcher_name(session, wrun), approve=approve
+    )
+    if reason:  # a 403 naming the rule
+        raise PermissionDenied(reason)
     now = utcnow()
     verb = "approved" if approve else "denied"
     reason = f"{verb} by {actor.user.username}" + (f": {comment}" if comment else "")

@@ -1,7 +1,7 @@
 import { Group, NumberInput, SegmentedControl, Select } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
 import { useTeams, useUserSearch } from "@/features/auth/api/get-directory";
+import { UserPicker } from "@/features/auth/components/user-picker";
 import type { HolderPickerProps } from "@/lib/holders";
 
 /**
@@ -9,9 +9,8 @@ import type { HolderPickerProps } from "@/lib/holders";
  */
 export function HolderPicker({ value, onChange, error }: HolderPickerProps) {
   const [kind, setKind] = useState<"user" | "team">(value?.team_id ? "team" : "user");
-  const [search, setSearch] = useState("");
-  const [q] = useDebouncedValue(search, 250);
-  const users = useUserSearch(q, kind === "user");
+  // the picker's first search (no name yet): a 403 says the caller may not list users
+  const users = useUserSearch("", kind === "user");
   const teams = useTeams(kind === "team");
 
   const choose = (next: "user" | "team") => {
@@ -34,24 +33,11 @@ export function HolderPicker({ value, onChange, error }: HolderPickerProps) {
       />
     );
   } else if (kind === "user") {
-    const data = (users.data ?? []).map((user) => ({
-      value: String(user.id),
-      label: user.display_name ? `${user.username} (${user.display_name})` : user.username,
-    }));
     picker = (
-      <Select
-        label="User"
-        placeholder="Search by name"
-        searchable
-        searchValue={search}
-        onSearchChange={setSearch}
-        filter={({ options }) => options}
-        data={data}
-        nothingFoundMessage={users.isFetching ? "Searching…" : "No such user"}
-        miw={220}
+      <UserPicker
         error={error}
-        value={value?.user_id ? String(value.user_id) : null}
-        onChange={(id) => onChange(id ? { user_id: Number(id) } : null)}
+        value={value?.user_id ?? null}
+        onChange={(id) => onChange(id ? { user_id: id } : null)}
       />
     );
   } else {

@@ -2,11 +2,9 @@ import {
   Alert,
   Badge,
   Button,
-  Center,
   Code,
   CopyButton,
   Group,
-  Loader,
   SegmentedControl,
   Select,
   Stack,
@@ -18,6 +16,7 @@ import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { FormError } from "@/components/form-error";
+import { QueryState } from "@/components/query-state";
 import {
   type Token,
   type TokenCreate,
@@ -231,7 +230,6 @@ export function TokensPanel() {
   const revoke = useRevokeToken();
   const [created, setCreated] = useState<TokenCreated | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
-  const list = [...(tokens.data ?? [])].sort((a, b) => b.id - a.id);
 
   return (
     <Stack>
@@ -240,18 +238,15 @@ export function TokensPanel() {
       ) : (
         <CreateTokenForm onCreated={setCreated} />
       )}
-      {tokens.isPending && (
-        <Center py="md">
-          <Loader aria-label="Loading tokens" />
-        </Center>
-      )}
-      {tokens.isError && (
-        <Alert color="red" title="Could not load your tokens">
-          {tokens.error.message}
-        </Alert>
-      )}
-      {tokens.data && list.length === 0 && <Text c="dimmed">No tokens yet.</Text>}
-      {list.length > 0 && <TokensTable tokens={list} onRevoke={setRevoking} />}
+      <QueryState query={tokens} loading="Loading tokens" failed="Could not load your tokens" small>
+        {(data) =>
+          data.length === 0 ? (
+            <Text c="dimmed">No tokens yet.</Text>
+          ) : (
+            <TokensTable tokens={[...data].sort((a, b) => b.id - a.id)} onRevoke={setRevoking} />
+          )
+        }
+      </QueryState>
       <ConfirmModal
         opened={revoking !== null}
         onClose={() => setRevoking(null)}

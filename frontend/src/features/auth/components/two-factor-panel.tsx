@@ -8,6 +8,7 @@ import {
   Group,
   Loader,
   PasswordInput,
+  type PasswordInputProps,
   Stack,
   Text,
   TextInput,
@@ -100,6 +101,19 @@ export function TwoFactorPanel({ user }: { user: User }) {
   );
 }
 
+/** The password that confirms it is you, before two-factor authentication is turned on or off. */
+function CurrentPasswordInput(props: PasswordInputProps) {
+  return (
+    <PasswordInput
+      label="Current password"
+      autoComplete="current-password"
+      required
+      autoFocus
+      {...props}
+    />
+  );
+}
+
 function EnableForm({
   onStarted,
   onCancel,
@@ -121,14 +135,7 @@ function EnableForm({
     <form onSubmit={submit} noValidate aria-label="Enable two-factor authentication">
       <Stack>
         <Text size="sm">Confirm it is you: your password first.</Text>
-        <PasswordInput
-          label="Current password"
-          autoComplete="current-password"
-          required
-          autoFocus
-          key={form.key("password")}
-          {...form.getInputProps("password")}
-        />
+        <CurrentPasswordInput key={form.key("password")} {...form.getInputProps("password")} />
         <FormError message={serverErrors.message} />
         <Group>
           <Button type="submit" loading={start.isPending}>
@@ -306,14 +313,7 @@ function DisableForm({ onDisabled, onCancel }: { onDisabled: () => void; onCance
           Your password and a code from your authenticator app (or a recovery code); then the
           password alone signs you in.
         </Text>
-        <PasswordInput
-          label="Current password"
-          autoComplete="current-password"
-          required
-          autoFocus
-          key={form.key("password")}
-          {...form.getInputProps("password")}
-        />
+        <CurrentPasswordInput key={form.key("password")} {...form.getInputProps("password")} />
         <TextInput
           label="Authentication code"
           description="From your authenticator app, or one of your recovery codes"

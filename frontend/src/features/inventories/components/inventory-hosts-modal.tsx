@@ -1,5 +1,6 @@
-import { Alert, Center, Loader, Modal } from "@mantine/core";
+import { Modal } from "@mantine/core";
 import type { Schemas } from "@/api/client";
+import { QueryState } from "@/components/query-state";
 import { useInventoryHosts } from "@/features/inventories/api/get-inventory-hosts";
 import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";
 
@@ -13,17 +14,9 @@ export function InventoryHostsModal({ projectId, inventory, onClose }: Inventory
   const hosts = useInventoryHosts(projectId, inventory.id);
   return (
     <Modal opened onClose={onClose} title={`Hosts of “${inventory.name}”`} size="xl">
-      {hosts.isPending && (
-        <Center py="lg">
-          <Loader aria-label="Resolving hosts" />
-        </Center>
-      )}
-      {hosts.error && (
-        <Alert color="red" title="Could not resolve the inventory">
-          {hosts.error.message}
-        </Alert>
-      )}
-      {hosts.data && <ResolvedHosts resolved={hosts.data} />}
+      <QueryState query={hosts} loading="Resolving hosts" failed="Could not resolve the inventory">
+        {(resolved) => <ResolvedHosts resolved={resolved} />}
+      </QueryState>
     </Modal>
   );
 }

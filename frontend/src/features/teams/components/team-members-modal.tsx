@@ -1,11 +1,8 @@
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Modal,
   Stack,
   Table,
@@ -14,6 +11,7 @@ import {
 } from "@mantine/core";
 import { useState } from "react";
 import { FormError } from "@/components/form-error";
+import { QueryState } from "@/components/query-state";
 import {
   type Team,
   useAddTeamMember,
@@ -68,54 +66,58 @@ export function TeamMembersModal({ team, onClose, renderUserPicker }: TeamMember
           </Button>
         </Group>
         <FormError message={error} />
-        {members.isPending && (
-          <Center py="md">
-            <Loader aria-label="Loading members" />
-          </Center>
-        )}
-        {members.isError && <Alert color="red">{members.error.message}</Alert>}
-        {members.data?.length === 0 && <Text c="dimmed">Nobody in this team yet.</Text>}
-        {members.data && members.data.length > 0 && (
-          <Table aria-label="Team members" verticalSpacing="xs">
-            <Table.Tbody>
-              {members.data.map((member) => (
-                <Table.Tr key={member.user_id}>
-                  <Table.Td>
-                    {member.username}
-                    {member.display_name && (
-                      <Text span size="xs" c="dimmed">
-                        {" "}
-                        {member.display_name}
-                      </Text>
-                    )}
-                    {member.synced && (
-                      <Tooltip label="Given by their directory groups at login; removing them here lasts until their next login">
-                        <Badge ml="xs" size="xs" variant="light">
-                          from directory
-                        </Badge>
-                      </Tooltip>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove ${member.username}`}
-                      loading={remove.isPending && remove.variables === member.user_id}
-                      onClick={() =>
-                        remove.mutate(member.user_id, {
-                          onError: (failure) => setError(failure.message),
-                        })
-                      }
-                    >
-                      ✕
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <QueryState
+          query={members}
+          loading="Loading members"
+          failed="Could not load the members"
+          small
+        >
+          {(list) =>
+            list.length === 0 ? (
+              <Text c="dimmed">Nobody in this team yet.</Text>
+            ) : (
+              <Table aria-label="Team members" verticalSpacing="xs">
+                <Table.Tbody>
+                  {list.map((member) => (
+                    <Table.Tr key={member.user_id}>
+                      <Table.Td>
+                        {member.username}
+                        {member.display_name && (
+                          <Text span size="xs" c="dimmed">
+                            {" "}
+                            {member.display_name}
+                          </Text>
+                        )}
+                        {member.synced && (
+                          <Tooltip label="Given by their directory groups at login; removing them here lasts until their next login">
+                            <Badge ml="xs" size="xs" variant="light">
+                              from directory
+                            </Badge>
+                          </Tooltip>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${member.username}`}
+                          loading={remove.isPending && remove.variables === member.user_id}
+                          onClick={() =>
+                            remove.mutate(member.user_id, {
+                              onError: (failure) => setError(failure.message),
+                            })
+                          }
+                        >
+                          ✕
+                        </ActionIcon>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )
+          }
+        </QueryState>
       </Stack>
     </Modal>
   );
