@@ -13,7 +13,7 @@ export interface Highlight {
 interface MetricChartProps {
   spec: ChartSpec;
   times: readonly number[];
-  series: Record<string, readonly (number | null)[]>;
+  series: Record<string, readonly (number | null | undefined)[]>;
   gaps: readonly MetricGap[];
   /** epoch ms: every chart of a run shares the axis, so tasks and charts line up */
   range: { start: number; end: number };
@@ -25,6 +25,8 @@ interface MetricChartProps {
   relative?: boolean;
   /** the figure's accessible name (default: "<title> over the run") */
   label?: string;
+  /** pixels of the plot (default 110) */
+  height?: number;
 }
 
 const HEIGHT = 110;
@@ -41,6 +43,7 @@ export function MetricChart({
   syncKey,
   relative = false,
   label,
+  height = HEIGHT,
 }: MetricChartProps) {
   const dark = useComputedColorScheme("light") === "dark";
   const box = useRef<HTMLDivElement>(null);
@@ -62,7 +65,7 @@ export function MetricChart({
     };
     const options: uPlot.Options = {
       width: Math.max(200, element.clientWidth),
-      height: HEIGHT,
+      height,
       cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
       legend: { show: true, live: true },
       scales: { x: { time: !relative, range: [range.start / 1000, range.end / 1000] } },
@@ -110,7 +113,7 @@ export function MetricChart({
     );
     plot.current = created;
     const resize = new ResizeObserver(() => {
-      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT });
+      created.setSize({ width: Math.max(200, element.clientWidth), height });
     });
     resize.observe(element);
     return () => {
@@ -118,7 +121,7 @@ export function MetricChart({
       created.destroy();
       plot.current = null;
     };
-  }, [dark, spec, times, series, range.start, range.end, syncKey, relative]);
+  }, [dark, spec, times, series, range.start, range.end, syncKey, relative, height]);
 
   useEffect(() => {
     shaded.current = { highlight, gaps };

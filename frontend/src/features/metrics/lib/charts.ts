@@ -123,12 +123,13 @@ export function taskBars(entries: readonly TaskInput[], host?: string): TaskBar[
   });
 }
 
-/** uPlot's data: seconds on x (uPlot's time scale), then one array per series. */
+/** uPlot's data: seconds on x (uPlot's time scale), then one array per series (null: a
+ * missing sample, a break; undefined: no sample of that series then, the line goes on). */
 export function chartData(
   times: readonly number[],
-  series: Record<string, readonly (number | null)[]>,
+  series: Record<string, readonly (number | null | undefined)[]>,
   spec: ChartSpec,
-): (number | null)[][] {
+): (number | null | undefined)[][] {
   return [
     times.map((t) => t / 1000),
     ...spec.series.map((s) => [...(series[s.key] ?? times.map(() => null))]),
