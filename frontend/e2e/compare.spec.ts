@@ -159,7 +159,8 @@ test("runs picked in the list compare side by side, the regression first", async
   const tasks = page.getByRole("table", { name: "Task durations" });
   const first = tasks.locator("tbody tr").first();
   await expect(first.getByRole("rowheader")).toHaveText("step");
-  await expect(first).toContainText(/\+[2-5]\.\d s \(\+/);
+  // slower by how much depends on the machine's load (+1.5 s seen at load 8: 5.0 s → 6.5 s)
+  await expect(first).toContainText(/\+\d+\.\d s \(\+/);
   await expect(tasks.getByRole("rowheader", { name: "step (#2)" })).toBeVisible();
   await expect(tasks.locator("tfoot")).toContainText("Total (the whole run)");
   await page.getByText("Playbook order").click();
@@ -175,7 +176,7 @@ test("runs picked in the list compare side by side, the regression first", async
   await expect(cpu.getByRole("img", { name: "CPU: user, one line per run" })).toHaveCount(1);
   await expect(cpu.locator("canvas")).toHaveCount(1);
   await expect(cpu.locator(".u-legend")).toContainText(`#${runs[0]} baseline`);
-  await cpu.getByRole("radio", { name: "system" }).check({ force: true });
+  await cpu.locator("label", { hasText: /^system$/ }).click();
   await expect(cpu.getByRole("img", { name: "CPU: system, one line per run" })).toBeVisible();
 
   // a label, set where the runs are compared, names the run in every legend
