@@ -63,6 +63,10 @@ METRICS_ENDPOINT_MAX = 500  # an inventory's pmproxy URL template (metrics)
 METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
 METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
 COMPARE_RUNS_MAX = 4  # runs compared side by side in one request
+RUN_LABEL_MAX = 60  # a run's label ("TDE on", "baseline"): one short line
+RUN_NOTE_MAX = 2000  # a run's note: a few lines
+SEARCHED_VALUE_MAX = 200  # characters of a launch value kept searchable (longer: not searchable)
+RUN_VALUE_FILTERS_MAX = 5  # answer=/launch= filters in one runs list request
 TEMPLATE_STATS_RUNS_MAX = 200  # a template's last runs in its statistics
 DIRECTORY_GROUPS_MAX = 50  # directory groups mapped to one team (steward.directory)
 DIRECTORY_GROUP_MAX = 512  # characters of one: an LDAP group DN or an OIDC group claim value
@@ -174,6 +178,15 @@ Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX, pattern=NAME_PATT
 Description = Annotated[str, Field(max_length=DESCRIPTION_MAX)]
 GroupName = Annotated[str, Field(min_length=1, max_length=63, pattern=GROUP_NAME_PATTERN)]
 Label = Annotated[str, Field(max_length=LABEL_MAX)]
+# shown text: no control characters (C0, DEL, C1) nor bidirectional controls that reorder
+# what is shown; a note may have line breaks and tabs
+_BIDI = r"\u202a-\u202e\u2066-\u2069"
+RunLabel = Annotated[
+    str, Field(max_length=RUN_LABEL_MAX, pattern=rf"^[^\x00-\x1f\x7f-\x9f{_BIDI}]*$")
+]
+RunNote = Annotated[
+    str, Field(max_length=RUN_NOTE_MAX, pattern=rf"^[^\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]*$")
+]
 Line = Annotated[str, Field(max_length=LINE_MAX)]
 Url = Annotated[str, Field(min_length=1, max_length=URL_MAX)]
 MetricsEndpoint = Annotated[str, Field(max_length=METRICS_ENDPOINT_MAX)]

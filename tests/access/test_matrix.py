@@ -218,6 +218,11 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("t1_run", 422, body={"template_id": "t1", "limit": "localhost"}),
         Probe("t2_run", 422, body={"template_id": "t2", "limit": "localhost"}),
     ],
+    # a run's label and note: who may launch its template (policy.require_run_label)
+    ("PATCH", "/projects/{project_id}/runs/{run_id}"): [
+        Probe("t1_run", 422, body=BAD),
+        Probe("t2_run", 422, R2, BAD),
+    ],
     ("POST", "/projects/{project_id}/runs/{run_id}/cancel"): [
         Probe("t1_run", 409),  # already finished
         Probe("t2_run", 409, R2),

@@ -1754,7 +1754,12 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Label Run
+     * @description Set the run's label ("baseline", "TDE on") and note, shown in the runs list, on its page
+     *     and when compared: for who may launch its template (run:launch); audited.
+     */
+    patch: operations["label_run_api_v1_projects__project_id__runs__run_id__patch"];
     trace?: never;
   };
   "/api/v1/projects/{project_id}/runs/{run_id}/cancel": {
@@ -4671,6 +4676,20 @@ export interface components {
       | "changed"
       | "long_running"
       | "approval_needed";
+    /**
+     * RunLabelUpdate
+     * @description A run's label and note, for comparing it with others; only the fields sent change
+     *     ("" clears one).
+     */
+    RunLabelUpdate: {
+      /**
+       * Label
+       * @description one short line: "TDE on"
+       */
+      label?: string | null;
+      /** Note */
+      note?: string | null;
+    };
     /** RunPage */
     RunPage: {
       /** Items */
@@ -4846,6 +4865,17 @@ export interface components {
        * @description the group of workers that executes it
        */
       runner_group: string;
+      /**
+       * Label
+       * @description what it is called when compared ("baseline")
+       * @default
+       */
+      label: string;
+      /**
+       * Note
+       * @default
+       */
+      note: string;
       /**
        * Waiting Reason
        * @description queued runs: why it has not started (no worker of its group online, a limit reached, every worker busy)
@@ -16856,6 +16886,10 @@ export interface operations {
         host?: string | null;
         since?: string | null;
         until?: string | null;
+        /** @description name:value — runs given this survey answer or extra var at launch (exact value; secret answers are never searchable); repeat for several, all must match */
+        answer?: string[] | null;
+        /** @description field:value — runs launched with this setting, one of limit, tags, skip_tags, check_mode, diff_mode, verbosity, forks, ref (check_mode:true); repeat for several */
+        launch?: string[] | null;
         before_id?: number | null;
         limit?: number;
       };
@@ -17035,6 +17069,93 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  label_run_api_v1_projects__project_id__runs__run_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RunLabelUpdate"];
+      };
+    };
     responses: {
       /** @description Successful Response */
       200: {
@@ -18099,6 +18220,10 @@ export interface operations {
         host?: string | null;
         since?: string | null;
         until?: string | null;
+        /** @description name:value — runs given this survey answer or extra var at launch (exact value; secret answers are never searchable); repeat for several, all must match */
+        answer?: string[] | null;
+        /** @description field:value — runs launched with this setting, one of limit, tags, skip_tags, check_mode, diff_mode, verbosity, forks, ref (check_mode:true); repeat for several */
+        launch?: string[] | null;
         before_id?: number | null;
         limit?: number;
       };

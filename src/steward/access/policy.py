@@ -201,6 +201,13 @@ def require_export(actor: Actor, rights: ProjectAccess) -> None:
         )
 
 
+def require_run_label(rights: ProjectAccess, run: Run) -> None:
+    """Labelling a run ("baseline", "TDE on") or writing its note: whoever may launch its
+    template (a run of a deleted template: who may launch in the project); 404 for who
+    cannot see the run, 403 naming run:launch for who only sees it."""
+    rights.require_on_template(run.template_id, Action.RUN_LAUNCH)
+
+
 def sees_emails(actor: Actor) -> bool:
     """Whether the people listed to the actor come with their e-mail addresses: admins only
     (project owners picking members see names)."""

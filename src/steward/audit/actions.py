@@ -47,6 +47,7 @@ class AuditAction(enum.StrEnum):
     REPOSITORY_UPDATE = "repository:update"
     RETENTION_PRUNE = "retention:prune"
     RUN_CANCEL = "run:cancel"
+    RUN_LABEL = "run:label"
     RUN_LAUNCH = "run:launch"
     RUN_RELAUNCH = "run:relaunch"
     RUNNER_GROUP_CREATE = "runner_group:create"

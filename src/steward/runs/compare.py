@@ -152,8 +152,11 @@ def _shown(value: Any) -> str:
 
 
 def _how(run: RunRead) -> str:
+    """As the runs list says it: "schedule 3 (alice)" (a schedule fires as its owner)."""
+    if run.workflow_run_id:
+        return f"workflow run {run.workflow_run_id}"
     if run.schedule_id:
-        return f"schedule {run.schedule_id}"
+        return f"schedule {run.schedule_id}" + (f" ({run.launched_by})" if run.launched_by else "")
     if run.webhook_id:
         return f"webhook {run.webhook_id}"
     if run.relaunch_of_id:
@@ -180,6 +183,7 @@ def _rows_of(run: RunRead) -> dict[str, str]:
     if p.verbosity:
         mode.append("-" + "v" * p.verbosity)
     rows = {
+        "Label": run.label or "—",
         "Template": run.template_name or f"#{run.template_id}",
         "Playbook": p.playbook,
         "Repository": f"{_named(named.repository, p.repository_id)}{ref}{commit}",

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from steward.bounds import RUN_LABEL_MAX, SEARCHED_VALUE_MAX, VARIABLE_NAME_MAX
 from steward.db import Base, utcnow
 from steward.runs.status import RunStatus
 
@@ -85,6 +86,32 @@ class Run(Base):
 
     line_count: Mapped[int] = mapped_column(default=0)
     event_count: Mapped[int] = mapped_column(default=0)
+
+    # what the people comparing runs call it ("baseline", "TDE on"); set by who may launch it
+    label: Mapped[str] = mapped_column(String(RUN_LABEL_MAX), default="")
+    note: Mapped[str] = mapped_column(Text, default="")
+
+    @property
+    def name(self) -> str:
+        """How the audit trail names the run: its template as it was at launch."""
+        return str(self.template_snapshot.get("name", "")) or f"run {self.id}"
+
+
+class RunValue(Base):
+    """A launch value of a run kept searchable (``runs.values``): a non-secret survey answer
+    or extra var given at launch (kind ``answer``), or a launch setting (kind ``launch``:
+    limit, tags, check mode, …). Written with the run, never changed; secret answers never."""
+
+    __tablename__ = "run_values"
+    __table_args__ = (
+        # "the runs where db_name is ORCL": from the index, newest first
+        Index("ix_run_values_lookup", "kind", "name", "value", "run_id"),
+    )
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    name: Mapped[str] = mapped_column(String(VARIABLE_NAME_MAX), primary_key=True)
+    value: Mapped[str] = mapped_column(String(SEARCHED_VALUE_MAX))
 
 
 class RunEvent(Base):

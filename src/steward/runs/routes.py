@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query, status
 from fastapi.responses import Response, StreamingResponse
 
-from steward.access.policy import Action
+from steward.access.policy import Action, require_run_label
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -35,6 +35,7 @@ from steward.runs.schemas import (
     RelaunchValues,
     RunCreate,
     RunFilters,
+    RunLabelUpdate,
     RunPage,
     RunRead,
     TimelineEntry,
@@ -67,6 +68,16 @@ def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
 
 
 RelaunchedRun = Annotated[Run, Depends(_relaunched)]
+
+
+def _labelled(run: ViewedRun, rights: AccessDep) -> Run:
+    """A visible run the caller may label (``policy.require_run_label``, which
+    ``service.set_label`` asks too), answered before the body is: 404, 403."""
+    require_run_label(rights, run)
+    return run
+
+
+LabelledRun = Annotated[Run, Depends(_labelled)]
 
 
 def _read(
@@ -142,6 +153,16 @@ def read_run(run: ViewedRun, rights: AccessDep, session: SessionDep, rt: Runtime
     told = story.story(session, run)
     read = _read(run, *service.names(session, run), why, counts)
     return read.model_copy(update={"refs": named, "story": told})
+
+
+@router.patch("/{run_id}")
+def label_run(
+    run: LabelledRun, body: RunLabelUpdate, rights: AccessDep, session: SessionDep, actor: ActorDep
+) -> RunRead:
+    """Set the run's label ("baseline", "TDE on") and note, shown in the runs list, on its page
+    and when compared: for who may launch its template (run:launch); audited."""
+    run = service.set_label(session, rights, actor, run, body)
+    return _read(run, *service.names(session, run))
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)

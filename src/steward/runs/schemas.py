@@ -1,15 +1,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.bounds import Id, LineAfter, Offset
+from steward.bounds import RUN_VALUE_FILTERS_MAX, Id, LineAfter, Offset, RunLabel, RunNote
 from steward.runs.models import LaunchType
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
-from steward.schemas import OlderPage, ResponseModel
+from steward.runs.values import FILTER_TEXT_MAX, LAUNCH_FIELDS
+from steward.schemas import OlderPage, ResponseModel, UpdateModel
 from steward.templates.launch import LaunchOverrides
 
 FAILED_HOSTS_SHOWN = 1000
@@ -122,6 +123,8 @@ class RunRead(ResponseModel):
     line_count: int
     event_count: int
     runner_group: str = Field(description="the group of workers that executes it")
+    label: str = Field(default="", description='what it is called when compared ("baseline")')
+    note: str = ""
     waiting_reason: str | None = Field(
         default=None,
         description="queued runs: why it has not started (no worker of its group online,"
@@ -146,8 +149,28 @@ class RunFilters(BaseModel):
     host: str | None = Field(default=None, max_length=255)
     since: dt.datetime | None = None
     until: dt.datetime | None = None
+    answer: list[Annotated[str, Field(max_length=FILTER_TEXT_MAX)]] | None = Field(
+        default=None,
+        max_length=RUN_VALUE_FILTERS_MAX,
+        description="name:value — runs given this survey answer or extra var at launch (exact"
+        " value; secret answers are never searchable); repeat for several, all must match",
+    )
+    launch: list[Annotated[str, Field(max_length=FILTER_TEXT_MAX)]] | None = Field(
+        default=None,
+        max_length=RUN_VALUE_FILTERS_MAX,
+        description=f"field:value — runs launched with this setting, one of"
+        f" {', '.join(LAUNCH_FIELDS)} (check_mode:true); repeat for several",
+    )
     before_id: Id | None = None
     limit: int = Field(default=50, ge=1, le=500)
+
+
+class RunLabelUpdate(UpdateModel):
+    """A run's label and note, for comparing it with others; only the fields sent change
+    ("" clears one)."""
+
+    label: RunLabel | None = Field(default=None, description='one short line: "TDE on"')
+    note: RunNote | None = None
 
 
 class LineRead(ResponseModel):

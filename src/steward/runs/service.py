@@ -8,7 +8,7 @@ from sqlalchemy import ColumnElement, Select, exists, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import Action, ProjectAccess, visible_runs
+from steward.access.policy import Action, ProjectAccess, require_run_label, visible_runs
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
@@ -19,11 +19,11 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
-from steward.runs import handoff, lifecycle
+from steward.runs import handoff, lifecycle, values
 from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost
 from steward.runs.params import RunParams
-from steward.runs.schemas import RunFilters
+from steward.runs.schemas import RunFilters, RunLabelUpdate
 from steward.runs.status import Reason, RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
@@ -115,9 +115,10 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     )
     session.add(run)
     session.flush()
+    session.add_all(values.rows(run, resolved.params))
     relaunched = trigger.relaunch_of_id is not None
     action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
-    _audit(session, actor, action, run, template.name)
+    _audit(session, actor, action, run, template.name, launched=True)
     handoff.submit_after_commit(session, queue, run.id)
     return run
 
@@ -130,10 +131,19 @@ def launch_now(session: Session, request: Launch, *, cipher: KeyCipher, queue: R
 
 
 def _audit(
-    session: Session, actor: Actor, action: AuditAction, run: Run, template_name: str
+    session: Session,
+    actor: Actor,
+    action: AuditAction,
+    run: Run,
+    template_name: str,
+    *,
+    launched: bool = False,
 ) -> None:
-    """Who ran what, where and with which parameters (secrets already redacted)."""
+    """Who ran what, where and with which parameters; a launch records its launch settings
+    and the answers and extra vars given (``vars.<name>``), never a secret answer, not even
+    its name (``values.searchable``: what the runs list can find, the trail shows)."""
     params = RunParams.of(run.params, run.id)
+    given = values.searchable(params) if launched else []
     audit.record(
         session,
         actor,
@@ -142,10 +152,15 @@ def _audit(
         object_id=run.id,
         object_name=template_name,
         project_id=run.project_id,
+        changes={
+            (f"vars.{name}" if kind == values.ANSWER else name): [None, value]
+            for kind, name, value in given
+        },
         detail=(
             f"{template_name} ({params.playbook}) limit={params.limit or 'all'}"
             f" via {run.launch_type}"
             + (f" of run {run.relaunch_of_id}" if run.relaunch_of_id else "")
+            + "".join(f" {name}={value}" for kind, name, value in given if kind == values.ANSWER)
         ),
     )
 
@@ -175,6 +190,22 @@ def cancel(session: Session, queue: RunQueue, project: Project, actor: Actor, ru
     _audit(session, actor, AuditAction.RUN_CANCEL, run, str(run.template_snapshot.get("name", "")))
     session.commit()
     queue.cancel(run.id)
+    return run
+
+
+LABEL_FIELDS = ("label", "note")
+
+
+def set_label(
+    session: Session, rights: ProjectAccess, actor: Actor, run: Run, body: RunLabelUpdate
+) -> Run:
+    """Set the run's label and note (the fields sent; surrounding spaces dropped), for who
+    may launch its template (``policy.require_run_label``); audited with the change. Commits."""
+    require_run_label(rights, run)
+    before = audit.snapshot(run, LABEL_FIELDS)
+    for field, value in body.changes().items():
+        setattr(run, field, value.strip())
+    audit.commit_updated(session, actor, AuditAction.RUN_LABEL, run, before, LABEL_FIELDS)
     return run
 
 
@@ -222,6 +253,10 @@ def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, 
         conditions.append(Run.created_at >= filters.since)
     if filters.until is not None:
         conditions.append(Run.created_at < filters.until)
+    if filters.answer:
+        conditions += values.matching(values.ANSWER, values.parse(filters.answer, values.ANSWER))
+    if filters.launch:
+        conditions += values.matching(values.LAUNCH, values.parse(filters.launch, values.LAUNCH))
     if filters.before_id is not None:
         conditions.append(Run.id < filters.before_id)
     return query.where(*conditions).order_by(Run.id.desc()).limit(filters.limit + 1)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 14:57:26.098086
+Create Date: 2026-11-27 14:59:06.093410
 """
 
 from collections.abc import Sequence
@@ -912,6 +912,8 @@ def upgrade() -> None:
         sa.Column("heartbeat_at", steward.db.UTCDateTime(timezone=True), nullable=True),
         sa.Column("line_count", sa.Integer(), nullable=False),
         sa.Column("event_count", sa.Integer(), nullable=False),
+        sa.Column("label", sa.String(length=60), nullable=False),
+        sa.Column("note", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
             ["launched_by_id"],
             ["users.id"],
@@ -1192,6 +1194,22 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("run_id", "last_line", name=op.f("pk_run_output")),
     )
     op.create_table(
+        "run_values",
+        sa.Column("run_id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=8), nullable=False),
+        sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("value", sa.String(length=200), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["run_id"], ["runs.id"], name=op.f("fk_run_values_run_id_runs"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("run_id", "kind", "name", name=op.f("pk_run_values")),
+    )
+    with op.batch_alter_table("run_values", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_run_values_lookup", ["kind", "name", "value", "run_id"], unique=False
+        )
+
+    op.create_table(
         "webhook_deliveries",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("webhook_id", sa.Integer(), nullable=False),
@@ -1277,6 +1295,10 @@ def downgrade() -> None:
         batch_op.drop_index("ix_webhook_deliveries_webhook_id_id")
 
     op.drop_table("webhook_deliveries")
+    with op.batch_alter_table("run_values", schema=None) as batch_op:
+        batch_op.drop_index("ix_run_values_lookup")
+
+    op.drop_table("run_values")
     op.drop_table("run_output")
     with op.batch_alter_table("run_metric_gaps", schema=None) as batch_op:
         batch_op.drop_index("ix_run_metric_gaps_run_id_kind_host")

@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Stack, Text, TextInput, Title } from "@mantine/co
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
-import { useRunsCompared } from "@/features/metrics/api/get-runs-compared";
+import { type ComparedRun, useRunsCompared } from "@/features/metrics/api/get-runs-compared";
 import { CompareMetrics } from "@/features/metrics/components/compare-metrics";
 import { HostsSideBySide } from "@/features/metrics/components/hosts-side-by-side";
 import { ParametersDiff } from "@/features/metrics/components/parameters-diff";
@@ -11,6 +11,8 @@ import { SharedTimeline } from "@/features/metrics/components/shared-timeline";
 import { TaskDurations } from "@/features/metrics/components/task-durations";
 import { askedRuns } from "@/features/metrics/lib/compare";
 import { RunStatusBadge } from "@/components/run-status-badge";
+import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
+import { RunLabel, RunLabelEditor } from "@/features/runs/components/run-label";
 import { paths } from "@/lib/paths";
 import { QueryState } from "@/components/query-state";
 
@@ -20,6 +22,18 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       <Title order={4}>{title}</Title>
       {children}
     </Stack>
+  );
+}
+
+/** A compared run's label, with its editor for who may launch its template. */
+function CompareRunLabel({ run }: { run: ComparedRun }) {
+  const { project } = useProjectContext();
+  const may = useRunPermissions(project.id, run.template_id, project.permissions).relaunch;
+  return (
+    <Group gap={4} wrap="nowrap" mih={22}>
+      <RunLabel run={run} />
+      {may !== false && <RunLabelEditor run={run} />}
+    </Group>
   );
 }
 
@@ -36,6 +50,7 @@ function Compared({ projectId, runIds }: { projectId: number; runIds: number[] }
               runs={c.runs}
               durations={c.durations}
               status={(run) => <RunStatusBadge status={run.status} />}
+              label={(run) => <CompareRunLabel run={run} />}
             />
             {!c.same_template && (
               <Alert color="yellow" title="Runs of different templates">

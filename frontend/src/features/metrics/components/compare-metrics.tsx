@@ -1,12 +1,13 @@
-import { Alert, Group, Loader, Select, Stack, Text, Title } from "@mantine/core";
+import { Alert, Group, Loader, SegmentedControl, Select, Stack, Text } from "@mantine/core";
 import { useMemo, useState } from "react";
 import type { ComparedRun, ComparedTask } from "@/features/metrics/api/get-runs-compared";
 import { useComparedMetrics } from "@/features/metrics/api/get-compared-metrics";
 import { taskLabel } from "@/features/metrics/components/task-durations";
-import { taskKey, runColor } from "@/features/metrics/lib/compare";
+import { taskKey } from "@/features/metrics/lib/compare";
 import type { MetricGap, MetricLane } from "@/features/metrics/api/get-run-metrics";
 import { type Highlight, MetricChart } from "@/features/metrics/components/metric-chart";
 import { type ChartSpec, chartsOf } from "@/features/metrics/lib/charts";
+import { measureValues, measures, overlay, overlaySpec } from "@/features/metrics/lib/overlay";
 
 interface CompareMetricsProps {
   projectId: number;
@@ -30,10 +31,11 @@ interface Shifted {
   start: number;
 }
 
-/** CPU, memory, disk and network of one machine in each run, a chart per run under each
- * metric, all on one axis of seconds: from each run's start, or from the start of a task
- * they share (aligned by task). The task hovered in the table or the timeline is shaded in
- * every run at its own interval. */
+/** CPU, memory, disk and network of one machine in each run, overlaid: one chart per metric
+ * with one line per run (its color, number and label), on one axis of seconds: from each
+ * run's start, or from the start of a task they share (aligned by task). The task hovered in
+ * the table or the timeline is shaded from its earliest start to its latest end over the
+ * runs. */
 export function CompareMetrics({ projectId, runs, tasks, hovered }: CompareMetricsProps) {
   const runIds = useMemo(() => runs.map((r) => r.id), [runs]);
   const metrics = useComparedMetrics(projectId, runIds);
@@ -82,15 +84,18 @@ export function CompareMetrics({ projectId, runs, tasks, hovered }: CompareMetri
       }),
     [runs, machine, anchorTask, metrics.data],
   );
-  const highlights: (Highlight | null)[] = useMemo(
-    () =>
-      shifted.map(({ start, zero }, i) => {
-        const cell = hoveredTask?.cells[i];
-        if (!cell || cell.start === null || cell.end === null || Number.isNaN(start)) return null;
-        return { start: start + cell.start * 1000 - zero, end: start + cell.end * 1000 - zero };
-      }),
-    [shifted, hoveredTask],
-  );
+  const highlight: Highlight | null = useMemo(() => {
+    const spans = shifted.flatMap(({ start, zero }, i) => {
+      const cell = hoveredTask?.cells[i];
+      if (!cell || cell.start === null || cell.end === null || Number.isNaN(start)) return [];
+      return [{ start: start + cell.start * 1000 - zero, end: start + cell.end * 1000 - zero }];
+    });
+    if (spans.length === 0) return null;
+    return {
+      start: Math.min(...spans.map((s) => s.start)),
+      end: Math.max(...spans.map((s) => s.end)),
+    };
+  }, [shifted, hoveredTask]);
   const range = useMemo(() => {
     const starts = shifted.map((s) => s.times[0] ?? 0);
     const ends = runs.map((run, i) => {
@@ -103,18 +108,6 @@ export function CompareMetrics({ projectId, runs, tasks, hovered }: CompareMetri
   const specs: ChartSpec[] = useMemo(
     () => chartsOf(Object.assign({}, ...shifted.map((s) => s.lane?.series ?? {}))),
     [shifted],
-  );
-  // one spec object per run and chart, kept while the charts stay (a new one redraws)
-  const titled = useMemo(
-    () =>
-      specs.map((spec) => ({
-        spec,
-        perRun: runs.map((run, i) => ({
-          ...spec,
-          title: `#${run.id}${i === 0 ? " (baseline)" : ""}`,
-        })),
-      })),
-    [specs, runs],
   );
 
   if (failed) {
@@ -154,40 +147,85 @@ export function CompareMetrics({ projectId, runs, tasks, hovered }: CompareMetri
           ? `Shaded: ${taskLabel(hoveredTask)} in each run`
           : "Hover a task in the table or the timeline to shade it in every run."}
       </Text>
-      {titled.length === 0 && (
+      {specs.length === 0 && (
         <Text c="dimmed">No metrics were recorded for this machine in these runs.</Text>
       )}
-      {titled.map(({ spec, perRun }) => (
-        <Stack key={spec.id} gap={2}>
-          <Title order={5}>{spec.title}</Title>
-          {perRun.map((runSpec, i) => {
-            const s = shifted[i];
-            const run = runs[i];
-            if (!s || !run) return null;
-            return (
-              <div key={run.id} style={{ borderLeft: `3px solid ${runColor(i)}`, paddingLeft: 6 }}>
-                {s.lane ? (
-                  <MetricChart
-                    spec={runSpec}
-                    times={s.times}
-                    series={s.lane.series}
-                    gaps={s.gaps}
-                    range={range}
-                    highlight={highlights[i] ?? null}
-                    syncKey={`compare-${runIds.join("-")}`}
-                    relative
-                    label={`${spec.title} of run ${run.id}`}
-                  />
-                ) : (
-                  <Text size="xs" c="dimmed">
-                    #{run.id}: no samples of this machine
-                  </Text>
-                )}
-              </div>
-            );
-          })}
-        </Stack>
+      {specs.map((spec) => (
+        <OverlaidChart
+          key={spec.id}
+          spec={spec}
+          runs={runs}
+          shifted={shifted}
+          range={range}
+          highlight={highlight}
+          syncKey={`compare-${runIds.join("-")}`}
+        />
       ))}
+    </Stack>
+  );
+}
+
+/** One metric of every run in one chart: a line per run of the measure picked (CPU user,
+ * system or iowait; disk read or write; …). */
+function OverlaidChart({
+  spec,
+  runs,
+  shifted,
+  range,
+  highlight,
+  syncKey,
+}: {
+  spec: ChartSpec;
+  runs: readonly ComparedRun[];
+  shifted: readonly Shifted[];
+  range: { start: number; end: number };
+  highlight: Highlight | null;
+  syncKey: string;
+}) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const drawn = useMemo(() => {
+    const choices = measures(spec);
+    const measure = choices.find((s) => s.key === picked) ?? choices[0];
+    if (!measure) return null;
+    const { times, values } = overlay(
+      shifted.map((s) => ({ times: s.times, values: measureValues(s.lane?.series, measure) })),
+    );
+    const chart = overlaySpec(spec, measure, runs);
+    const series = Object.fromEntries(chart.series.map((line, i) => [line.key, values[i] ?? []]));
+    return { choices, measure, chart, times, series };
+  }, [spec, picked, shifted, runs]);
+  if (!drawn) return null;
+  const { choices, measure } = drawn;
+  const missing = runs.filter((_, i) => !shifted[i]?.lane?.series[measure.key]);
+  return (
+    <Stack gap={2} component="figure" m={0} aria-label={`${spec.title} of the compared runs`}>
+      {choices.length > 1 && (
+        <SegmentedControl
+          size="xs"
+          data={choices.map((s) => ({ value: s.key, label: s.label }))}
+          value={measure.key}
+          onChange={setPicked}
+          aria-label={`${spec.title}: which measure`}
+          style={{ alignSelf: "flex-start" }}
+        />
+      )}
+      <MetricChart
+        spec={drawn.chart}
+        times={drawn.times}
+        series={drawn.series}
+        gaps={[]}
+        range={range}
+        highlight={highlight}
+        syncKey={syncKey}
+        relative
+        height={160}
+        label={`${drawn.chart.title}, one line per run`}
+      />
+      {missing.length > 0 && (
+        <Text size="xs" c="dimmed">
+          No samples of this machine in {missing.map((run) => `#${run.id}`).join(", ")}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -19,7 +19,7 @@ export interface Highlight {
 interface MetricChartProps {
   spec: ChartSpec;
   times: readonly number[];
-  series: Record<string, readonly (number | null)[]>;
+  series: Record<string, readonly (number | null | undefined)[]>;
   gaps: readonly MetricGap[];
   /** epoch ms: every chart of a run shares the axis, so tasks and charts line up */
   range: { start: number; end: number };
@@ -31,6 +31,8 @@ interface MetricChartProps {
   relative?: boolean;
   /** the figure's accessible name (default: "<title> over the run") */
   label?: string;
+  /** pixels of the plot (default 110) */
+  height?: number;
 }
 
 const HEIGHT = 110;
@@ -47,6 +49,7 @@ export function MetricChart({
   syncKey,
   relative = false,
   label,
+  height = HEIGHT,
 }: MetricChartProps) {
   const dark = useComputedColorScheme("light") === "dark";
   const box = useRef<HTMLDivElement>(null);
@@ -68,7 +71,7 @@ export function MetricChart({
     };
     const options: uPlot.Options = {
       width: Math.max(200, element.clientWidth),
-      height: HEIGHT,
+      height,
       cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
       legend: { show: true, live: true },
       scales: {
@@ -120,7 +123,7 @@ export function MetricChart({
     );
     plot.current = created;
     const resize = new ResizeObserver(() => {
-      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT });
+      created.setSize({ width: Math.max(200, element.clientWidth), height });
     });
     resize.observe(element);
     return () => {
@@ -128,7 +131,7 @@ export function MetricChart({
       created.destroy();
       plot.current = null;
     };
-  }, [dark, spec, times, series, range.start, range.end, syncKey, relative]);
+  }, [dark, spec, times, series, range.start, range.end, syncKey, relative, height]);
 
   useEffect(() => {
     shaded.current = { highlight, gaps };

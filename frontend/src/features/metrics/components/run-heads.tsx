@@ -6,16 +6,20 @@ import { formatDelta, formatSeconds, runColor } from "@/features/metrics/lib/com
 import { paths } from "@/lib/paths";
 import { formatDateTime } from "@/lib/format";
 
-/** One card per compared run: its color, number, template, status, when and how long. */
+/** One card per compared run: its color, number, label, template, status, when and how
+ * long. */
 export function RunHeads({
   runs,
   durations,
   status,
+  label,
 }: {
   runs: readonly ComparedRun[];
   durations: readonly (number | null)[];
   /** the run status badge (of the runs feature, composed by the page) */
   status: (run: ComparedRun) => ReactNode;
+  /** the run's label, and its editor for who may set it (of the runs feature) */
+  label?: (run: ComparedRun) => ReactNode;
 }) {
   const base = durations[0] ?? null;
   return (
@@ -45,6 +49,7 @@ export function RunHeads({
                   {status(run)}
                 </Group>
               </Group>
+              {label?.(run)}
               {run.template_id !== null ? (
                 <Anchor
                   component={Link}

@@ -130,13 +130,17 @@ export function taskBars(entries: readonly TaskInput[], host?: string): TaskBar[
   });
 }
 
-type Series = Record<string, readonly (number | null)[]>;
+/** null: a missing sample, a break; undefined: no sample of that series then, the line goes on
+ * (the compare overlay's runs sampled at other times). */
+type Series = Record<string, readonly (number | null | undefined)[]>;
 
 /** `s` at sample `index`: its own value, or its percentage of `percentOf` (null when either
  * is missing or the whole is not positive: a gap, never a zero). */
-function valueAt(series: Series, s: SeriesSpec, index: number): number | null {
-  const value = series[s.key]?.[index] ?? null;
-  if (s.percentOf === undefined || value === null) return value;
+function valueAt(series: Series, s: SeriesSpec, index: number): number | null | undefined {
+  const values = series[s.key];
+  if (values === undefined) return null;
+  const value = values[index];
+  if (s.percentOf === undefined || value === null || value === undefined) return value;
   const whole = series[s.percentOf]?.[index] ?? null;
   return whole === null || whole <= 0 ? null : (value / whole) * 100;
 }
@@ -146,7 +150,7 @@ export function chartData(
   times: readonly number[],
   series: Series,
   spec: ChartSpec,
-): (number | null)[][] {
+): (number | null | undefined)[][] {
   return [
     times.map((t) => t / 1000),
     ...spec.series.map((s) => times.map((_, index) => valueAt(series, s, index))),

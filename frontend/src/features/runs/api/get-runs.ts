@@ -15,6 +15,10 @@ export interface RunFilters {
   /** ISO 8601 */
   since?: string;
   until?: string;
+  /** "name:value": a survey answer or extra var given at launch (exact value) */
+  answer?: string[];
+  /** "field:value": a launch setting (limit, tags, check_mode, …) */
+  launch?: string[];
 }
 
 function fetchRuns(

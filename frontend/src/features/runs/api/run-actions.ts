@@ -18,3 +18,26 @@ export function useCancelRun(projectId: number, runId: number) {
     },
   });
 }
+
+export interface RunLabelValues {
+  label: string;
+  note: string;
+}
+
+/** Set a run's label and note (who may launch its template); every list showing it refreshes. */
+export function useLabelRun(projectId: number, runId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RunLabelValues) =>
+      unwrap(
+        api.PATCH("/api/v1/projects/{project_id}/runs/{run_id}", {
+          params: { path: { project_id: projectId, run_id: runId } },
+          body,
+        }),
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: runKeys.everywhere });
+      return queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) });
+    },
+  });
+}

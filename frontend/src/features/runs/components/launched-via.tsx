@@ -4,16 +4,15 @@ import type { Run } from "@/features/runs/api/get-run";
 import { launchedHow } from "@/features/runs/lib/run-facts";
 import { paths } from "@/lib/paths";
 
-type Launch = Pick<Run, "project_id" | "launch_type" | "schedule_id" | "webhook_id"> & {
-  workflow_run_id?: number | null;
-};
+type Launch = Pick<Run, "project_id" | "launch_type" | "schedule_id" | "webhook_id"> &
+  Partial<Pick<Run, "workflow_run_id" | "launched_by">>;
 
 /** How a run was started, with a link to the schedule, webhook or workflow run behind it. */
 export function LaunchedVia({ run }: { run: Launch }) {
   if (run.workflow_run_id) {
     return (
       <Anchor component={Link} to={paths.workflowRun(run.project_id, run.workflow_run_id)} inherit>
-        workflow run {run.workflow_run_id}
+        {launchedHow(run)}
       </Anchor>
     );
   }

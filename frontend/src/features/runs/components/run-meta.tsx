@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Run, isActive } from "@/features/runs/api/get-run";
 import { LaunchedVia } from "@/features/runs/components/launched-via";
+import { RunLabel } from "@/features/runs/components/run-label";
 import { runDuration } from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
 import { useNow } from "@/hooks/use-now";
@@ -29,6 +30,7 @@ export function RunMeta({ run }: { run: Run }) {
   return (
     <Stack gap={4}>
       <Group gap="lg" wrap="wrap" style={{ rowGap: 4 }}>
+        {(run.label || run.note) && <RunLabel run={run} />}
         <Fact label="By">
           {run.launched_by || "—"}{" "}
           <Text span size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import { Button, Group, MultiSelect, Select, TextInput } from "@mantine/core";
+import { Button, Group, MultiSelect, Pill, Select, TextInput } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { useState } from "react";
 import { useRunFilterOptions } from "@/features/runs/api/get-run-filter-options";
@@ -10,13 +10,22 @@ const STATUS_OPTIONS = RUN_STATUSES.map((status) => ({
   label: runStatusLabel(status),
 }));
 
-/** Filters of a project's runs list: template, status, launcher, host, time range (in the URL). */
+/** Filters of a project's runs list: template, status, launcher, host, launch values
+ * (`db_name:ORCL`, `limit:db01`), time range (in the URL). */
 export function RunsFilters({ projectId }: { projectId: number }) {
   const { values, setValues, active } = useRunFilters();
   const { templateOptions, launcherOptions } = useRunFilterOptions(projectId);
   const [host, setHost] = useState(values.host);
   const setHostLater = useDebouncedCallback((text: string) => setValues({ host: text }), 400);
   const set = (next: Partial<RunFilterValues>) => setValues(next);
+  const [value, setValue] = useState("");
+  const valueProblem =
+    value && value.indexOf(":") <= 0 ? "Write name:value, e.g. db_name:ORCL" : null;
+  const addValue = () => {
+    if (!value || valueProblem) return;
+    set({ values: [...values.values, value.trim()] });
+    setValue("");
+  };
 
   return (
     <Group gap="xs" align="end" wrap="wrap" role="search" aria-label="Filter runs">
@@ -60,6 +69,33 @@ export function RunsFilters({ projectId }: { projectId: number }) {
         w={{ base: "100%", xs: 150 }}
       />
       <TextInput
+        label="Launch value"
+        placeholder="db_name:ORCL"
+        description={values.values.length ? undefined : "answer, extra var or limit, tags…"}
+        value={value}
+        error={valueProblem}
+        onChange={(event) => setValue(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") addValue();
+        }}
+        onBlur={addValue}
+        w={{ base: "100%", xs: 200 }}
+      />
+      {values.values.length > 0 && (
+        <Pill.Group aria-label="Launch values filtered by">
+          {values.values.map((v) => (
+            <Pill
+              key={v}
+              withRemoveButton
+              onRemove={() => set({ values: values.values.filter((other) => other !== v) })}
+              removeButtonProps={{ "aria-label": `Remove the filter ${v}` }}
+            >
+              {v}
+            </Pill>
+          ))}
+        </Pill.Group>
+      )}
+      <TextInput
         type="datetime-local"
         label="From"
         value={values.since}
@@ -78,7 +114,15 @@ export function RunsFilters({ projectId }: { projectId: number }) {
           variant="subtle"
           onClick={() => {
             setHost("");
-            set({ template: "", status: [], launcher: "", host: "", since: "", until: "" });
+            set({
+              template: "",
+              status: [],
+              launcher: "",
+              host: "",
+              since: "",
+              until: "",
+              values: [],
+            });
           }}
         >
           Clear filters

@@ -1,6 +1,7 @@
 import {
   Alert,
   Anchor,
+  Badge,
   Button,
   Center,
   Checkbox,
@@ -13,8 +14,15 @@ import {
 import { Link } from "react-router";
 import { type RunFilters, useRuns } from "@/features/runs/api/get-runs";
 import { LaunchedVia } from "@/features/runs/components/launched-via";
+import { RunLabel, RunLabelEditor } from "@/features/runs/components/run-label";
 import { RunStatusBadge } from "@/components/run-status-badge";
-import { launchedHow, runDuration } from "@/features/runs/lib/run-facts";
+import {
+  type LaunchValue,
+  launchValues,
+  launchedFrom,
+  launchedHow,
+  runDuration,
+} from "@/features/runs/lib/run-facts";
 import { runPath } from "@/features/runs/lib/run-path";
 import { useNow } from "@/hooks/use-now";
 import { formatDateTime, plural } from "@/lib/format";
@@ -48,6 +56,52 @@ interface RunsTableProps {
   filters?: RunFilters;
   /** a checkbox per run (to compare runs): the ticked ids and what a tick does */
   selection?: { selected: readonly number[]; onToggle: (runId: number) => void };
+  /** show a pencil to label the runs (the caller may launch in the project) */
+  canLabel?: boolean;
+  /** a click on a launch value filters the list by it */
+  onValue?: (value: LaunchValue) => void;
+}
+
+const VALUES_SHOWN = 4;
+
+/** A run's answers and launch settings, each a chip that filters by it (when it can). */
+function LaunchValues({
+  values,
+  onValue,
+}: {
+  values: LaunchValue[];
+  onValue?: (value: LaunchValue) => void;
+}) {
+  if (values.length === 0) return <>—</>;
+  const shown = values.slice(0, VALUES_SHOWN);
+  return (
+    <Group gap={4} wrap="wrap" maw={320}>
+      {shown.map((v) => {
+        const text = `${v.name}=${v.value}`;
+        return (
+          <Badge
+            key={`${v.kind}:${v.name}`}
+            variant={v.kind === "answer" ? "light" : "outline"}
+            color="gray"
+            size="sm"
+            tt="none"
+            maw={200}
+            title={onValue ? `Only runs with ${text}` : text}
+            component={onValue ? "button" : "span"}
+            onClick={onValue ? () => onValue(v) : undefined}
+            style={onValue ? { cursor: "pointer" } : undefined}
+          >
+            {text}
+          </Badge>
+        );
+      })}
+      {values.length > VALUES_SHOWN && (
+        <Text size="xs" c="dimmed" title={values.map((v) => `${v.name}=${v.value}`).join("\n")}>
+          +{values.length - VALUES_SHOWN}
+        </Text>
+      )}
+    </Group>
+  );
 }
 
 export function RunsTable({
@@ -56,6 +110,8 @@ export function RunsTable({
   pageable = true,
   filters,
   selection,
+  canLabel = false,
+  onValue,
 }: RunsTableProps) {
   const runs = useRuns(projectId, limit, filters);
   const rows = runs.data?.pages.flatMap((page) => page.items) ?? [];
@@ -101,6 +157,7 @@ export function RunsTable({
               <Table.Th>Run</Table.Th>
               <Table.Th>Template</Table.Th>
               <Table.Th>Status</Table.Th>
+              <Table.Th visibleFrom="sm">Values</Table.Th>
               <Table.Th visibleFrom="sm">Duration</Table.Th>
               <Table.Th visibleFrom="sm">Launched by</Table.Th>
               <Table.Th visibleFrom="md">How</Table.Th>
@@ -121,9 +178,13 @@ export function RunsTable({
                   </Table.Td>
                 )}
                 <Table.Td>
-                  <Anchor component={Link} to={runPath(run.project_id, run.id)}>
-                    #{run.id}
-                  </Anchor>
+                  <Group gap={4} wrap="nowrap">
+                    <Anchor component={Link} to={runPath(run.project_id, run.id)}>
+                      #{run.id}
+                    </Anchor>
+                    {canLabel && <RunLabelEditor run={run} />}
+                  </Group>
+                  <RunLabel run={run} />
                 </Table.Td>
                 <Table.Td>
                   {run.template_name}
@@ -131,6 +192,11 @@ export function RunsTable({
                   <Text size="xs" c="dimmed" hiddenFrom="sm">
                     {[run.launched_by, launchedHow(run), runDuration(run, now)]
                       .filter(Boolean)
+                      .join(" · ")}
+                  </Text>
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {launchValues(run.params)
+                      .map((v) => `${v.name}=${v.value}`)
                       .join(" · ")}
                   </Text>
                 </Table.Td>
@@ -143,6 +209,9 @@ export function RunsTable({
                     </Text>
                   )}
                 </Table.Td>
+                <Table.Td visibleFrom="sm">
+                  <LaunchValues values={launchValues(run.params)} onValue={onValue} />
+                </Table.Td>
                 <Table.Td visibleFrom="sm" style={{ whiteSpace: "nowrap" }}>
                   {runDuration(run, now) ?? "—"}
                 </Table.Td>
@@ -150,8 +219,8 @@ export function RunsTable({
                 <Table.Td visibleFrom="md">
                   <LaunchedVia run={run} />
                 </Table.Td>
-                <Table.Td visibleFrom="lg" ff="monospace" fz="xs">
-                  {run.source_ip || "—"}
+                <Table.Td visibleFrom="lg" ff={run.source_ip ? "monospace" : undefined} fz="xs">
+                  {launchedFrom(run)}
                 </Table.Td>
                 <Table.Td visibleFrom="md" style={{ whiteSpace: "nowrap" }}>
                   {formatDateTime(run.created_at)}

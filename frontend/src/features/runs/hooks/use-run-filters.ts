@@ -2,6 +2,7 @@ import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
 import type { RunFilters } from "@/features/runs/api/get-runs";
+import { LAUNCH_FIELDS } from "@/features/runs/lib/run-facts";
 import { RUN_STATUSES } from "@/lib/run-status";
 
 type RunStatus = Schemas["RunStatus"];
@@ -15,6 +16,9 @@ export interface RunFilterValues {
   /** datetime-local values, the reader's time zone */
   since: string;
   until: string;
+  /** "name:value" each (`?value=db_name:ORCL&value=limit:db01`): launch settings by their
+   * field's name, else survey answers and extra vars */
+  values: string[];
 }
 
 const KEYS = ["template", "status", "launcher", "host", "since", "until"] as const;
@@ -42,6 +46,13 @@ export function toRunFilters(values: RunFilterValues): RunFilters {
   if (since) filters.since = since;
   const until = iso(values.until);
   if (until) filters.until = until;
+  const pairs = values.values.filter((v) => v.indexOf(":") > 0);
+  const isLaunch = (v: string) =>
+    (LAUNCH_FIELDS as readonly string[]).includes(v.slice(0, v.indexOf(":")));
+  const launch = pairs.filter(isLaunch);
+  const answer = pairs.filter((v) => !isLaunch(v));
+  if (answer.length > 0) filters.answer = answer;
+  if (launch.length > 0) filters.launch = launch;
   return filters;
 }
 
@@ -58,6 +69,7 @@ export function useRunFilters() {
       host: params.get("host") ?? "",
       since: params.get("since") ?? "",
       until: params.get("until") ?? "",
+      values: params.getAll("value"),
     }),
     [params],
   );
@@ -72,6 +84,10 @@ export function useRunFilters() {
             const text = Array.isArray(value) ? value.join(",") : (value ?? "");
             if (text) updated.set(key, text);
             else updated.delete(key);
+          }
+          if (next.values) {
+            updated.delete("value");
+            for (const value of new Set(next.values)) updated.append("value", value);
           }
           return updated;
         },

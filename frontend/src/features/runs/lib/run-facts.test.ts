@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { launchedHow, runDuration, runSeconds } from "@/features/runs/lib/run-facts";
+import {
+  launchValues,
+  launchedFrom,
+  launchedHow,
+  runDuration,
+  runSeconds,
+} from "@/features/runs/lib/run-facts";
+import { makeRun } from "@/features/runs/testing/make-run";
 
 describe("launchedHow", () => {
   it("names the schedule or webhook that launched a run", () => {
@@ -11,9 +18,42 @@ describe("launchedHow", () => {
     );
   });
 
+  it("names a schedule's owner, a workflow run, and shows the trigger where no address is", () => {
+    const scheduled = { launch_type: "schedule", schedule_id: 3, webhook_id: null } as const;
+    expect(launchedHow({ ...scheduled, launched_by: "alice" })).toBe("schedule 3 (alice)");
+    const node = { launch_type: "workflow", schedule_id: null, webhook_id: null } as const;
+    expect(launchedHow({ ...node, workflow_run_id: 9 })).toBe("workflow run 9");
+    expect(launchedFrom({ ...scheduled, launched_by: "alice", source_ip: "" })).toBe(
+      "via schedule 3 (alice)",
+    );
+    expect(launchedFrom({ ...node, workflow_run_id: 9, source_ip: "" })).toBe("via workflow run 9");
+    expect(launchedFrom({ launch_type: "ui", source_ip: "10.0.0.5" })).toBe("10.0.0.5");
+    expect(launchedFrom({ launch_type: "ui", source_ip: "" })).toBe("—");
+  });
+
   it("says how a person launched it otherwise", () => {
     expect(launchedHow({ launch_type: "ui", schedule_id: null, webhook_id: null })).toBe("ui");
     expect(launchedHow({ launch_type: "relaunch" })).toBe("relaunch");
+  });
+});
+
+describe("launchValues", () => {
+  it("lists the answers and extra vars given, then the launch settings that were set", () => {
+    const run = makeRun({
+      params: {
+        ...makeRun().params,
+        launch_vars: { db_name: "ORCL", threads: 8 },
+        limit: "db01",
+        check_mode: true,
+      },
+    });
+    expect(launchValues(run.params)).toEqual([
+      { kind: "answer", name: "db_name", value: "ORCL" },
+      { kind: "answer", name: "threads", value: "8" },
+      { kind: "launch", name: "limit", value: "db01" },
+      { kind: "launch", name: "check_mode", value: "true" },
+    ]);
+    expect(launchValues(makeRun().params)).toEqual([]);
   });
 });
 

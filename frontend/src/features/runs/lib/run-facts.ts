@@ -1,11 +1,66 @@
 import type { Run } from "@/features/runs/api/get-run";
 import { formatSeconds } from "@/features/runs/lib/timeline";
 
-/** How a run was started: "ui", "api", "relaunch of #12", "schedule 3", "webhook 5". */
-export function launchedHow(run: Pick<Run, "launch_type" | "schedule_id" | "webhook_id">) {
-  if (run.schedule_id) return `schedule ${run.schedule_id}`;
+type Launch = Pick<Run, "launch_type" | "schedule_id" | "webhook_id"> &
+  Partial<Pick<Run, "workflow_run_id" | "launched_by">>;
+
+/** How a run was started: "ui", "api", "relaunch", "schedule 3 (alice)" (a schedule fires as
+ * its owner), "webhook 5", "workflow run 9". */
+export function launchedHow(run: Launch) {
+  if (run.workflow_run_id) return `workflow run ${run.workflow_run_id}`;
+  if (run.schedule_id) {
+    return `schedule ${run.schedule_id}${run.launched_by ? ` (${run.launched_by})` : ""}`;
+  }
   if (run.webhook_id) return `webhook ${run.webhook_id}`;
   return run.launch_type;
+}
+
+/** Where a run came from: the address of who launched it, or what launched it (a schedule,
+ * a webhook or a workflow run has no address of its own): "via schedule 3 (alice)". */
+export function launchedFrom(run: Launch & Pick<Run, "source_ip">): string {
+  if (run.source_ip) return run.source_ip;
+  const trigger = run.workflow_run_id || run.schedule_id || run.webhook_id;
+  return trigger ? `via ${launchedHow(run)}` : "—";
+}
+
+/** The launch settings the runs list shows and filters by (the API's `launch=field:value`). */
+export const LAUNCH_FIELDS = [
+  "limit",
+  "tags",
+  "skip_tags",
+  "check_mode",
+  "diff_mode",
+  "verbosity",
+  "forks",
+  "ref",
+] as const;
+
+export interface LaunchValue {
+  /** answer: a survey answer or an extra var given at launch; launch: a launch setting */
+  kind: "answer" | "launch";
+  name: string;
+  /** as the API searches it: strings as they are, other values as JSON */
+  value: string;
+}
+
+const shown = (value: unknown): string =>
+  typeof value === "string" ? value : JSON.stringify(value);
+
+/** What was given at launch (secret answers are never in `launch_vars`), then the launch
+ * settings that were set: what the runs list shows and can filter by. */
+export function launchValues(params: Run["params"]): LaunchValue[] {
+  const answers = Object.entries(params.launch_vars ?? {}).map(([name, value]) => ({
+    kind: "answer" as const,
+    name,
+    value: shown(value),
+  }));
+  const settings = LAUNCH_FIELDS.flatMap((name) => {
+    const value: unknown = params[name];
+    if (value === undefined || value === null || value === "" || value === false || value === 0)
+      return [];
+    return [{ kind: "launch" as const, name, value: shown(value) }];
+  });
+  return [...answers, ...settings];
 }
 
 /**

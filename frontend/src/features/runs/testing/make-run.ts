@@ -39,6 +39,8 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     line_count: 10,
     event_count: 4,
     runner_group: "default",
+    label: "",
+    note: "",
     ...overrides,
   };
 }
