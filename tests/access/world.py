@@ -23,6 +23,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from support.builders import (
     LOCALHOST_INVENTORY,
     PLAYBOOKS,
@@ -34,8 +35,6 @@ from support.builders import (
     token,
 )
 from support.waits import wait_finished
-
-from sqlalchemy import select
 
 from steward.auth.models import User
 from steward.db import utcnow
