@@ -3,8 +3,8 @@
 A server on its embedded SQLite starts from a copy of a database migrated and seeded once per
 test process (its admin's password hashed cheaply, see support.isolation): Alembic then finds
 nothing to do, and neither the admin's creation nor each login pays argon2's real parameters
-(~1-2 s a start on a loaded machine). ``fresh=True`` starts from an empty data directory, as
-a first installation does (migrations and the admin made at start)."""
+(~1-2 s a start on a loaded machine). ``FreshServer`` starts from an empty data directory,
+as a first installation does (migrations and the admin made at start)."""
 
 from __future__ import annotations
 
@@ -79,16 +79,15 @@ def _seeded_database() -> Path:
 
 
 class Server:
-    def __init__(self, data_dir: Path, *, fresh: bool = False, **settings: str) -> None:
+    # on its embedded SQLite, the first start finds a migrated database with the admin in it
+    seeded = True
+
+    def __init__(self, data_dir: Path, **settings: str) -> None:
         self.data_dir = data_dir
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / "server.log"
         self.settings = settings
-        if not fresh and "database_url" not in settings:
-            data_dir.mkdir(parents=True, exist_ok=True)
-            if not (data_dir / "steward.db").exists():
-                shutil.copyfile(_seeded_database(), data_dir / "steward.db")
 
     @property
     def env(self) -> dict[str, str]:
@@ -107,6 +106,10 @@ class Server:
     def start(self) -> None:
         """Start and wait until this server listens: its log says so (another process may
         answer on the port meanwhile); a port taken before the server bound it is replaced."""
+        database = self.data_dir / "steward.db"
+        if self.seeded and "database_url" not in self.settings and not database.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(_seeded_database(), database)
         for attempt in range(PORT_ATTEMPTS):
             started_at = self.log.stat().st_size if self.log.exists() else 0
             with self.log.open("ab") as out:
@@ -187,3 +190,10 @@ class Server:
             headers={"Authorization": f"Bearer {self.token()}"},
             timeout=TIMEOUT,
         )
+
+
+class FreshServer(Server):
+    """A first installation: the server starts on an empty data directory, migrates it and
+    makes the admin."""
+
+    seeded = False
