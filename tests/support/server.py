@@ -133,7 +133,7 @@ class Server:
     def _listening(self, log_offset: int) -> bool:
         if not answers(self.port):
             return False
-        if self.settings.get("log_level", "INFO").upper() not in ("INFO", "DEBUG", "TRACE"):
+        if self.env.get("STEWARD_LOG_LEVEL", "INFO").upper() not in ("INFO", "DEBUG", "TRACE"):
             return True  # uvicorn does not say it listens: the answer has to do
         # uvicorn says so once it has bound the port (after the app's startup)
         return f"running on http://127.0.0.1:{self.port}".encode() in self._log_since(log_offset)
