@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event
-from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
-from support.builders import PLAYBOOKS, Workbench
-from support.outbound import LOOPBACK_ALLOWED
+from support.admin import ADMIN_TOKEN
+from support.apps import settings_for, shared_client
+from support.builders import Workbench
 
 from steward.config import Settings
 from steward.server import build_app
@@ -54,18 +54,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def settings(tmp_path: Path, database_url: str) -> Settings:
     """Settings on a fresh migrated database: SQLite, and PostgreSQL too for the tests marked
     both_databases (see support.databases)."""
-    return Settings(
-        data_dir=tmp_path / "data",
-        database_url=database_url,
-        admin_user="admin",
-        admin_password=ADMIN_PASSWORD,  # type: ignore[arg-type]  # pydantic coerces to SecretStr
-        cancel_grace_seconds=2.0,
-        # local repositories: directories the test makes, and tests/playbooks
-        local_repository_roots=[tmp_path, PLAYBOOKS.parent],
-        # the tests' receivers, git servers, pmproxies and Galaxy servers listen on 127.0.0.1
-        # (and sshd): allowed the way an admin would, the default refusing loopback stays as it is
-        outbound_allowed_networks=list(LOOPBACK_ALLOWED),
-    )
+    return settings_for(tmp_path, database_url)
 
 
 @pytest.fixture
@@ -79,6 +68,15 @@ def client(settings: Settings) -> Iterator[TestClient]:
         c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield c
     app.state.runtime.engine.dispose()  # give the connections back before the database is dropped
+
+
+@pytest.fixture(scope="module")
+def module_client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """``client`` shared by the tests of a module, on SQLite: for a world built once that the
+    tests only read, or change only where no other test of the module looks (each makes its
+    own names). A world of ~20 objects built over HTTP costs ~0.3-0.7 s a test."""
+    with shared_client(request) as client:
+        yield client
 
 
 @pytest.fixture

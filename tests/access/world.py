@@ -2,8 +2,9 @@
 
 Project ``p1`` holds a key, a repository, an inventory, an environment (whose secret is the key),
 templates T1 and T2, a schedule of each (s1, s2), a webhook of each (w1, w2) with a test
-delivery (d1, d2), a finished run of each and a running one of each, launched by s1 and s2
-(inserted: a running run keeps its template, schedule and project from being deleted).
+delivery (d1, d2), a finished run of each (r1, r2: inserted with their output, as a run of
+``ok.yml`` stores them) and a running one of each, launched by s1 and s2 (inserted: a running
+run keeps its template, schedule and project from being deleted).
 Project ``p2`` holds a template and a finished run (inserted: nothing reads more than that
 it exists).
 
@@ -28,13 +29,16 @@ from support.builders import (
     PLAYBOOKS,
     bearer,
     browser,
+    inserted_output,
     inserted_run,
     make_user,
     token,
 )
 from support.waits import wait_finished
 
+from steward.auth.models import User
 from steward.db import utcnow
+from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.workflows.models import WorkflowNodeRun
 
@@ -215,12 +219,29 @@ class World:
                 WorkflowNodeRun.workflow_run_id == self.ids["wr1"]
             )
             self.keep("wr1_gate", "approvals", {"id": session.scalars(gate).one()})
-        for name, project in (("r1", "p1"), ("r2", "p1")):  # their output and params are read
-            template = self.ids[name.replace("r", "t")]
-            run = self.post(f"/projects/{self.ids[project]}/runs", {"template_id": template})
-            self.keep(name, "runs", run)
         runtime = self.app.state.runtime
         with runtime.sessions() as session:
+            # r1 of T1, r2 of T2: finished, their output and params are read (and r2 relaunched,
+            # which runs ok.yml); inserted, as a run of the playbook would have stored them
+            params = RunParams(
+                playbook="ok.yml",
+                repository_id=self.ids["p1_repository"],
+                inventory_id=self.ids["p1_inventory"],
+                environment_id=self.ids["environment"],
+            )
+            for name in ("r1", "r2"):
+                finished = inserted_run(
+                    self.ids["p1"],
+                    self.ids[name.replace("r", "t")],
+                    RunStatus.SUCCESSFUL,
+                    rc=0,
+                    launched_by_id=session.scalars(select(User.id).where(User.is_admin)).first(),
+                    params=params.model_dump(),
+                )
+                session.add(finished)
+                session.flush()
+                session.add(inserted_output(finished, "TASK [greet]", '"msg": "hello world"'))
+                self.keep(name, "runs", {"id": finished.id})
             done = inserted_run(self.ids["p2"], self.ids["t3"], RunStatus.SUCCESSFUL, rc=0)
             session.add(done)
             session.flush()
@@ -238,8 +259,6 @@ class World:
                 session.flush()
                 self.keep(f"busy_{name}", "runs", {"id": busy.id})
             session.commit()
-        for name in ("r1", "r2"):
-            self.wait("p1", self.ids[name])
 
     def wait(self, project: str, run_id: int, timeout: float = 60) -> dict[str, Any]:
         return wait_finished(self.admin, self.ids[project], run_id, timeout)

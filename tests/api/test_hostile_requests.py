@@ -22,6 +22,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.routing import iter_route_contexts
 from fastapi.testclient import TestClient
+from support.apps import shared_client
 from support.builders import (
     PLAYBOOKS,
     assert_problem,
@@ -31,7 +32,7 @@ from support.builders import (
     make_project,
     make_template,
 )
-from support.server import Server
+from support.server import FreshServer, Server
 
 from steward.inventories.models import Inventory
 from steward.runs.models import Run
@@ -75,8 +76,19 @@ class World:
         return path.format(**{**{p: str(self.ids[p]) for p in path_params(path)}, **hostile})
 
 
-@pytest.fixture
-def world(client: TestClient) -> World:
+@pytest.fixture(scope="module")
+def world_client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The module's app; the previews and tests the probes reach are not counted against the
+    admin's budget per minute (tests/api/test_hostile_expression_budgets.py)."""
+    with shared_client(request, preview_max_per_minute=100_000) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def world(world_client: TestClient) -> World:
+    """Built once for the module: no probe changes it (a hostile id names nothing, and every
+    hostile body is refused); the one test that creates objects gives them names of its own."""
+    client = world_client
     app: FastAPI = client.app  # type: ignore[assignment]
     admin = TestClient(app, raise_server_exceptions=False)
     admin.headers.update(client.headers)
@@ -306,18 +318,29 @@ UNBOUNDED_OFFSET = {
 }
 
 
-def test_a_hostile_query_value_is_a_422_naming_the_parameter(world: World) -> None:
+@pytest.fixture(scope="module")
+def query_answers(world: World) -> dict[tuple[str, str], list[str]]:
+    """``query_failures`` once for the two tests below (each hostile value of each query
+    parameter is one request)."""
+    return query_failures(world)
+
+
+def test_a_hostile_query_value_is_a_422_naming_the_parameter(
+    query_answers: dict[tuple[str, str], list[str]],
+) -> None:
     wrong = [
         line
-        for param, lines in query_failures(world).items()
+        for param, lines in query_answers.items()
         if param not in UNBOUNDED_OFFSET
         for line in lines
     ]
     assert wrong == [], f"{len(wrong)} hostile query values:\n" + "\n".join(wrong)
 
 
-def test_an_offset_beyond_int64_is_a_422_on_every_list(world: World) -> None:
-    failures = query_failures(world)
+def test_an_offset_beyond_int64_is_a_422_on_every_list(
+    query_answers: dict[tuple[str, str], list[str]],
+) -> None:
+    failures = query_answers
     wrong = [line for param in sorted(UNBOUNDED_OFFSET) for line in failures.get(param, [])]
     assert wrong == [], "\n".join(wrong)
 
@@ -461,7 +484,8 @@ def test_x_forwarded_for_does_not_change_the_recorded_address(client: TestClient
 
 @pytest.mark.sqlite_only  # a real server on its embedded default
 def test_a_real_server_does_not_trust_x_forwarded_for_by_default(tmp_path: Path) -> None:
-    with Server(tmp_path / "data").running() as server, server.api() as api:
+    """A first start too: an empty data directory is migrated, the admin made."""
+    with FreshServer(tmp_path / "data").running() as server, server.api() as api:
         addresses = recorded_addresses(api, prefix="")
     assert addresses == {"project:create": {"127.0.0.1"}, "auth:login_failed": {"127.0.0.1"}}
 

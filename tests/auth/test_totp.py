@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from support.builders import PASSWORD, assert_problem, bearer, browser, login, make_user, token
-from support.server import ADMIN_PASSWORD, Server
+from support.server import ADMIN_PASSWORD, FreshServer
 
 from steward.auth.models import RecoveryCode, User
 from steward.bounds import PASSPHRASE_MAX
@@ -382,7 +382,8 @@ def test_codes_and_passwords_have_limits(client: TestClient) -> None:
 
 @pytest.mark.sqlite_only
 def test_no_secret_or_recovery_code_in_the_server_log_at_debug(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", log_level="DEBUG")
+    # a first start: the migrations and the admin's creation are logged at DEBUG too
+    server = FreshServer(tmp_path / "data", log_level="DEBUG")
     with server.running():
         base = f"http://127.0.0.1:{server.port}/api/v1"
         with httpx2.Client(base_url=base) as api:

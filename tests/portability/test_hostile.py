@@ -56,6 +56,24 @@ def document(client: TestClient, source: dict[str, Any]) -> dict[str, Any]:
     return export(client, source["project"])
 
 
+# The refusals below change nothing (dry runs, or imports refused whole): they share one app,
+# one source project and its export, and one other project (``_other_project``), built once for
+# the module (``full_project`` over HTTP costs ~0.7 s a test).
+
+
+@pytest.fixture(scope="module")
+def shared_document(module_client: TestClient) -> dict[str, Any]:
+    # beside the app's data directory: inside its local repository roots (support.apps)
+    data_dir: Path = module_client.app.state.runtime.settings.data_dir  # type: ignore[attr-defined]
+    source = full_project(module_client, data_dir.parent)
+    return export(module_client, source["project"])
+
+
+@pytest.fixture(scope="module")
+def other(module_client: TestClient, shared_document: dict[str, Any]) -> dict[str, int]:
+    return _other_project(module_client)
+
+
 # --- no secret in an export -----------------------------------------------------------------
 
 
@@ -243,9 +261,14 @@ def _other_project(client: TestClient) -> dict[str, int]:
     ],
 )
 def test_a_document_cannot_attach_to_objects_of_another_project_or_to_ids(
-    client: TestClient, document: dict[str, Any], edit: Any, field: str, message: str
+    module_client: TestClient,
+    shared_document: dict[str, Any],
+    other: dict[str, int],
+    edit: Any,
+    field: str,
+    message: str,
 ) -> None:
-    other = _other_project(client)
+    client, document = module_client, shared_document
     before = project_names(client)
     hostile = copy.deepcopy(document)
     edit(hostile, other)
@@ -336,8 +359,9 @@ def test_a_document_cannot_attach_to_objects_of_another_project_or_to_ids(
     ],
 )
 def test_hostile_values_are_refused_naming_their_place(
-    client: TestClient, document: dict[str, Any], edit: Any, field: str
+    module_client: TestClient, shared_document: dict[str, Any], edit: Any, field: str
 ) -> None:
+    client, document = module_client, shared_document
     hostile = copy.deepcopy(document)
     hostile["project"]["name"] = "hostile"
     edit(hostile)
@@ -347,7 +371,10 @@ def test_hostile_values_are_refused_naming_their_place(
     assert project_names(client) == before
 
 
-def test_an_unknown_version_names_the_version(client: TestClient, document: dict[str, Any]) -> None:
+def test_an_unknown_version_names_the_version(
+    module_client: TestClient, shared_document: dict[str, Any]
+) -> None:
+    client, document = module_client, shared_document
     response = import_(client, {**document, "steward_export": 99}, name="v99")
     detail = assert_problem(response, 422, "steward_export")
     assert "version 99" in detail
@@ -371,11 +398,11 @@ def test_jinja_is_kept_as_inert_data_exactly_as_the_create_endpoint_keeps_it(
 
 
 def test_names_are_only_resolved_inside_the_document_even_when_they_match_elsewhere(
-    client: TestClient, document: dict[str, Any]
+    module_client: TestClient, shared_document: dict[str, Any], other: dict[str, int]
 ) -> None:
     """A name the document does not define is refused even though another project has an
     object of that name (``other`` has an inventory ``prod``)."""
-    _other_project(client)
+    client, document = module_client, shared_document
     hostile = copy.deepcopy(document)
     hostile["templates"][0]["inventory"] = "prod"
     response = import_(client, hostile, name="copy")
@@ -383,8 +410,10 @@ def test_names_are_only_resolved_inside_the_document_even_when_they_match_elsewh
     assert detail == 'templates[0].inventory: no inventory named "prod" in the document'
 
 
-@pytest.mark.both_databases
-def test_a_taken_project_name_is_a_conflict(client: TestClient, document: dict[str, Any]) -> None:
+def test_a_taken_project_name_is_a_conflict(
+    module_client: TestClient, shared_document: dict[str, Any]
+) -> None:
+    client, document = module_client, shared_document
     response = import_(client, document)  # the source's own name
     assert_problem(response, 409, "source")
     response = import_(client, document, name="source", dry_run=True)
@@ -417,7 +446,10 @@ def test_a_required_secret_answer_never_exported_skips_the_schedule_and_says_so(
 # --- sizes ----------------------------------------------------------------------------------
 
 
-def test_a_body_over_the_server_limit_is_413(client: TestClient, document: dict[str, Any]) -> None:
+def test_a_body_over_the_server_limit_is_413(
+    module_client: TestClient, shared_document: dict[str, Any]
+) -> None:
+    client, document = module_client, shared_document
     padded = {**document, "project": {**document["project"], "description": "x" * (5 << 20)}}
     response = import_(client, padded, name="big")
     assert response.status_code == 413, response.text
@@ -451,10 +483,11 @@ def test_a_document_over_five_mebibytes_is_413_even_below_the_server_limit(
 
 
 def test_no_field_of_a_document_given_a_wrong_type_makes_a_500(
-    client: TestClient, document: dict[str, Any]
+    module_client: TestClient, shared_document: dict[str, Any]
 ) -> None:
     """Every field of every object, in turn, given an object, a list or null: each answer is
     a 2xx (a value the create endpoint accepts too) or a 4xx problem naming where."""
+    client, document = module_client, shared_document
     # the template on the unreachable git server costs a failed checkout on every import
     document = {
         **document,

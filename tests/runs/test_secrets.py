@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from support.builders import Workbench, localhost_project, post, ssh_keygen
-from support.server import Server
+from support.server import FreshServer
 from support.waits import wait_for_run
 
 from steward.execution.ansible import processes
@@ -171,7 +171,8 @@ def _vault_key(workbench: Workbench) -> int:
 
 @pytest.mark.sqlite_only
 def test_no_secret_in_the_server_log_at_debug(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", log_level="DEBUG")
+    # a first start: the migrations and the admin's creation are logged at DEBUG too
+    server = FreshServer(tmp_path / "data", log_level="DEBUG")
     server.start()
     try:
         with server.api() as api:

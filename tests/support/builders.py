@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from steward.db import utcnow
-from steward.runs.models import LaunchType, Run
+from steward.runs.models import LaunchType, Run, RunOutput
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from support.waits import api_path, read_run, wait_for_run
@@ -368,15 +368,25 @@ class Workbench:
 def inserted_run(project_id: int, template_id: int, status: RunStatus, **columns: Any) -> Run:
     """A run row made directly (not through a launch), for states a test cannot wait for:
     finished in another project, or running forever. Its parameters are valid but name
-    nothing real: such a run is never executed."""
+    nothing real unless ``params`` is given: such a run is never executed."""
     now = utcnow()
+    params = RunParams(playbook="ok.yml", repository_id=1, inventory_id=1).model_dump()
     return Run(
         project_id=project_id,
         template_id=template_id,
         status=status,
         launch_type=LaunchType.API,
-        params=RunParams(playbook="ok.yml", repository_id=1, inventory_id=1).model_dump(),
+        params=columns.pop("params", params),
         started_at=now,
         **({"finished_at": now} if status.is_finished else {}),
         **columns,
+    )
+
+
+def inserted_output(run: Run, *lines: str) -> RunOutput:
+    """The stored output of ``run`` (flushed, so it has an id): ``lines`` as one chunk of one
+    event, as the recorder stores a short task's output; counts them on the run."""
+    run.line_count = len(lines)
+    return RunOutput(
+        run_id=run.id, first_line=0, last_line=len(lines) - 1, counter=1, text="\n".join(lines)
     )

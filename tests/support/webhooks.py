@@ -1,4 +1,4 @@
-"""Webhook tests: a real ``steward serve`` per module (and backend), senders that sign
+"""Webhook tests: a real ``steward serve`` per test process (and backend), senders that sign
 their deliveries the way GitHub, GitLab and generic senders do, and builders of hooks."""
 
 from __future__ import annotations
@@ -130,12 +130,13 @@ class HookServer:
         return found
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@pytest.fixture(scope="session", params=BACKENDS)
 def hook_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[HookServer]:
-    """One real server per module and backend (its start costs ~4 s): SQLite in its data
-    directory, or a fresh PostgreSQL database; each test makes its own project."""
+    """One real server per test process and backend (its start costs ~4 s), shared by the
+    webhook modules: SQLite in its data directory, or a fresh PostgreSQL database; each test
+    makes its own project (a name no other test of any module uses)."""
     root = tmp_path_factory.mktemp("hooks")
     settings: dict[str, str] = {}
     postgres: PostgresServer | None = None
