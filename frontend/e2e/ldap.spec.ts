@@ -45,6 +45,7 @@ function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
 }
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // its own helpers and Steward server start here
   workdir = mkdtempSync(join(tmpdir(), "steward-e2e-ldap-"));
   const python = process.env.STEWARD_PYTHON ?? join(REPO, ".venv", "bin", "python");
   const log = createWriteStream(join(artifacts, "slapd.log"));

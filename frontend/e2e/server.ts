@@ -91,7 +91,8 @@ export async function startServer(
   const adminPassword = `e2e-${randomBytes(12).toString("hex")}`;
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const log = createWriteStream(join(artifacts, options.log ?? "server.log"));
+  const logName = options.log ?? "server.log";
+  const log = createWriteStream(join(artifacts, logName));
   const child = spawn(python, ["-c", LAUNCHER, dist, String(port)], {
     cwd: repo,
     env: {
@@ -111,6 +112,12 @@ export async function startServer(
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
+  // a worker ended by a timed-out hook never calls stop(): the server must not outlive it
+  const orphaned = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", orphaned);
+  child.once("exit", () => process.off("exit", orphaned));
 
   const stop = async () => {
     if (child.pid !== undefined && child.exitCode === null) {
@@ -126,7 +133,7 @@ export async function startServer(
     await waitForHealth(url, child, 60_000);
   } catch (error) {
     await stop();
-    throw new Error(`${String(error)}; see test-artifacts/server.log`);
+    throw new Error(`${String(error)}; see test-artifacts/${logName}`);
   }
   return { url, adminPassword, repositories, stop };
 }
