@@ -130,7 +130,7 @@ export async function startServer(
     rmSync(repositories, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child, 60_000);
+    await waitForHealth(url, child, 180_000); // a fresh database is migrated first: slow on a busy machine
   } catch (error) {
     await stop();
     throw new Error(`${String(error)}; see test-artifacts/${logName}`);
