@@ -155,14 +155,24 @@ test("a user with one grant sees only that template's runs, on a phone too", asy
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(today(page)).toBeVisible();
-  const widths = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    chart: document.querySelector("[aria-label='Runs per day']")?.getBoundingClientRect().right,
-  }));
-  expect(widths.page).toBeLessThanOrEqual(390);
-  expect(widths.chart).toBeLessThanOrEqual(390);
+  // the chart follows the new width once its resize observer has fired: wait for the layout
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Math.max(
+          document.documentElement.scrollWidth,
+          document.querySelector("[aria-label='Runs per day']")?.getBoundingClientRect().right ??
+            Infinity,
+        ),
+      ),
+    )
+    .toBeLessThanOrEqual(390);
   // why the run waits stays on screen: the table wraps rather than scrolls
-  const reason = await active.getByText(WAITING).boundingBox();
-  expect((reason?.x ?? 0) + (reason?.width ?? Infinity)).toBeLessThanOrEqual(390);
+  await expect
+    .poll(async () => {
+      const reason = await active.getByText(WAITING).boundingBox();
+      return (reason?.x ?? 0) + (reason?.width ?? Infinity);
+    })
+    .toBeLessThanOrEqual(390);
   await shots(page, "dashboard-phone");
 });

@@ -45,6 +45,7 @@ function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
 }
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000); // its own helpers and Steward server start here
   workdir = mkdtempSync(join(tmpdir(), "steward-e2e-ldap-"));
   const python = process.env.STEWARD_PYTHON ?? join(REPO, ".venv", "bin", "python");
   const log = createWriteStream(join(artifacts, "slapd.log"));
@@ -57,7 +58,8 @@ test.beforeAll(async () => {
     },
   );
   directory.stderr?.pipe(log);
-  const started = JSON.parse(await firstLine(directory, 30_000)) as {
+  // the helper imports the app and builds slapd's config first: slow on a busy machine
+  const started = JSON.parse(await firstLine(directory, 90_000)) as {
     url: string;
     groups: Record<string, string>;
   };

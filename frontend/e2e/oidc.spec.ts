@@ -38,6 +38,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
 }
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // its own helpers and Steward server start here
   workdir = mkdtempSync(join(tmpdir(), "steward-e2e-oidc-"));
   const state = join(workdir, "state.json");
   const person = { password: PASSWORD, email: "dana@example.com", name: "Dana SSO" };

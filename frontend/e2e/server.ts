@@ -91,7 +91,8 @@ export async function startServer(
   const adminPassword = `e2e-${randomBytes(12).toString("hex")}`;
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const log = createWriteStream(join(artifacts, options.log ?? "server.log"));
+  const logName = options.log ?? "server.log";
+  const log = createWriteStream(join(artifacts, logName));
   const child = spawn(python, ["-c", LAUNCHER, dist, String(port)], {
     cwd: repo,
     env: {
@@ -113,6 +114,12 @@ export async function startServer(
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
+  // a worker ended by a timed-out hook never calls stop(): the server must not outlive it
+  const orphaned = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", orphaned);
+  child.once("exit", () => process.off("exit", orphaned));
 
   const stop = async () => {
     if (child.pid !== undefined && child.exitCode === null) {
@@ -125,10 +132,10 @@ export async function startServer(
     rmSync(repositories, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child, 60_000);
+    await waitForHealth(url, child, 180_000); // a fresh database is migrated first: slow on a busy machine
   } catch (error) {
     await stop();
-    throw new Error(`${String(error)}; see test-artifacts/server.log`);
+    throw new Error(`${String(error)}; see test-artifacts/${logName}`);
   }
   return { url, adminPassword, repositories, stop };
 }
