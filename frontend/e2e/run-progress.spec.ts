@@ -56,12 +56,14 @@ test("a multi-host run shows its progress live, a failed one its first failure",
   // while it runs: the task of the play, each host's task, hosts done, the quiet one flagged
   const progress = page.getByRole("region", { name: "Progress" });
   await expect(progress).toContainText("task 2 of 4: patch the database", { timeout: 20_000 });
-  const hostsNow = progress.getByRole("table", { name: "Hosts now" });
-  await expect(hostsNow.locator('[data-host="oradb03"]')).toContainText("patch the database");
   await expect(progress.getByLabel("Hosts so far")).toContainText("2 of 3 hosts done");
   await expect(page.getByRole("status", { name: "Quiet hosts" })).toContainText(
     /oradb03 quiet for \d+ s \(on “patch the database”\)/,
   );
+  // what each host is doing: the Hosts tab, while it runs
+  await progress.getByRole("button", { name: /What each host is doing/ }).click();
+  const hostsNow = page.getByRole("table", { name: "Hosts now" });
+  await expect(hostsNow.locator('[data-host="oradb03"]')).toContainText("patch the database");
   // the finished tasks are on the Timeline already
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByRole("table", { name: "Slowest tasks" })).toContainText("prepare");

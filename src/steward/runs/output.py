@@ -234,7 +234,9 @@ def text(sessions: sessionmaker[Session], run_id: int, *, strip_ansi: bool) -> I
         after = rows[-1][0]
 
 
-PROGRESS_KINDS = (PLAY_HEADER, *TASK_HEADERS, *RESULT_STATUS, STATS_EVENT)
+# a loop's items: no result of the host's task yet, but the host is not quiet
+ITEM_EVENTS = ("runner_item_on_ok", "runner_item_on_failed", "runner_item_on_skipped")
+PROGRESS_KINDS = (PLAY_HEADER, *TASK_HEADERS, *RESULT_STATUS, *ITEM_EVENTS, STATS_EVENT)
 PROGRESS_COLUMNS = (
     RunEvent.counter,
     RunEvent.event,
@@ -252,6 +254,8 @@ def _progress_kind(event: str) -> str:
         return "play"
     if event in TASK_HEADERS:
         return "task"
+    if event in ITEM_EVENTS:
+        return "item"
     return "stats" if event == STATS_EVENT else "result"
 
 
@@ -265,8 +269,9 @@ def _progress_status(event: str, *, changed: bool, failed: bool) -> str | None:
 
 def progress(session: Session, run_id: int, after: int, limit: int) -> list[dict[str, object]]:
     """What the run page counts progress from, after event ``after``: play starts (with the
-    play's hosts and its number of tasks), task starts, host results (ok, changed, failed,
-    unreachable, skipped, ignored) and the recap, in order, as the live stream sends them.
+    play's hosts and its number of tasks), task starts, a loop's items (activity, not results),
+    host results (ok, changed, failed, unreachable, skipped, ignored) and the recap, in order,
+    as the live stream sends them.
 
     Reads the few columns it sends; the data only of play starts (one per play)."""
     rows = session.execute(

@@ -1,4 +1,4 @@
-import { Alert, Group, Paper, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Group, Paper, Stack, Table, Text } from "@mantine/core";
 import {
   type HostProgress,
   type Progress,
@@ -66,7 +66,7 @@ export function LiveHosts({
           {names.map((name) => {
             const host = progress.hosts[name];
             if (!host) return null;
-            const quiet = host.busy && now - host.since >= quietMs;
+            const quiet = host.busy && now - host.heard >= quietMs;
             return (
               <Table.Tr key={name} data-host={name}>
                 <Table.Td style={{ whiteSpace: "nowrap" }}>
@@ -79,7 +79,7 @@ export function LiveHosts({
                 </Table.Td>
                 <Table.Td style={{ overflowWrap: "break-word" }}>{host.task || "—"}</Table.Td>
                 <Table.Td c={quiet ? "orange.8" : host.out ? "red" : undefined}>
-                  {quiet ? `quiet for ${formatFor(now - host.since)}` : hostState(host, now)}
+                  {quiet ? `quiet for ${formatFor(now - host.heard)}` : hostState(host, now)}
                 </Table.Td>
                 <Table.Td ta="right" visibleFrom="sm">
                   {host.ok}
@@ -127,8 +127,8 @@ export function RunProgress({ progress, quietSeconds, onShowHosts }: RunProgress
   const quiet = quietHosts(progress, now, quietMs);
   const position = taskPosition(progress);
   return (
-    <Paper withBorder p="xs" role="region" aria-label="Progress">
-      <Stack gap={6}>
+    <Paper withBorder px="xs" py={6} role="region" aria-label="Progress">
+      <Stack gap={4}>
         <Group gap="xs" wrap="wrap">
           <Text size="sm" fw={600} style={{ overflowWrap: "anywhere" }}>
             {progress.play ? `Play “${progress.play}”` : "Play"}
@@ -141,54 +141,58 @@ export function RunProgress({ progress, quietSeconds, onShowHosts }: RunProgress
             </Text>
           )}
         </Group>
-        <Text size="sm" aria-label="Hosts so far">
-          {summary.done} of {plural(summary.hosts, "host")} done
-          {progress.taskIndex > 0 && !progress.finished ? " with this task" : ""}
-          {" · "}
-          <Text span c="green">
-            {summary.ok} ok
-          </Text>
-          {" · "}
-          <Text span c={summary.changed ? "yellow.8" : "dimmed"}>
-            {summary.changed} changed
-          </Text>
-          {" · "}
-          <Text span c={summary.failed ? "red" : "dimmed"} fw={summary.failed ? 700 : undefined}>
-            {summary.failed} failed
-          </Text>
-          {" · "}
-          <Text
-            span
-            c={summary.unreachable ? "grape" : "dimmed"}
-            fw={summary.unreachable ? 700 : undefined}
-          >
-            {summary.unreachable} unreachable
-          </Text>
-        </Text>
-        {quiet.length > 0 && (
-          <Alert color="orange" p="xs" role="status" aria-label="Quiet hosts">
-            <Stack gap={2}>
-              {quiet.slice(0, SHOWN_HOSTS).map((q) => (
-                <Text size="sm" key={q.host} style={{ overflowWrap: "anywhere" }}>
-                  {q.host} quiet for {formatFor(q.quietMs)} (on “{q.task}”)
+        <Group gap="xs" wrap="wrap">
+          <Text size="sm" aria-label="Hosts so far">
+            {summary.done} of {plural(summary.hosts, "host")} done
+            {progress.taskIndex > 0 && !progress.finished ? " with this task" : ""}
+            {" · "}
+            <Text span c="green">
+              {summary.ok} ok
+            </Text>
+            {/* the other outcomes once a host has one: a phone keeps the line short */}
+            {summary.changed > 0 && (
+              <>
+                {" · "}
+                <Text span c="yellow.8">
+                  {summary.changed} changed
                 </Text>
-              ))}
-              <Text size="xs" c="dimmed">
-                Flagged after {formatFor(quietMs)} on one task without a result.
-              </Text>
-            </Stack>
-          </Alert>
-        )}
-        <LiveHosts progress={progress} now={now} limit={SHOWN_HOSTS} quietMs={quietMs} />
-        {progress.order.length > SHOWN_HOSTS && (
+              </>
+            )}
+            {summary.failed > 0 && (
+              <>
+                {" · "}
+                <Text span c="red" fw={700}>
+                  {summary.failed} failed
+                </Text>
+              </>
+            )}
+            {summary.unreachable > 0 && (
+              <>
+                {" · "}
+                <Text span c="grape" fw={700}>
+                  {summary.unreachable} unreachable
+                </Text>
+              </>
+            )}
+          </Text>
+          <Anchor component="button" type="button" size="xs" onClick={onShowHosts} visibleFrom="sm">
+            What each host is doing (Hosts tab)
+          </Anchor>
+        </Group>
+        {quiet.length > 0 && (
           <Text
-            size="xs"
-            c="blue"
-            style={{ cursor: "pointer" }}
-            onClick={onShowHosts}
-            role="button"
+            size="sm"
+            c="orange.8"
+            role="status"
+            aria-label="Quiet hosts"
+            title={`Flagged after ${formatFor(quietMs)} on one task without a sign of life`}
+            style={{ overflowWrap: "anywhere" }}
           >
-            and {progress.order.length - SHOWN_HOSTS} more hosts (Hosts tab)
+            {quiet
+              .slice(0, SHOWN_HOSTS)
+              .map((q) => `${q.host} quiet for ${formatFor(q.quietMs)} (on “${q.task}”)`)
+              .join(" · ")}
+            {quiet.length > SHOWN_HOSTS && ` · and ${quiet.length - SHOWN_HOSTS} more`}
           </Text>
         )}
       </Stack>

@@ -7,7 +7,7 @@
 export function fillHeight(
   top: number,
   viewportHeight: number,
-  { min = 240, max = 2000, gap = 16 }: { min?: number; max?: number; gap?: number } = {},
+  { min = 200, max = 2000, gap = 16 }: { min?: number; max?: number; gap?: number } = {},
 ): number {
   return Math.round(Math.min(max, Math.max(min, viewportHeight - top - gap)));
 }

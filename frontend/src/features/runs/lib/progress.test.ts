@@ -77,6 +77,21 @@ describe("applyProgress", () => {
     expect(taskPosition(EMPTY_PROGRESS)).toBe("");
   });
 
+  it("does not flag a host whose loop reports items, and still counts its task's time", () => {
+    const progress = applyProgress(EMPTY_PROGRESS, [
+      play(["oradb03"], 1),
+      task("tick", 0),
+      event("item", { host: "oradb03", task: "tick", at: at(200) }),
+    ]);
+    const fourMinutes = T0 + 4 * 60_000;
+    expect(quietHosts(progress, fourMinutes, 3 * 60_000)).toEqual([]);
+    expect(quietHosts(progress, fourMinutes, 30_000)).toEqual([
+      { host: "oradb03", task: "tick", quietMs: 40_000 },
+    ]);
+    expect(progress.hosts.oradb03).toMatchObject({ busy: true, since: T0, ok: 0 });
+    expect(progress.results).toBe(0); // an item is not the task's result
+  });
+
   it("flags a host on one task longer than the threshold, not one that reported", () => {
     const progress = applyProgress(EMPTY_PROGRESS, [
       play(["oradb01", "oradb03"], 2),

@@ -5,7 +5,8 @@
  * Pure: events in, a new state out; an event already applied (a resumed stream) is skipped.
  */
 
-export type ProgressKind = "play" | "task" | "result" | "stats";
+/** item: one of a loop's items came, so the host is not quiet (its task has no result yet) */
+export type ProgressKind = "play" | "task" | "item" | "result" | "stats";
 export type ResultStatus = "ok" | "changed" | "failed" | "unreachable" | "skipped" | "ignored";
 
 export interface ProgressEvent {
@@ -31,6 +32,8 @@ export interface HostProgress {
   task: string;
   /** ms since the epoch: when it started that task, or when it reported its result */
   since: number;
+  /** ms since the epoch: its last sign of life (the task's start, a loop item, a result) */
+  heard: number;
   /** on a task without a result yet */
   busy: boolean;
   /** failed or unreachable: the play goes on without it */
@@ -98,6 +101,7 @@ function newHost(host: string, since: number): HostProgress {
     host,
     task: "",
     since,
+    heard: since,
     busy: false,
     out: false,
     ok: 0,
@@ -146,13 +150,17 @@ export function applyProgress(state: Progress, events: readonly ProgressEvent[])
         h.busy = true;
         h.task = event.task;
         h.since = at;
+        h.heard = at;
       }
+    } else if (event.kind === "item" && event.host) {
+      host(event.host, at).heard = at; // still on its task, and not quiet
     } else if (event.kind === "result" && event.host) {
       next.results += 1;
       const h = host(event.host, at);
       h.busy = false;
       h.task = event.task;
       h.since = at;
+      h.heard = at;
       const status = event.status ?? "ok";
       if (status === "changed") {
         h.ok += 1;
@@ -220,7 +228,8 @@ export function taskPosition(progress: Progress): string {
     : `task ${progress.taskIndex}`;
 }
 
-/** Hosts on one task for longer than `thresholdMs` without a result, the quietest first. */
+/** Hosts on a task that gave no sign of life (a result, a loop's item) for `thresholdMs`, the
+ * quietest first. */
 export function quietHosts(
   progress: Progress,
   now: number,
@@ -229,8 +238,8 @@ export function quietHosts(
   if (progress.finished) return [];
   return progress.order
     .flatMap((name) => progress.hosts[name] ?? [])
-    .filter((h) => h.busy && now - h.since >= thresholdMs)
-    .map((h) => ({ host: h.host, task: h.task, quietMs: now - h.since }))
+    .filter((h) => h.busy && now - h.heard >= thresholdMs)
+    .map((h) => ({ host: h.host, task: h.task, quietMs: now - h.heard }))
     .sort((a, b) => b.quietMs - a.quietMs);
 }
 
