@@ -74,7 +74,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             "tool",
             "install",
             "--quiet",
-            "--compile-bytecode",
             "--python",
             str(base_python),
             str(wheel),
