@@ -1,6 +1,6 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui test-release ui wheel db-check bench api-schema
+.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui test-release ui wheel migration db-check bench api-schema
 
 ARGS ?=
 
@@ -58,6 +58,9 @@ test-release: wheel ## the wheel installed with `uv tool install` outside the ch
 
 test-ui: setup-test ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
 	cd frontend && npm run lint && npm test && npm run check:api && npm run e2e && npm run size
+
+migration: setup ## a new schema revision from the models' changes: make migration MESSAGE="what changes"
+	.venv/bin/python scripts/new-migration.py "$(MESSAGE)"
 
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py
