@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
         )
+        # alembic names each of its autogenerate plugins at INFO whenever it is imported
+        logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     try:
         code: int = args.fn(settings, args)
     except CliError as exc:

@@ -8,7 +8,6 @@ Steward has migrated (its revision is unknown here) is refused: this code would 
 from __future__ import annotations
 
 import dataclasses
-import logging
 from pathlib import Path
 
 from alembic import command
@@ -20,8 +19,6 @@ from sqlalchemy import create_engine, pool
 from steward import __version__
 
 HERE = Path(__file__).parent
-# alembic 1.16+ names each of its autogenerate plugins at INFO on every start: noise in our log
-logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
 class DatabaseNewer(RuntimeError):
