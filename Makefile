@@ -1,6 +1,6 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui ui db-check bench api-schema
+.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui test-release ui wheel migration db-check bench api-schema
 
 ARGS ?=
 
@@ -24,10 +24,13 @@ setup-cluster:
 
 ui: setup frontend/dist/index.html ## build the web console if its sources changed
 
+wheel: ui ## the release: dist/steward-<version>-py3-none-any.whl with the console inside (docs/install.md)
+	scripts/build-wheel
+
 frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
 	cd frontend && npm run build
 
-test: setup-test lint types db-check test-py test-ui ## everything CI runs: lint, types, migrations check, pytest, console
+test: setup-test lint types db-check test-py test-ui test-release ## everything CI runs: lint, types, migrations check, pytest, console
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -44,14 +47,20 @@ test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_
 
 # the suite on both cores
 test-py-shared: setup-test
-	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
+	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone and not release" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
 
 # the tests that measure the whole machine, with nothing beside them
 test-py-alone: setup-test
 	COVERAGE_CORE=sysmon .venv/bin/pytest -m alone $(if $(ARGS),,--cov --cov-append --cov-fail-under=92) $(ARGS); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
+test-release: wheel ## the wheel installed with `uv tool install` outside the checkout: serve, a real run, the console
+	.venv/bin/pytest -m release -p no:cacheprovider tests/release
+
 test-ui: setup-test ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
 	cd frontend && npm run lint && npm test && npm run check:api && npm run e2e && npm run size
+
+migration: setup ## a new schema revision from the models' changes: make migration MESSAGE="what changes"
+	.venv/bin/python scripts/new-migration.py "$(MESSAGE)"
 
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
+from support.server import steward
 
 from steward import migrations
 from steward.models import Base
@@ -33,3 +37,65 @@ def test_downgrade_to_base_removes_every_table(empty_database_url: str) -> None:
     assert _tables(empty_database_url) == {"alembic_version"}
     migrations.upgrade(empty_database_url)  # and back up again from nothing
     migrations.check(empty_database_url)
+
+
+def _stamp(url: str, revision: str) -> None:
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+    finally:
+        engine.dispose()
+
+
+def test_where_a_database_stands(empty_database_url: str) -> None:
+    empty = migrations.schema(empty_database_url)
+    assert (empty.current, empty.known, empty.pending) == (None, True, True)
+    assert "empty" in empty.describe()
+
+    migrations.upgrade(empty_database_url)
+    current = migrations.schema(empty_database_url)
+    assert (current.current, current.known, current.pending) == (current.head, True, False)
+    assert "up to date" in current.describe()
+
+    _stamp(empty_database_url, "0001")  # the 0.1.0 baseline, behind HEAD once HEAD moves on
+    baseline = migrations.schema(empty_database_url)
+    assert baseline.known
+    assert baseline.pending == (baseline.head != "0001")
+
+
+def test_a_database_a_newer_steward_migrated_is_refused_untouched(empty_database_url: str) -> None:
+    migrations.upgrade(empty_database_url)
+    _stamp(empty_database_url, "9999")
+    found = migrations.schema(empty_database_url)
+    assert not found.known
+    assert not found.pending
+    with pytest.raises(migrations.DatabaseNewer, match=r"revision 9999.*newer Steward"):
+        migrations.upgrade(empty_database_url)
+    assert migrations.schema(empty_database_url).current == "9999"  # nothing was changed
+
+
+def test_the_commands_say_where_the_database_stands(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    env = {
+        **os.environ,
+        "STEWARD_DATA_DIR": str(tmp_path),
+        "STEWARD_DATABASE_URL": empty_database_url,
+    }
+    empty = steward("migrate", "--check", env=env)
+    assert (empty.returncode, empty.stdout.count("\n")) == (1, 1), empty.stderr
+    assert "empty" in empty.stdout
+    assert steward("migrate", env=env).returncode == 0
+    current = steward("migrate", "--check", env=env)
+    assert current.returncode == 0, current.stderr
+    assert "up to date" in current.stdout
+
+    _stamp(empty_database_url, "9999")  # as a newer Steward leaves it
+    for command_line in (("migrate", "--check"), ("migrate",), ("serve",)):
+        refused = steward(*command_line, env=env)
+        assert refused.returncode == 6, (command_line, refused.stderr)
+        said = refused.stderr.splitlines()[-1]  # after the log's INFO lines
+        assert said.startswith("error: the database is at revision 9999"), refused.stderr
+        assert "Traceback" not in refused.stderr
+    assert migrations.schema(empty_database_url).current == "9999"

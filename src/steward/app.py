@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import BaseRoute
 
+from steward import __version__
 from steward.api import problems
 from steward.api.limits import BodyLimit
 from steward.api.spa import DEFAULT_DIST, mount_spa
@@ -102,8 +103,8 @@ def create_app(runtime: Runtime, queue: RunQueue, services: Sequence[Lifecycle] 
 
 
 def health() -> dict[str, str]:
-    """Liveness: answers without authentication."""
-    return {"status": "ok"}
+    """Liveness: answers without authentication, with the server's version."""
+    return {"status": "ok", "version": __version__}
 
 
 @functools.cache

@@ -81,6 +81,9 @@ def _seeded_database() -> Path:
 class Server:
     # on its embedded SQLite, the first start finds a migrated database with the admin in it
     seeded = True
+    # the command started: this checkout's (an installed wheel's for the release tests)
+    program = STEWARD
+    cwd: Path | None = None
 
     def __init__(self, data_dir: Path, **settings: str) -> None:
         self.data_dir = data_dir
@@ -114,7 +117,11 @@ class Server:
             started_at = self.log.stat().st_size if self.log.exists() else 0
             with self.log.open("ab") as out:
                 self.proc = subprocess.Popen(
-                    [str(STEWARD), "serve"], env=self.env, stdout=out, stderr=subprocess.STDOUT
+                    [str(self.program), "serve"],
+                    env=self.env,
+                    cwd=self.cwd,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
                 )
             try:
                 listening = functools.partial(self._listening, started_at)

@@ -1,4 +1,5 @@
-"""Serve the built web console (``frontend/dist``) from the API process.
+"""Serve the built web console (``frontend/dist``, or ``steward/console`` in a wheel) from the
+API process.
 
 Hashed files under ``assets/`` never change, so browsers may keep them for a year;
 ``index.html`` and the other top-level files are revalidated on every load so a new
@@ -19,8 +20,11 @@ from starlette.types import Scope
 
 log = logging.getLogger(__name__)
 
-# a source checkout: <repo>/src/steward/api/spa.py -> <repo>/frontend/dist
-DEFAULT_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+# an installed wheel carries the console in the package (steward/console, `make wheel`); a source
+# checkout has it at <repo>/frontend/dist once built (src/steward/api/spa.py -> <repo>)
+PACKAGED_DIST = Path(__file__).resolve().parents[1] / "console"
+CHECKOUT_DIST = Path(__file__).resolve().parents[3] / "frontend" / "dist"
+DEFAULT_DIST = PACKAGED_DIST if (PACKAGED_DIST / "index.html").is_file() else CHECKOUT_DIST
 ROUTE_NAME = "spa"
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"

@@ -11,6 +11,7 @@ import sys
 
 from pydantic import ValidationError
 
+from steward import __version__
 from steward.cli import admin, runs
 from steward.cli.exits import EPILOG, CliError, Exit
 from steward.config import Settings
@@ -23,6 +24,7 @@ def parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    top.add_argument("--version", action="version", version=f"steward {__version__}")
     sub = top.add_subparsers(dest="command", required=True)
     admin.add_commands(sub)
     runs.add_commands(sub, EPILOG)
@@ -45,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
         )
+        # alembic names each of its autogenerate plugins at INFO whenever it is imported
+        logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     try:
         code: int = args.fn(settings, args)
     except CliError as exc:

@@ -7,12 +7,19 @@ commands start without loading the database layer."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from steward.cli.exits import CliError, Exit
 from steward.config import Settings
+
+if TYPE_CHECKING:
+    from steward.migrations import Schema
 
 
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
@@ -20,7 +27,8 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
 
     from steward.server import build_app
 
-    app = build_app(settings)
+    with _schema_refusals():
+        app = build_app(settings)
     uvicorn.run(
         app,
         host=settings.host,
@@ -49,6 +57,8 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
     if not queues or bad:
         print(f"error: --queues: not a runner group name: {bad or args.queues!r}", file=sys.stderr)  # noqa: T201
         return 1
+    with _schema_refusals():
+        _known_schema(settings)
     runtime = Runtime.build(settings)
     try:
         return RunWorker(runtime, queues, args.concurrency).run(settings.log_level)
@@ -56,12 +66,41 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
         runtime.engine.dispose()
 
 
-def _migrate(settings: Settings, _args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def _schema_refusals() -> Iterator[None]:
+    """A database migrated by a newer Steward: one line and exit 6, nothing touched."""
+    from steward.migrations import DatabaseNewer
+
+    try:
+        yield
+    except DatabaseNewer as exc:
+        raise CliError(str(exc), Exit.ERROR) from None
+
+
+def _known_schema(settings: Settings) -> Schema:
+    """Where the database stands; ``DatabaseNewer`` when a newer Steward migrated it."""
+    from steward import migrations
+
+    found = migrations.schema(settings.database_url)
+    if not found.known:
+        raise migrations.DatabaseNewer(found.describe())
+    return found
+
+
+def _migrate(settings: Settings, args: argparse.Namespace) -> int:
+    """Exit 0 when up to date (or brought up to date), 1 when ``--check`` finds an upgrade
+    pending, 6 on a database a newer Steward migrated."""
     from steward import migrations
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    migrations.upgrade(settings.database_url)
-    print(f"database at {settings.database_url.split('@')[-1]} is up to date")  # noqa: T201
+    where = settings.database_url.split("@")[-1]
+    with _schema_refusals():
+        if args.check:
+            found = _known_schema(settings)
+            print(f"{where}: {found.describe()}")  # noqa: T201
+            return Exit.FAILED if found.pending or found.current is None else Exit.OK
+        migrations.upgrade(settings.database_url)
+    print(f"database at {where} is up to date")  # noqa: T201
     return 0
 
 
@@ -191,7 +230,14 @@ def _days(value: str) -> int:
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The server's commands, on the ``steward`` parser."""
     sub.add_parser("serve", help="migrate, then serve the API and console").set_defaults(fn=_serve)
-    sub.add_parser("migrate", help="bring the database schema up to date").set_defaults(fn=_migrate)
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing: exit 0 when up to date, 1 when an upgrade is pending, 6 when a"
+        " newer Steward has migrated the database",
+    )
+    migrate.set_defaults(fn=_migrate)
     worker = sub.add_parser(
         "worker", help="execute runs delivered through STEWARD_BROKER_URL (a Celery worker)"
     )

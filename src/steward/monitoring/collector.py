@@ -8,7 +8,6 @@ names): never a run id or a host.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.metadata
 from collections.abc import Iterator
 
 from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily, Metric
@@ -16,6 +15,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from steward import __version__
 from steward.db import utcnow
 from steward.dispatch import presence
 from steward.notifications.models import Message, MessageStatus
@@ -36,8 +36,7 @@ class DatabaseCollector(Collector):
         self._lease = lease
 
     def collect(self) -> Iterator[Metric]:
-        version = importlib.metadata.version("steward")
-        yield InfoMetricFamily("steward_build", "Steward's version", value={"version": version})
+        yield InfoMetricFamily("steward_build", "Steward's version", value={"version": __version__})
         yield from self._runs()
         yield from self._queue()
         yield from self._capacity()

@@ -14,6 +14,7 @@ import {
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
+import { useServerVersion } from "@/api/queries/server";
 import { ColorSchemeToggle } from "@/components/color-scheme-toggle";
 import { useMe } from "@/features/auth/api/get-me";
 import { useLogout } from "@/features/auth/api/logout";
@@ -21,6 +22,17 @@ import { useWaitingApprovals } from "@/features/workflows/api/get-approvals";
 import { badgeLabel } from "@/features/workflows/lib/inbox";
 import { paths } from "@/lib/paths";
 import classes from "@/app/routes/app-layout.module.css";
+
+/** The foot of the navigation: which Steward this is (what a bug report asks first). */
+function ServerVersion() {
+  const version = useServerVersion();
+  if (!version.data) return null;
+  return (
+    <Text size="xs" c="dimmed" px="sm" pt="md" mt="auto" data-testid="server-version">
+      Steward {version.data}
+    </Text>
+  );
+}
 
 function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; local: boolean }) {
   const logout = useLogout();
@@ -212,6 +224,7 @@ function Shell() {
           onClick={nav.close}
         />
         <NavLink href="/api/v1/docs" label="API reference" target="_blank" rel="noopener" />
+        <ServerVersion />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <Outlet />

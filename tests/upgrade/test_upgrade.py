@@ -1,0 +1,222 @@
+"""Upgrades lose nothing: a database built by the previous release's own code (its server, its
+API) is upgraded to HEAD and everything is read back — users, teams, tokens, encrypted keys
+(decrypted), runs with their output, events and metrics, schedules, webhooks, workflows.
+
+The previous release's code is taken from git (``PREVIOUS``, the commit of that release in
+this repository's history) and run from a copy of its ``src/`` with this checkout's packages
+when its ``uv.lock`` is the same (else in an environment of its own, made by uv)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from sqlalchemy import select
+from support.builders import LOCALHOST_INVENTORY, PLAYBOOKS, post, ssh_keygen
+from support.server import ADMIN_PASSWORD, FreshServer, Server
+from support.waits import wait_finished
+
+from steward import migrations
+from steward.crypto import KeyCipher
+from steward.db import make_engine, make_session_factory
+from steward.keys.models import Key
+
+pytestmark = [pytest.mark.both_databases, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+# the previous release: its version and its commit (CHANGELOG.md); the database it builds is
+# upgraded to HEAD. A new release moves this line to itself.
+PREVIOUS = ("0.1.0", "c24659f8edc0eda09eb6dba8aba1b79374bbcf50")
+SECRETS: dict[str, dict[str, str]] = {  # each key's sealed fields (the SSH key's: at seeding)
+    "vault": {"password": "vault-pass-0.1"},
+    "become": {"password": "become-pass-0.1"},
+    "token": {"value": "s3cret-token-0.1"},
+}
+DBA_PASSWORD = "dba-password-0.1!"
+
+
+def _pins(lock: Path) -> list[dict[str, Any]]:
+    """The packages a lock file pins, besides Steward itself (whose version moves)."""
+    packages: list[dict[str, Any]] = tomllib.loads(lock.read_text())["package"]
+    return [p for p in packages if p["name"] != "steward"]
+
+
+def _previous_release(into: Path) -> Path:
+    """The previous release's ``steward`` command, from its commit's files."""
+    version, commit = PREVIOUS
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src", "uv.lock"],
+        capture_output=True,
+        check=False,
+    )
+    assert archive.returncode == 0, f"release {version} ({commit}): {archive.stderr.decode()}"
+    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    if _pins(into / "uv.lock") != _pins(ROOT / "uv.lock"):
+        pytest.fail(f"release {version} pins other packages: give it an environment of its own")
+    program = into / "steward"
+    # (its /health says this checkout's version: the package metadata is the installed one's)
+    program.write_text(
+        f'#!/bin/sh\nPYTHONPATH={into / "src"} exec {sys.executable} -m steward "$@"\n'
+    )
+    program.chmod(0o755)
+    return program
+
+
+def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
+    private_key, _public = ssh_keygen(repo.parent)
+    SECRETS["ssh"] = {"private_key": private_key, "passphrase": ""}
+    """What a team has after a while, made through the previous release's API."""
+    world: dict[str, Any] = {}
+    dba = post(api, "/users", {"username": "dba", "password": DBA_PASSWORD})
+    team = post(api, "/teams", {"name": "dbas"})
+    post(api, f"/teams/{team['id']}/members", {"user_id": dba["id"]})
+    world["token"] = post(api, "/users/me/tokens", {"name": "ci", "scope": "write"})["token"]
+    project = post(api, "/projects", {"name": "oracle"})["id"]
+    world["project"] = project
+    base = f"/projects/{project}"
+    api.put(f"{base}/local-roots", json={"local_roots": [str(repo)]}).raise_for_status()
+    keys = {
+        "vault": {"kind": "vault_password", **SECRETS["vault"]},
+        "become": {"kind": "login_password", "username": "oracle", **SECRETS["become"]},
+        "token": {"kind": "secret", **SECRETS["token"]},
+        "ssh": {"kind": "ssh", "username": "oracle", **SECRETS["ssh"]},
+    }
+    world["keys"] = {
+        name: post(api, f"{base}/keys", {"name": name, **body})["id"] for name, body in keys.items()
+    }
+    repository = post(api, f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo)})
+    inventory = post(
+        api,
+        f"{base}/inventories",
+        {"name": "db", "kind": "static", "format": "ini", "content": LOCALHOST_INVENTORY},
+    )
+    secret = {"name": "DB_TOKEN", "target": "env", "key_id": world["keys"]["token"]}
+    environment = post(api, f"{base}/environments", {"name": "prod", "secrets": [secret]})
+    template = post(
+        api,
+        f"{base}/templates",
+        {
+            "name": "stop_db",
+            "playbook": "ok.yml",
+            "repository_id": repository["id"],
+            "inventory_id": inventory["id"],
+            "environment_id": environment["id"],
+            "vault_key_ids": [world["keys"]["vault"]],
+        },
+    )
+    world["template"] = template["id"]
+    post(
+        api,
+        f"{base}/templates/{template['id']}/grants",
+        {"team_id": team["id"], "permission": "run"},
+    )
+    world["schedule"] = post(
+        api,
+        f"{base}/templates/{template['id']}/schedules",
+        {"name": "nightly", "kind": "cron", "expression": "0 3 * * *"},
+    )["id"]
+    hook = {"name": "push", "auth": "github", "secret_key_id": world["keys"]["token"]}
+    world["webhook"] = post(api, f"{base}/templates/{template['id']}/webhooks", hook)["id"]
+    nodes = [
+        {"key": "stop", "kind": "template", "template_id": template["id"]},
+        {"key": "ok", "kind": "approval", "name": "restart?"},
+    ]
+    edges = [{"from": "stop", "to": "ok", "on": "success"}]
+    world["workflow"] = post(
+        api, f"{base}/workflows", {"name": "stop then ask", "nodes": nodes, "edges": edges}
+    )["id"]
+    run = post(api, f"{base}/runs", {"template_id": template["id"], "extra_vars": {"who": "0.1"}})
+    finished = wait_finished(api, project, run["id"])
+    assert finished["status"] == "successful", finished
+    world["run"] = finished
+    world["output"] = api.get(f"{base}/runs/{run['id']}/output").text
+    world["lines"] = api.get(f"{base}/runs/{run['id']}/lines", params={"limit": 5}).json()
+    world["events"] = api.get(f"{base}/runs/{run['id']}/events").json()
+    world["metrics"] = api.get(f"{base}/runs/{run['id']}/metrics").json()
+    assert "hello 0.1" in world["output"]
+    return world
+
+
+def test_an_upgrade_from_the_previous_release_loses_nothing(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    previous = _previous_release(tmp_path / "previous")
+    repo = tmp_path / "playbooks"
+    shutil.copytree(PLAYBOOKS, repo)
+    data = tmp_path / "data"  # one data directory: the master key stays where it was
+
+    class PreviousServer(FreshServer):
+        program = previous
+
+    old = PreviousServer(data, database_url=empty_database_url)
+    with old.running(), old.api() as api:
+        world = _seed(api, repo)
+    assert migrations.schema(empty_database_url).current == "0001"
+
+    new = Server(data, database_url=empty_database_url)
+    with new.running():  # the server migrates at start
+        assert not migrations.schema(empty_database_url).pending
+        base = f"http://127.0.0.1:{new.port}/api/v1"
+        with httpx2.Client(
+            base_url=base, headers={"Authorization": f"Bearer {world['token']}"}, timeout=30
+        ) as api:  # the token made before the upgrade still signs in
+            _read_back(api, world)
+        login = httpx2.post(
+            f"{base}/auth/login", json={"username": "dba", "password": DBA_PASSWORD}, timeout=30
+        )
+        assert login.status_code == 200, login.text
+        admin = httpx2.post(
+            f"{base}/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}, timeout=30
+        )
+        assert admin.status_code == 200, admin.text
+
+    # the keys decrypt with the master key the previous release made
+    cipher = KeyCipher.load_or_create(data / "secret.key")
+    engine = make_engine(empty_database_url)
+    try:
+        with make_session_factory(engine)() as session:
+            for name, key_id in world["keys"].items():
+                key = session.scalars(select(Key).where(Key.id == key_id)).one()
+                assert key.ciphertext is not None
+                assert cipher.decrypt(key.ciphertext) == SECRETS[name], name
+    finally:
+        engine.dispose()
+
+
+def _read_back(api: httpx2.Client, world: dict[str, Any]) -> None:
+    base = f"/projects/{world['project']}"
+    users = {u["username"] for u in api.get("/users").json()["items"]}
+    assert {"admin", "dba"} <= users
+    teams = api.get("/teams").json()["items"]
+    assert [t["name"] for t in teams] == ["dbas"]
+    keys = api.get(f"{base}/keys").json()["items"]
+    assert {k["name"] for k in keys} == set(SECRETS)
+    run_id = world["run"]["id"]
+    run = api.get(f"{base}/runs/{run_id}").json()
+    assert run["status"] == "successful"
+    assert run["template_id"] == world["template"]
+    assert api.get(f"{base}/runs/{run_id}/output").text == world["output"]
+    assert api.get(f"{base}/runs/{run_id}/lines", params={"limit": 5}).json() == world["lines"]
+    assert api.get(f"{base}/runs/{run_id}/events").json() == world["events"]
+    assert api.get(f"{base}/runs/{run_id}/metrics").json() == world["metrics"]
+    schedule = api.get(f"{base}/schedules/{world['schedule']}").json()
+    assert (schedule["name"], schedule["expression"]) == ("nightly", "0 3 * * *")
+    assert api.get(f"{base}/webhooks/{world['webhook']}").json()["name"] == "push"
+    workflow = api.get(f"{base}/workflows/{world['workflow']}").json()
+    assert [n["key"] for n in workflow["nodes"]] == ["stop", "ok"]
+    # and it still runs: the environment's secret and the vault password decrypt for a run
+    again = post(
+        api, f"{base}/runs", {"template_id": world["template"], "extra_vars": {"who": "0.2"}}
+    )
+    finished = wait_finished(api, world["project"], again["id"])
+    assert finished["status"] == "successful", finished
+    assert "hello 0.2" in api.get(f"{base}/runs/{again['id']}/output").text
