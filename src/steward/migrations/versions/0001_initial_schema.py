@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-27 14:59:06.093410
+Create Date: 2026-11-27 16:53:10.408343
 """
 
 from collections.abc import Sequence
@@ -784,6 +784,7 @@ def upgrade() -> None:
         sa.Column("schedule_id", sa.Integer(), nullable=True),
         sa.Column("events", sa.JSON(), nullable=False),
         sa.Column("long_running_minutes", sa.Double(), nullable=True),
+        sa.Column("host_quiet_minutes", sa.Double(), nullable=True),
         sa.Column("created_at", steward.db.UTCDateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["destination_id"],
@@ -1038,6 +1039,7 @@ def upgrade() -> None:
         sa.Column("run_id", sa.Integer(), nullable=True),
         sa.Column("workflow_run_id", sa.Integer(), nullable=True),
         sa.Column("node_key", sa.String(length=64), nullable=False),
+        sa.Column("host", sa.String(length=255), nullable=False),
         sa.Column("event", sa.String(length=32), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
@@ -1076,6 +1078,7 @@ def upgrade() -> None:
             "destination_id",
             "run_id",
             "event",
+            "host",
             name=op.f("uq_notification_messages_destination_id"),
         ),
     )
