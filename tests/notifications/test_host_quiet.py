@@ -5,10 +5,12 @@ timed pass below HTTP on recorded events; the message's wording; the unique cons
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from support.recorded import PLAY, event_of, recorded
@@ -24,7 +26,7 @@ from steward.notifications.models import (
 )
 from steward.notifications.notifier import queue_host_quiet
 from steward.runs import quiet
-from steward.runs.models import Run
+from steward.runs.models import Run, RunEvent
 from steward.runs.status import RunStatus
 
 # the query and the unique constraint are the point: PostgreSQL too
@@ -106,6 +108,55 @@ def test_without_the_plays_host_list_every_host_seen_is_on_the_task(db_session: 
     no_list = [at(T0, play([])), *PATCHING[1:]]
     run = recorded(db_session, RunStatus.RUNNING, no_list)
     assert [h for h, _, _ in found(db_session, run, dt.timedelta(minutes=5))] == ["db3"]
+
+
+@contextmanager
+def counted(session: Session) -> Iterator[list[str]]:
+    """The SQL statements run on ``session``'s connection within the block."""
+    statements: list[str] = []
+    connection = session.connection()
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(connection, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(connection, "before_cursor_execute", count)
+
+
+def test_a_pass_that_remembers_reads_one_query_until_the_run_stores_events(
+    db_session: Session,
+) -> None:
+    run = recorded(db_session, RunStatus.RUNNING, PATCHING)
+    run.event_count = len(PATCHING)  # as the recorder counts what it stored
+    db_session.flush()
+    memo: quiet.Memo = {}
+    first = quiet.quiet_hosts(db_session, [run.id], NOW - dt.timedelta(minutes=5), memo)
+    assert [h.host for h in first] == ["db3"]
+    with counted(db_session) as statements:
+        again = quiet.quiet_hosts(db_session, [run.id], NOW - dt.timedelta(minutes=5), memo)
+    assert again == first
+    assert len(statements) == 1, statements  # the current task of each run, nothing more
+    # db3 answers: stored as the recorder stores it, with the run's count of events
+    db_session.add(
+        RunEvent(
+            run_id=run.id,
+            counter=len(PATCHING) + 1,
+            event="runner_on_ok",
+            host="db3",
+            task="apply patch",
+            created_at=NOW,
+        )
+    )
+    run.event_count = len(PATCHING) + 1
+    db_session.flush()
+    assert quiet.quiet_hosts(db_session, [run.id], NOW - dt.timedelta(minutes=5), memo) == []
+    # control: without the memo the same answer, from the events
+    assert quiet.quiet_hosts(db_session, [run.id], NOW - dt.timedelta(minutes=5)) == []
+    assert quiet.quiet_hosts(db_session, [], NOW, memo) == []
+    assert memo == {}  # a run not asked about any more is forgotten
 
 
 def destination(session: Session, project_id: int, name: str) -> int:

@@ -87,6 +87,7 @@ class Notifier:
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._in_flight: set[int] = set()
         self._lock = threading.Lock()
+        self._quiet: quiet.Memo = {}  # what the timed passes read of running runs' tasks
 
     # lifecycle
     def start(self) -> None:
@@ -105,7 +106,11 @@ class Notifier:
         with self.runtime.sessions() as session:
             queue_long_running(session, now)
             queue_host_quiet(
-                session, now, base_url=settings.url, default_minutes=settings.host_quiet_minutes
+                session,
+                now,
+                base_url=settings.url,
+                default_minutes=settings.host_quiet_minutes,
+                memo=self._quiet,
             )
         with self._lock:
             free = SENDERS - len(self._in_flight)
@@ -364,12 +369,18 @@ def queue_long_running(session: Session, now: dt.datetime) -> int:
 
 
 def queue_host_quiet(
-    session: Session, now: dt.datetime, *, base_url: str, default_minutes: float
+    session: Session,
+    now: dt.datetime,
+    *,
+    base_url: str,
+    default_minutes: float,
+    memo: quiet.Memo | None = None,
 ) -> int:
     """A ``host_quiet`` message for every host of a running run that has been quiet on a task
     (``runs.quiet``: no result, no loop item) for a subscription's ``host_quiet_minutes`` (else
     ``default_minutes``, the instance's), once per run, host and destination; how many were
-    queued. Its content is built now: it tells the task and the quiet time found now."""
+    queued. Its content is built now: it tells the task and the quiet time found now.
+    ``memo``: what the notifier's earlier passes read of the runs (``runs.quiet``)."""
     rows = session.execute(
         select(
             Run.id,
@@ -389,9 +400,11 @@ def queue_host_quiet(
             of_run = wants.setdefault(run_id, {})
             of_run[destination_id] = min(mine, of_run.get(destination_id, mine))
     if not wants:
+        if memo is not None:
+            memo.clear()
         return 0
     shortest = min(m for of_run in wants.values() for m in of_run.values())
-    found = quiet.quiet_hosts(session, wants, now - dt.timedelta(minutes=shortest))
+    found = quiet.quiet_hosts(session, wants, now - dt.timedelta(minutes=shortest), memo)
     due = [
         (host, destination_id)
         for host in found

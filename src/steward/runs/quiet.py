@@ -13,11 +13,13 @@ event tells the same hosts, from the same stored events, by the same rule:
   and heard at that moment; otherwise it was last heard at the task's start;
 - once the recap (``STATS_EVENT``) came, no host is on a task.
 
-Cost: one query for the runs asked about (their current task start, found by reading the run's
-events backwards on ``ix_run_events_run_id_counter`` down to it: the events of one task); only
-for a run whose current task started before ``heard_before`` (only then can a host be quiet),
-one more: its play's start and the results and items after the task start, plus the run's
-failed and unreachable results.
+Cost: one query a pass for the runs asked about: each one's current task start, found by reading
+the run's events backwards on ``ix_run_events_run_id_counter`` down to it (the events of one
+task), and its ``event_count``. Only for a run whose current task started before
+``heard_before`` (only then can a host be quiet) more is read, and a caller that keeps a
+``Memo`` between passes reads it again only when the run has stored events since: the results
+and items after the task start (an index range); once per task, the play's hosts and the hosts
+out of the run (the run's failed and unreachable results before the task).
 """
 
 from __future__ import annotations
@@ -55,6 +57,21 @@ class _Task:
     counter: int
     task: str
     at: dt.datetime
+    event_count: int
+
+
+@dataclasses.dataclass(slots=True)
+class _Known:
+    """What a pass read of a run's current task."""
+
+    counter: int  # the task start
+    hosts: list[str]  # on the task from its start: the play's, less those out of the run
+    event_count: int = -1  # the run's when ``busy`` was read
+    busy: list[QuietHost] = dataclasses.field(default_factory=list)  # no result yet
+
+
+# run id -> what a pass read of it, kept by the caller between passes (one notifier's)
+Memo = dict[int, _Known]
 
 
 def _aware(value: dt.datetime) -> dt.datetime:
@@ -63,10 +80,17 @@ def _aware(value: dt.datetime) -> dt.datetime:
 
 
 def quiet_hosts(
-    session: Session, run_ids: Collection[int], heard_before: dt.datetime
+    session: Session,
+    run_ids: Collection[int],
+    heard_before: dt.datetime,
+    memo: Memo | None = None,
 ) -> list[QuietHost]:
     """The hosts of these runs (running ones only) on a task and not heard of since
-    ``heard_before``, in run and play order."""
+    ``heard_before``, in run and play order. ``memo``: what earlier passes read (updated; the
+    runs not asked about any more are forgotten)."""
+    memo = memo if memo is not None else {}
+    for gone in set(memo) - set(run_ids):
+        del memo[gone]
     if not run_ids:
         return []
     last_task = (
@@ -78,59 +102,65 @@ def quiet_hosts(
     )
     start = aliased(RunEvent)
     rows = session.execute(
-        select(Run.id, Run.project_id, start.counter, start.task, start.created_at)
+        select(Run.id, Run.project_id, start.counter, start.task, start.created_at, Run.event_count)
         .join(start, and_(start.run_id == Run.id, start.counter == last_task))
         .where(Run.id.in_(run_ids), Run.status == RunStatus.RUNNING)
         .order_by(Run.id)
     ).all()
-    tasks = [
-        _Task(run_id, project_id, counter, task, _aware(at))
-        for run_id, project_id, counter, task, at in rows
-        if _aware(at) <= heard_before
-    ]
     found: list[QuietHost] = []
-    for task in tasks:
-        found += _quiet_on(session, task, heard_before)
+    for run_id, project_id, counter, name, at, event_count in rows:
+        task = _Task(run_id, project_id, counter, name, _aware(at), event_count)
+        if task.at > heard_before:
+            continue  # the task began since: no host on it can be quiet yet
+        known = memo.get(run_id)
+        if known is None or known.counter != task.counter:
+            known = memo[run_id] = _Known(task.counter, _on_task(session, task))
+        if known.event_count != task.event_count:
+            known.busy, known.event_count = _busy(session, task, known.hosts), task.event_count
+        found += [h for h in known.busy if h.heard_at <= heard_before]
     return found
 
 
-def _quiet_on(session: Session, task: _Task, heard_before: dt.datetime) -> list[QuietHost]:
-    """The hosts quiet on ``task`` (a run's current task, started before ``heard_before``)."""
-    after = RunEvent.counter > task.counter
-    rows = session.execute(
-        select(RunEvent.counter, RunEvent.event, RunEvent.host, RunEvent.created_at)
-        .where(
-            RunEvent.run_id == task.run_id,
-            or_(
-                and_(after, RunEvent.event.in_((*RESULT_STATUS, *ITEM_EVENTS, STATS_EVENT))),
-                and_(
-                    RunEvent.counter < task.counter,
-                    or_(
-                        RunEvent.event == UNREACHABLE,
-                        and_(RunEvent.event == FAILED, RunEvent.failed.is_(True)),
-                    ),
+def _on_task(session: Session, task: _Task) -> list[str]:
+    """The hosts on ``task`` from its start: the play's, less those out of the run."""
+    out = set(
+        session.scalars(
+            select(RunEvent.host).where(
+                RunEvent.run_id == task.run_id,
+                RunEvent.counter < task.counter,
+                or_(
+                    RunEvent.event == UNREACHABLE,
+                    and_(RunEvent.event == FAILED, RunEvent.failed.is_(True)),
                 ),
-            ),
+            )
         )
-        .order_by(RunEvent.counter)
+    )
+    return [h for h in _play_hosts(session, task) if h not in out]
+
+
+def _busy(session: Session, task: _Task, hosts: list[str]) -> list[QuietHost]:
+    """Of ``hosts``, those with no result after the task's start, each with its last sign of
+    life; none once the recap came."""
+    rows = session.execute(
+        select(RunEvent.event, RunEvent.host, RunEvent.created_at).where(
+            RunEvent.run_id == task.run_id,
+            RunEvent.counter > task.counter,
+            RunEvent.event.in_((*RESULT_STATUS, *ITEM_EVENTS, STATS_EVENT)),
+        )
     ).all()
-    out: set[str] = set()
     done: set[str] = set()
     heard: dict[str, dt.datetime] = {}
-    for counter, event, host, at in rows:
-        if counter < task.counter:
-            out.add(host)
-        elif event == STATS_EVENT:
+    for event, host, at in rows:
+        if event == STATS_EVENT:
             return []  # the playbook has ended: every host is done
-        elif event in RESULT_STATUS:
+        if event in RESULT_STATUS:
             done.add(host)
         else:  # a loop's item
             heard[host] = max(heard.get(host, task.at), _aware(at))
-    hosts = _play_hosts(session, task)
     return [
         QuietHost(task.run_id, task.project_id, host, task.task, heard.get(host, task.at))
         for host in hosts
-        if host not in out and host not in done and heard.get(host, task.at) <= heard_before
+        if host not in done
     ]
 
 
