@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 from support.builders import Workbench
-from support.notifications import HttpReceiver, settle, subscribe, webhook_destination
+from support.notifications import (
+    HttpReceiver,
+    messages,
+    settle,
+    subscribe,
+    webhook_destination,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only]
 
@@ -63,6 +69,8 @@ def test_a_sleeping_host_is_told_while_the_run_runs(
     assert body["url"].endswith(f"/projects/{project}/runs/{run['id']}")
     settle(0.5)  # five more ticks: db2 is still quiet, and told once; db1 answered
     assert len(receiver.requests) == 1
+    [logged] = messages(client, project, destination["id"])
+    assert (logged["event"], logged["host"], logged["run_id"]) == ("host_quiet", "db2", run["id"])
 
     assert client.post(workbench.url(f"runs/{run['id']}/cancel")).status_code == 202
     assert workbench.wait(run["id"])["status"] == "canceled"

@@ -3866,6 +3866,12 @@ export interface components {
        */
       node_key: string;
       /**
+       * Host
+       * @description host_quiet: the quiet host
+       * @default
+       */
+      host: string;
+      /**
        * Event
        * @description a run event, or 'test'
        */

@@ -259,6 +259,7 @@ class MessageRead(ResponseModel):
         default=None, description="approval_needed: the workflow run whose node waits"
     )
     node_key: str = Field(default="", description="approval_needed: the waiting node")
+    host: str = Field(default="", description="host_quiet: the quiet host")
     event: str = Field(description="a run event, or 'test'")
     status: MessageStatus
     attempt_count: int
