@@ -36,6 +36,9 @@ YAML_VALUES_MAX = 50_000
 INVENTORY_VALUES_MAX = 500_000
 YAML_MAX_DEPTH = 100
 TIMEOUT_MAX_SECONDS = 7 * 24 * 3600  # a run's timeout: a week at most
+# how long a host may be quiet on a task before the run page flags it and ``host_quiet`` tells
+# (the instance setting and a subscription's threshold): a day at most
+HOST_QUIET_MAX_MINUTES = 24 * 60
 VERBOSITY_MAX = 4  # ansible-playbook -vvvv
 FORKS_MAX = 200  # ansible-playbook --forks
 ID_MAX = 2**31 - 1  # the largest id a PostgreSQL integer column holds: larger cannot exist

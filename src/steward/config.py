@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from steward.bounds import HOST_QUIET_MAX_MINUTES
 from steward.outbound import network as outbound
 
 # the list settings: how the environment separates their items, and whether it may give them
@@ -116,7 +117,8 @@ class Settings(BaseSettings):
     # notifications: the notifier's poll, attempts per message and the first retry's delay
     # (doubling after each failure); outbound requests time out after notify_timeout_seconds
     # the run page flags a host working on one task longer than this, with no result ("quiet")
-    host_quiet_minutes: float = Field(default=5.0, gt=0, le=1440)
+    # (and the notification ``host_quiet`` tells, unless its subscription gives its own)
+    host_quiet_minutes: float = Field(default=5.0, gt=0, le=HOST_QUIET_MAX_MINUTES)
     notifier_tick_seconds: float = Field(default=2.0, ge=0.05, le=300)
     notify_max_attempts: int = Field(default=5, ge=1, le=50)
     notify_backoff_seconds: float = Field(default=30.0, ge=0.01, le=86400)

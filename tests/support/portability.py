@@ -271,9 +271,10 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
         subs,
         {
             "destination_id": hook,
-            "events": ["failed", "long_running"],
+            "events": ["failed", "long_running", "host_quiet"],
             "schedule_id": nightly,
             "long_running_minutes": 30,
+            "host_quiet_minutes": 7.5,
         },
     )
     return {"project": project, "templates": {"ok": ok, "full": full}, "secrets": secrets}

@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import select
 from support.builders import LOCALHOST_INVENTORY, PLAYBOOKS, post, ssh_keygen
 from support.server import ADMIN_PASSWORD, FreshServer, Server
-from support.waits import wait_finished
+from support.waits import wait_finished, wait_until
 
 from steward import migrations
 from steward.crypto import KeyCipher
@@ -134,6 +134,12 @@ def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
     world["workflow"] = post(
         api, f"{base}/workflows", {"name": "stop then ask", "nodes": nodes, "edges": edges}
     )["id"]
+    # a message of the run (0.2 added a host column to messages: 0.1's are of no host)
+    destination = {"name": "ops", "kind": "webhook", "config": {"url": "http://127.0.0.1:9/"}}
+    destinations = f"{base}/notification-destinations"
+    world["destination"] = post(api, destinations, destination)["id"]
+    subscription = {"destination_id": world["destination"], "events": ["succeeded"]}
+    post(api, f"{base}/notification-subscriptions", subscription)
     run = post(api, f"{base}/runs", {"template_id": template["id"], "extra_vars": {"who": "0.1"}})
     finished = wait_finished(api, project, run["id"])
     assert finished["status"] == "successful", finished
@@ -143,6 +149,8 @@ def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
     world["events"] = api.get(f"{base}/runs/{run['id']}/events").json()
     world["metrics"] = api.get(f"{base}/runs/{run['id']}/metrics").json()
     assert "hello 0.1" in world["output"]
+    messages = f"{destinations}/{world['destination']}/messages"
+    world["messages"] = wait_until(lambda: api.get(messages).json()["items"], what="a message")
     return world
 
 
@@ -208,6 +216,11 @@ def _read_back(api: httpx2.Client, world: dict[str, Any]) -> None:
     assert api.get(f"{base}/runs/{run_id}/lines", params={"limit": 5}).json() == world["lines"]
     assert api.get(f"{base}/runs/{run_id}/events").json() == world["events"]
     assert api.get(f"{base}/runs/{run_id}/metrics").json() == world["metrics"]
+    messages = f"{base}/notification-destinations/{world['destination']}/messages"
+    kept = api.get(messages).json()["items"]
+    assert [(m["id"], m["event"], m["host"]) for m in kept] == [
+        (m["id"], m["event"], "") for m in world["messages"]
+    ]
     schedule = api.get(f"{base}/schedules/{world['schedule']}").json()
     assert (schedule["name"], schedule["expression"]) == ("nightly", "0 3 * * *")
     assert api.get(f"{base}/webhooks/{world['webhook']}").json()["name"] == "push"

@@ -3866,6 +3866,12 @@ export interface components {
        */
       node_key: string;
       /**
+       * Host
+       * @description host_quiet: the quiet host
+       * @default
+       */
+      host: string;
+      /**
        * Event
        * @description a run event, or 'test'
        */
@@ -4675,6 +4681,7 @@ export interface components {
       | "fixed"
       | "changed"
       | "long_running"
+      | "host_quiet"
       | "approval_needed";
     /**
      * RunLabelUpdate
@@ -5411,7 +5418,10 @@ export interface components {
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
      *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-     *     one message when a run is still running that long after it started. ``approval_needed``
+     *     one message when a run is still running that long after it started. ``host_quiet``: one
+     *     message per host of a running run that is on a task and gave no sign of life (a result, a
+     *     loop's item) for ``host_quiet_minutes`` (when not given, the instance's
+     *     ``host_quiet_minutes``, the threshold the run page flags quiet hosts at). ``approval_needed``
      *     (a workflow's approval waits) reaches project-wide subscriptions, a template's when one of
      *     the workflow run's nodes runs that template, and the schedule's that launched it.
      */
@@ -5426,6 +5436,8 @@ export interface components {
       schedule_id?: number | null;
       /** Long Running Minutes */
       long_running_minutes?: number | null;
+      /** Host Quiet Minutes */
+      host_quiet_minutes?: number | null;
     };
     /** SubscriptionRead */
     SubscriptionRead: {
@@ -5452,6 +5464,11 @@ export interface components {
       /** Long Running Minutes */
       long_running_minutes: number | null;
       /**
+       * Host Quiet Minutes
+       * @description host_quiet: its threshold; null: the instance's host_quiet_minutes
+       */
+      host_quiet_minutes: number | null;
+      /**
        * Created At
        * Format: date-time
        */
@@ -5473,6 +5490,8 @@ export interface components {
       events?: components["schemas"]["RunEventKind"][] | null;
       /** Long Running Minutes */
       long_running_minutes?: number | null;
+      /** Host Quiet Minutes */
+      host_quiet_minutes?: number | null;
     };
     /** SuccessRate */
     SuccessRate: {

@@ -20,6 +20,7 @@ from steward.notifications.models import Message, RunEventKind
 from steward.projects.models import Project
 from steward.runs import story
 from steward.runs.models import Run, RunHost
+from steward.runs.quiet import QuietHost
 from steward.templates.models import Template
 from steward.workflows import approvers
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
@@ -38,12 +39,14 @@ VERBS: dict[RunEventKind, str] = {
     RunEventKind.FIXED: "is fixed: it succeeded after a failed run",
     RunEventKind.CHANGED: "succeeded and changed something",
     RunEventKind.LONG_RUNNING: "is still running",
+    RunEventKind.HOST_QUIET: "has a quiet host",
     RunEventKind.APPROVAL_NEEDED: "needs an approval",
 }
 # the events that tell how a run ended: they carry the recap and the first failure
 FINISHED = frozenset(VERBS) - {
     RunEventKind.STARTED,
     RunEventKind.LONG_RUNNING,
+    RunEventKind.HOST_QUIET,
     RunEventKind.APPROVAL_NEEDED,
 }
 
@@ -100,8 +103,17 @@ def for_test(
     }
 
 
-def for_run(session: Session, message: Message, base_url: str, now: dt.datetime) -> dict[str, Any]:
-    """The content of a run event's message, from the run as it is now."""
+def for_run(
+    session: Session,
+    message: Message,
+    base_url: str,
+    now: dt.datetime,
+    *,
+    quiet: QuietHost | None = None,
+) -> dict[str, Any]:
+    """The content of a run event's message, from the run as it is now; a ``host_quiet``
+    message's names the host (``message.host``), the task it is on and how long it has been
+    quiet (``quiet``, what the notifier found when it queued the message)."""
     row = session.execute(
         select(Run, Project.name, Template.name, User.username)
         .join(Project, Project.id == Run.project_id)
@@ -118,6 +130,12 @@ def for_run(session: Session, message: Message, base_url: str, now: dt.datetime)
     verb = VERBS[event]
     if event is RunEventKind.LONG_RUNNING and duration is not None:
         verb = f"is still running after {duration_text(duration)}"
+    quiet_host = _quiet_host(quiet, now) if event is RunEventKind.HOST_QUIET else None
+    if quiet_host is not None:
+        verb = (
+            f"has a quiet host: {quiet_host['host']}, nothing from it for"
+            f" {duration_text(quiet_host['quiet_seconds'])} on task '{quiet_host['task']}'"
+        )
     title = f"[{project_name}] {template} #{run.id} {verb}"
     hosts, total = _hosts(session, run.id) if finished else ([], 0)
     failure = _first_failure(session, run.id) if finished else None
@@ -147,6 +165,8 @@ def for_run(session: Session, message: Message, base_url: str, now: dt.datetime)
         "host_counts": counts.model_dump() if counts is not None else None,
         "first_failure": failure,
     }
+    if quiet_host is not None:
+        content["quiet_host"] = quiet_host
     content["text"] = _text(content, finished)
     return content
 
@@ -203,6 +223,17 @@ def for_approval(session: Session, message: Message, base_url: str) -> dict[str,
     }
 
 
+def _quiet_host(quiet: QuietHost | None, now: dt.datetime) -> dict[str, Any] | None:
+    if quiet is None:
+        return None
+    return {
+        "host": quiet.host,
+        "task": quiet.task,
+        "quiet_since": quiet.heard_at.isoformat(),
+        "quiet_seconds": round(max((now - quiet.heard_at).total_seconds(), 0.0), 3),
+    }
+
+
 def _duration(run: Run, now: dt.datetime, finished: bool) -> float | None:
     if run.started_at is None:
         return None
@@ -241,6 +272,12 @@ def _text(content: dict[str, Any], finished: bool) -> str:
     if run["duration_seconds"] is not None and content["event"] != RunEventKind.STARTED:
         label = "Duration" if finished else "Running for"
         lines.append(f"{label}: {duration_text(run['duration_seconds'])}")
+    quiet = content.get("quiet_host")
+    if quiet:
+        lines.append(
+            f"Quiet host: {quiet['host']}, on task '{quiet['task']}', no result or loop item"
+            f" for {duration_text(quiet['quiet_seconds'])} (since {quiet['quiet_since']})"
+        )
     counts = content.get("host_counts")
     if counts:
         lines.append(

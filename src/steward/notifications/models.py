@@ -32,6 +32,8 @@ class RunEventKind(enum.StrEnum):
     FIXED = "fixed"  # first success after a failure
     CHANGED = "changed"  # a successful run that changed something
     LONG_RUNNING = "long_running"  # still running after N minutes
+    # a host of a running run gave no sign of life for N minutes (runs.quiet): once per host
+    HOST_QUIET = "host_quiet"
     # a workflow's approval node waits: project-wide subscriptions, a template's when a node
     # of the workflow run runs it, the schedule's that launched it (outbox.on_approval_waiting)
     APPROVAL_NEEDED = "approval_needed"
@@ -73,6 +75,8 @@ class Subscription(Base):
     events: Mapped[list[Any]] = mapped_column(default=list)  # RunEventKind values
     # for LONG_RUNNING: a fraction allowed (0.05 = 3 s), so tests need not wait minutes
     long_running_minutes: Mapped[float | None]
+    # for HOST_QUIET: None = the instance's ``host_quiet_minutes`` (what the run page flags)
+    host_quiet_minutes: Mapped[float | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
 
@@ -91,8 +95,9 @@ class Message(Base):
     __table_args__ = (
         Index("ix_notification_messages_due", "status", "next_attempt_at"),
         Index("ix_notification_messages_destination_id_id", "destination_id", "id"),
-        # an event of a run is told to a destination once (long_running included)
-        UniqueConstraint("destination_id", "run_id", "event"),
+        # an event of a run is told to a destination once (long_running included), host_quiet
+        # once per host
+        UniqueConstraint("destination_id", "run_id", "event", "host"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -106,6 +111,8 @@ class Message(Base):
         ForeignKey("workflow_runs.id", ondelete="CASCADE"), index=True
     )
     node_key: Mapped[str] = mapped_column(String(64), default="")
+    # host_quiet: the quiet host ("" for every other event)
+    host: Mapped[str] = mapped_column(String(255), default="")
     event: Mapped[str] = mapped_column(String(32))  # RunEventKind, or "test"
     status: Mapped[MessageStatus] = mapped_column(String(16), default=MessageStatus.PENDING)
     attempts: Mapped[int] = mapped_column(default=0)

@@ -4,7 +4,10 @@ Never on the request path: a run's status change (``outbox``) and the "send test
 insert a ``Message`` row. Every ``notifier_tick_seconds`` the notifier
 
 - queues a ``long_running`` message for each running run older than a subscription's
-  ``long_running_minutes`` (once per run and destination: the table's unique constraint), and
+  ``long_running_minutes`` (once per run and destination: the table's unique constraint),
+- queues a ``host_quiet`` message for each host of a running run that has been quiet on a task
+  longer than a subscription's ``host_quiet_minutes`` (else the instance's), by the run page's
+  rule (``runs.quiet``), once per run, host and destination (the same constraint), and
 - claims due messages (``UPDATE … SET status='sending' WHERE id=:id AND status=:seen``: the
   row count says whether this process won), builds their content at the first attempt, sends
   them from a small thread pool with no transaction open, and records every attempt with its
@@ -49,6 +52,7 @@ from steward.notifications.models import (
     Subscription,
 )
 from steward.outbound import network
+from steward.runs import quiet
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.runtime import Runtime
@@ -83,6 +87,7 @@ class Notifier:
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._in_flight: set[int] = set()
         self._lock = threading.Lock()
+        self._quiet: quiet.Memo = {}  # what the timed passes read of running runs' tasks
 
     # lifecycle
     def start(self) -> None:
@@ -97,8 +102,16 @@ class Notifier:
 
     def tick(self) -> None:
         now = utcnow()
+        settings = self.runtime.settings
         with self.runtime.sessions() as session:
             queue_long_running(session, now)
+            queue_host_quiet(
+                session,
+                now,
+                base_url=settings.url,
+                default_minutes=settings.host_quiet_minutes,
+                memo=self._quiet,
+            )
         with self._lock:
             free = SENDERS - len(self._in_flight)
         if free <= 0 or self._pool is None:
@@ -347,6 +360,83 @@ def queue_long_running(session: Session, now: dt.datetime) -> int:
                 event=RunEventKind.LONG_RUNNING,
             )
         )
+        try:
+            session.commit()
+            queued += 1
+        except IntegrityError:  # another server's notifier queued it first: it is told once
+            session.rollback()
+    return queued
+
+
+def queue_host_quiet(
+    session: Session,
+    now: dt.datetime,
+    *,
+    base_url: str,
+    default_minutes: float,
+    memo: quiet.Memo | None = None,
+) -> int:
+    """A ``host_quiet`` message for every host of a running run that has been quiet on a task
+    (``runs.quiet``: no result, no loop item) for a subscription's ``host_quiet_minutes`` (else
+    ``default_minutes``, the instance's), once per run, host and destination; how many were
+    queued. Its content is built now: it tells the task and the quiet time found now.
+    ``memo``: what the notifier's earlier passes read of the runs (``runs.quiet``)."""
+    rows = session.execute(
+        select(
+            Run.id,
+            Subscription.destination_id,
+            Subscription.events,
+            Subscription.host_quiet_minutes,
+        )
+        .select_from(Run)
+        .join(Subscription, Subscription.project_id == Run.project_id)
+        .join(Destination, Destination.id == Subscription.destination_id)
+        .where(Run.status == RunStatus.RUNNING, outbox.applies_to_run())
+    ).all()
+    wants: dict[int, dict[int, float]] = {}  # run -> destination -> its shortest threshold
+    for run_id, destination_id, events, minutes in rows:
+        if RunEventKind.HOST_QUIET in outbox.wanted(events):
+            mine = minutes if minutes is not None else default_minutes
+            of_run = wants.setdefault(run_id, {})
+            of_run[destination_id] = min(mine, of_run.get(destination_id, mine))
+    if not wants:
+        if memo is not None:
+            memo.clear()
+        return 0
+    shortest = min(m for of_run in wants.values() for m in of_run.values())
+    found = quiet.quiet_hosts(session, wants, now - dt.timedelta(minutes=shortest), memo)
+    due = [
+        (host, destination_id)
+        for host in found
+        for destination_id, minutes in wants[host.run_id].items()
+        if host.heard_at + dt.timedelta(minutes=minutes) <= now
+    ]
+    if not due:
+        return 0
+    told = {
+        (run_id, destination_id, host)
+        for run_id, destination_id, host in session.execute(
+            select(Message.run_id, Message.destination_id, Message.host).where(
+                # the unique constraint's index: destination, run, event, host
+                Message.destination_id.in_({d for _, d in due}),
+                Message.run_id.in_({h.run_id for h, _ in due}),
+                Message.event == RunEventKind.HOST_QUIET,
+            )
+        )
+    }
+    queued = 0
+    for host, destination_id in due:
+        if (host.run_id, destination_id, host.host) in told:
+            continue
+        message = Message(
+            project_id=host.project_id,
+            destination_id=destination_id,
+            run_id=host.run_id,
+            event=RunEventKind.HOST_QUIET,
+            host=host.host,
+        )
+        message.content = messages.for_run(session, message, base_url, now, quiet=host)
+        session.add(message)
         try:
             session.commit()
             queued += 1

@@ -143,6 +143,7 @@ def list_messages(
             run_id=m.run_id,
             workflow_run_id=m.workflow_run_id,
             node_key=m.node_key,
+            host=m.host,
             event=m.event,
             status=m.status,
             attempt_count=m.attempts,

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
-from steward.bounds import Description, Id, JsonObject, Label, Name, Url
+from steward.bounds import HOST_QUIET_MAX_MINUTES, Description, Id, JsonObject, Label, Name, Url
 from steward.notifications.models import DestinationKind, MessageStatus, RunEventKind
 from steward.outbound import network
 from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel, UpdateModel
@@ -185,13 +185,17 @@ class DestinationRead(ResponseModel):
 
 
 Minutes = Annotated[float, Field(ge=LONG_RUNNING_MIN_MINUTES, le=LONG_RUNNING_MAX_MINUTES)]
+QuietMinutes = Annotated[float, Field(ge=LONG_RUNNING_MIN_MINUTES, le=HOST_QUIET_MAX_MINUTES)]
 Events = Annotated[list[RunEventKind], Field(min_length=1, max_length=len(RunEventKind))]
 
 
 class SubscriptionCreate(RequestModel):
     """Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
-    one message when a run is still running that long after it started. ``approval_needed``
+    one message when a run is still running that long after it started. ``host_quiet``: one
+    message per host of a running run that is on a task and gave no sign of life (a result, a
+    loop's item) for ``host_quiet_minutes`` (when not given, the instance's
+    ``host_quiet_minutes``, the threshold the run page flags quiet hosts at). ``approval_needed``
     (a workflow's approval waits) reaches project-wide subscriptions, a template's when one of
     the workflow run's nodes runs that template, and the schedule's that launched it."""
 
@@ -200,6 +204,7 @@ class SubscriptionCreate(RequestModel):
     template_id: Id | None = None
     schedule_id: Id | None = None
     long_running_minutes: Minutes | None = None
+    host_quiet_minutes: QuietMinutes | None = None
 
 
 class SubscriptionUpdate(UpdateModel):
@@ -208,8 +213,9 @@ class SubscriptionUpdate(UpdateModel):
     destination_id: Id | None = None
     events: Events | None = None
     long_running_minutes: Minutes | None = None
+    host_quiet_minutes: QuietMinutes | None = None
 
-    NULLABLE = frozenset({"long_running_minutes"})
+    NULLABLE = frozenset({"long_running_minutes", "host_quiet_minutes"})
 
 
 class SubscriptionScope(enum.StrEnum):
@@ -231,6 +237,9 @@ class SubscriptionRead(ResponseModel):
     schedule_name: str | None
     events: list[RunEventKind]
     long_running_minutes: float | None
+    host_quiet_minutes: float | None = Field(
+        description="host_quiet: its threshold; null: the instance's host_quiet_minutes"
+    )
     created_at: dt.datetime
 
 
@@ -250,6 +259,7 @@ class MessageRead(ResponseModel):
         default=None, description="approval_needed: the workflow run whose node waits"
     )
     node_key: str = Field(default="", description="approval_needed: the waiting node")
+    host: str = Field(default="", description="host_quiet: the quiet host")
     event: str = Field(description="a run event, or 'test'")
     status: MessageStatus
     attempt_count: int

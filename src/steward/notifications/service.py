@@ -288,6 +288,7 @@ def read(row: SubscriptionRow) -> SubscriptionRead:
         schedule_name=schedule_name,
         events=list(known_events(sub.events)),
         long_running_minutes=sub.long_running_minutes,
+        host_quiet_minutes=sub.host_quiet_minutes,
         created_at=sub.created_at,
     )
 
@@ -387,11 +388,18 @@ def _destination(session: Session, project: Project, destination_id: int) -> Des
     return found
 
 
-def _events(events: Sequence[RunEventKind], minutes: float | None) -> list[str]:
+def _events(
+    events: Sequence[RunEventKind], minutes: float | None, quiet_minutes: float | None
+) -> list[str]:
+    """The events as stored, checked against their thresholds: ``long_running_minutes`` is
+    required with long_running, ``host_quiet_minutes`` optional with host_quiet (the instance's
+    threshold otherwise); neither goes without its event."""
     if RunEventKind.LONG_RUNNING in events and minutes is None:
         raise InvalidInput("long_running_minutes", "is required with the long_running event")
     if RunEventKind.LONG_RUNNING not in events and minutes is not None:
         raise InvalidInput("long_running_minutes", "goes with the long_running event only")
+    if RunEventKind.HOST_QUIET not in events and quiet_minutes is not None:
+        raise InvalidInput("host_quiet_minutes", "goes with the host_quiet event only")
     return [e.value for e in RunEventKind if e in events]  # each once, in a fixed order
 
 
@@ -400,6 +408,7 @@ def _audit_fields(sub: Subscription, destination: Destination) -> dict[str, Any]
         "destination": f"{destination.kind} '{destination.name}'",
         "events": list(sub.events),
         "long_running_minutes": sub.long_running_minutes,
+        "host_quiet_minutes": sub.host_quiet_minutes,
     }
 
 
@@ -433,8 +442,9 @@ def create_subscription(
         destination_id=destination.id,
         template_id=body.template_id,
         schedule_id=body.schedule_id,
-        events=_events(body.events, body.long_running_minutes),
+        events=_events(body.events, body.long_running_minutes, body.host_quiet_minutes),
         long_running_minutes=body.long_running_minutes,
+        host_quiet_minutes=body.host_quiet_minutes,
     )
     session.add(sub)
     session.flush()
@@ -465,8 +475,10 @@ def update_subscription(
     )
     events = changes["events"] if "events" in changes else known_events(sub.events)
     minutes = changes.get("long_running_minutes", sub.long_running_minutes)
-    sub.events = _events(events, minutes)
+    quiet_minutes = changes.get("host_quiet_minutes", sub.host_quiet_minutes)
+    sub.events = _events(events, minutes, quiet_minutes)
     sub.long_running_minutes = minutes
+    sub.host_quiet_minutes = quiet_minutes
     sub.destination_id = destination.id
     diff = audit.diff(before, _audit_fields(sub, destination))
     _record(session, actor, AuditAction.SUBSCRIPTION_UPDATE, sub, scope, diff)

@@ -215,6 +215,7 @@ def _subscription(sub: Subscription, names: _Names) -> dict[str, Any]:
         "schedule": names.of(Schedule, sub.schedule_id),
         "events": list(sub.events),
         "long_running_minutes": sub.long_running_minutes,
+        "host_quiet_minutes": sub.host_quiet_minutes,
     }
 
 

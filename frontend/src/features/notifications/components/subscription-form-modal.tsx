@@ -75,6 +75,7 @@ export function SubscriptionFormModal(props: SubscriptionFormModalProps) {
     creating && scope === "schedule" && scheduleId === null,
   );
   const longRunning = form.values.events.includes("long_running");
+  const hostQuiet = form.values.events.includes("host_quiet");
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
@@ -178,6 +179,20 @@ export function SubscriptionFormModal(props: SubscriptionFormModalProps) {
             decimalScale={2}
             w={220}
             {...form.getInputProps("long_running_minutes")}
+          />
+        </Group>
+      )}
+      {hostQuiet && (
+        <Group>
+          <NumberInput
+            label="Host quiet for (minutes)"
+            description="Empty: the instance's threshold, the one the run page flags quiet hosts at"
+            placeholder="instance default"
+            min={0.05}
+            max={1440}
+            decimalScale={2}
+            w={320}
+            {...form.getInputProps("host_quiet_minutes")}
           />
         </Group>
       )}

@@ -116,7 +116,9 @@ export function SubscriptionsTable(props: SubscriptionsTableProps) {
             <Badge key={e} size="sm" variant="light">
               {e === "long_running" && s.long_running_minutes !== null
                 ? `running > ${s.long_running_minutes} min`
-                : eventLabel(e)}
+                : e === "host_quiet" && s.host_quiet_minutes !== null
+                  ? `host quiet > ${s.host_quiet_minutes} min`
+                  : eventLabel(e)}
             </Badge>
           ))}
         </Group>

@@ -111,6 +111,7 @@ describe("subscription form", () => {
       events: ["failed", "error", "timed_out", "fixed"],
       schedule_id: 9,
       long_running_minutes: null,
+      host_quiet_minutes: null,
     });
     values.events = ["long_running"];
     values.scope = "template";
@@ -119,11 +120,29 @@ describe("subscription form", () => {
       events: ["long_running"],
       template_id: 3,
       long_running_minutes: 30,
+      host_quiet_minutes: null,
     });
     expect(toSubscriptionUpdate({ ...values, scope: "project" })).toEqual({
       destination_id: 2,
       events: ["long_running"],
       long_running_minutes: 30,
+      host_quiet_minutes: null,
     });
+  });
+
+  it("sends the quiet threshold only with the host-quiet event, none for the instance's", () => {
+    const values = toSubscriptionValues(null, "project", null, null);
+    values.destination_id = "2";
+    values.host_quiet_minutes = 10;
+    expect(toSubscriptionCreate(values).host_quiet_minutes).toBeNull();
+    values.events = ["host_quiet", "failed"];
+    expect(toSubscriptionCreate(values)).toEqual({
+      destination_id: 2,
+      events: ["host_quiet", "failed"],
+      long_running_minutes: null,
+      host_quiet_minutes: 10,
+    });
+    values.host_quiet_minutes = "";
+    expect(toSubscriptionUpdate(values).host_quiet_minutes).toBeNull();
   });
 });

@@ -13,6 +13,11 @@ export const EVENTS: { value: Event; label: string; description?: string }[] = [
   { value: "fixed", label: "Fixed", description: "the first success after a failure" },
   { value: "changed", label: "Changed", description: "a successful run that changed something" },
   { value: "long_running", label: "Still running", description: "after N minutes" },
+  {
+    value: "host_quiet",
+    label: "Host quiet",
+    description: "a host silent on a task for N minutes, once per host",
+  },
   { value: "approval_needed", label: "Approval needed", description: "for workflows" },
 ];
 
@@ -26,6 +31,8 @@ export interface SubscriptionFormValues {
   schedule_id: string;
   events: Event[];
   long_running_minutes: number | "";
+  /** empty: the instance's threshold (the one the run page flags quiet hosts at) */
+  host_quiet_minutes: number | "";
 }
 
 export function toSubscriptionValues(
@@ -41,10 +48,15 @@ export function toSubscriptionValues(
     schedule_id: String(s?.schedule_id ?? scheduleId ?? ""),
     events: s?.events ?? ["failed", "error", "timed_out", "fixed"],
     long_running_minutes: s?.long_running_minutes ?? "",
+    host_quiet_minutes: s?.host_quiet_minutes ?? "",
   };
 }
 
 const id = (value: string) => (value === "" ? 0 : Number(value));
+
+/** A threshold goes only with its event; empty is none. */
+const minutes = (v: SubscriptionFormValues, event: Event, value: number | "") =>
+  v.events.includes(event) && value !== "" ? value : null;
 
 export function toSubscriptionCreate(v: SubscriptionFormValues): Schemas["SubscriptionCreate"] {
   return {
@@ -52,15 +64,13 @@ export function toSubscriptionCreate(v: SubscriptionFormValues): Schemas["Subscr
     events: v.events,
     ...(v.scope === "template" ? { template_id: id(v.template_id) } : {}),
     ...(v.scope === "schedule" ? { schedule_id: id(v.schedule_id) } : {}),
-    long_running_minutes: v.events.includes("long_running")
-      ? v.long_running_minutes === ""
-        ? null
-        : v.long_running_minutes
-      : null,
+    long_running_minutes: minutes(v, "long_running", v.long_running_minutes),
+    host_quiet_minutes: minutes(v, "host_quiet", v.host_quiet_minutes),
   };
 }
 
 export function toSubscriptionUpdate(v: SubscriptionFormValues): Schemas["SubscriptionUpdate"] {
-  const { destination_id, events, long_running_minutes } = toSubscriptionCreate(v);
-  return { destination_id, events, long_running_minutes };
+  const { destination_id, events, long_running_minutes, host_quiet_minutes } =
+    toSubscriptionCreate(v);
+  return { destination_id, events, long_running_minutes, host_quiet_minutes };
 }

@@ -229,7 +229,8 @@ export function taskPosition(progress: Progress): string {
 }
 
 /** Hosts on a task that gave no sign of life (a result, a loop's item) for `thresholdMs`, the
- * quietest first. */
+ * quietest first. The notification `host_quiet` tells the same hosts by the same rule, on the
+ * server (`src/steward/runs/quiet.py`): a change here is made there too. */
 export function quietHosts(
   progress: Progress,
   now: number,
