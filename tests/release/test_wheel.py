@@ -121,6 +121,7 @@ def test_the_installed_server_serves_its_console_and_runs_a_playbook(
     class InstalledServer(FreshServer):
         program = installed.steward
         cwd = installed.place
+        ready_seconds = 180.0  # a fresh install: its modules are compiled to bytecode as they load
 
     repo = tmp_path / "playbooks"
     repo.mkdir()

@@ -84,6 +84,7 @@ class Server:
     # the command started: this checkout's (an installed wheel's for the release tests)
     program = STEWARD
     cwd: Path | None = None
+    ready_seconds = 60.0
 
     def __init__(self, data_dir: Path, **settings: str) -> None:
         self.data_dir = data_dir
@@ -125,7 +126,7 @@ class Server:
                 )
             try:
                 listening = functools.partial(self._listening, started_at)
-                wait_until_ready(self.proc, listening, self.log, timeout=60)
+                wait_until_ready(self.proc, listening, self.log, timeout=self.ready_seconds)
                 return
             except RuntimeError:
                 if attempt + 1 == PORT_ATTEMPTS or not self._port_was_taken(started_at):

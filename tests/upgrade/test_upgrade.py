@@ -111,6 +111,7 @@ def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
             "inventory_id": inventory["id"],
             "environment_id": environment["id"],
             "vault_key_ids": [world["keys"]["vault"]],
+            "overridable": ["extra_vars"],
         },
     )
     world["template"] = template["id"]
@@ -135,7 +136,12 @@ def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
         api, f"{base}/workflows", {"name": "stop then ask", "nodes": nodes, "edges": edges}
     )["id"]
     # a message of the run (0.2 added a host column to messages: 0.1's are of no host)
-    destination = {"name": "ops", "kind": "webhook", "config": {"url": "http://127.0.0.1:9/"}}
+    destination = {
+        "name": "ops",
+        "kind": "webhook",
+        "config": {"url": "http://127.0.0.1:9/"},
+        "secret_key_id": world["keys"]["token"],
+    }
     destinations = f"{base}/notification-destinations"
     world["destination"] = post(api, destinations, destination)["id"]
     subscription = {"destination_id": world["destination"], "events": ["succeeded"]}
@@ -164,6 +170,7 @@ def test_an_upgrade_from_the_previous_release_loses_nothing(
 
     class PreviousServer(FreshServer):
         program = previous
+        ready_seconds = 180.0  # its sources are a fresh copy: compiled to bytecode as they load
 
     old = PreviousServer(data, database_url=empty_database_url)
     with old.running(), old.api() as api:
