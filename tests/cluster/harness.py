@@ -225,9 +225,10 @@ class Project:
 
 @contextlib.contextmanager
 def cluster_of(
-    root: Path, postgres: PostgresServer, redis: Redis, **settings: str
+    root: Path, postgres: PostgresServer, redis: Redis, template: str | None = None, **settings: str
 ) -> Iterator[Cluster]:
-    database = postgres.create_database()
+    """A cluster on a new database of ``postgres`` (a copy of ``template`` if given)."""
+    database = postgres.create_database(template)
     redis.flush()
     cluster = Cluster(root, postgres, redis, database, settings)
     try:

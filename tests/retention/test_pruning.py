@@ -1,6 +1,9 @@
 """Retention: old finished runs go with everything kept with them; running runs, recent runs and
 undelivered messages stay; every removal is audited; servers apply it on their own, and
-`steward prune` on demand."""
+`steward prune` on demand.
+
+The runs are rows made as a finished run leaves them (support.builders.inserted_run and
+inserted_records): what is pruned is rows, not a process, so no playbook runs here."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from support.admin import ADMIN_TOKEN
-from support.builders import Workbench, inserted_run
+from support.builders import Workbench, inserted_records, inserted_run
 from support.notifications import webhook_destination
 
 from steward import cli
@@ -42,6 +45,20 @@ def _age(client: TestClient, run_id: int, days: int) -> None:
         session.commit()
 
 
+def _finished(client: TestClient, workbench: Workbench, template_id: int) -> int:
+    """A successful run of ``template_id`` finished now, with its event, output, host recap
+    and metrics (support.builders.inserted_records); its id."""
+    runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:
+        run = inserted_run(workbench.project_id, template_id, RunStatus.SUCCESSFUL)
+        session.add(run)
+        session.flush()
+        session.add_all(inserted_records(run))
+        session.commit()
+        run_id: int = run.id
+    return run_id
+
+
 def _rows(client: TestClient, run_id: int) -> dict[str, int]:
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     with runtime.sessions() as session:
@@ -64,10 +81,8 @@ def test_old_finished_runs_go_with_their_output_events_hosts_and_metrics(
     client: TestClient, workbench: Workbench
 ) -> None:
     template = workbench.template("ok.yml")
-    old = [workbench.launch(template)["id"] for _ in range(2)]
-    recent = workbench.launch(template)["id"]
-    for run_id in [*old, recent]:
-        assert workbench.wait(run_id)["status"] == "successful"
+    old = [_finished(client, workbench, template) for _ in range(2)]
+    recent = _finished(client, workbench, template)
     for run_id in old:
         _age(client, run_id, days=40)
         assert all(_rows(client, run_id).values()), _rows(client, run_id)  # there is data to lose
@@ -97,8 +112,7 @@ def test_old_finished_runs_go_with_their_output_events_hosts_and_metrics(
 def test_nothing_is_removed_or_recorded_when_keeping_forever_or_when_nothing_is_old(
     client: TestClient, workbench: Workbench
 ) -> None:
-    run_id = workbench.launch(workbench.template("ok.yml"))["id"]
-    workbench.wait(run_id)
+    run_id = _finished(client, workbench, workbench.template("ok.yml"))
     _age(client, run_id, days=10)
     runtime = client.app.state.runtime  # type: ignore[attr-defined]
     with runtime.sessions() as session:
@@ -158,8 +172,7 @@ def test_a_server_prunes_on_its_own(settings: Settings, tmp_path: Path) -> None:
     with TestClient(app) as client:
         client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         workbench = Workbench(client, tmp_path)
-        run_id = workbench.launch(workbench.template("ok.yml"))["id"]
-        workbench.wait(run_id)
+        run_id = _finished(client, workbench, workbench.template("ok.yml"))
         _age(client, run_id, days=8)
         deadline = time.monotonic() + 10
         while client.get(workbench.url(f"runs/{run_id}")).status_code != 404:
@@ -176,8 +189,7 @@ def test_steward_prune_applies_the_periods_now(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    run_id = workbench.launch(workbench.template("ok.yml"))["id"]
-    workbench.wait(run_id)
+    run_id = _finished(client, workbench, workbench.template("ok.yml"))
     _age(client, run_id, days=3)
     monkeypatch.setenv("STEWARD_DATABASE_URL", settings.database_url)
     monkeypatch.setenv("STEWARD_DATA_DIR", str(settings.data_dir))

@@ -1,12 +1,17 @@
 """Runs compared side by side (``GET …/runs/compare?ids=``) with real ansible-playbook runs:
 tasks aligned by play, role, name and occurrence (a repeated name aligns with its own
 occurrence), a task a run did not reach shown as missing, deltas against the first run, the
-parameters' differences and the per-host recaps; a template's stats over the same runs."""
+parameters' differences and the per-host recaps; a template's stats over the same runs.
+
+The runs are made once for the module (``module_client``): the tests only read them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
 from support.builders import Workbench
 
 PLAYBOOK = """- hosts: all
@@ -36,6 +41,25 @@ def _runs(workbench: Workbench, *launches: dict[str, Any]) -> tuple[int, list[in
     return template, ids
 
 
+@dataclass
+class World:
+    workbench: Workbench
+    template: int  # compare.yml
+    ids: list[int]  # its runs: naps of 0 s and 3 s, then 0 s stopping early
+    other: int  # a run of another template (ok.yml)
+
+
+@pytest.fixture(scope="module")
+def world(module_client: TestClient) -> World:
+    # beside the shared app's data directory: a local repository root of its settings
+    runtime = module_client.app.state.runtime  # type: ignore[attr-defined]
+    workbench = Workbench(module_client, runtime.settings.data_dir.parent / "compare")
+    template, ids = _runs(workbench, {"nap": 0}, {"nap": 3}, {"nap": 0, "stop": True})
+    other = workbench.launch(workbench.template("ok.yml"))["id"]
+    assert workbench.wait(other)["status"] == "successful"
+    return World(workbench, template, ids, other)
+
+
 def _compare(workbench: Workbench, ids: list[int]) -> dict[str, Any]:
     response = workbench.client.get(
         workbench.url("runs/compare"), params={"ids": ",".join(map(str, ids))}
@@ -45,9 +69,9 @@ def _compare(workbench: Workbench, ids: list[int]) -> dict[str, Any]:
     return body
 
 
-def test_tasks_align_by_occurrence_with_deltas_and_missing_tasks(workbench: Workbench) -> None:
-    _, ids = _runs(workbench, {"nap": 0}, {"nap": 3}, {"nap": 0, "stop": True})
-    body = _compare(workbench, ids)
+def test_tasks_align_by_occurrence_with_deltas_and_missing_tasks(world: World) -> None:
+    ids = world.ids
+    body = _compare(world.workbench, ids)
 
     assert [r["id"] for r in body["runs"]] == ids
     assert body["same_template"] is True
@@ -92,11 +116,8 @@ def test_tasks_align_by_occurrence_with_deltas_and_missing_tasks(workbench: Work
     assert body["hosts"][0]["differs"] is True
 
 
-def test_runs_of_two_templates_are_compared_and_flagged(workbench: Workbench) -> None:
-    _, ids = _runs(workbench, {"nap": 0})
-    other = workbench.launch(workbench.template("ok.yml"))
-    workbench.wait(other["id"])
-    body = _compare(workbench, [*ids, other["id"]])
+def test_runs_of_two_templates_are_compared_and_flagged(world: World) -> None:
+    body = _compare(world.workbench, [world.ids[0], world.other])
     assert body["same_template"] is False
     template = next(p for p in body["parameters"] if p["name"] == "Template")
     assert template == {"name": "Template", "values": ["compare", "ok"], "differs": True}
@@ -105,10 +126,10 @@ def test_runs_of_two_templates_are_compared_and_flagged(workbench: Workbench) ->
     assert {t["task"] for t in body["tasks"]} >= {"step", "greet", "touch nothing"}
 
 
-def test_a_template_page_stats_follow_its_last_runs(workbench: Workbench) -> None:
-    template, ids = _runs(workbench, {"nap": 0}, {"nap": 3}, {"nap": 0})
+def test_a_template_page_stats_follow_its_last_runs(world: World) -> None:
+    workbench, ids = world.workbench, world.ids
     response = workbench.client.get(
-        workbench.url(f"templates/{template}/stats"), params={"last": 2}
+        workbench.url(f"templates/{world.template}/stats"), params={"last": 2}
     )
     assert response.status_code == 200, response.text
     body = response.json()
@@ -122,10 +143,14 @@ def test_a_template_page_stats_follow_its_last_runs(workbench: Workbench) -> Non
         "rate": 1.0,
         "by_status": {"successful": 2},
     }
-    assert body["success_30_days"]["finished"] == 3
+    assert body["success_30_days"]["finished"] == 3  # its runs only, not the other template's
     assert body["trend_run_ids"] == ids[1:]
     slowest = body["slowest_tasks"][0]
     assert (slowest["task"], slowest["occurrence"]) == ("step", 1)
     assert slowest["seconds"][0] >= 2.8
     assert slowest["seconds"][1] < slowest["seconds"][0] - 1.5
-    assert len(body["slowest_tasks"]) == 4  # step twice, stop early (skipped), last
+    # step twice, stop early (skipped), last (in the run of 3 s only: the other stopped early)
+    assert len(body["slowest_tasks"]) == 4
+    last = next(t for t in body["slowest_tasks"] if t["task"] == "last")
+    assert last["seconds"][0] is not None
+    assert last["seconds"][1] is None

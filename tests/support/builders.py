@@ -18,8 +18,10 @@ import httpx2
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from steward.db import utcnow
-from steward.runs.models import LaunchType, Run, RunOutput
+from steward.db import Base, utcnow
+from steward.metrics.models import MetricChunk
+from steward.metrics.series import LaneKind
+from steward.runs.models import LaunchType, Run, RunEvent, RunHost, RunOutput
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from support.waits import api_path, read_run, wait_for_run
@@ -390,3 +392,25 @@ def inserted_output(run: Run, *lines: str) -> RunOutput:
     return RunOutput(
         run_id=run.id, first_line=0, last_line=len(lines) - 1, counter=1, text="\n".join(lines)
     )
+
+
+def inserted_records(run: Run, host: str = "localhost") -> list[Base]:
+    """What a short run of ``run`` (flushed, so it has an id) on ``host`` leaves beside it, one
+    row of each kind: an event, its output line, the host's recap and a chunk of host metrics
+    (what retention removes with the run, and what a recent run keeps)."""
+    run.line_count, run.event_count = 1, 1
+    return [
+        RunEvent(run_id=run.id, counter=1, event="runner_on_ok", host=host, task="greet"),
+        RunOutput(run_id=run.id, first_line=0, last_line=0, counter=1, text=f"ok: [{host}]"),
+        RunHost(run_id=run.id, host=host, ok=1),
+        MetricChunk(
+            run_id=run.id,
+            kind=LaneKind.CONTROLLER,
+            host=host,
+            start_ms=0,
+            end_ms=1000,
+            count=1,
+            series="cpu",
+            data=b"\x00",
+        ),
+    ]

@@ -59,14 +59,10 @@ TIMEOUT = 30
 PORT_TAKEN = (b"address already in use", b"[Errno 98]")
 
 
-@functools.cache
-def _seeded_database() -> Path:
-    """A SQLite database migrated to head holding the admin (ADMIN_PASSWORD), made once per
-    test process, to copy into a server's data directory."""
-    directory = Path(tempfile.mkdtemp(prefix="steward-server-template-"))
-    atexit.register(shutil.rmtree, directory, ignore_errors=True)
-    path = directory / "steward.db"
-    url = f"sqlite:///{path}"
+def seed_database(url: str) -> None:
+    """Migrate the database at ``url`` to head and make the admin (ADMIN_PASSWORD, hashed
+    cheaply): a server started on it finds nothing to migrate, and neither its start nor a
+    login pays argon2's real parameters."""
     migrations.upgrade(url)
     engine = make_engine(url)
     with pytest.MonkeyPatch.context() as patch, make_session_factory(engine)() as session:
@@ -74,6 +70,16 @@ def _seeded_database() -> Path:
         ensure_admin(session, "admin", ADMIN_PASSWORD)
         session.commit()
     engine.dispose()
+
+
+@functools.cache
+def _seeded_database() -> Path:
+    """A SQLite database migrated to head holding the admin (ADMIN_PASSWORD), made once per
+    test process, to copy into a server's data directory."""
+    directory = Path(tempfile.mkdtemp(prefix="steward-server-template-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    path = directory / "steward.db"
+    seed_database(f"sqlite:///{path}")
     assert not path.with_name("steward.db-wal").exists(), "the WAL must be checkpointed"
     return path
 
