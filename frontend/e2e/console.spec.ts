@@ -74,7 +74,9 @@ test("admin signs in, creates a project, sees it listed, switches theme, signs o
 
   await table.getByRole("link", { name: "db-patching" }).click();
   await expect(page.getByRole("heading", { name: "db-patching" })).toBeVisible();
-  await page.getByRole("tab", { name: "Members" }).click();
+  // at 1280 px Members is among the sections in the tab row's More menu
+  await page.getByRole("button", { name: /^More sections/ }).click();
+  await page.getByRole("menuitem", { name: "Members" }).click();
   await expect(page).toHaveURL(/\/projects\/\d+\/members$/);
   await expect(page.getByRole("table", { name: "Members" })).toContainText("owner");
 

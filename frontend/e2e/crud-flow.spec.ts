@@ -60,7 +60,9 @@ test("create repository, inventory, key, environment and template, then launch",
   await page.getByRole("link", { name: "crud-flow" }).click();
 
   // the admin gives the project its local directory: only there may its local repositories be
-  await page.getByRole("tab", { name: "Settings" }).click();
+  // at 1280 px Settings is among the sections in the tab row's More menu
+  await page.getByRole("button", { name: /^More sections/ }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
   await page.getByRole("textbox", { name: "Directories (admins only)" }).fill(dir);
   await page.getByRole("button", { name: "Save directories" }).click();
   await expect(page.getByText("Local directories of “crud-flow” saved")).toBeVisible();
@@ -203,7 +205,8 @@ test("create repository, inventory, key, environment and template, then launch",
 test("a project's audit trail lists what was done, with filters", async ({ page }) => {
   await signIn(page);
   await page.getByRole("link", { name: "crud-flow" }).click();
-  await page.getByRole("tab", { name: "Audit" }).click();
+  await page.getByRole("button", { name: /^More sections/ }).click();
+  await page.getByRole("menuitem", { name: "Audit" }).click();
   const table = page.getByRole("table", { name: "Audit trail" });
   await expect(table).toContainText("template:create");
   await page.getByRole("textbox", { name: "Action" }).fill("inventory");

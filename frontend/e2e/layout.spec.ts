@@ -1,5 +1,5 @@
-// Nothing hides: at 1280 px every project tab is in sight (Members, Audit and Settings were
-// past the end of a scrolling tab row), and on a phone the run header wraps rather than cut to
+// Nothing hides: at 1280 px every project tab is in sight or in the More menu beside them
+// (Members, Audit and Settings were past the end of a scrolling tab row), and on a phone the run header wraps rather than cut to
 // "Run #20 ·…" / "SUCCESSF…". The template page has its Edit button. Its own project: it
 // depends on no other spec's state.
 import { type Locator, expect as baseExpect, request, test } from "@playwright/test";
@@ -36,7 +36,7 @@ async function uncut(locator: Locator): Promise<boolean> {
   });
 }
 
-test("at 1280 px every project tab is in sight; the template page opens its edit form", async ({
+test("at 1280 px every project tab is in sight or in More; the template page opens its edit form", async ({
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -46,14 +46,21 @@ test("at 1280 px every project tab is in sight; the template page opens its edit
   await expect(tabs.getByRole("tab", { name: "Templates" })).toBeVisible();
   // the row does not scroll: what is not on screen is not hidden past its end either
   expect(await tabs.evaluate((list) => list.scrollWidth <= list.clientWidth + 1)).toBe(true);
-  for (const name of ["Members", "Audit", "Settings"]) {
+  for (const name of await tabs.getByRole("tab").allTextContents()) {
     const tab = tabs.getByRole("tab", { name });
     await expect(tab).toBeInViewport({ ratio: 1 });
     const box = await tab.boundingBox();
     expect(box && box.x + box.width <= 1280, `${name} within the window`).toBe(true);
   }
+  // the others are in More, in the window too
+  const more = page.getByRole("button", { name: /^More sections/ });
+  await expect(more).toBeInViewport({ ratio: 1 });
+  await more.click();
+  for (const name of ["Members", "Audit", "Settings"]) {
+    await expect(page.getByRole("menuitem", { name })).toBeVisible();
+  }
   await page.screenshot({ path: testInfo.outputPath("project-tabs-1280.png"), fullPage: true });
-  await tabs.getByRole("tab", { name: "Settings" }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings$/);
 
   await page.goto(`/projects/${bench.projectId}/templates`);

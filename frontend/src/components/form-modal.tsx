@@ -21,6 +21,9 @@ interface FormModalProps {
   autofocusSubmit?: boolean;
   /** the fields, stacked above the form's error and the buttons */
   children: ReactNode;
+  /** a dialog opened from this one is above it: Escape closes that one only (Mantine's
+   * listener is on the window, so each open dialog hears it) */
+  covered?: boolean;
 }
 
 /** The dialog of a create or edit form: its fields, its error and Cancel and submit buttons. */
@@ -36,9 +39,17 @@ export function FormModal({
   pending,
   autofocusSubmit = false,
   children,
+  covered = false,
 }: FormModalProps) {
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size={size} fullScreen={fullScreen}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size={size}
+      fullScreen={fullScreen}
+      closeOnEscape={!covered}
+    >
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           {children}

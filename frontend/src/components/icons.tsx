@@ -52,3 +52,11 @@ export function CheckIcon() {
     </Icon>
   );
 }
+
+export function ChevronDownIcon() {
+  return (
+    <Icon width={14} height={14}>
+      <path d="m6 9 6 6 6-6" />
+    </Icon>
+  );
+}

@@ -47,6 +47,8 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
     );
   }
   if (data.total === 0) {
+    // a sentence, or a block of its own (an empty state that says what comes first)
+    if (typeof empty !== "string") return empty;
     return (
       <Text c="dimmed" py="md">
         {empty}

@@ -126,6 +126,40 @@ export function useTemplateOptions(
   });
 }
 
+type Counted = "keys" | "repositories" | "inventories" | "templates";
+const count = (page: { items: unknown[] }) => page.items.length;
+
+/**
+ * How many keys, repositories, inventories and templates the project holds (of `which`; the
+ * others are not asked for and stay undefined, as do those the caller may not list): the same
+ * queries as the pickers', so a new one counts at once.
+ */
+export function useHoldings(projectId: number, which: readonly Counted[]) {
+  const asked = (resource: Counted) => which.includes(resource);
+  const keys = useQuery({ ...lists.keys(projectId), select: count, enabled: asked("keys") });
+  const repositories = useQuery({
+    ...lists.repositories(projectId),
+    select: count,
+    enabled: asked("repositories"),
+  });
+  const inventories = useQuery({
+    ...lists.inventories(projectId),
+    select: count,
+    enabled: asked("inventories"),
+  });
+  const templates = useQuery({
+    ...lists.templates(projectId),
+    select: count,
+    enabled: asked("templates"),
+  });
+  return {
+    keys: keys.data,
+    repositories: repositories.data,
+    inventories: inventories.data,
+    templates: templates.data,
+  };
+}
+
 export function useRepositoryOptions(projectId: number, enabled = true) {
   return useQuery({ ...lists.repositories(projectId), select: (p) => byName(p.items), enabled });
 }

@@ -1,4 +1,5 @@
 import { useProjectContext } from "@/app/routes/project/context";
+import { createInPlace } from "@/app/routes/project/create-in-place";
 import { InventoriesTable } from "@/features/inventories/components/inventories-table";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
@@ -8,6 +9,7 @@ export function Component() {
     <InventoriesTable
       projectId={project.id}
       canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+      createInPlace={createInPlace(project)}
     />
   );
 }

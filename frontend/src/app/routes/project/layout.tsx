@@ -1,11 +1,11 @@
-import { Alert, Anchor, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
 import { Link, Outlet, useLocation, useNavigate, useParams } from "react-router";
 import type { ProjectContext } from "@/app/routes/project/context";
 import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
 import { useProject } from "@/features/projects/api/get-project";
 import { paths } from "@/lib/paths";
 import { can } from "@/lib/permissions";
-import classes from "@/app/routes/project/layout.module.css";
+import { OverflowTabs } from "@/components/overflow-tabs";
 import { QueryState } from "@/components/query-state";
 
 function ProjectPage({ projectId }: { projectId: number }) {
@@ -31,31 +31,26 @@ function ProjectPage({ projectId }: { projectId: number }) {
         const permissions = p.permissions;
         const tabs = PROJECT_SECTIONS.filter(
           (s) => !("requires" in s) || can(permissions, s.requires),
-        );
+        ).map((s) => ({ value: s.path, label: s.label }));
         return (
           <Stack>
             <div>
-              <Title order={2}>{p.name}</Title>
+              {/* a long name wraps on a phone, even one without spaces */}
+              <Title order={2} style={{ overflowWrap: "anywhere" }}>
+                {p.name}
+              </Title>
               {p.description && (
                 <Text c="dimmed" size="sm" lineClamp={2}>
                   {p.description}
                 </Text>
               )}
             </div>
-            <Tabs
+            <OverflowTabs
+              label="Project sections"
+              tabs={tabs}
               value={section}
-              onChange={(next) => next && void navigate(paths.project(projectId, next))}
-              keepMounted={false}
-            >
-              {/* one row that scrolls sideways on a phone; wrapped on wider screens */}
-              <Tabs.List aria-label="Project sections" className={classes.sections}>
-                {tabs.map((s) => (
-                  <Tabs.Tab key={s.path} value={s.path}>
-                    {s.label}
-                  </Tabs.Tab>
-                ))}
-              </Tabs.List>
-            </Tabs>
+              onChange={(next) => void navigate(paths.project(projectId, next))}
+            />
             <Outlet context={context} />
           </Stack>
         );

@@ -1,4 +1,5 @@
 import { useProjectContext } from "@/app/routes/project/context";
+import { createInPlace } from "@/app/routes/project/create-in-place";
 import { RepositoriesTable } from "@/features/repositories/components/repositories-table";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
@@ -9,6 +10,7 @@ export function Component() {
       projectId={project.id}
       canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
       localRoots={project.local_roots}
+      createInPlace={createInPlace(project)}
     />
   );
 }

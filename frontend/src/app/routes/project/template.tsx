@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ComparePicker, useRunPicks } from "@/app/routes/project/compare-picker";
 import { useProjectContext } from "@/app/routes/project/context";
+import { createInPlace } from "@/app/routes/project/create-in-place";
 import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
 import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
@@ -53,8 +54,10 @@ function TemplatePage({ templateId }: { templateId: number }) {
               ← All templates
             </Anchor>
             <Group justify="space-between" align="flex-start" wrap="wrap">
-              <Stack gap={2}>
-                <Title order={3}>{t.name}</Title>
+              <Stack gap={2} miw={0} style={{ flex: "1 1 16rem" }}>
+                <Title order={3} style={{ overflowWrap: "anywhere" }}>
+                  {t.name}
+                </Title>
                 <Text size="sm" c="dimmed">
                   <Text span ff="monospace">
                     {t.playbook}
@@ -82,6 +85,7 @@ function TemplatePage({ templateId }: { templateId: number }) {
               <TemplateFormModal
                 projectId={project.id}
                 template={t}
+                create={createInPlace(project)}
                 onClose={() => setEditing(false)}
               />
             )}

@@ -1,5 +1,6 @@
 import { useNavigate } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
+import { createInPlace } from "@/app/routes/project/create-in-place";
 import { HolderPicker } from "@/features/auth/components/holder-picker";
 import { TemplatesTable } from "@/features/templates/components/templates-table";
 import { paths } from "@/lib/paths";
@@ -15,6 +16,7 @@ export function Component() {
       canManageGrants={can(project.permissions, PROJECT_ACTIONS.membersManage)}
       canViewGrants={can(project.permissions, PROJECT_ACTIONS.membersView)}
       renderHolderPicker={(props) => <HolderPicker {...props} />}
+      createInPlace={createInPlace(project)}
       onLaunched={(run) => void navigate(paths.project(project.id, `runs/${run.id}`))}
     />
   );

@@ -25,12 +25,15 @@ interface EnvironmentFormModalProps {
   /** null: a new environment */
   environment: Environment | null;
   onClose: () => void;
+  /** the saved environment, before the dialog closes (a form that asked for it selects it) */
+  onSaved?: (environment: Environment) => void;
 }
 
 export function EnvironmentFormModal({
   projectId,
   environment,
   onClose,
+  onSaved,
 }: EnvironmentFormModalProps) {
   const save = useSaveEnvironment(projectId, environment?.id ?? null);
   const keys = useKeyOptions(projectId, SECRET_KINDS);
@@ -45,6 +48,7 @@ export function EnvironmentFormModal({
     save.mutate(toEnvironmentBody(values), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Environment “${saved.name}” saved` });
+        onSaved?.(saved);
         onClose();
       },
       onError: (error) => serverErrors.show(error),

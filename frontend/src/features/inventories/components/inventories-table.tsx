@@ -5,11 +5,14 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide, newHref } from "@/components/setup-guide";
 import { useDeleteInventory } from "@/features/inventories/api/delete-inventory";
 import { useInventories } from "@/features/inventories/api/get-inventories";
 import { InventoryFormModal } from "@/features/inventories/components/inventory-form-modal";
 import { InventoryHostsModal } from "@/features/inventories/components/inventory-hosts-modal";
+import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
+import type { CreateInPlace } from "@/lib/create-in-place";
 
 type Inventory = Schemas["InventoryRead"];
 
@@ -22,14 +25,17 @@ interface InventoriesTableProps {
   projectId: number;
   /** may create, change and delete (resource:write) */
   canWrite: boolean;
+  /** the repository dialog its form may open in place (from src/app) */
+  createInPlace?: Pick<CreateInPlace, "repository">;
 }
 
-export function InventoriesTable({ projectId, canWrite }: InventoriesTableProps) {
+export function InventoriesTable({ projectId, canWrite, createInPlace }: InventoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const inventories = useInventories(projectId, limit, offset);
   const remove = useDeleteInventory(projectId);
-  // undefined: no dialog; null: a new inventory
-  const [editing, setEditing] = useState<Inventory | null | undefined>(undefined);
+  const [editing, setEditing] = useState<Inventory | null>(null);
+  // a new inventory's dialog is in the URL (?new=1): the empty states link to it
+  const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Inventory | null>(null);
   const [viewing, setViewing] = useState<Inventory | null>(null);
 
@@ -91,7 +97,7 @@ export function InventoriesTable({ projectId, canWrite }: InventoriesTableProps)
       <SectionToolbar
         description="The hosts a template runs on: INI or YAML text kept here, or a file or plugin from a repository."
         actionLabel={canWrite ? "New inventory" : undefined}
-        onAction={() => setEditing(null)}
+        onAction={() => setCreating(true)}
       />
       <PagedTable
         label="Inventories"
@@ -102,13 +108,29 @@ export function InventoriesTable({ projectId, canWrite }: InventoriesTableProps)
         error={inventories.error}
         page={page}
         onPageChange={setPage}
-        empty="No inventories yet."
+        empty={
+          <SetupGuide
+            projectId={projectId}
+            section="inventories"
+            empty="No inventories yet."
+            own={
+              canWrite
+                ? {
+                    label: "New inventory",
+                    href: newHref(projectId, "inventory"),
+                    hint: "the inventory",
+                  }
+                : undefined
+            }
+          />
+        }
       />
-      {editing !== undefined && (
+      {(editing !== null || (creating && canWrite)) && (
         <InventoryFormModal
           projectId={projectId}
           inventory={editing}
-          onClose={() => setEditing(undefined)}
+          create={createInPlace}
+          onClose={() => (editing ? setEditing(null) : setCreating(false))}
         />
       )}
       {viewing && (

@@ -10,13 +10,16 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
+import { FieldHelp } from "@/components/new-in-place";
 import { useRepositoryOptions } from "@/api/queries/project-options";
 import { usePreviewInventory } from "@/features/inventories/api/preview-inventory";
 import { type InventoryCreate, useSaveInventory } from "@/features/inventories/api/save-inventory";
 import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";
+import type { CreateInPlace } from "@/lib/create-in-place";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Inventory = Schemas["InventoryRead"];
@@ -61,9 +64,21 @@ interface InventoryFormModalProps {
   /** null: a new inventory */
   inventory: Inventory | null;
   onClose: () => void;
+  /** the saved inventory, before the dialog closes (a form that asked for it selects it) */
+  onSaved?: (inventory: Inventory) => void;
+  /** the repository dialog it may open in place (a file or plugin inventory reads one) */
+  create?: Pick<CreateInPlace, "repository">;
 }
 
-export function InventoryFormModal({ projectId, inventory, onClose }: InventoryFormModalProps) {
+export function InventoryFormModal({
+  projectId,
+  inventory,
+  onClose,
+  onSaved,
+  create,
+}: InventoryFormModalProps) {
+  // the repository dialog opened from the repository field, above this one
+  const [newRepository, setNewRepository] = useState(false);
   const save = useSaveInventory(projectId, inventory?.id ?? null);
   const preview = usePreviewInventory(projectId);
   const form = useForm<InventoryFormValues>({
@@ -99,6 +114,7 @@ export function InventoryFormModal({ projectId, inventory, onClose }: InventoryF
     save.mutate(toInventoryBody(values), {
       onSuccess: (saved) => {
         notifications.show({ color: "green", message: `Inventory “${saved.name}” saved` });
+        onSaved?.(saved);
         onClose();
       },
       onError: (error) => serverErrors.show(error),
@@ -106,104 +122,118 @@ export function InventoryFormModal({ projectId, inventory, onClose }: InventoryF
   });
 
   return (
-    <FormModal
-      onClose={onClose}
-      title={inventory ? `Edit inventory “${inventory.name}”` : "New inventory"}
-      size="xl"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel={inventory ? "Save" : "Create inventory"}
-      pending={save.isPending}
-    >
-      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-      <TextInput label="Description" {...form.getInputProps("description")} />
-      <div>
-        <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
-          Kind
-        </Text>
-        <SegmentedControl
-          aria-labelledby="inventory-kind-label"
-          data={[
-            { value: "static", label: "Static text" },
-            { value: "file", label: "File in a repository" },
-            { value: "plugin", label: "Plugin or script" },
-          ]}
-          {...form.getInputProps("kind")}
-        />
-      </div>
-      {kind === "static" ? (
-        <>
-          <div>
-            <Text size="sm" fw={500} mb={4} id="inventory-format-label">
-              Format
-            </Text>
-            <SegmentedControl
-              aria-labelledby="inventory-format-label"
-              data={[
-                { value: "ini", label: "INI" },
-                { value: "yaml", label: "YAML" },
-              ]}
-              {...form.getInputProps("format")}
-            />
-          </div>
-          <CodeTextarea
-            label="Content"
-            description="Parsed by ansible-inventory when saved"
-            placeholder={PLACEHOLDER[format]}
-            {...form.getInputProps("content")}
+    <>
+      <FormModal
+        onClose={onClose}
+        covered={newRepository}
+        title={inventory ? `Edit inventory “${inventory.name}”` : "New inventory"}
+        size="xl"
+        onSubmit={submit}
+        error={serverErrors.message}
+        submitLabel={inventory ? "Save" : "Create inventory"}
+        pending={save.isPending}
+      >
+        <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+        <TextInput label="Description" {...form.getInputProps("description")} />
+        <div>
+          <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
+            Kind
+          </Text>
+          <SegmentedControl
+            aria-labelledby="inventory-kind-label"
+            data={[
+              { value: "static", label: "Static text" },
+              { value: "file", label: "File in a repository" },
+              { value: "plugin", label: "Plugin or script" },
+            ]}
+            {...form.getInputProps("kind")}
           />
-          <Group>
-            <Button variant="light" onClick={showPreview} loading={preview.isPending}>
-              Preview hosts
-            </Button>
-            {preview.isSuccess && (
-              <Text size="xs" c="dimmed">
-                As Ansible sees this text; secret-looking variables are masked.
+        </div>
+        {kind === "static" ? (
+          <>
+            <div>
+              <Text size="sm" fw={500} mb={4} id="inventory-format-label">
+                Format
               </Text>
+              <SegmentedControl
+                aria-labelledby="inventory-format-label"
+                data={[
+                  { value: "ini", label: "INI" },
+                  { value: "yaml", label: "YAML" },
+                ]}
+                {...form.getInputProps("format")}
+              />
+            </div>
+            <CodeTextarea
+              label="Content"
+              description="Parsed by ansible-inventory when saved"
+              placeholder={PLACEHOLDER[format]}
+              {...form.getInputProps("content")}
+            />
+            <Group>
+              <Button variant="light" onClick={showPreview} loading={preview.isPending}>
+                Preview hosts
+              </Button>
+              {preview.isSuccess && (
+                <Text size="xs" c="dimmed">
+                  As Ansible sees this text; secret-looking variables are masked.
+                </Text>
+              )}
+            </Group>
+            {preview.data && (
+              <Paper withBorder p="sm" aria-label="Preview">
+                <ResolvedHosts resolved={preview.data} />
+              </Paper>
             )}
-          </Group>
-          {preview.data && (
-            <Paper withBorder p="sm" aria-label="Preview">
-              <ResolvedHosts resolved={preview.data} />
-            </Paper>
-          )}
-        </>
-      ) : (
-        <>
-          <Select
-            label="Repository"
-            required
-            placeholder="Pick a repository"
-            data={repositories.data ?? []}
-            nothingFoundMessage="No repositories in this project"
-            {...form.getInputProps("repository_id")}
-            onChange={(value) => form.setFieldValue("repository_id", value ?? "")}
-          />
-          <TextInput
-            label="Path"
-            required
-            description={
-              kind === "file"
-                ? "An inventory file in the repository, e.g. inventories/prod.ini"
-                : "A plugin config (…/aws_ec2.yml) or an executable script in the repository"
-            }
-            spellCheck={false}
-            {...form.getInputProps("path")}
-          />
-          {inventory && (
-            <Alert variant="light" color="gray">
-              Its hosts are listed from the saved inventory (the Hosts button in the table).
-            </Alert>
-          )}
-        </>
-      )}
-      <TextInput
-        label="Host metrics endpoint"
-        description="The pmproxy (PCP) of each host, sampled during runs, e.g. http://{host}:44322 ({host}: its address). Empty: the hosts are not sampled; a host variable steward_pmproxy_url overrides it."
-        placeholder="http://{host}:44322"
-        spellCheck={false}
-        {...form.getInputProps("metrics_endpoint")}
-      />
-    </FormModal>
+          </>
+        ) : (
+          <>
+            <Select
+              label="Repository"
+              required
+              placeholder="Pick a repository"
+              data={repositories.data ?? []}
+              nothingFoundMessage="No repositories in this project"
+              description={
+                <FieldHelp
+                  newLabel={create?.repository ? "New repository" : undefined}
+                  onNew={() => setNewRepository(true)}
+                />
+              }
+              {...form.getInputProps("repository_id")}
+              onChange={(value) => form.setFieldValue("repository_id", value ?? "")}
+            />
+            <TextInput
+              label="Path"
+              required
+              description={
+                kind === "file"
+                  ? "An inventory file in the repository, e.g. inventories/prod.ini"
+                  : "A plugin config (…/aws_ec2.yml) or an executable script in the repository"
+              }
+              spellCheck={false}
+              {...form.getInputProps("path")}
+            />
+            {inventory && (
+              <Alert variant="light" color="gray">
+                Its hosts are listed from the saved inventory (the Hosts button in the table).
+              </Alert>
+            )}
+          </>
+        )}
+        <TextInput
+          label="Host metrics endpoint"
+          description="The pmproxy (PCP) of each host, sampled during runs, e.g. http://{host}:44322 ({host}: its address). Empty: the hosts are not sampled; a host variable steward_pmproxy_url overrides it."
+          placeholder="http://{host}:44322"
+          spellCheck={false}
+          {...form.getInputProps("metrics_endpoint")}
+        />
+      </FormModal>
+      {newRepository &&
+        create?.repository?.({
+          onCreated: (id) => form.setFieldValue("repository_id", String(id)),
+          onClose: () => setNewRepository(false),
+        })}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { PasswordInput, Select, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
+import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { type KeyCreate, useCreateKey } from "@/features/keys/api/create-key";
 import { KEY_KINDS, type KeyKind } from "@/features/keys/components/kinds";
@@ -55,12 +56,28 @@ interface CreateKeyModalProps {
   projectId: number;
   opened: boolean;
   onClose: () => void;
+  /** the kinds offered (a form's field takes some only); all of them when not given */
+  kinds?: readonly KeyKind[];
+  /** the stored key, before the dialog closes (a form that asked for it selects it) */
+  onCreated?: (key: Schemas["KeyRead"]) => void;
 }
 
-export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalProps) {
+export function CreateKeyModal({
+  projectId,
+  opened,
+  onClose,
+  kinds,
+  onCreated,
+}: CreateKeyModalProps) {
   const create = useCreateKey(projectId);
+  const offered = Object.entries(KEY_KINDS)
+    .filter(([value]) => !kinds || kinds.includes(value as KeyKind))
+    .map(([value, label]) => ({ value, label }));
   // controlled: the fields shown follow the kind
-  const form = useForm<KeyFormValues>({ mode: "controlled", initialValues: EMPTY });
+  const form = useForm<KeyFormValues>({
+    mode: "controlled",
+    initialValues: { ...EMPTY, kind: kinds?.[0] ?? EMPTY.kind },
+  });
   const serverErrors = useServerErrors(form);
   const { kind } = form.values;
 
@@ -74,6 +91,7 @@ export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalPro
     create.mutate(toBody(values), {
       onSuccess: (key) => {
         notifications.show({ color: "green", message: `Key “${key.name}” stored` });
+        onCreated?.(key);
         close();
       },
       onError: (error) => serverErrors.show(error, { unionTag: values.kind }),
@@ -100,12 +118,7 @@ export function CreateKeyModal({ projectId, opened, onClose }: CreateKeyModalPro
       submitLabel="Store key"
       pending={create.isPending}
     >
-      <Select
-        label="Kind"
-        data={Object.entries(KEY_KINDS).map(([value, label]) => ({ value, label }))}
-        allowDeselect={false}
-        {...form.getInputProps("kind")}
-      />
+      <Select label="Kind" data={offered} allowDeselect={false} {...form.getInputProps("kind")} />
       <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
       <TextInput label="Description" {...form.getInputProps("description")} />
       {(kind === "ssh" || kind === "login_password") && (

@@ -1,5 +1,4 @@
 import { Badge, Stack, Text } from "@mantine/core";
-import { useDisclosure } from "@mantine/hooks";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
@@ -11,6 +10,7 @@ import { useKeys } from "@/features/keys/api/get-keys";
 import { CreateKeyModal } from "@/features/keys/components/create-key-modal";
 import { EditKeyModal } from "@/features/keys/components/edit-key-modal";
 import { KEY_KINDS } from "@/features/keys/components/kinds";
+import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
 import { formatDateTime } from "@/lib/format";
 
@@ -33,7 +33,8 @@ export function KeysPanel({ projectId, canWrite }: KeysPanelProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const keys = useKeys(projectId, limit, offset);
   const remove = useDeleteKey(projectId);
-  const [creating, create] = useDisclosure(false);
+  // the new key's dialog is in the URL (?new=1): the empty states link to it
+  const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Key | null>(null);
   const [editing, setEditing] = useState<Key | null>(null);
 
@@ -94,7 +95,7 @@ export function KeysPanel({ projectId, canWrite }: KeysPanelProps) {
       <SectionToolbar
         description="Secrets are encrypted at rest and never shown again once stored."
         actionLabel={canWrite ? "New key" : undefined}
-        onAction={create.open}
+        onAction={() => setCreating(true)}
       />
       <PagedTable
         label="Keys"
@@ -107,7 +108,11 @@ export function KeysPanel({ projectId, canWrite }: KeysPanelProps) {
         onPageChange={setPage}
         empty="No keys yet."
       />
-      <CreateKeyModal projectId={projectId} opened={creating} onClose={create.close} />
+      <CreateKeyModal
+        projectId={projectId}
+        opened={creating && canWrite}
+        onClose={() => setCreating(false)}
+      />
       {editing && (
         <EditKeyModal projectId={projectId} keyRead={editing} onClose={() => setEditing(null)} />
       )}

@@ -6,11 +6,14 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide } from "@/components/setup-guide";
 import { useDeleteRepository } from "@/features/repositories/api/delete-repository";
 import { useRepositories } from "@/features/repositories/api/get-repositories";
 import { useTestRepository } from "@/features/repositories/api/test-repository";
 import { RepositoryFormModal } from "@/features/repositories/components/repository-form-modal";
+import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
+import type { CreateInPlace } from "@/lib/create-in-place";
 import { formatDateTime } from "@/lib/format";
 
 type Repository = Schemas["RepositoryRead"];
@@ -21,19 +24,23 @@ interface RepositoriesTableProps {
   canWrite: boolean;
   /** the project's local directories (assigned by admins), shown in the form */
   localRoots?: string[];
+  /** the key dialog its form may open in place (from src/app) */
+  createInPlace?: Pick<CreateInPlace, "key">;
 }
 
 export function RepositoriesTable({
   projectId,
   canWrite,
   localRoots = [],
+  createInPlace,
 }: RepositoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const repositories = useRepositories(projectId, limit, offset);
   const remove = useDeleteRepository(projectId);
   const test = useTestRepository(projectId);
-  // undefined: no dialog; null: a new repository
-  const [editing, setEditing] = useState<Repository | null | undefined>(undefined);
+  const [editing, setEditing] = useState<Repository | null>(null);
+  // a new repository's dialog is in the URL (?new=1): the empty states link to it
+  const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Repository | null>(null);
 
   const runTest = (repository: Repository) =>
@@ -133,7 +140,7 @@ export function RepositoriesTable({
       <SectionToolbar
         description="Where playbooks come from: a git repository, or a directory on the server."
         actionLabel={canWrite ? "New repository" : undefined}
-        onAction={() => setEditing(null)}
+        onAction={() => setCreating(true)}
       />
       <PagedTable
         label="Repositories"
@@ -144,14 +151,17 @@ export function RepositoriesTable({
         error={repositories.error}
         page={page}
         onPageChange={setPage}
-        empty="No repositories yet."
+        empty={
+          <SetupGuide projectId={projectId} section="repositories" empty="No repositories yet." />
+        }
       />
-      {editing !== undefined && (
+      {(editing !== null || (creating && canWrite)) && (
         <RepositoryFormModal
           projectId={projectId}
           repository={editing}
           localRoots={localRoots}
-          onClose={() => setEditing(undefined)}
+          create={createInPlace}
+          onClose={() => (editing ? setEditing(null) : setCreating(false))}
         />
       )}
       <ConfirmDeleteModal

@@ -5,8 +5,10 @@ import { useState } from "react";
 import { isApiError } from "@/api/errors";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
+import { FieldHelp } from "@/components/new-in-place";
 import { useKeyOptions } from "@/api/queries/project-options";
 import { useSaveRepository } from "@/features/repositories/api/save-repository";
+import type { CreateInPlace } from "@/lib/create-in-place";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Repository = Schemas["RepositoryRead"];
@@ -58,6 +60,10 @@ interface RepositoryFormModalProps {
   /** the project's local directories (assigned by admins) */
   localRoots?: string[];
   onClose: () => void;
+  /** the saved repository, before the dialog closes (a form that asked for it selects it) */
+  onSaved?: (repository: Repository) => void;
+  /** the key dialog it may open in place ("New key" under its key) */
+  create?: Pick<CreateInPlace, "key">;
 }
 
 export function RepositoryFormModal({
@@ -65,6 +71,8 @@ export function RepositoryFormModal({
   repository,
   localRoots = [],
   onClose,
+  onSaved,
+  create,
 }: RepositoryFormModalProps) {
   const save = useSaveRepository(projectId, repository?.id ?? null);
   const form = useForm<RepositoryFormValues>({
@@ -79,6 +87,8 @@ export function RepositoryFormModal({
 
   // the server could not reach it with these values: saving it anyway is the user's call
   const [unreachable, setUnreachable] = useState(false);
+  // the key dialog opened from the key field, above this one
+  const [newKey, setNewKey] = useState(false);
 
   const send = (values: RepositoryFormValues, check: boolean) => {
     serverErrors.clear();
@@ -99,6 +109,7 @@ export function RepositoryFormModal({
       {
         onSuccess: (saved) => {
           notifications.show({ color: "green", message: `Repository “${saved.name}” saved` });
+          onSaved?.(saved);
           onClose();
         },
         onError: (error) => {
@@ -112,96 +123,111 @@ export function RepositoryFormModal({
   const submit = form.onSubmit((values) => send(values, true));
 
   return (
-    <FormModal
-      onClose={onClose}
-      title={repository ? `Edit repository “${repository.name}”` : "New repository"}
-      size="lg"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel={repository ? "Save" : "Create repository"}
-      pending={save.isPending}
-    >
-      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-      <TextInput label="Description" {...form.getInputProps("description")} />
-      <div>
-        <Text size="sm" fw={500} mb={4} id="repository-kind-label">
-          Kind
-        </Text>
-        <SegmentedControl
-          aria-labelledby="repository-kind-label"
-          data={[
-            { value: "git", label: "Git" },
-            { value: "local", label: "Local directory" },
-          ]}
-          {...form.getInputProps("kind")}
-        />
-      </div>
-      <TextInput
-        label={kind === "git" ? "URL" : "Directory on the server"}
-        description={
-          kind === "git"
-            ? "https://…, ssh://…, user@host:path or file:///path (inside this project's local directories)"
-            : localDirectoryHint(localRoots)
-        }
-        required
-        autoComplete="off"
-        spellCheck={false}
-        {...form.getInputProps("url")}
-      />
-      {unreachable && (
-        <Alert color="yellow" title="Not saved: the server could not use it as it is">
-          <Text size="sm" mb="xs">
-            The check above failed (the git server, the ref or the directory). Fix it, or save it
-            anyway — runs will fail until it can be reached.
+    <>
+      <FormModal
+        onClose={onClose}
+        covered={newKey}
+        title={repository ? `Edit repository “${repository.name}”` : "New repository"}
+        size="lg"
+        onSubmit={submit}
+        error={serverErrors.message}
+        submitLabel={repository ? "Save" : "Create repository"}
+        pending={save.isPending}
+      >
+        <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
+        <TextInput label="Description" {...form.getInputProps("description")} />
+        <div>
+          <Text size="sm" fw={500} mb={4} id="repository-kind-label">
+            Kind
           </Text>
-          <Button
-            size="compact-sm"
-            variant="light"
-            color="yellow"
-            loading={save.isPending}
-            onClick={() => send(form.getValues(), false)}
-          >
-            Save anyway
-          </Button>
-        </Alert>
-      )}
-      {kind === "git" && (
-        <>
-          <TextInput
-            label="Ref"
-            description="Branch, tag or commit; empty for the remote's default branch"
-            spellCheck={false}
-            {...form.getInputProps("ref")}
+          <SegmentedControl
+            aria-labelledby="repository-kind-label"
+            data={[
+              { value: "git", label: "Git" },
+              { value: "local", label: "Local directory" },
+            ]}
+            {...form.getInputProps("kind")}
           />
-          <Select
-            label="Key"
-            description={
-              kinds.length === 0
-                ? "A file:// URL takes no key"
-                : `An ${kinds.join(" or ")} key from this project`
-            }
-            placeholder="No key"
-            clearable
-            data={keyData}
-            nothingFoundMessage="No key of that kind in this project"
-            {...form.getInputProps("key_id")}
-            onChange={(value) => form.setFieldValue("key_id", value ?? "")}
-          />
-          {overSsh && (
-            <Textarea
-              label="SSH host keys of the git server"
-              description="Empty: the key the server presents at the first fetch is pinned, and any other is refused from then on. Paste ssh-keyscan's lines to pin them in advance; clear it after a deliberate key change."
-              placeholder="git.example.com ssh-ed25519 AAAA…"
-              autosize
-              minRows={2}
-              maxRows={6}
+        </div>
+        <TextInput
+          label={kind === "git" ? "URL" : "Directory on the server"}
+          description={
+            kind === "git"
+              ? "https://…, ssh://…, user@host:path or file:///path (inside this project's local directories)"
+              : localDirectoryHint(localRoots)
+          }
+          required
+          autoComplete="off"
+          spellCheck={false}
+          {...form.getInputProps("url")}
+        />
+        {unreachable && (
+          <Alert color="yellow" title="Not saved: the server could not use it as it is">
+            <Text size="sm" mb="xs">
+              The check above failed (the git server, the ref or the directory). Fix it, or save it
+              anyway — runs will fail until it can be reached.
+            </Text>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="yellow"
+              loading={save.isPending}
+              onClick={() => send(form.getValues(), false)}
+            >
+              Save anyway
+            </Button>
+          </Alert>
+        )}
+        {kind === "git" && (
+          <>
+            <TextInput
+              label="Ref"
+              description="Branch, tag or commit; empty for the remote's default branch"
               spellCheck={false}
-              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-              {...form.getInputProps("ssh_known_hosts")}
+              {...form.getInputProps("ref")}
             />
-          )}
-        </>
-      )}
-    </FormModal>
+            <Select
+              label="Key"
+              description={
+                <FieldHelp
+                  text={
+                    kinds.length === 0
+                      ? "A file:// URL takes no key"
+                      : `An ${kinds.join(" or ")} key from this project`
+                  }
+                  newLabel={kinds.length > 0 && create?.key ? "New key" : undefined}
+                  onNew={() => setNewKey(true)}
+                />
+              }
+              placeholder="No key"
+              clearable
+              data={keyData}
+              nothingFoundMessage="No key of that kind in this project"
+              {...form.getInputProps("key_id")}
+              onChange={(value) => form.setFieldValue("key_id", value ?? "")}
+            />
+            {overSsh && (
+              <Textarea
+                label="SSH host keys of the git server"
+                description="Empty: the key the server presents at the first fetch is pinned, and any other is refused from then on. Paste ssh-keyscan's lines to pin them in advance; clear it after a deliberate key change."
+                placeholder="git.example.com ssh-ed25519 AAAA…"
+                autosize
+                minRows={2}
+                maxRows={6}
+                spellCheck={false}
+                styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+                {...form.getInputProps("ssh_known_hosts")}
+              />
+            )}
+          </>
+        )}
+      </FormModal>
+      {newKey &&
+        create?.key?.({
+          kinds,
+          onCreated: (id) => form.setFieldValue("key_id", String(id)),
+          onClose: () => setNewKey(false),
+        })}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide } from "@/components/setup-guide";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedules } from "@/features/schedules/api/get-schedules";
 import { ScheduleFormModal } from "@/features/schedules/components/schedule-form-modal";
@@ -154,7 +155,13 @@ export function SchedulesTable({ projectId, template, canWrite, onCreated }: Sch
         error={schedules.error}
         page={page}
         onPageChange={setPage}
-        empty="No schedules yet."
+        empty={
+          template ? (
+            "No schedules yet."
+          ) : (
+            <SetupGuide projectId={projectId} section="schedules" empty="No schedules yet." />
+          )
+        }
       />
       {editing !== undefined && (
         <ScheduleFormModal

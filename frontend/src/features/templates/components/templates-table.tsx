@@ -6,13 +6,16 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide, newHref } from "@/components/setup-guide";
 import { useDeleteTemplate } from "@/features/templates/api/delete-template";
 import { useTemplates } from "@/features/templates/api/get-templates";
 import { GrantsModal } from "@/features/templates/components/grants-modal";
 import { LaunchFromUrl } from "@/features/templates/components/launch-from-url";
 import { LaunchModal } from "@/features/templates/components/launch-modal";
 import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
+import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
+import type { CreateInPlace } from "@/lib/create-in-place";
 import type { RenderHolderPicker } from "@/lib/holders";
 import { paths } from "@/lib/paths";
 
@@ -29,20 +32,30 @@ interface TemplatesTableProps {
   canViewGrants: boolean;
   renderHolderPicker: RenderHolderPicker;
   onLaunched: (run: Run) => void;
+  /** the dialogs its form may open to create what a template needs (from src/app) */
+  createInPlace?: CreateInPlace;
 }
 
 const may = (template: Template, permission: "run" | "write") =>
   template.permissions?.includes(permission) ?? false;
 
 export function TemplatesTable(props: TemplatesTableProps) {
-  const { projectId, canCreate, canManageGrants, canViewGrants, renderHolderPicker, onLaunched } =
-    props;
+  const {
+    projectId,
+    canCreate,
+    canManageGrants,
+    canViewGrants,
+    renderHolderPicker,
+    onLaunched,
+    createInPlace,
+  } = props;
   const { page, setPage, limit, offset } = usePageParam(25);
   const templates = useTemplates(projectId, limit, offset);
   const remove = useDeleteTemplate(projectId);
   const [searchParams, setSearchParams] = useSearchParams();
-  // undefined: no dialog; null: a new template
-  const [editing, setEditing] = useState<Template | null | undefined>(undefined);
+  const [editing, setEditing] = useState<Template | null>(null);
+  // a new template's dialog is in the URL (?new=1): the empty states link to it
+  const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Template | null>(null);
   const [granting, setGranting] = useState<Template | null>(null);
 
@@ -134,7 +147,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
       <SectionToolbar
         description="A playbook with its inventory, credentials and options, ready to launch."
         actionLabel={canCreate ? "New template" : undefined}
-        onAction={() => setEditing(null)}
+        onAction={() => setCreating(true)}
       />
       <PagedTable
         label="Templates"
@@ -145,7 +158,22 @@ export function TemplatesTable(props: TemplatesTableProps) {
         error={templates.error}
         page={page}
         onPageChange={setPage}
-        empty="No templates yet."
+        empty={
+          <SetupGuide
+            projectId={projectId}
+            section="templates"
+            empty="No templates yet."
+            own={
+              canCreate
+                ? {
+                    label: "New template",
+                    href: newHref(projectId, "template"),
+                    hint: "the template (its form can also create the missing ones in place)",
+                  }
+                : undefined
+            }
+          />
+        }
       />
       {launchId !== null &&
         (launching ? (
@@ -165,11 +193,12 @@ export function TemplatesTable(props: TemplatesTableProps) {
             />
           )
         ))}
-      {editing !== undefined && (
+      {(editing !== null || (creating && canCreate)) && (
         <TemplateFormModal
           projectId={projectId}
           template={editing}
-          onClose={() => setEditing(undefined)}
+          create={createInPlace}
+          onClose={() => (editing ? setEditing(null) : setCreating(false))}
         />
       )}
       {granting && (

@@ -6,6 +6,7 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide } from "@/components/setup-guide";
 import { useWebhooks } from "@/features/webhooks/api/get-webhooks";
 import { useDeleteWebhook } from "@/features/webhooks/api/save-webhook";
 import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-modal";
@@ -113,7 +114,13 @@ export function WebhooksTable({ projectId, templateId, canWrite, onCreated }: We
         error={webhooks.error}
         page={page}
         onPageChange={setPage}
-        empty="No webhooks yet."
+        empty={
+          templateId !== null ? (
+            "No webhooks yet."
+          ) : (
+            <SetupGuide projectId={projectId} section="webhooks" empty="No webhooks yet." />
+          )
+        }
       />
       {editing !== undefined && (
         <WebhookFormModal

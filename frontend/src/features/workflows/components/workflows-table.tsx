@@ -7,6 +7,7 @@ import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
+import { SetupGuide } from "@/components/setup-guide";
 import { useWorkflows } from "@/features/workflows/api/get-workflows";
 import { useDeleteWorkflow, useLaunchWorkflow } from "@/features/workflows/api/save-workflow";
 import { usePageParam } from "@/hooks/use-page-param";
@@ -105,7 +106,7 @@ export function WorkflowsTable({ projectId, canWrite }: WorkflowsTableProps) {
         error={workflows.error}
         page={page}
         onPageChange={setPage}
-        empty="No workflows yet."
+        empty={<SetupGuide projectId={projectId} section="workflows" empty="No workflows yet." />}
       />
       <ConfirmDeleteModal
         opened={removing !== null}
