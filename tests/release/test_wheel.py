@@ -151,6 +151,7 @@ def test_the_installed_server_serves_its_console_and_runs_a_playbook(
                 "playbook": "ok.yml",
                 "repository_id": ids["repository"],
                 "inventory_id": ids["inventory"],
+                "overridable": ["extra_vars"],
             }
             template = post(api, f"/projects/{ids['project']}/templates", body)
             launched = post(
@@ -159,6 +160,6 @@ def test_the_installed_server_serves_its_console_and_runs_a_playbook(
                 {"template_id": template["id"], "extra_vars": {"who": "release"}},
             )
             run = wait_finished(api, ids["project"], launched["id"])
-            assert run["status"] == "success", run
+            assert run["status"] == "successful", run
             output = api.get(f"/projects/{ids['project']}/runs/{run['id']}/output")
             assert "hello release" in output.text
