@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from support.apps import shared_client
 from support.builders import assert_problem
 
 from access.world import SECRET, World, ok
@@ -19,7 +21,19 @@ def world(client: TestClient, tmp_path: Path) -> World:
     return World(client, tmp_path).build()
 
 
-def test_a_run_grant_shows_its_template_and_runs_and_nothing_else(world: World) -> None:
+@pytest.fixture(scope="module")
+def shared_world(request: pytest.FixtureRequest, module_database_url: str) -> Iterator[World]:
+    """One world for the tests below that change nothing another of them looks at (a new key,
+    a template's vault keys, refused writes); the tests that change grants, teams, runs or
+    counts build their own (``world``)."""
+    with shared_client(request, database_url=module_database_url) as client:
+        # beside the app's data directory: inside its local repository roots (support.apps)
+        data_dir: Path = client.app.state.runtime.settings.data_dir  # type: ignore[attr-defined]
+        yield World(client, data_dir.parent).build()
+
+
+def test_a_run_grant_shows_its_template_and_runs_and_nothing_else(shared_world: World) -> None:
+    world = shared_world
     runner = world.clients["runner"]
     p1 = world.url("p1")
 
@@ -74,7 +88,10 @@ def test_who_may_launch_and_with_what(world: World) -> None:
     ok(world.clients["team_operator"].post(f"{p1}/runs/{world.ids['r2']}/relaunch", json={}), 201)
 
 
-def test_a_template_read_hides_key_names_from_those_who_may_not_see_keys(world: World) -> None:
+def test_a_template_read_hides_key_names_from_those_who_may_not_see_keys(
+    shared_world: World,
+) -> None:
+    world = shared_world
     p1 = world.url("p1")
     vault = ok(
         world.admin.post(
@@ -126,7 +143,8 @@ def test_rights_follow_team_membership_and_every_change_is_audited(world: World)
     assert {r["project_id"] for r in owned} == {world.ids["p1"]}
 
 
-def test_membership_names_exactly_one_holder(world: World) -> None:
+def test_membership_names_exactly_one_holder(shared_world: World) -> None:
+    world = shared_world
     members = f"{world.url('p1')}/members"
     both = {"user_id": world.users["outsider"], "team_id": world.ids["ops"], "role": "viewer"}
     assert_problem(world.admin.put(members, json=both), 422, "exactly one of user_id and team_id")

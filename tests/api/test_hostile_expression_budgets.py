@@ -10,14 +10,21 @@ the budgets themselves stop well under 0.2 s. Before them, a never-matching RRUL
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+from support import services
 from support.builders import Workbench, assert_problem, bearer, make_user, token
+from support.schedules import preview_draft_below
 
 from steward.config import Settings
+from steward.environments import service as environments
+from steward.environments.models import Environment
+from steward.environments.schemas import EnvironmentCreate
 from steward.inventories.resolve import Group, Host, ResolvedInventory
 from steward.metrics.limit import selected
 from steward.webhooks.matching import miss
@@ -94,12 +101,13 @@ def timed(send: Any) -> tuple[Any, float]:
     ],
 )  # fmt: skip
 def test_expressions_that_cost_too_much_are_refused_fast(
-    workbench: Workbench, kind: str, expression: str, cause: str
+    kind: str, expression: str, cause: str
 ) -> None:
-    viewer = as_viewer(workbench.client, workbench.url("")[:-1])
+    """Below HTTP: the preview's own check (``schedules.service.preview_draft``, reading no
+    database); through the route, as a viewer: test_a_costly_expression_is_refused_over_http."""
     draft = {"kind": kind, "expression": expression, "count": 10}
-    response, cpu = timed(lambda: viewer.post(workbench.url("schedules/preview"), json=draft))
-    assert cause in assert_problem(response, 422, "expression")
+    detail, cpu = timed(lambda: services.refused(lambda: preview_draft_below(draft), "expression"))
+    assert cause in detail
     assert cpu < CPU_MAX, f"{cpu:.2f} s of CPU"
 
 
@@ -123,16 +131,29 @@ def test_expressions_that_cost_too_much_are_refused_fast(
     ],
 )  # fmt: skip
 def test_control_ordinary_expressions_are_previewed(
-    workbench: Workbench, kind: str, expression: str, expected: list[str]
+    kind: str, expression: str, expected: list[str]
 ) -> None:
-    """The same path, the same viewer: an ordinary rule of each kind answers its occurrences
-    (1 January 2030 is a Tuesday)."""
-    viewer = as_viewer(workbench.client, workbench.url("")[:-1])
+    """The same path: an ordinary rule of each kind answers its occurrences (1 January 2030
+    is a Tuesday), as the route serializes them."""
     draft = {"kind": kind, "expression": expression, "count": 3, "start_at": "2030-01-01T00:00Z"}
-    response = viewer.post(workbench.url("schedules/preview"), json=draft)
-    assert response.status_code == 200, response.text
-    found = [item["at"].replace("+00:00", "Z") for item in response.json()["items"]]
+    answer = preview_draft_below(draft).model_dump(mode="json")
+    found = [item["at"].replace("+00:00", "Z") for item in answer["items"]]
     assert found == expected
+
+
+def test_a_costly_expression_is_refused_over_http(workbench: Workbench) -> None:
+    """The route's wiring, as the least who may ask (a viewer): a never-matching rule is a
+    422 naming the expression, fast; an ordinary one is answered."""
+    viewer = as_viewer(workbench.client, workbench.url("")[:-1])
+    url = workbench.url("schedules/preview")
+    draft = {"kind": "rrule", "expression": f"FREQ=DAILY;{NEVER}", "count": 10}
+    response, cpu = timed(lambda: viewer.post(url, json=draft))
+    assert "never fire" in assert_problem(response, 422, "expression")
+    assert cpu < CPU_MAX, f"{cpu:.2f} s of CPU"
+    ordinary = {"kind": "cron", "expression": "30 8 * * 1-5", "start_at": "2030-01-01T00:00Z"}
+    answered = viewer.post(url, json={**ordinary, "count": 1})
+    assert answered.status_code == 200, answered.text
+    assert [item["at"] for item in answered.json()["items"]] == ["2030-01-01T08:30:00Z"]
 
 
 # --- YAML from a request ----------------------------------------------------------------------
@@ -148,16 +169,27 @@ def test_control_ordinary_expressions_are_previewed(
     ],
 )
 def test_hostile_extra_vars_yaml_is_refused_fast(
-    workbench: Workbench, text: str, cause: str
+    db_session: Session, text: str, cause: str
 ) -> None:
-    body = {"name": "laughs", "extra_vars_yaml": text}
-    url = workbench.url("environments")
-    response, cpu = timed(lambda: workbench.client.post(url, json=body))
-    assert cause in assert_problem(response, 422, "extra_vars_yaml")
+    """Below HTTP (the request model's and the service's rules, as the route validates its
+    JSON); over HTTP: test_control_extra_vars_yaml_with_aliases_is_loaded."""
+    project = services.project(db_session)
+    body = json.dumps({"name": "laughs", "extra_vars_yaml": text})
+
+    def create() -> Environment:
+        sent = EnvironmentCreate.model_validate_json(body)
+        return environments.create(db_session, project, sent, actor=services.admin(db_session))
+
+    detail, cpu = timed(lambda: services.refused(create, "extra_vars_yaml"))
+    assert cause in detail
     assert cpu < CPU_MAX, f"{cpu:.2f} s of CPU"
 
 
 def test_control_extra_vars_yaml_with_aliases_is_loaded(workbench: Workbench) -> None:
+    bomb = {"name": "laughs", "extra_vars_yaml": laughs(9)}
+    refused, cpu = timed(lambda: workbench.client.post(workbench.url("environments"), json=bomb))
+    assert "values, aliases expanded" in assert_problem(refused, 422, "extra_vars_yaml")
+    assert cpu < CPU_MAX, f"{cpu:.2f} s of CPU"
     text = "base: &base {port: 80, tls: false}\nweb:\n  <<: *base\n  port: 443\nmore: *base\n"
     body = {"name": "anchored", "extra_vars_yaml": text}
     created = workbench.client.post(workbench.url("environments"), json=body)

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import runs, services
 from support.builders import (
     assert_problem,
     make_inventory,
@@ -12,6 +16,12 @@ from support.builders import (
     make_project,
     make_template,
 )
+
+from steward.inventories import service
+from steward.inventories.models import Inventory
+from steward.inventories.schemas import InventoryCreate
+from steward.projects.models import Project
+from steward.repositories.checkout import Reach
 
 INI = """\
 [web]
@@ -146,10 +156,14 @@ def test_ini_text_declared_as_yaml_does_not_fall_through_to_another_plugin(
 
 @pytest.mark.parametrize("path", ["../x.ini", "/etc/hosts", "inventories/../../x", ".", ""])
 def test_paths_leaving_the_repository_are_refused(
-    client: TestClient, project_id: int, repository_id: int, path: str
+    db_session: Session, tmp_path: Path, path: str
 ) -> None:
-    body = {"name": "f", "kind": "file", "repository_id": repository_id, "path": path}
-    assert_problem(client.post(url(project_id), json=body), 422, "path")
+    """Below HTTP (refused before any checkout); over HTTP: test_a_refused_body_is_a_422."""
+    project = services.project(db_session)
+    repository = runs.template(db_session, project).repository_id
+    body = {"name": "f", "kind": "file", "repository_id": repository, "path": path}
+    services.refused(lambda: create_below(db_session, project, body, tmp_path), "path")
+    assert db_session.scalar(select(func.count()).select_from(Inventory)) == 1  # runs.template's
 
 
 def test_path_is_stored_normalized(client: TestClient, project_id: int, repository_id: int) -> None:
@@ -238,9 +252,30 @@ def test_preview_resolves_unsaved_text_or_names_content(
     ],
 )
 def test_fields_that_do_not_fit_the_kind_are_named(
-    client: TestClient, project_id: int, body: dict[str, Any], field: str
+    db_session: Session, tmp_path: Path, body: dict[str, Any], field: str
 ) -> None:
-    assert_problem(client.post(url(project_id), json={"name": "x", **body}), 422, field)
+    """Below HTTP; over HTTP: test_a_refused_body_is_a_422."""
+    project = services.project(db_session)
+    services.refused(
+        lambda: create_below(db_session, project, {"name": "x", **body}, tmp_path), field
+    )
+    assert db_session.scalar(select(func.count()).select_from(Inventory)) == 0
+
+
+def create_below(session: Session, project: Project, body: dict[str, Any], scratch: Path) -> Any:
+    """``POST .../inventories`` below HTTP: the body validated as the route validates its JSON,
+    then ``inventories.service.create`` (no local repository roots: nothing is checked out)."""
+    sent = InventoryCreate.model_validate_json(json.dumps(body))
+    reach = Reach(services.cipher(), [], services.guard(), scratch)
+    return service.create(session, project, sent, actor=services.admin(session), reach=reach)
+
+
+def test_a_refused_body_is_a_422(client: TestClient, project_id: int, repository_id: int) -> None:
+    leaving = {"name": "f", "kind": "file", "repository_id": repository_id, "path": "../x.ini"}
+    assert_problem(client.post(url(project_id), json=leaving), 422, "path")
+    unfit = {"name": "x", "kind": "file", "repository_id": 999999, "path": "x.ini"}
+    assert_problem(client.post(url(project_id), json=unfit), 422, "repository_id")
+    assert client.get(url(project_id)).json()["total"] == 0
 
 
 def test_repository_of_another_project_is_refused(

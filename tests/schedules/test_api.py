@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+from support import runs, services
 from support.builders import Workbench, assert_problem, bearer, make_user, token
-from support.schedules import YEARLY, make_schedule
+from support.schedules import YEARLY, count_below, create_below, make_schedule
 
 from steward.keys import rotation
 from steward.schedules.models import Schedule
@@ -192,11 +194,29 @@ def test_secret_answers_are_kept_when_sent_back_masked_and_replaced_when_given(
     ],
 )
 def test_invalid_schedules_are_refused_naming_the_field(
-    workbench: Workbench, template_id: int, body: dict[str, Any], field: str
+    db_session: Session, body: dict[str, Any], field: str
 ) -> None:
+    """Below HTTP (the request model's and the service's rules); the route's wiring:
+    test_an_invalid_schedule_is_a_422_over_http."""
+    template = runs.template(
+        db_session,
+        services.project(db_session),
+        name="deploy",
+        overridable=["limit", "extra_vars"],
+        survey=SURVEY,
+    )
     full = {"name": "s", "kind": "cron", "expression": YEARLY, "launch": launch_values(), **body}
+    services.refused(lambda: create_below(db_session, template, full), field)
+    assert count_below(db_session) == 0
+
+
+def test_an_invalid_schedule_is_a_422_over_http(workbench: Workbench, template_id: int) -> None:
+    full = {"name": "s", "kind": "cron", "expression": "61 * * * *", "launch": launch_values()}
     response = workbench.client.post(workbench.url(f"templates/{template_id}/schedules"), json=full)
-    assert_problem(response, 422, field)
+    assert_problem(response, 422, "expression")
+    tags = {**full, "expression": YEARLY, "launch": {**launch_values(), "tags": "x"}}
+    response = workbench.client.post(workbench.url(f"templates/{template_id}/schedules"), json=tags)
+    assert_problem(response, 422, "launch.tags")
     assert workbench.client.get(schedules_url(workbench)).json()["total"] == 0
 
 

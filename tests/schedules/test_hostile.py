@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+from support import runs, services
 from support.builders import (
     Workbench,
     assert_problem,
@@ -23,7 +25,15 @@ from support.builders import (
     post,
     token,
 )
-from support.schedules import YEARLY, make_due, make_schedule
+from support.schedules import (
+    YEARLY,
+    count_below,
+    create_below,
+    make_due,
+    make_schedule,
+    preview_below,
+    preview_draft_below,
+)
 from support.waits import wait_until
 
 from steward.bounds import JSON_MAX_BYTES, SCHEDULE_EXPRESSION_MAX
@@ -141,18 +151,31 @@ def test_jinja_in_launch_values_arrives_literal_in_the_scheduled_run(
     ],
 )
 def test_hostile_expressions_are_refused(
-    workbench: Workbench, kind: str, expression: str, cause: str
+    db_session: Session, kind: str, expression: str, cause: str
 ) -> None:
-    template = workbench.template("ok.yml")
+    """Below HTTP (the request model's and the recurrence's rules); over HTTP, a refused
+    expression: test_a_hostile_expression_is_a_422_over_http."""
+    template = runs.template(db_session, services.project(db_session))
     started = time.monotonic()
-    response = create(workbench, template, kind=kind, expression=expression)
-    detail = assert_problem(response, 422, "expression")
+    body = {"name": "s", "kind": kind, "expression": expression}
+    detail = services.refused(lambda: create_below(db_session, template, body), "expression")
     assert cause in detail
     # the form's live preview refuses it the same way, as fast
     draft = {"kind": kind, "expression": expression}
-    previewed = workbench.client.post(workbench.url("schedules/preview"), json=draft)
-    assert cause in assert_problem(previewed, 422, "expression")
+    assert cause in services.refused(lambda: preview_draft_below(draft), "expression")
     assert time.monotonic() - started < 10
+    assert count_below(db_session) == 0
+
+
+def test_a_hostile_expression_is_a_422_over_http(workbench: Workbench) -> None:
+    template = workbench.template("ok.yml")
+    hostile = {"kind": "cron", "expression": "0 0 * * * /bin/sh -c id"}
+    assert "5 fields" in assert_problem(create(workbench, template, **hostile), 422, "expression")
+    previewed = workbench.client.post(workbench.url("schedules/preview"), json=hostile)
+    assert "5 fields" in assert_problem(previewed, 422, "expression")
+    zoned = create(workbench, template, timezone="../../../../etc/passwd")
+    assert_problem(zoned, 422, "timezone")
+    assert workbench.client.get(workbench.url("schedules")).json()["total"] == 0
 
 
 @pytest.mark.parametrize(
@@ -160,18 +183,19 @@ def test_hostile_expressions_are_refused(
     ["../../../../etc/passwd", "/usr/share/zoneinfo/UTC", "localtime", "Factory", "UTC\x00",
      "Europe/Berlin/..", "europe/berlin", "x" * 65, ""],
 )  # fmt: skip
-def test_zones_are_iana_names_only(workbench: Workbench, zone: str) -> None:
-    template = workbench.template("ok.yml")
-    assert_problem(create(workbench, template, timezone=zone), 422, "timezone")
-    made = make_schedule(workbench.client, workbench.project_id, template)
-    preview = workbench.client.get(
-        workbench.url(f"schedules/{made['id']}/preview"), params={"viewer_tz": zone}
+def test_zones_are_iana_names_only(db_session: Session, zone: str) -> None:
+    """Below HTTP; over HTTP: test_a_hostile_expression_is_a_422_over_http (a saved zone) and
+    tests/schedules/test_api.py (a viewer's zone)."""
+    template = runs.template(db_session, services.project(db_session))
+    body = {"name": "s", "kind": "cron", "expression": YEARLY}
+    services.refused(
+        lambda: create_below(db_session, template, {**body, "timezone": zone}), "timezone"
     )
-    assert_problem(preview, 422, "viewer_tz")
+    made = create_below(db_session, template, body)
+    services.refused(lambda: preview_below(made, {"viewer_tz": zone}), "viewer_tz")
     draft = {"kind": "cron", "expression": YEARLY}
-    url = workbench.url("schedules/preview")
-    assert_problem(workbench.client.post(url, json={**draft, "timezone": zone}), 422, "timezone")
-    assert_problem(workbench.client.post(url, json={**draft, "viewer_tz": zone}), 422, "viewer_tz")
+    services.refused(lambda: preview_draft_below({**draft, "timezone": zone}), "timezone")
+    services.refused(lambda: preview_draft_below({**draft, "viewer_tz": zone}), "viewer_tz")
 
 
 def test_objects_of_another_project_are_not_found(workbench: Workbench) -> None:

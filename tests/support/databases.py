@@ -53,7 +53,13 @@ from support.postgres import PostgresServer
 BACKENDS = ("sqlite", "postgres")
 CHOICES = (*BACKENDS, "both")
 # the fixtures that take a backend: those below, and a webhook test's server (support.webhooks)
-PARAMETRIZED = ("database_url", "empty_database_url", "hook_server", "shared_database_url")
+PARAMETRIZED = (
+    "database_url",
+    "empty_database_url",
+    "hook_server",
+    "shared_database_url",
+    "module_database_url",
+)
 TEMPLATE_DATABASE = "steward_template"
 
 
@@ -224,6 +230,15 @@ def _template_copy(request: pytest.FixtureRequest, sqlite_path: Path) -> Iterato
     name = copies.take()
     yield copies.server.url(name)
     copies.give_back(name)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """``database_url`` for a module's world built once (support.apps.shared_client with
+    ``database_url=``): on each backend in turn, as the tests that take it are marked."""
+    yield from _template_copy(request, tmp_path_factory.mktemp("module-db") / "steward.db")
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,17 +1,27 @@
 """Schedules in tests: made through the API, and made due by moving ``next_fire_at`` in the
 database (the one thing no API does: an occurrence that has come, without waiting for it).
-The firing itself is always done by a real server's scheduler loop."""
+The firing itself is always done by a real server's scheduler loop. The rules of a schedule
+are checked below HTTP (``create_below`` and the previews, on ``db_session``)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import httpx2
-from sqlalchemy import update
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 
+from steward.access.policy import access
+from steward.config import Settings
 from steward.db import make_engine, utcnow
+from steward.projects.models import Project
+from steward.schedules import service as schedules
 from steward.schedules.models import Schedule
+from steward.schedules.schemas import DraftPreview, PreviewParams, ScheduleCreate, SchedulePreview
+from steward.templates.models import Template
+from support import services
 from support.builders import post
 from support.waits import api_path
 
@@ -39,3 +49,41 @@ def make_due(database_url: str, *schedule_ids: int, at: dt.datetime | None = Non
             )
     finally:
         engine.dispose()
+
+
+# --- below HTTP, on ``db_session`` (support.services) -----------------------------------------
+
+# the default of the setting (the tests' app keeps it)
+MIN_INTERVAL = dt.timedelta(seconds=Settings.model_fields["schedule_min_interval_seconds"].default)
+
+
+def create_below(session: Session, template: Template, body: dict[str, Any]) -> Schedule:
+    """``body`` validated as the route validates its JSON, then saved by the admin through
+    ``schedules.service.create`` as ``POST .../templates/{id}/schedules`` saves it."""
+    admin = services.admin(session)
+    project = session.get_one(Project, template.project_id)
+    return schedules.create(
+        session,
+        access(session, admin, project),
+        template,
+        ScheduleCreate.model_validate_json(json.dumps(body)),
+        actor=admin,
+        cipher=services.cipher(),
+        min_interval=MIN_INTERVAL,
+    )
+
+
+def preview_draft_below(draft: dict[str, Any]) -> SchedulePreview:
+    """``POST .../schedules/preview`` below HTTP."""
+    parsed = DraftPreview.model_validate_json(json.dumps(draft))
+    return schedules.preview_draft(parsed, min_interval=MIN_INTERVAL)
+
+
+def preview_below(schedule: Schedule, params: dict[str, Any]) -> SchedulePreview:
+    """``GET .../schedules/{id}/preview`` below HTTP (its query parameters)."""
+    return schedules.preview(schedule, PreviewParams.model_validate(params))
+
+
+def count_below(session: Session) -> int:
+    """The schedules saved (every project: the session's database holds only the test's)."""
+    return session.scalar(select(func.count()).select_from(Schedule)) or 0

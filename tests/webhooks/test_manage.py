@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from support import runs, services
 from support.builders import (
     PLAYBOOKS,
     assert_problem,
@@ -25,6 +28,9 @@ from support.builders import (
 from support.webhooks import SECRET, encode, github_headers
 
 from steward.bounds import WEBHOOK_MATCHERS_MAX
+from steward.webhooks import service
+from steward.webhooks.models import Webhook
+from steward.webhooks.schemas import WebhookCreate
 
 
 @pytest.fixture
@@ -101,10 +107,29 @@ def create(client: TestClient, ids: dict[str, int], **body: Any) -> dict[str, An
     ],
 )
 def test_every_field_is_checked_by_name(
-    client: TestClient, ids: dict[str, int], body: dict[str, Any], field: str
+    db_session: Session, body: dict[str, Any], field: str
 ) -> None:
+    """Below HTTP (the request model's and the service's rules), on a project as ``ids``
+    makes it; the route's wiring: test_a_refused_field_is_a_422_over_http."""
+    project = services.project(db_session)
+    template = runs.template(db_session, project, overridable=["extra_vars"], survey=[])
+    key = services.secret_key(db_session, services.cipher(), project, "hook-secret", SECRET)
+    base = {"name": "push", "auth": "github", "secret_key_id": key}
+
+    def create_below() -> Webhook:
+        sent = WebhookCreate.model_validate_json(json.dumps({**base, **body}))
+        return service.create(db_session, project, template, sent, actor=services.admin(db_session))
+
+    services.refused(create_below, field)
+    assert db_session.scalar(select(func.count()).select_from(Webhook)) == 0
+
+
+def test_a_refused_field_is_a_422_over_http(client: TestClient, ids: dict[str, int]) -> None:
     base = {"name": "push", "auth": "github", "secret_key_id": ids["key"]}
-    assert_problem(client.post(hooks_url(ids), json={**base, **body}), 422, field)
+    traversal = {"matchers": [{"source": "body", "path": "../../etc/passwd"}]}
+    assert_problem(client.post(hooks_url(ids), json={**base, **traversal}), 422, "matchers.0")
+    assert_problem(client.post(hooks_url(ids), json={**base, "ref_from": "after"}), 422, "ref_from")
+    assert client.get(hooks_url(ids)).json()["total"] == 0
 
 
 def test_the_secret_is_a_secret_key_of_the_project(client: TestClient, ids: dict[str, int]) -> None:
