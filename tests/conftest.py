@@ -32,20 +32,15 @@ pytest_plugins = [
 
 # `make test-py` runs the suite on both cores (pytest-xdist, `-n 2 --dist loadgroup`): each worker
 # starts its own PostgreSQL, Redis, sshd and PCP (session fixtures, free ports, its own basetemp).
-# The cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
-# leases of 4 s: they run one after another on one worker (the other runs the rest meanwhile).
-ONE_AT_A_TIME = {"tests/cluster/": "cluster"}
+# The cluster tests run one after another on one worker: their modules' own
+# `xdist_group("cluster")` mark (xdist reads it before a hook here could add it).
 # Tests that measure the whole machine (its CPU through PCP and psutil at the same moments):
 # marked `alone`; `make test-py` runs them after the others, with no other test beside them.
 ALONE = ("tests/metrics/test_recording.py",)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which names the groups from these marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        for prefix, group in ONE_AT_A_TIME.items():
-            if item.nodeid.startswith(prefix):
-                item.add_marker(pytest.mark.xdist_group(name=group))
         if item.nodeid.startswith(ALONE):
             item.add_marker(pytest.mark.alone)
 

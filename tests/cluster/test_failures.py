@@ -14,6 +14,10 @@ from support.waits import wait_until
 from cluster.harness import Cluster, Project, restart_postgres
 from steward.execution.ansible import processes
 
+# the cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
+# leases: one after another on one worker (xdist's loadgroup), the other runs the rest meanwhile
+pytestmark = pytest.mark.xdist_group("cluster")
+
 TICKS = 40  # lines of a ticks.yml run, one per 0.2 s tick: about 10 s of playbook
 
 

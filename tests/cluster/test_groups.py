@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from support.builders import post
 
 from cluster.harness import Cluster, Project
+
+# the cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
+# leases: one after another on one worker (xdist's loadgroup), the other runs the rest meanwhile
+pytestmark = pytest.mark.xdist_group("cluster")
 
 
 def test_a_run_waits_for_a_worker_of_its_group_and_says_why(cluster: Cluster) -> None:

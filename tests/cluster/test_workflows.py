@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from support.workflows import Workflows, approval_node, edge, node_waiting, template_node
 
 from cluster.harness import Cluster, Project
+
+# the cluster tests stop and restart their PostgreSQL and Redis, SIGKILL workers and measure
+# leases: one after another on one worker (xdist's loadgroup), the other runs the rest meanwhile
+pytestmark = pytest.mark.xdist_group("cluster")
 
 
 def test_two_servers_advance_a_workflow_run_by_a_worker_once(cluster: Cluster) -> None:
