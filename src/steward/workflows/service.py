@@ -238,19 +238,21 @@ class Trigger:
 MANUAL = Trigger()
 
 
-def launch(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    rights: ProjectAccess,
-    workflow: Workflow,
-    *,
-    actor: Actor,
-    trigger: Trigger = MANUAL,
-) -> WorkflowRun:
+@dataclasses.dataclass(frozen=True)
+class Launch:
+    """One workflow launch: who asks (``actor``, with their ``rights`` in the workflow's
+    project), which workflow, triggered how (a template's launch: ``runs.service.Launch``)."""
+
+    rights: ProjectAccess
+    actor: Actor
+    workflow: Workflow
+    trigger: Trigger = MANUAL
+
+
+def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> WorkflowRun:
     """A workflow run of the document as it is now (``start``), committed, its root runs
     handed to the queue."""
-    wrun, done = start(session, cipher, queue, rights, workflow, actor=actor, trigger=trigger)
+    wrun, done = start(session, request, cipher=cipher, queue=queue)
     session.commit()
     done.send(queue)
     return wrun
@@ -305,21 +307,15 @@ def check_launch(
 
 
 def start(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    rights: ProjectAccess,
-    workflow: Workflow,
-    *,
-    actor: Actor,
-    trigger: Trigger = MANUAL,
+    session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue
 ) -> tuple[WorkflowRun, progress.Done]:
     """A workflow run of the document as it is now, checked as ``check_launch`` says; the root
     nodes start in the caller's transaction, which commits (then sends what is done)."""
-    check_launch(session, cipher, rights, workflow)
+    actor, trigger, workflow = request.actor, request.trigger, request.workflow
+    check_launch(session, cipher, request.rights, workflow)
     now = utcnow()
     wrun = WorkflowRun(
-        project_id=rights.project.id,
+        project_id=request.rights.project.id,
         workflow_id=workflow.id,
         workflow_name=workflow.name,
         status=WorkflowRunStatus.RUNNING,
