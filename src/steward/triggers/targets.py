@@ -19,18 +19,15 @@ from steward.errors import InvalidInput, NotFound
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.triggers.launch import Target, require_launch
+from steward.triggers.schemas import TargetChoice
 from steward.workflows import service as workflows
 
 
 def target_of(
-    session: Session,
-    rights: ProjectAccess,
-    *,
-    template_id: int | None,
-    workflow_id: int | None,
-    kind: str,
+    session: Session, rights: ProjectAccess, chosen: TargetChoice, *, kind: str
 ) -> Target:
     """``kind``: what is saved ("schedule", "webhook"), for the refusals."""
+    template_id, workflow_id = chosen.template_id, chosen.workflow_id
     if template_id is not None and workflow_id is not None:
         raise InvalidInput(
             "workflow_id", f"a {kind} has one target: give template_id or workflow_id, not both"

@@ -147,13 +147,7 @@ def create_targeted_webhook(
     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
     exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
     webhook takes no extractors nor ref_from (its nodes carry their own launch values)."""
-    target = targets.target_of(
-        session,
-        rights,
-        template_id=body.template_id,
-        workflow_id=body.workflow_id,
-        kind="webhook",
-    )
+    target = targets.target_of(session, rights, body, kind="webhook")
     created = service.create(session, rights.project, target, body, actor=actor)
     return _reads(session, runtime.settings.url, [created])[0]
 
