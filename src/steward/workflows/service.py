@@ -228,7 +228,8 @@ def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> No
 
 @dataclasses.dataclass(frozen=True)
 class Trigger:
-    """How a workflow run is launched: by a person, or by a schedule or webhook (its owner)."""
+    """How a workflow run is launched: by a person, or by a schedule or webhook (its owner).
+    Its fields are the workflow run's columns of the same names."""
 
     launch_type: WorkflowLaunchType = WorkflowLaunchType.MANUAL
     schedule_id: int | None = None
@@ -311,7 +312,7 @@ def start(
 ) -> tuple[WorkflowRun, progress.Done]:
     """A workflow run of the document as it is now, checked as ``check_launch`` says; the root
     nodes start in the caller's transaction, which commits (then sends what is done)."""
-    actor, trigger, workflow = request.actor, request.trigger, request.workflow
+    actor, workflow = request.actor, request.workflow
     check_launch(session, cipher, request.rights, workflow)
     now = utcnow()
     wrun = WorkflowRun(
@@ -320,9 +321,7 @@ def start(
         workflow_name=workflow.name,
         status=WorkflowRunStatus.RUNNING,
         launched_by_id=actor.user.id,
-        launch_type=trigger.launch_type,
-        schedule_id=trigger.schedule_id,
-        webhook_id=trigger.webhook_id,
+        **dataclasses.asdict(request.trigger),
         edges=list(workflow.edges),
         secret_launch=workflow.secret_launch,
         needs_pass=False,
