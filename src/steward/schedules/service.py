@@ -6,6 +6,7 @@ was once the target is deleted."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Collection
 from typing import Any
@@ -114,18 +115,24 @@ def _refuse_launch_values(body: LaunchOverrides | None) -> None:
         raise InvalidInput("launch", WORKFLOW_LAUNCH)
 
 
+@dataclasses.dataclass(frozen=True)
+class Saver:
+    """Who saves a schedule and becomes its owner (``actor``, with their ``rights`` in the
+    project), the key cipher of its sealed answers, and the shortest interval allowed between
+    two occurrences (``STEWARD_SCHEDULE_MIN_INTERVAL_SECONDS``)."""
+
+    rights: ProjectAccess
+    actor: Actor
+    cipher: KeyCipher
+    min_interval: dt.timedelta
+
+
 def create(
-    session: Session,
-    rights: ProjectAccess,
-    target: Template | Workflow,
-    body: ScheduleCreate,
-    *,
-    actor: Actor,
-    cipher: KeyCipher,
-    min_interval: dt.timedelta,
+    session: Session, saver: Saver, target: Template | Workflow, body: ScheduleCreate
 ) -> Schedule:
-    """The caller becomes the owner and must hold run:launch on the template (on every
+    """The saver becomes the owner and must hold run:launch on the template (on every
     template node of the workflow, whose launch is then checked as a launch would be)."""
+    rights, actor, cipher = saver.rights, saver.actor, saver.cipher
     if isinstance(target, Workflow):
         _refuse_launch_values(body.launch)
         workflows.check_launch(session, cipher, rights, target)
@@ -148,25 +155,17 @@ def create(
         schedule.launch, schedule.secret_launch, _secrets = values.seal(
             session, cipher, target, body.launch, {}
         )
-    first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+    first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
     return audit.commit_created(session, actor, AuditAction.SCHEDULE_CREATE, schedule, _fields)
 
 
-def update(
-    session: Session,
-    rights: ProjectAccess,
-    schedule: Schedule,
-    body: ScheduleUpdate,
-    *,
-    actor: Actor,
-    cipher: KeyCipher,
-    min_interval: dt.timedelta,
-) -> Schedule:
-    """Fields not sent keep their value. The launch values are checked again whenever the
-    schedule stays enabled (the template may have changed since), and the timing whenever
-    it changes; the next occurrence is computed again when the timing changes or the
-    schedule is enabled again."""
+def update(session: Session, saver: Saver, schedule: Schedule, body: ScheduleUpdate) -> Schedule:
+    """Fields not sent keep their value; the saver becomes the owner. The launch values are
+    checked again whenever the schedule stays enabled (the template may have changed since),
+    and the timing whenever it changes; the next occurrence is computed again when the timing
+    changes or the schedule is enabled again."""
+    rights, actor, cipher = saver.rights, saver.actor, saver.cipher
     before = _fields(schedule)
     was_enabled = schedule.enabled
     changes = body.changes()
@@ -192,7 +191,7 @@ def update(
             detail = _seal_again(session, cipher, schedule, template, body.launch)
     now = utcnow()
     if TIMING_FIELDS & changes.keys() or (schedule.enabled and not was_enabled):
-        first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+        first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)
         schedule.next_fire_at = first
     if not schedule.enabled:
         schedule.next_fire_at = None
