@@ -66,13 +66,19 @@ def _fields(schedule: Schedule) -> dict[str, Any]:
 
 
 def recurrence_of(schedule: Schedule) -> Recurrence:
+    return _recurrence(schedule, schedule.created_at)
+
+
+def _recurrence(timing: Schedule | DraftPreview, created_at: dt.datetime) -> Recurrence:
+    """What ``timing`` says of the occurrences (a saved schedule, or a draft); an RRULE
+    without DTSTART starts at its ``start_at``, else when it was created."""
     return Recurrence(
-        kind=ScheduleKind(schedule.kind),
-        expression=schedule.expression,
-        timezone=schedule.timezone,
-        start_at=schedule.start_at,
-        end_at=schedule.end_at,
-        anchor=schedule.start_at or schedule.created_at,
+        kind=ScheduleKind(timing.kind),
+        expression=timing.expression,
+        timezone=timing.timezone,
+        start_at=timing.start_at,
+        end_at=timing.end_at,
+        anchor=timing.start_at or created_at,
     )
 
 
@@ -245,14 +251,7 @@ def preview_draft(draft: DraftPreview, *, min_interval: dt.timedelta) -> Schedul
     """The same for a recurrence being typed, refused (422 naming the field) exactly as saving
     it would be."""
     now = utcnow()
-    rec = Recurrence(
-        kind=draft.kind,
-        expression=draft.expression,
-        timezone=draft.timezone,
-        start_at=draft.start_at,
-        end_at=draft.end_at,
-        anchor=draft.start_at or now,
-    )
+    rec = _recurrence(draft, now)
     budget = recurrence.Budget()  # one for the check and the answer together
     recurrence.check(rec, now, min_interval=min_interval, budget=budget)
     return _preview(rec, draft.count, draft.viewer_tz, budget)
