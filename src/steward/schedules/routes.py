@@ -37,9 +37,7 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 def _viewed(schedule_id: int, rights: AccessDep, session: SessionDep) -> Schedule:
     """Seen with template:view on its template (one of a deleted template: project-wide), or
     workflow:view for a workflow's."""
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
-    return service.get(session, rights.project, schedule_id, only=visible, workflows=sees_workflows)
+    return service.get(session, rights.project, schedule_id, seen=targets.seen_by(rights))
 
 
 ViewedSchedule = Annotated[Schedule, Depends(_viewed)]
@@ -91,7 +89,7 @@ def list_template_schedules(
     page: Annotated[PageParams, Query()],
 ) -> Page[ScheduleRead]:
     rows, total = service.list_for_project(
-        session, rights.project, limit=page.limit, offset=page.offset, template_id=template.id
+        session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
     )
     return Page.of([_read(s) for s in rows], total, page)
 
@@ -133,12 +131,10 @@ def list_schedules(
     rows, total = service.list_for_project(
         session,
         rights.project,
-        limit=page.limit,
-        offset=page.offset,
-        only=rights.templates_allowing(Action.TEMPLATE_VIEW),
-        workflows=Action.WORKFLOW_VIEW in rights.actions,
+        seen=targets.seen_by(rights),
         template_id=template_id,
         workflow_id=workflow_id,
+        **page.model_dump(),
     )
     return Page.of([_read(s) for s in rows], total, page)
 

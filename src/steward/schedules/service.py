@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy.orm import Session, joinedload
@@ -88,30 +87,26 @@ def list_for_project(
     *,
     limit: int,
     offset: int,
-    only: Collection[int] | None = None,
-    workflows: bool = True,
+    seen: targets.Seen,
     template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> tuple[list[Schedule], int]:
-    where = targets.visible(
-        Schedule, only, workflows, template_id=template_id, workflow_id=workflow_id
-    )
+    where = targets.visible(Schedule, seen, template_id=template_id, workflow_id=workflow_id)
     return scoped.list_in_project(
         session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
     )
 
 
-def get(
-    session: Session,
-    project: Project,
-    schedule_id: int,
-    *,
-    only: Collection[int] | None = None,
-    workflows: bool = True,
-) -> Schedule:
-    where = targets.visible(Schedule, only, workflows)
+def get(session: Session, project: Project, schedule_id: int, *, seen: targets.Seen) -> Schedule:
+    """Any schedule ``seen`` does not show is not found, like one that does not exist."""
     return scoped.get_in_project(
-        session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
+        session,
+        Schedule,
+        project,
+        schedule_id,
+        "schedule",
+        *targets.visible(Schedule, seen),
+        options=WITH_NAMES,
     )
 
 

@@ -48,11 +48,7 @@ hooks = APIRouter(prefix="/hooks", tags=["webhooks"])
 
 
 def _viewed(webhook_id: int, rights: AccessDep, session: SessionDep) -> Webhook:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
-    return service.get(
-        session, rights.project, webhook_id, templates=visible, workflows=sees_workflows
-    )
+    return service.get(session, rights.project, webhook_id, seen=targets.seen_by(rights))
 
 
 def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -> Webhook:
@@ -115,7 +111,7 @@ def list_template_webhooks(
 ) -> Page[WebhookRead]:
     """The template's webhooks, by name."""
     rows, total = service.list_for_project(
-        session, rights.project, templates=None, template_id=template.id, **page.model_dump()
+        session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
     )
     return Page.of(_reads(session, runtime.settings.url, rows), total, page)
 
@@ -165,8 +161,7 @@ def list_webhooks(
     rows, total = service.list_for_project(
         session,
         rights.project,
-        templates=rights.templates_allowing(Action.TEMPLATE_VIEW),
-        workflows=Action.WORKFLOW_VIEW in rights.actions,
+        seen=targets.seen_by(rights),
         template_id=template_id,
         workflow_id=workflow_id,
         **page.model_dump(),
