@@ -169,8 +169,7 @@ def update(session: Session, saver: Saver, schedule: Schedule, body: ScheduleUpd
     rights, actor, cipher = saver.rights, saver.actor, saver.cipher
     before = _fields(schedule)
     was_enabled = schedule.enabled
-    changes = body.changes()
-    scoped.check_rename(session, rights.project, schedule, changes, "schedule")
+    changes = scoped.changes_of(session, rights.project, schedule, body, "schedule")
     for field in PLAIN_FIELDS:
         if field in changes:
             setattr(schedule, field, changes[field])

@@ -169,8 +169,7 @@ def update_workflow(
     cipher: KeyCipher,
 ) -> Workflow:
     before = _fields(workflow)
-    changes = body.changes()
-    scoped.check_rename(session, project, workflow, changes, "workflow")
+    changes = scoped.changes_of(session, project, workflow, body, "workflow")
     for field in ("name", "description"):
         if field in changes:
             setattr(workflow, field, changes[field])
