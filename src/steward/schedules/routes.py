@@ -102,7 +102,8 @@ def create_schedule(
     launches with the owner's rights, so the owner must hold run:launch on the template, now
     and at every occurrence (else Steward disables the schedule and says why). The launch
     values are checked like a manual launch."""
-    return _read(service.create(session, saver, template, body))
+    created = service.create(session, saver, template, body)
+    return _read(created)
 
 
 @router.post("/schedules", status_code=status.HTTP_201_CREATED)
@@ -115,7 +116,8 @@ def create_targeted_schedule(
     occurrence (else Steward disables the schedule and says why). A workflow's schedule takes
     no launch values (its nodes carry their own)."""
     target = targets.target_of(session, saver.rights, body, kind="schedule")
-    return _read(service.create(session, saver, target, body))
+    created = service.create(session, saver, target, body)
+    return _read(created)
 
 
 @router.get("/schedules")
@@ -159,7 +161,8 @@ def update_schedule(
     schedule: EditedSchedule, body: ScheduleUpdate, session: SessionDep, saver: SaverDep
 ) -> ScheduleRead:
     """Only the fields sent change. The caller becomes the owner (see create)."""
-    return _read(service.update(session, saver, schedule, body))
+    updated = service.update(session, saver, schedule, body)
+    return _read(updated)
 
 
 @router.delete("/schedules/{schedule_id}", status_code=status.HTTP_204_NO_CONTENT)
