@@ -235,7 +235,8 @@ def test_a_workflow_node_launches_only_while_its_launcher_may_launch(
     with app.session() as session:
         actor, rights = app.rights(session, "operator")
         flow = workflows.get(session, rights.project, workflow["id"])
-        wrun = workflows.launch(session, app.cipher, app.queue, rights, flow, actor=actor).id
+        request = workflows.Launch(rights, actor, flow)
+        wrun = workflows.launch(session, request, cipher=app.cipher, queue=app.queue).id
     if demoted:  # between the launch and the node's run
         app.set_role(operator_id, "viewer")
 

@@ -76,9 +76,8 @@ class Service:
         with self.runtime.sessions() as session:
             actor, rights = self._as(session, username)
             workflow = service.get(session, rights.project, workflow_id)
-            wrun = service.launch(
-                session, self.runtime.cipher, self.queue, rights, workflow, actor=actor
-            )
+            request = service.Launch(rights, actor, workflow)
+            wrun = service.launch(session, request, cipher=self.runtime.cipher, queue=self.queue)
             return wrun.id
 
     def decide(

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
 from pydantic import Field
 from sqlalchemy import ColumnElement
@@ -31,6 +31,15 @@ def _where(session: Session, actor: Actor, filters: AuditFilters) -> list[Column
         project_ids=projects_allowing(session, actor, Action.AUDIT_VIEW),
         **filters.model_dump(),
     )
+
+
+def _exported(
+    session: SessionDep, actor: ActorDep, filters: Annotated[AuditFilters, Query()]
+) -> list[ColumnElement[bool]]:
+    return _where(session, actor, filters)
+
+
+Exported = Annotated[list[ColumnElement[bool]], Depends(_exported)]  # what an export streams
 
 
 @router.get("")
@@ -72,14 +81,8 @@ def _download(
     response_class=StreamingResponse,
     responses={200: {"content": {"application/x-ndjson": {}}}},
 )
-def export_audit(
-    session: SessionDep,
-    actor: ActorDep,
-    rt: RuntimeDep,
-    filters: Annotated[AuditFilters, Query()],
-) -> StreamingResponse:
+def export_audit(where: Exported, rt: RuntimeDep) -> StreamingResponse:
     """JSON lines, oldest first: one record per line, ready for a SIEM."""
-    where = _where(session, actor, filters)
 
     def lines(records: Iterator[AuditRead]) -> Iterator[str]:
         return (export.jsonl_line(r) for r in records)
@@ -92,13 +95,7 @@ def export_audit(
     response_class=StreamingResponse,
     responses={200: {"content": {"text/csv": {}}}},
 )
-def export_audit_csv(
-    session: SessionDep,
-    actor: ActorDep,
-    rt: RuntimeDep,
-    filters: Annotated[AuditFilters, Query()],
-) -> StreamingResponse:
+def export_audit_csv(where: Exported, rt: RuntimeDep) -> StreamingResponse:
     """CSV with a header line, oldest first, the same records and filters as the JSON lines;
     a cell a spreadsheet would read as a formula (= + - @) starts with a quote."""
-    where = _where(session, actor, filters)
     return _download(rt, where, export.csv_lines, "text/csv; charset=utf-8", "steward-audit.csv")

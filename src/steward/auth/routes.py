@@ -88,14 +88,9 @@ def login(
     the user created or updated from it (teams from its groups); 503 when no directory server
     answers (local users still log in)."""
     agent = request.headers.get("user-agent", "")
+    attempt = sessions.Attempt(body.username, body.password, client_ip(request), agent)
     user = ldap_login.authenticate(
-        session,
-        rt.settings,
-        body.username,
-        body.password,
-        limits=Limits.from_settings(rt.settings),
-        source_ip=client_ip(request),
-        user_agent=agent,
+        session, rt.settings, attempt, limits=Limits.from_settings(rt.settings)
     )
     try:
         totp.check_login(

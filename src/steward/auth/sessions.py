@@ -3,6 +3,7 @@ cookie, logout, a user's own sessions (listed, ended one by one), and ending all
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from sqlalchemy import select, update
@@ -43,21 +44,24 @@ def record_failure(
     session.commit()
 
 
-def authenticate(
-    session: Session,
-    username: str,
-    password: str,
-    *,
-    limits: throttle.Limits,
-    source_ip: str,
-    user_agent: str,
-) -> User:
+@dataclasses.dataclass(frozen=True)
+class Attempt:
+    """A password login as asked: the username and password given, and from where."""
+
+    username: str
+    password: str = dataclasses.field(repr=False)
+    source_ip: str
+    user_agent: str
+
+
+def authenticate(session: Session, attempt: Attempt, *, limits: throttle.Limits) -> User:
     """Check a password login; failures are recorded in the audit trail before raising.
 
     A locked account or address is refused (429) before the password is even checked, so
     guessing stops while the lock lasts; those refusals are not recorded one by one (a flood of
     them must not grow the audit trail at request speed).
     """
+    username, source_ip = attempt.username, attempt.source_ip
     user = session.scalar(select(User).where(User.username == username))
     throttle.check(
         session,
@@ -66,11 +70,13 @@ def authenticate(
         user_id=user.id if user else None,
         source_ip=source_ip,
     )
-    valid = verify_password(user.password_hash if user else None, password)
+    valid = verify_password(user.password_hash if user else None, attempt.password)
     valid = valid and user is not None and user.is_local  # a directory checks the others
     if user is None or not valid or not user.is_active:
         reason = "this account is disabled" if user and valid else "invalid username or password"
-        record_failure(session, username, user, reason, source_ip=source_ip, user_agent=user_agent)
+        record_failure(
+            session, username, user, reason, source_ip=source_ip, user_agent=attempt.user_agent
+        )
         raise NotAuthenticated(reason)
     return user
 

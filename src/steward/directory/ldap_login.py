@@ -30,26 +30,18 @@ INVALID = "invalid username or password"
 
 
 def authenticate(
-    session: Session,
-    settings: Settings,
-    username: str,
-    password: str,
-    *,
-    limits: throttle.Limits,
-    source_ip: str,
-    user_agent: str,
+    session: Session, settings: Settings, attempt: sessions.Attempt, *, limits: throttle.Limits
 ) -> User:
-    """The user ``username`` when ``password`` is theirs (locally, or in the directory)."""
+    """The user of ``attempt`` when its password is theirs (locally, or in the directory)."""
+    username, source_ip, user_agent = attempt.username, attempt.source_ip, attempt.user_agent
     user = session.scalar(select(User).where(User.username == username))
     config = ldap.LdapConfig.from_settings(settings) if settings.ldap_enabled else None
     if config is None or (user is not None and user.auth_source != AuthSource.LDAP):
-        return sessions.authenticate(
-            session, username, password, limits=limits, source_ip=source_ip, user_agent=user_agent
-        )
+        return sessions.authenticate(session, attempt, limits=limits)
     throttle.check(
         session, limits, username=username, user_id=user.id if user else None, source_ip=source_ip
     )
-    entry = ldap.authenticate(config, username, password)
+    entry = ldap.authenticate(config, username, attempt.password)
     if entry is None:
         sessions.record_failure(
             session, username, user, INVALID, source_ip=source_ip, user_agent=user_agent

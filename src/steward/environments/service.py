@@ -226,8 +226,7 @@ def update(
     session: Session, project: Project, env: Environment, body: EnvironmentUpdate, *, actor: Actor
 ) -> Environment:
     before = _fields(env)
-    changes = body.changes()
-    scoped.check_rename(session, project, env, changes, "environment")
+    changes = scoped.changes_of(session, project, env, body, "environment")
     if "name" in changes:
         env.name = changes["name"]
     if "description" in changes:

@@ -127,8 +127,7 @@ def update(
     guard: network.Guard,
 ) -> GalaxyServer:
     before = _fields(server)
-    changes = body.changes()
-    scoped.check_rename(session, project, server, changes, "galaxy server")
+    changes = scoped.changes_of(session, project, server, body, "galaxy server")
     moved = any(field in changes for field in URL_FIELDS)
     _apply(session, project, server, changes)  # takes auth_url and key_id out of changes
     if moved:

@@ -488,14 +488,11 @@ class _Importer:
             body["enabled"] = False
             try:
                 with _at(*where):
+                    saver = schedules.Saver(
+                        rights, self.actor, self.cipher, self.context.min_interval
+                    )
                     created = schedules.create(
-                        self.session,
-                        rights,
-                        target,
-                        ScheduleCreate.model_validate(body),
-                        actor=self.actor,
-                        cipher=self.cipher,
-                        min_interval=self.context.min_interval,
+                        self.session, saver, target, ScheduleCreate.model_validate(body)
                     )
             except InvalidInput as exc:
                 # a required password answer was left out of the export: the schedule cannot

@@ -20,6 +20,7 @@ from steward.errors import Conflict, InvalidState, NotFound
 from steward.projects.models import Project
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
+from steward.schemas import UpdateModel
 
 # the shared columns keep the place they had in each table: first id, project_id, name and
 # description, then the domain's own columns (sort order 0), last the timestamps
@@ -110,6 +111,16 @@ def check_rename(
     ``project``, or anywhere when None (``check_name_free``)."""
     if "name" in changes:
         check_name_free(session, type(obj), project, changes["name"], what, except_id=obj.id)
+
+
+def changes_of(
+    session: Session, project: Project | None, obj: Named, body: UpdateModel, what: str
+) -> dict[str, Any]:
+    """The fields a PATCH ``body`` sets (``UpdateModel.changes``), a new name refused as
+    ``check_rename`` refuses it."""
+    changes = body.changes()
+    check_rename(session, project, obj, changes, what)
+    return changes
 
 
 def list_in_project[M: ProjectScoped](

@@ -20,7 +20,7 @@ from steward.projects.schemas import (
     ProjectCreate,
     ProjectUpdate,
 )
-from steward.projects.scoped import check_name_free, check_rename, refuse_while_runs_active
+from steward.projects.scoped import changes_of, check_name_free, refuse_while_runs_active
 from steward.repositories import local
 from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
@@ -65,8 +65,7 @@ def list_visible(
 
 def update(session: Session, actor: Actor, project: Project, body: ProjectUpdate) -> Project:
     before = _fields(project)
-    changes = body.changes()
-    check_rename(session, None, project, changes, "project")
+    changes = changes_of(session, None, project, body, "project")
     if changes.get("runner_group_id", project.runner_group_id) != project.runner_group_id:
         runner_groups.choose(session, actor, changes["runner_group_id"], "runner_group_id")
     for field, value in changes.items():

@@ -155,8 +155,7 @@ def update(
 ) -> Repository:
     """``reach_now`` as on create."""
     before = _fields(repo)
-    changes = body.changes()
-    scoped.check_rename(session, project, repo, changes, "repository")
+    changes = scoped.changes_of(session, project, repo, body, "repository")
     for field, value in changes.items():
         setattr(repo, field, value)
     _check(session, project, repo, reach.roots, reach.guard)

@@ -61,7 +61,7 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
 @dataclasses.dataclass(frozen=True)
 class Trigger:
     """How a run was launched: by a person (api, ui, cli), a schedule, a webhook or a
-    workflow run."""
+    workflow run. Its fields are the run's columns of the same names."""
 
     launch_type: LaunchType
     schedule_id: int | None = None
@@ -99,11 +99,7 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
         template_id=template.id,
         status=RunStatus.QUEUED,
         launched_by_id=actor.user.id,
-        launch_type=trigger.launch_type,
-        schedule_id=trigger.schedule_id,
-        webhook_id=trigger.webhook_id,
-        relaunch_of_id=trigger.relaunch_of_id,
-        workflow_run_id=trigger.workflow_run_id,
+        **dataclasses.asdict(trigger),
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,

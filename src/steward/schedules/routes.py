@@ -37,9 +37,7 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 def _viewed(schedule_id: int, rights: AccessDep, session: SessionDep) -> Schedule:
     """Seen with template:view on its template (one of a deleted template: project-wide), or
     workflow:view for a workflow's."""
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
-    return service.get(session, rights.project, schedule_id, only=visible, workflows=sees_workflows)
+    return service.get(session, rights.project, schedule_id, seen=targets.seen_by(rights))
 
 
 ViewedSchedule = Annotated[Schedule, Depends(_viewed)]
@@ -64,6 +62,16 @@ def _min_interval(runtime: RuntimeDep) -> dt.timedelta:
 MinInterval = Annotated[dt.timedelta, Depends(_min_interval)]
 
 
+def _saver(
+    rights: AccessDep, actor: ActorDep, cipher: CipherDep, min_interval: MinInterval
+) -> service.Saver:
+    """The caller, who becomes the owner of the schedule they save."""
+    return service.Saver(rights, actor, cipher, min_interval)
+
+
+SaverDep = Annotated[service.Saver, Depends(_saver)]
+
+
 def _read(schedule: Schedule) -> ScheduleRead:
     names = {
         "template_name": schedule.template.name if schedule.template else "",
@@ -81,55 +89,34 @@ def list_template_schedules(
     page: Annotated[PageParams, Query()],
 ) -> Page[ScheduleRead]:
     rows, total = service.list_for_project(
-        session, rights.project, limit=page.limit, offset=page.offset, template_id=template.id
+        session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
     )
     return Page.of([_read(s) for s in rows], total, page)
 
 
 @router.post("/templates/{template_id}/schedules", status_code=status.HTTP_201_CREATED)
 def create_schedule(
-    template: TriggerTemplate,
-    body: ScheduleCreate,
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    min_interval: MinInterval,
+    template: TriggerTemplate, body: ScheduleCreate, session: SessionDep, saver: SaverDep
 ) -> ScheduleRead:
     """Needs template:write on the template. The caller becomes the schedule's owner: it
     launches with the owner's rights, so the owner must hold run:launch on the template, now
     and at every occurrence (else Steward disables the schedule and says why). The launch
     values are checked like a manual launch."""
-    created = service.create(
-        session, rights, template, body, actor=actor, cipher=cipher, min_interval=min_interval
-    )
+    created = service.create(session, saver, template, body)
     return _read(created)
 
 
 @router.post("/schedules", status_code=status.HTTP_201_CREATED)
 def create_targeted_schedule(
-    body: ScheduleTargetCreate,
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    min_interval: MinInterval,
+    body: ScheduleTargetCreate, session: SessionDep, saver: SaverDep
 ) -> ScheduleRead:
     """A schedule of a template (``template_id``, template:write on it) or of a workflow
     (``workflow_id``, workflow:write): exactly one. The caller becomes the owner and must hold
     run:launch on the template, or on every template node of the workflow, now and at every
     occurrence (else Steward disables the schedule and says why). A workflow's schedule takes
     no launch values (its nodes carry their own)."""
-    target = targets.target_of(
-        session,
-        rights,
-        template_id=body.template_id,
-        workflow_id=body.workflow_id,
-        kind="schedule",
-    )
-    created = service.create(
-        session, rights, target, body, actor=actor, cipher=cipher, min_interval=min_interval
-    )
+    target = targets.target_of(session, saver.rights, body, kind="schedule")
+    created = service.create(session, saver, target, body)
     return _read(created)
 
 
@@ -146,12 +133,10 @@ def list_schedules(
     rows, total = service.list_for_project(
         session,
         rights.project,
-        limit=page.limit,
-        offset=page.offset,
-        only=rights.templates_allowing(Action.TEMPLATE_VIEW),
-        workflows=Action.WORKFLOW_VIEW in rights.actions,
+        seen=targets.seen_by(rights),
         template_id=template_id,
         workflow_id=workflow_id,
+        **page.model_dump(),
     )
     return Page.of([_read(s) for s in rows], total, page)
 
@@ -173,18 +158,10 @@ def read_schedule(schedule: ViewedSchedule) -> ScheduleRead:
 
 @router.patch("/schedules/{schedule_id}")
 def update_schedule(
-    schedule: EditedSchedule,
-    body: ScheduleUpdate,
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    min_interval: MinInterval,
+    schedule: EditedSchedule, body: ScheduleUpdate, session: SessionDep, saver: SaverDep
 ) -> ScheduleRead:
     """Only the fields sent change. The caller becomes the owner (see create)."""
-    updated = service.update(
-        session, rights, schedule, body, actor=actor, cipher=cipher, min_interval=min_interval
-    )
+    updated = service.update(session, saver, schedule, body)
     return _read(updated)
 
 

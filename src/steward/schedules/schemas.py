@@ -4,10 +4,11 @@ import datetime as dt
 
 from pydantic import AwareDatetime, BaseModel, Field
 
-from steward.bounds import Description, Id, Name, ScheduleExpression, TimeZoneName
+from steward.bounds import Description, Name, ScheduleExpression, TimeZoneName
 from steward.schedules.models import MissedPolicy, ScheduleKind, TargetKind
 from steward.schemas import NamedUpdate, RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
+from steward.triggers.schemas import TargetChoice
 
 PREVIEW_MAX = 100
 
@@ -45,13 +46,10 @@ class ScheduleCreate(RequestModel):
     launch: LaunchOverrides = Field(default_factory=LaunchOverrides, description=LAUNCH_DOC)
 
 
-class ScheduleTargetCreate(ScheduleCreate):
+class ScheduleTargetCreate(TargetChoice, ScheduleCreate):
     """A schedule of a template or of a workflow: exactly one of ``template_id`` and
     ``workflow_id``. A workflow's schedule needs workflow:write, and its owner must hold
     run:launch on every template node of the workflow (now and at every firing)."""
-
-    template_id: Id | None = Field(default=None, description="the template it launches")
-    workflow_id: Id | None = Field(default=None, description="or the workflow it launches")
 
 
 class ScheduleUpdate(NamedUpdate):

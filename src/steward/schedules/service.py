@@ -6,8 +6,8 @@ was once the target is deleted."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy.orm import Session, joinedload
@@ -65,13 +65,19 @@ def _fields(schedule: Schedule) -> dict[str, Any]:
 
 
 def recurrence_of(schedule: Schedule) -> Recurrence:
+    return _recurrence(schedule, schedule.created_at)
+
+
+def _recurrence(timing: Schedule | DraftPreview, created_at: dt.datetime) -> Recurrence:
+    """What ``timing`` says of the occurrences (a saved schedule, or a draft); an RRULE
+    without DTSTART starts at its ``start_at``, else when it was created."""
     return Recurrence(
-        kind=ScheduleKind(schedule.kind),
-        expression=schedule.expression,
-        timezone=schedule.timezone,
-        start_at=schedule.start_at,
-        end_at=schedule.end_at,
-        anchor=schedule.start_at or schedule.created_at,
+        kind=ScheduleKind(timing.kind),
+        expression=timing.expression,
+        timezone=timing.timezone,
+        start_at=timing.start_at,
+        end_at=timing.end_at,
+        anchor=timing.start_at or created_at,
     )
 
 
@@ -81,30 +87,26 @@ def list_for_project(
     *,
     limit: int,
     offset: int,
-    only: Collection[int] | None = None,
-    workflows: bool = True,
+    seen: targets.Seen,
     template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> tuple[list[Schedule], int]:
-    where = targets.visible(
-        Schedule, only, workflows, template_id=template_id, workflow_id=workflow_id
-    )
+    where = targets.visible(Schedule, seen, template_id=template_id, workflow_id=workflow_id)
     return scoped.list_in_project(
         session, Schedule, project, *where, limit=limit, offset=offset, options=WITH_NAMES
     )
 
 
-def get(
-    session: Session,
-    project: Project,
-    schedule_id: int,
-    *,
-    only: Collection[int] | None = None,
-    workflows: bool = True,
-) -> Schedule:
-    where = targets.visible(Schedule, only, workflows)
+def get(session: Session, project: Project, schedule_id: int, *, seen: targets.Seen) -> Schedule:
+    """Any schedule ``seen`` does not show is not found, like one that does not exist."""
     return scoped.get_in_project(
-        session, Schedule, project, schedule_id, "schedule", *where, options=WITH_NAMES
+        session,
+        Schedule,
+        project,
+        schedule_id,
+        "schedule",
+        *targets.visible(Schedule, seen),
+        options=WITH_NAMES,
     )
 
 
@@ -114,18 +116,24 @@ def _refuse_launch_values(body: LaunchOverrides | None) -> None:
         raise InvalidInput("launch", WORKFLOW_LAUNCH)
 
 
+@dataclasses.dataclass(frozen=True)
+class Saver:
+    """Who saves a schedule and becomes its owner (``actor``, with their ``rights`` in the
+    project), the key cipher of its sealed answers, and the shortest interval allowed between
+    two occurrences (``STEWARD_SCHEDULE_MIN_INTERVAL_SECONDS``)."""
+
+    rights: ProjectAccess
+    actor: Actor
+    cipher: KeyCipher
+    min_interval: dt.timedelta
+
+
 def create(
-    session: Session,
-    rights: ProjectAccess,
-    target: Template | Workflow,
-    body: ScheduleCreate,
-    *,
-    actor: Actor,
-    cipher: KeyCipher,
-    min_interval: dt.timedelta,
+    session: Session, saver: Saver, target: Template | Workflow, body: ScheduleCreate
 ) -> Schedule:
-    """The caller becomes the owner and must hold run:launch on the template (on every
+    """The saver becomes the owner and must hold run:launch on the template (on every
     template node of the workflow, whose launch is then checked as a launch would be)."""
+    rights, actor, cipher = saver.rights, saver.actor, saver.cipher
     if isinstance(target, Workflow):
         _refuse_launch_values(body.launch)
         workflows.check_launch(session, cipher, rights, target)
@@ -148,29 +156,20 @@ def create(
         schedule.launch, schedule.secret_launch, _secrets = values.seal(
             session, cipher, target, body.launch, {}
         )
-    first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+    first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
     return audit.commit_created(session, actor, AuditAction.SCHEDULE_CREATE, schedule, _fields)
 
 
-def update(
-    session: Session,
-    rights: ProjectAccess,
-    schedule: Schedule,
-    body: ScheduleUpdate,
-    *,
-    actor: Actor,
-    cipher: KeyCipher,
-    min_interval: dt.timedelta,
-) -> Schedule:
-    """Fields not sent keep their value. The launch values are checked again whenever the
-    schedule stays enabled (the template may have changed since), and the timing whenever
-    it changes; the next occurrence is computed again when the timing changes or the
-    schedule is enabled again."""
+def update(session: Session, saver: Saver, schedule: Schedule, body: ScheduleUpdate) -> Schedule:
+    """Fields not sent keep their value; the saver becomes the owner. The launch values are
+    checked again whenever the schedule stays enabled (the template may have changed since),
+    and the timing whenever it changes; the next occurrence is computed again when the timing
+    changes or the schedule is enabled again."""
+    rights, actor, cipher = saver.rights, saver.actor, saver.cipher
     before = _fields(schedule)
     was_enabled = schedule.enabled
-    changes = body.changes()
-    scoped.check_rename(session, rights.project, schedule, changes, "schedule")
+    changes = scoped.changes_of(session, rights.project, schedule, body, "schedule")
     for field in PLAIN_FIELDS:
         if field in changes:
             setattr(schedule, field, changes[field])
@@ -192,7 +191,7 @@ def update(
             detail = _seal_again(session, cipher, schedule, template, body.launch)
     now = utcnow()
     if TIMING_FIELDS & changes.keys() or (schedule.enabled and not was_enabled):
-        first = recurrence.check(recurrence_of(schedule), now, min_interval=min_interval)
+        first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)
         schedule.next_fire_at = first
     if not schedule.enabled:
         schedule.next_fire_at = None
@@ -246,14 +245,7 @@ def preview_draft(draft: DraftPreview, *, min_interval: dt.timedelta) -> Schedul
     """The same for a recurrence being typed, refused (422 naming the field) exactly as saving
     it would be."""
     now = utcnow()
-    rec = Recurrence(
-        kind=draft.kind,
-        expression=draft.expression,
-        timezone=draft.timezone,
-        start_at=draft.start_at,
-        end_at=draft.end_at,
-        anchor=draft.start_at or now,
-    )
+    rec = _recurrence(draft, now)
     budget = recurrence.Budget()  # one for the check and the answer together
     recurrence.check(rec, now, min_interval=min_interval, budget=budget)
     return _preview(rec, draft.count, draft.viewer_tz, budget)

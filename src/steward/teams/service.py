@@ -10,7 +10,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.errors import Conflict, InvalidInput, NotFound
-from steward.projects.scoped import check_name_free, check_rename
+from steward.projects.scoped import changes_of, check_name_free
 from steward.teams.models import Team, TeamMember
 from steward.teams.schemas import TeamCreate, TeamUpdate
 
@@ -38,8 +38,7 @@ def create(session: Session, actor: Actor, body: TeamCreate) -> Team:
 
 def update(session: Session, actor: Actor, team: Team, body: TeamUpdate) -> Team:
     before = audit.snapshot(team, FIELDS)
-    changes = body.changes()
-    check_rename(session, None, team, changes, "team")
+    changes = changes_of(session, None, team, body, "team")
     for field, value in changes.items():
         setattr(team, field, value)
     return audit.commit_updated(session, actor, AuditAction.TEAM_UPDATE, team, before, FIELDS)

@@ -107,9 +107,8 @@ def launch(
         if isinstance(target, Workflow):
             rights.require(Action.WORKFLOW_VIEW)
             by = workflows.Trigger(WorkflowLaunchType(firing.via), **_by(firing))
-            wrun, done = workflows.start(
-                session, cipher, queue, rights, target, actor=actor, trigger=by
-            )
+            started = workflows.Launch(rights, actor, target, by)
+            wrun, done = workflows.start(session, started, cipher=cipher, queue=queue)
             return Launched(None, wrun, done.runs)
         trigger = runs.Trigger(LaunchType(firing.via), **_by(firing))
         request = runs.Launch(rights, actor, target.id, overrides, trigger)

@@ -8,6 +8,7 @@ naming the permission to edit it (template:write, workflow:write) or to launch i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection
 from typing import ClassVar, Protocol
 
@@ -19,18 +20,15 @@ from steward.errors import InvalidInput, NotFound
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.triggers.launch import Target, require_launch
+from steward.triggers.schemas import TargetChoice
 from steward.workflows import service as workflows
 
 
 def target_of(
-    session: Session,
-    rights: ProjectAccess,
-    *,
-    template_id: int | None,
-    workflow_id: int | None,
-    kind: str,
+    session: Session, rights: ProjectAccess, chosen: TargetChoice, *, kind: str
 ) -> Target:
     """``kind``: what is saved ("schedule", "webhook"), for the refusals."""
+    template_id, workflow_id = chosen.template_id, chosen.workflow_id
     if template_id is not None and workflow_id is not None:
         raise InvalidInput(
             "workflow_id", f"a {kind} has one target: give template_id or workflow_id, not both"
@@ -73,18 +71,36 @@ class TriggerModel(Protocol):
     workflow_id: ClassVar[Mapped[int | None]]
 
 
+@dataclasses.dataclass(frozen=True)
+class Seen:
+    """Which triggers (schedules, webhooks) a caller sees, by their target: those of the
+    templates ``templates`` (None: of every template, and those a deleted template left), and
+    those of the workflows when ``workflows``."""
+
+    templates: Collection[int] | None = None
+    workflows: bool = True
+
+
+EVERY = Seen()  # a template's own triggers, once the template is seen
+
+
+def seen_by(rights: ProjectAccess) -> Seen:
+    """template:view on their template; workflow:view for a workflow's."""
+    return Seen(
+        rights.templates_allowing(Action.TEMPLATE_VIEW), Action.WORKFLOW_VIEW in rights.actions
+    )
+
+
 def visible(
     model: type[TriggerModel],
-    templates: Collection[int] | None,
-    workflows: bool,
+    seen: Seen,
     *,
     template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> list[ColumnElement[bool]]:
-    """Which triggers (``model``: schedules or webhooks) the caller sees, by their target, and
-    of one template or one workflow when asked. ``templates``: those whose triggers the caller
-    sees (None: all, and a schedule left by a deleted template too); ``workflows``: whether the
-    caller sees the workflows' triggers."""
+    """Which triggers (``model``: schedules or webhooks) ``seen`` shows, and of one template
+    or one workflow when asked."""
+    templates, workflows = seen.templates, seen.workflows
     where: list[ColumnElement[bool]] = []
     if templates is not None or not workflows:
         of_templates = (

@@ -48,11 +48,7 @@ hooks = APIRouter(prefix="/hooks", tags=["webhooks"])
 
 
 def _viewed(webhook_id: int, rights: AccessDep, session: SessionDep) -> Webhook:
-    visible = rights.templates_allowing(Action.TEMPLATE_VIEW)
-    sees_workflows = Action.WORKFLOW_VIEW in rights.actions
-    return service.get(
-        session, rights.project, webhook_id, templates=visible, workflows=sees_workflows
-    )
+    return service.get(session, rights.project, webhook_id, seen=targets.seen_by(rights))
 
 
 def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -> Webhook:
@@ -115,7 +111,7 @@ def list_template_webhooks(
 ) -> Page[WebhookRead]:
     """The template's webhooks, by name."""
     rows, total = service.list_for_project(
-        session, rights.project, templates=None, template_id=template.id, **page.model_dump()
+        session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
     )
     return Page.of(_reads(session, runtime.settings.url, rows), total, page)
 
@@ -147,13 +143,7 @@ def create_targeted_webhook(
     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
     exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
     webhook takes no extractors nor ref_from (its nodes carry their own launch values)."""
-    target = targets.target_of(
-        session,
-        rights,
-        template_id=body.template_id,
-        workflow_id=body.workflow_id,
-        kind="webhook",
-    )
+    target = targets.target_of(session, rights, body, kind="webhook")
     created = service.create(session, rights.project, target, body, actor=actor)
     return _reads(session, runtime.settings.url, [created])[0]
 
@@ -171,8 +161,7 @@ def list_webhooks(
     rows, total = service.list_for_project(
         session,
         rights.project,
-        templates=rights.templates_allowing(Action.TEMPLATE_VIEW),
-        workflows=Action.WORKFLOW_VIEW in rights.actions,
+        seen=targets.seen_by(rights),
         template_id=template_id,
         workflow_id=workflow_id,
         **page.model_dump(),

@@ -21,6 +21,7 @@ from steward.bounds import (
 from steward.schedules.models import TargetKind
 from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel
 from steward.templates.variables import VariableName
+from steward.triggers.schemas import TargetChoice
 from steward.webhooks.matching import MatchOp, MatchSource
 from steward.webhooks.models import DeliveryOutcome, WebhookAuth
 from steward.webhooks.signatures import is_credential
@@ -120,13 +121,10 @@ class WebhookCreate(RequestModel):
     rate_limit_per_minute: RateLimit = 30
 
 
-class WebhookTargetCreate(WebhookCreate):
+class WebhookTargetCreate(TargetChoice, WebhookCreate):
     """A webhook of a template or of a workflow: exactly one of ``template_id`` and
     ``workflow_id``. A workflow's webhook takes no ``extractors`` nor ``ref_from`` (its nodes
     carry their own launch values)."""
-
-    template_id: Id | None = Field(default=None, description="the template it launches")
-    workflow_id: Id | None = Field(default=None, description="or the workflow it launches")
 
 
 class WebhookUpdate(NamedUpdate):

@@ -180,24 +180,10 @@ def delete(session: Session, webhook: Webhook, *, actor: Actor) -> None:
     audit.commit_deleted(session, actor, AuditAction.WEBHOOK_DELETE, webhook, _fields)
 
 
-def get(
-    session: Session,
-    project: Project,
-    webhook_id: int,
-    *,
-    templates: Collection[int] | None,
-    workflows: bool = True,
-) -> Webhook:
-    """``templates``: the ids of the templates whose webhooks the caller may see (None: all);
-    ``workflows``: whether the caller sees the workflows' webhooks. Any other webhook is not
-    found, like one that does not exist."""
+def get(session: Session, project: Project, webhook_id: int, *, seen: targets.Seen) -> Webhook:
+    """Any webhook ``seen`` does not show is not found, like one that does not exist."""
     return scoped.get_in_project(
-        session,
-        Webhook,
-        project,
-        webhook_id,
-        "webhook",
-        *targets.visible(Webhook, templates, workflows),
+        session, Webhook, project, webhook_id, "webhook", *targets.visible(Webhook, seen)
     )
 
 
@@ -205,16 +191,13 @@ def list_for_project(
     session: Session,
     project: Project,
     *,
-    templates: Collection[int] | None,
-    template_id: int | None,
+    seen: targets.Seen,
     limit: int,
     offset: int,
-    workflows: bool = True,
+    template_id: int | None = None,
     workflow_id: int | None = None,
 ) -> tuple[list[Webhook], int]:
-    where = targets.visible(
-        Webhook, templates, workflows, template_id=template_id, workflow_id=workflow_id
-    )
+    where = targets.visible(Webhook, seen, template_id=template_id, workflow_id=workflow_id)
     return scoped.list_in_project(session, Webhook, project, *where, limit=limit, offset=offset)
 
 

@@ -184,7 +184,8 @@ def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> Workfl
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
     session, rights, actor = launching.session, launching.rights, launching.actor
-    wrun = service.launch(session, launching.cipher, launching.queue, rights, workflow, actor=actor)
+    request = service.Launch(rights, actor, workflow)
+    wrun = service.launch(session, request, cipher=launching.cipher, queue=launching.queue)
     return _run_read(session, wrun, rights, launcher=actor.user.username, caller=actor)
 
 

@@ -169,8 +169,7 @@ def update_workflow(
     cipher: KeyCipher,
 ) -> Workflow:
     before = _fields(workflow)
-    changes = body.changes()
-    scoped.check_rename(session, project, workflow, changes, "workflow")
+    changes = scoped.changes_of(session, project, workflow, body, "workflow")
     for field in ("name", "description"):
         if field in changes:
             setattr(workflow, field, changes[field])
@@ -228,7 +227,8 @@ def delete_workflow(session: Session, workflow: Workflow, *, actor: Actor) -> No
 
 @dataclasses.dataclass(frozen=True)
 class Trigger:
-    """How a workflow run is launched: by a person, or by a schedule or webhook (its owner)."""
+    """How a workflow run is launched: by a person, or by a schedule or webhook (its owner).
+    Its fields are the workflow run's columns of the same names."""
 
     launch_type: WorkflowLaunchType = WorkflowLaunchType.MANUAL
     schedule_id: int | None = None
@@ -238,19 +238,21 @@ class Trigger:
 MANUAL = Trigger()
 
 
-def launch(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    rights: ProjectAccess,
-    workflow: Workflow,
-    *,
-    actor: Actor,
-    trigger: Trigger = MANUAL,
-) -> WorkflowRun:
+@dataclasses.dataclass(frozen=True)
+class Launch:
+    """One workflow launch: who asks (``actor``, with their ``rights`` in the workflow's
+    project), which workflow, triggered how (a template's launch: ``runs.service.Launch``)."""
+
+    rights: ProjectAccess
+    actor: Actor
+    workflow: Workflow
+    trigger: Trigger = MANUAL
+
+
+def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> WorkflowRun:
     """A workflow run of the document as it is now (``start``), committed, its root runs
     handed to the queue."""
-    wrun, done = start(session, cipher, queue, rights, workflow, actor=actor, trigger=trigger)
+    wrun, done = start(session, request, cipher=cipher, queue=queue)
     session.commit()
     done.send(queue)
     return wrun
@@ -305,28 +307,20 @@ def check_launch(
 
 
 def start(
-    session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
-    rights: ProjectAccess,
-    workflow: Workflow,
-    *,
-    actor: Actor,
-    trigger: Trigger = MANUAL,
+    session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue
 ) -> tuple[WorkflowRun, progress.Done]:
     """A workflow run of the document as it is now, checked as ``check_launch`` says; the root
     nodes start in the caller's transaction, which commits (then sends what is done)."""
-    check_launch(session, cipher, rights, workflow)
+    actor, workflow = request.actor, request.workflow
+    check_launch(session, cipher, request.rights, workflow)
     now = utcnow()
     wrun = WorkflowRun(
-        project_id=rights.project.id,
+        project_id=request.rights.project.id,
         workflow_id=workflow.id,
         workflow_name=workflow.name,
         status=WorkflowRunStatus.RUNNING,
         launched_by_id=actor.user.id,
-        launch_type=trigger.launch_type,
-        schedule_id=trigger.schedule_id,
-        webhook_id=trigger.webhook_id,
+        **dataclasses.asdict(request.trigger),
         edges=list(workflow.edges),
         secret_launch=workflow.secret_launch,
         needs_pass=False,
