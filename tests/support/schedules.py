@@ -62,14 +62,9 @@ def create_below(session: Session, template: Template, body: dict[str, Any]) -> 
     ``schedules.service.create`` as ``POST .../templates/{id}/schedules`` saves it."""
     admin = services.admin(session)
     project = session.get_one(Project, template.project_id)
+    saver = schedules.Saver(access(session, admin, project), admin, services.cipher(), MIN_INTERVAL)
     return schedules.create(
-        session,
-        access(session, admin, project),
-        template,
-        ScheduleCreate.model_validate_json(json.dumps(body)),
-        actor=admin,
-        cipher=services.cipher(),
-        min_interval=MIN_INTERVAL,
+        session, saver, template, ScheduleCreate.model_validate_json(json.dumps(body))
     )
 
 
