@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 import httpx2
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import Select, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -310,27 +310,30 @@ def claim_due(
     return won
 
 
+def _running_runs_subscriptions(*columns: Any) -> Select[Any]:
+    """``columns`` of every running run with each subscription of its project that applies to
+    it (``outbox.applies_to_run``): one row per run and subscription."""
+    return (
+        select(*columns)
+        .select_from(Run)
+        .join(Subscription, Subscription.project_id == Run.project_id)
+        .join(Destination, Destination.id == Subscription.destination_id)
+        .where(Run.status == RunStatus.RUNNING, outbox.applies_to_run())
+    )
+
+
 def queue_long_running(session: Session, now: dt.datetime) -> int:
     """A ``long_running`` message for every running run a subscription has waited for long
     enough, once per run and destination; how many were queued."""
     rows = session.execute(
-        select(
+        _running_runs_subscriptions(
             Run.id,
             Run.project_id,
             Run.started_at,
             Subscription.destination_id,
             Subscription.events,
             Subscription.long_running_minutes,
-        )
-        .select_from(Run)
-        .join(Subscription, Subscription.project_id == Run.project_id)
-        .join(Destination, Destination.id == Subscription.destination_id)
-        .where(
-            Run.status == RunStatus.RUNNING,
-            Run.started_at.is_not(None),
-            Subscription.long_running_minutes.is_not(None),
-            outbox.applies_to_run(),
-        )
+        ).where(Run.started_at.is_not(None), Subscription.long_running_minutes.is_not(None))
     ).all()
     due: dict[tuple[int, int], int] = {}  # (run, destination) -> project
     for run_id, project_id, started_at, destination_id, events, minutes in rows:
@@ -352,19 +355,13 @@ def queue_long_running(session: Session, now: dt.datetime) -> int:
     for (run_id, destination_id), project_id in due.items():
         if (run_id, destination_id) in told:
             continue
-        session.add(
-            Message(
-                project_id=project_id,
-                destination_id=destination_id,
-                run_id=run_id,
-                event=RunEventKind.LONG_RUNNING,
-            )
+        message = Message(
+            project_id=project_id,
+            destination_id=destination_id,
+            run_id=run_id,
+            event=RunEventKind.LONG_RUNNING,
         )
-        try:
-            session.commit()
-            queued += 1
-        except IntegrityError:  # another server's notifier queued it first: it is told once
-            session.rollback()
+        queued += _queue_once(session, message)
     return queued
 
 
@@ -382,16 +379,12 @@ def queue_host_quiet(
     queued. Its content is built now: it tells the task and the quiet time found now.
     ``memo``: what the notifier's earlier passes read of the runs (``runs.quiet``)."""
     rows = session.execute(
-        select(
+        _running_runs_subscriptions(
             Run.id,
             Subscription.destination_id,
             Subscription.events,
             Subscription.host_quiet_minutes,
         )
-        .select_from(Run)
-        .join(Subscription, Subscription.project_id == Run.project_id)
-        .join(Destination, Destination.id == Subscription.destination_id)
-        .where(Run.status == RunStatus.RUNNING, outbox.applies_to_run())
     ).all()
     wants: dict[int, dict[int, float]] = {}  # run -> destination -> its shortest threshold
     for run_id, destination_id, events, minutes in rows:
@@ -436,10 +429,17 @@ def queue_host_quiet(
             host=host.host,
         )
         message.content = messages.for_run(session, message, base_url, now, quiet=host)
-        session.add(message)
-        try:
-            session.commit()
-            queued += 1
-        except IntegrityError:  # another server's notifier queued it first: it is told once
-            session.rollback()
+        queued += _queue_once(session, message)
     return queued
+
+
+def _queue_once(session: Session, message: Message) -> int:
+    """Commit ``message``: 1, or 0 when another server's notifier queued it first (the unique
+    constraint of what is told once)."""
+    session.add(message)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return 0
+    return 1

@@ -183,8 +183,7 @@ def update_destination(
     actor: Actor,
 ) -> Destination:
     before = _fields(destination)
-    changes = body.changes()
-    scoped.check_rename(session, project, destination, changes, "destination")
+    changes = scoped.changes_of(session, project, destination, body, "destination")
     kind = DestinationKind(destination.kind)
     config = _config(kind, changes["config"]) if "config" in changes else dict(destination.config)
     key_id = changes.get("secret_key_id", destination.secret_key_id)
