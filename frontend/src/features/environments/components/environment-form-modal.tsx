@@ -1,6 +1,6 @@
 import { Fieldset, Group, Input, Select, Stack, Text, TextInput } from "@mantine/core";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
 import { FormModal } from "@/components/form-modal";
@@ -12,6 +12,7 @@ import {
   toEnvironmentBody,
   toEnvironmentValues,
 } from "@/features/environments/lib/environment-form";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
@@ -45,14 +46,10 @@ export function EnvironmentFormModal({
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    save.mutate(toEnvironmentBody(values), {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Environment “${saved.name}” saved` });
-        onSaved?.(saved);
-        onClose();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(
+      toEnvironmentBody(values),
+      savedThen("Environment", serverErrors, { onClose, onSaved }),
+    );
   });
 
   return (
@@ -65,8 +62,7 @@ export function EnvironmentFormModal({
       submitLabel={environment ? "Save" : "Create environment"}
       pending={save.isPending}
     >
-      <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-      <TextInput label="Description" {...form.getInputProps("description")} />
+      <NameDescriptionFields form={form} lines="one" />
       <CodeTextarea
         label="Extra variables"
         description="YAML or JSON mapping, passed to ansible-playbook as extra vars"

@@ -1,6 +1,5 @@
 import { NumberInput, Select, SimpleGrid, Switch, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useKeyOptions } from "@/api/queries/project-options";
@@ -13,6 +12,7 @@ import {
   toGalaxyServerValues,
   validateServerName,
 } from "@/features/galaxy/lib/galaxy-server-form";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 
 type GalaxyServer = Schemas["GalaxyServerRead"];
@@ -36,13 +36,7 @@ export function GalaxyServerFormModal({ projectId, server, onClose }: GalaxyServ
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    save.mutate(toGalaxyServerBody(values), {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Galaxy server “${saved.name}” saved` });
-        onClose();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(toGalaxyServerBody(values), savedThen("Galaxy server", serverErrors, { onClose }));
   });
 
   return (

@@ -1,15 +1,7 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Select,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Button, Group, Paper, Select, Text, TextInput } from "@mantine/core";
+import { LabelledSegments } from "@/components/labelled-segments";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
@@ -20,6 +12,7 @@ import { usePreviewInventory } from "@/features/inventories/api/preview-inventor
 import { type InventoryCreate, useSaveInventory } from "@/features/inventories/api/save-inventory";
 import { ResolvedHosts } from "@/features/inventories/components/resolved-hosts";
 import type { CreateInPlace } from "@/lib/create-in-place";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Inventory = Schemas["InventoryRead"];
@@ -111,14 +104,10 @@ export function InventoryFormModal({
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
-    save.mutate(toInventoryBody(values), {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Inventory “${saved.name}” saved` });
-        onSaved?.(saved);
-        onClose();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(
+      toInventoryBody(values),
+      savedThen("Inventory", serverErrors, { onClose, onSaved }),
+    );
   });
 
   return (
@@ -133,37 +122,26 @@ export function InventoryFormModal({
         submitLabel={inventory ? "Save" : "Create inventory"}
         pending={save.isPending}
       >
-        <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-        <TextInput label="Description" {...form.getInputProps("description")} />
-        <div>
-          <Text size="sm" fw={500} mb={4} id="inventory-kind-label">
-            Kind
-          </Text>
-          <SegmentedControl
-            aria-labelledby="inventory-kind-label"
-            data={[
-              { value: "static", label: "Static text" },
-              { value: "file", label: "File in a repository" },
-              { value: "plugin", label: "Plugin or script" },
-            ]}
-            {...form.getInputProps("kind")}
-          />
-        </div>
+        <NameDescriptionFields form={form} lines="one" />
+        <LabelledSegments
+          label="Kind"
+          data={[
+            { value: "static", label: "Static text" },
+            { value: "file", label: "File in a repository" },
+            { value: "plugin", label: "Plugin or script" },
+          ]}
+          {...form.getInputProps("kind")}
+        />
         {kind === "static" ? (
           <>
-            <div>
-              <Text size="sm" fw={500} mb={4} id="inventory-format-label">
-                Format
-              </Text>
-              <SegmentedControl
-                aria-labelledby="inventory-format-label"
-                data={[
-                  { value: "ini", label: "INI" },
-                  { value: "yaml", label: "YAML" },
-                ]}
-                {...form.getInputProps("format")}
-              />
-            </div>
+            <LabelledSegments
+              label="Format"
+              data={[
+                { value: "ini", label: "INI" },
+                { value: "yaml", label: "YAML" },
+              ]}
+              {...form.getInputProps("format")}
+            />
             <CodeTextarea
               label="Content"
               description="Parsed by ansible-inventory when saved"

@@ -1,4 +1,6 @@
-import { Alert, Button, SegmentedControl, Select, Text, TextInput, Textarea } from "@mantine/core";
+import { Alert, Button, Select, Text, TextInput, Textarea } from "@mantine/core";
+import { LabelledSegments } from "@/components/labelled-segments";
+import { NameDescriptionFields } from "@/components/name-description-fields";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
@@ -134,21 +136,15 @@ export function RepositoryFormModal({
         submitLabel={repository ? "Save" : "Create repository"}
         pending={save.isPending}
       >
-        <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
-        <TextInput label="Description" {...form.getInputProps("description")} />
-        <div>
-          <Text size="sm" fw={500} mb={4} id="repository-kind-label">
-            Kind
-          </Text>
-          <SegmentedControl
-            aria-labelledby="repository-kind-label"
-            data={[
-              { value: "git", label: "Git" },
-              { value: "local", label: "Local directory" },
-            ]}
-            {...form.getInputProps("kind")}
-          />
-        </div>
+        <NameDescriptionFields form={form} lines="one" />
+        <LabelledSegments
+          label="Kind"
+          data={[
+            { value: "git", label: "Git" },
+            { value: "local", label: "Local directory" },
+          ]}
+          {...form.getInputProps("kind")}
+        />
         <TextInput
           label={kind === "git" ? "URL" : "Directory on the server"}
           description={

@@ -12,7 +12,6 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { CodeTextarea } from "@/components/code-textarea";
@@ -39,6 +38,7 @@ import {
   toScheduleBody,
   toScheduleValues,
 } from "@/features/schedules/lib/schedule-form";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Schedule = Schemas["ScheduleRead"];
@@ -96,14 +96,7 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
       form.setErrors(checked.errors);
       return;
     }
-    save.mutate(checked.body, {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Schedule “${saved.name}” saved` });
-        onClose();
-        onSaved?.(saved);
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(checked.body, savedThen("Schedule", serverErrors, { onClose, onSaved }));
   });
 
   const allowed = new Set(ofWorkflow ? [] : (picked?.overridable ?? []));

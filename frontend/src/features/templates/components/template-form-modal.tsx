@@ -16,7 +16,6 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import { type ReactNode, useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ExtraVarsInput } from "@/components/extra-vars-input";
@@ -44,6 +43,7 @@ import {
 import { VERBOSITY } from "@/lib/launch-form";
 import { extraVarsOf } from "@/lib/extra-vars";
 import type { CreateInPlace, CreateInPlaceProps } from "@/lib/create-in-place";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 
 type Template = Schemas["TemplateRead"];
@@ -172,13 +172,10 @@ export function TemplateFormModal({
     serverErrors.clear();
     const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
     if (extraVars === null) return;
-    save.mutate(toTemplateBody(values, extraVars), {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Template “${saved.name}” saved` });
-        onClose();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(
+      toTemplateBody(values, extraVars),
+      savedThen("Template", serverErrors, { onClose }),
+    );
   });
 
   return (

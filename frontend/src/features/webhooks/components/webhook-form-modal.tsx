@@ -13,7 +13,6 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { useKeyOptions } from "@/api/queries/project-options";
@@ -33,6 +32,7 @@ import {
   toWebhookBody,
   toWebhookValues,
 } from "@/features/webhooks/lib/webhook-form";
+import { savedThen } from "@/lib/saved";
 import { useServerErrors } from "@/lib/form-errors";
 import { RemoveRowButton, AddRowButton } from "@/components/list-rows";
 
@@ -66,14 +66,7 @@ export function WebhookFormModal(props: WebhookFormModalProps) {
       form.setErrors(checked.errors);
       return;
     }
-    save.mutate(checked.body, {
-      onSuccess: (saved) => {
-        notifications.show({ color: "green", message: `Webhook “${saved.name}” saved` });
-        onClose();
-        onSaved?.(saved);
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+    save.mutate(checked.body, savedThen("Webhook", serverErrors, { onClose, onSaved }));
   });
 
   return (
