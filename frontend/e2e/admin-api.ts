@@ -99,10 +99,20 @@ export async function openAs(
   username = "admin",
   password = process.env.STEWARD_E2E_PASSWORD ?? "",
 ) {
-  const login = await page.request.post("/api/v1/auth/login", { data: { username, password } });
-  expect(login.ok(), await login.text()).toBe(true);
+  await signInThroughApi(page, username, password);
   await page.goto(path);
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** `username`'s session cookie in the page's browser context (see openAs), the page left where
+ * it is: for a test whose next step opens a page itself. */
+export async function signInThroughApi(
+  page: Page,
+  username = "admin",
+  password = process.env.STEWARD_E2E_PASSWORD ?? "",
+) {
+  const login = await page.request.post("/api/v1/auth/login", { data: { username, password } });
+  expect(login.ok(), await login.text()).toBe(true);
 }
 
 /** A full-page screenshot in the e2e artifacts, in the light and the dark scheme. */
