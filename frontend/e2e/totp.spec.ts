@@ -12,9 +12,7 @@ import {
   makeUser,
   overflowing,
   shots,
-  openAs,
   signInAs,
-  signInThroughApi,
 } from "./admin-api.ts";
 import { base32Decode, freshCode, hotp, totp } from "./totp-code.ts";
 
@@ -58,10 +56,6 @@ function wrongCode(secret: string): string {
 }
 
 async function signOut(page: Page) {
-  // a request still in flight when the session ends comes back 401, and the console then goes
-  // to the login page with `next` set (the page it was on) before the sign-out's own navigation:
-  // sign out once the page is quiet (seen on a machine at load 30, after turning two-factor off)
-  await page.waitForLoadState("networkidle");
   await page.getByRole("button", { name: /^Account: / }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login$/);
@@ -171,7 +165,7 @@ async function enroll(page: Page, shot: string): Promise<Enrolled> {
 /** Enroll, sign in with a code and with a recovery code, then an admin resets it. */
 async function fullCircle(page: Page, username: string, shot: string) {
   await makeUser(api, username);
-  await signInThroughApi(page, username, PASSWORD); // enroll opens the first page
+  await signInAs(page, username);
   const enrolled = await enroll(page, `${shot}-account-2fa`);
   await signOut(page);
 
@@ -224,7 +218,8 @@ async function fullCircle(page: Page, username: string, shot: string) {
   await expect(page.getByLabel("Password")).toHaveValue("");
 
   // the admin resets it: the password alone signs in again
-  await openAs(page, "/admin/users");
+  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.goto("/admin/users");
   await page.getByLabel("Search").fill(username);
   const users = page.getByRole("table", { name: "Users" });
   const row = users.getByRole("row", { name: new RegExp(username) });
@@ -264,7 +259,7 @@ test("a user turns two-factor off with the password and a code", async ({ page }
   test.setTimeout(150_000);
   const username = `otto-${tag}`;
   await makeUser(api, username);
-  await signInThroughApi(page, username, PASSWORD); // enroll opens the first page
+  await signInAs(page, username);
   const enrolled = await enroll(page, "totp-off");
 
   await page.getByRole("button", { name: "Disable two-factor authentication" }).click();
