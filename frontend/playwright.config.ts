@@ -11,8 +11,16 @@ const chromium = process.env.STEWARD_CHROMIUM ?? "/usr/bin/chromium";
 // worker share a server and run one after another, as all of them did on one worker, and
 // nothing one worker does to its instance (settings, users, 2FA, runs in its queue) reaches the
 // specs of the other: no spec has to know what runs beside it. A spec file stays on one worker
-// (fullyParallel: false): its tests build on each other. The LDAP and OIDC specs start servers
-// of their own as before.
+// (fullyParallel: false): its tests build on each other; a spec whose tests are independent
+// says so itself (test.describe.configure({ mode: "parallel" })). The LDAP and OIDC specs start
+// servers of their own as before.
+//
+// The two workers take spec files from one queue, in order: project by project, by file name
+// within one. So the long specs go first (projects "first" and "long") and the short ones fill
+// in behind them ("rest"): both workers end nearly together instead of one finishing a long
+// spec alone (by file name alone, triggers and workflows came last). A spec added later lands
+// in "rest"; one that takes a minute or more of a worker belongs in LONG. A worker changing
+// project starts afresh (a new browser; the same server, by its slot).
 const slot = process.env.TEST_PARALLEL_INDEX;
 if (slot !== undefined) {
   for (const name of ["URL", "PASSWORD", "REPOSITORIES"]) {
@@ -20,6 +28,12 @@ if (slot !== undefined) {
     if (value !== undefined) process.env[`STEWARD_E2E_${name}`] = value;
   }
 }
+
+// the longest specs whose tests build on each other, then the other long ones (some of them split
+// over both workers by mode "parallel"), then the rest
+const FIRST = ["crud-flow", "triggers", "workflows"];
+const LONG = ["compare", "launch", "ldap", "oidc", "requirements", "rights", "run-page", "totp"];
+const specs = (names: string[]) => new RegExp(`/e2e/(${names.join("|")})\\.spec\\.ts$`);
 
 export default defineConfig({
   testDir: "e2e",
@@ -34,6 +48,11 @@ export default defineConfig({
   // (argon2) or a page load can take longer than the default 5 s
   expect: { timeout: 15_000 },
   reporter: [["list"]],
+  projects: [
+    { name: "first", testMatch: specs(FIRST) },
+    { name: "long", testMatch: specs(LONG) },
+    { name: "rest", testIgnore: specs([...FIRST, ...LONG]) },
+  ],
   use: {
     ...devices["Desktop Chrome"],
     baseURL: process.env.STEWARD_E2E_URL,

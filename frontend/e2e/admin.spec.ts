@@ -1,9 +1,8 @@
 // Administration in the console: an admin creates users, resets a password, makes and unmakes
 // admins, disables and enables; makes teams and puts people in them. At desktop and phone width.
 import { expect, test } from "@playwright/test";
-import { type AdminApi, adminApi, overflowing, shots, signInAs } from "./admin-api.ts";
+import { type AdminApi, adminApi, overflowing, shots, openAs } from "./admin-api.ts";
 
-const ADMIN = process.env.STEWARD_E2E_PASSWORD ?? "";
 let api: AdminApi;
 
 test.beforeAll(async ({ baseURL }) => {
@@ -18,7 +17,7 @@ test("an admin creates a user, resets the password, makes and unmakes admin, dis
   page,
   browser,
 }) => {
-  await signInAs(page, "admin", ADMIN);
+  await openAs(page, "/projects");
   await page.getByRole("button", { name: /^Account: / }).click();
   await page.getByRole("menuitem", { name: "Users" }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
@@ -82,7 +81,7 @@ test("an admin creates a user, resets the password, makes and unmakes admin, dis
 
 test("an admin makes a team and puts people in it", async ({ page }) => {
   await api.send("POST", "/api/v1/users", { username: "tom-team", password: "team-password-1" });
-  await signInAs(page, "admin", ADMIN);
+  await openAs(page, "/projects");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams" }).click();
   await page.getByRole("button", { name: "New team" }).click();
   const dialog = page.getByRole("dialog", { name: "New team" });
@@ -107,8 +106,7 @@ test("an admin makes a team and puts people in it", async ({ page }) => {
 
 test("on a phone the administration pages fit the screen", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", ADMIN);
-  await page.goto("/admin/users");
+  await openAs(page, "/admin/users");
   await expect(page.getByRole("table", { name: "Users" })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
   await page.getByRole("button", { name: "Actions for admin" }).click();
@@ -123,7 +121,7 @@ test("on a phone the administration pages fit the screen", async ({ page }) => {
 
 test("a user who is not an admin is told so on an administration URL", async ({ page }) => {
   await api.send("POST", "/api/v1/users", { username: "nina-user", password: "nina-password-1" });
-  await signInAs(page, "nina-user", "nina-password-1");
+  await openAs(page, "/projects", "nina-user", "nina-password-1");
   await expect(
     page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }),
   ).toHaveCount(0);

@@ -8,7 +8,7 @@
 // in the charts' legend and the runs list, which filters by a launch value. Desktop, phone, dark.
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Page, expect as baseExpect, test } from "@playwright/test";
+import { expect as baseExpect, test } from "@playwright/test";
 import {
   type AdminApi,
   PASSWORD,
@@ -16,6 +16,7 @@ import {
   assignLocalRoot,
   makeUser,
   overflowing,
+  openAs,
 } from "./admin-api.ts";
 import { FINISHED } from "./run-workbench.ts";
 import { artifacts, repositoryDir } from "./server.ts";
@@ -51,16 +52,6 @@ let perfId = 0;
 const runs: number[] = []; // perf: nap 0, 3, 0, 0
 let otherRun = 0;
 let viewerName = "";
-const ADMIN_PASSWORD = process.env.STEWARD_E2E_PASSWORD ?? "";
-
-/** Sign in through the login form; done once the console has left the login page. */
-async function signInAs(page: Page, username: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-}
 
 async function finished(runId: number) {
   const deadline = Date.now() + 120_000;
@@ -128,8 +119,7 @@ test("runs picked in the list compare side by side, the regression first", async
   page,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await signInAs(page, "admin", ADMIN_PASSWORD);
-  await page.goto(`/projects/${projectId}/runs`);
+  await openAs(page, `/projects/${projectId}/runs`);
   const picker = page.getByRole("region", { name: "Compare runs" });
   await expect(picker).toContainText("Tick 2 to 4 runs");
   for (const id of [...runs, otherRun]) await page.getByLabel(`Pick run ${id}`).check();
@@ -217,8 +207,7 @@ test("runs picked in the list compare side by side, the regression first", async
 test("mixed templates are flagged; fewer than two or more than four runs are refused", async ({
   page,
 }) => {
-  await signInAs(page, "admin", ADMIN_PASSWORD);
-  await page.goto(`/projects/${projectId}/compare-runs?runs=${runs[0]},${otherRun}`);
+  await openAs(page, `/projects/${projectId}/compare-runs?runs=${runs[0]},${otherRun}`);
   await expect(page.getByText("Runs of different templates")).toBeVisible();
   await expect(page.getByRole("alert")).toContainText("encrypt-perf, other-perf");
   const tasks = page.getByRole("table", { name: "Task durations" });
@@ -233,8 +222,7 @@ test("mixed templates are flagged; fewer than two or more than four runs are ref
 });
 
 test("the template page charts its last runs and compares picked ones", async ({ page }) => {
-  await signInAs(page, viewerName, PASSWORD);
-  await page.goto(`/projects/${projectId}/templates/${perfId}`);
+  await openAs(page, `/projects/${projectId}/templates/${perfId}`, viewerName, PASSWORD);
   const performance = page.getByRole("region", { name: "Performance" });
   await expect(performance.getByLabel("Success, last 4 runs")).toContainText("100 %");
   await expect(performance.getByLabel("Success, last 30 days")).toContainText("4 of 4 ended runs");

@@ -3,7 +3,7 @@
 // the queued run says why it waits, a user holding a single grant sees only that template's
 // runs; at desktop and phone width, light and dark.
 import { expect as baseExpect, type Page, request, test } from "@playwright/test";
-import { type AdminApi, adminApi, makeUser, PASSWORD, shots, signInAs } from "./admin-api.ts";
+import { type AdminApi, adminApi, makeUser, PASSWORD, shots, openAs } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -34,9 +34,11 @@ test.beforeAll(async ({ baseURL }) => {
   api = await adminApi(baseURL);
   project = `dashboard-${Date.now()}`;
   bench = await Workbench.create(await request.newContext({ baseURL }), project, PLAYBOOKS);
-  await bench.waitFinished((await bench.launch("nightly-ok")).id);
+  // both at once (the project's limit is 4 until below)
+  const okRun = (await bench.launch("nightly-ok")).id;
   failedRun = (await bench.launch("nightly-broken")).id;
-  expect((await bench.waitFinished(failedRun)).status).toBe("failed");
+  const [, failed] = await Promise.all([bench.waitFinished(okRun), bench.waitFinished(failedRun)]);
+  expect(failed.status).toBe("failed");
   // one run at a time in this project: the next one waits behind the long pause
   await api.send("PATCH", `/api/v1/projects/${bench.projectId}`, { max_parallel_runs: 1 });
   slowRun = (await bench.launch("long-pause")).id;
@@ -77,8 +79,7 @@ const today = (page: Page) =>
 test("the dashboard shows the runs of the days, failing templates and why a run waits", async ({
   page,
 }) => {
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto("/");
+  await openAs(page, "/");
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute(
     "data-active",
@@ -137,8 +138,7 @@ test("the dashboard shows the runs of the days, failing templates and why a run 
 });
 
 test("a user with one grant sees only that template's runs, on a phone too", async ({ page }) => {
-  await signInAs(page, GRANTEE, PASSWORD);
-  await page.goto("/");
+  await openAs(page, "/", GRANTEE, PASSWORD);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
   await expect(today(page)).toHaveAttribute("aria-label", /: 2 runs — 1 successful, 1 queued$/);
   await expect(page.getByRole("group", { name: "Runs, 14 days" })).toContainText("2");

@@ -3,7 +3,7 @@
 // dashboard with a link to decide it; a failed sign-in is listed on the admin's audit page (the
 // instance's own records). Its own project, users and names: independent of other specs.
 import { type Page, expect, test } from "@playwright/test";
-import { type AdminApi, adminApi, makeUser, signInAs } from "./admin-api.ts";
+import { type AdminApi, adminApi, makeUser, openAs, PASSWORD } from "./admin-api.ts";
 
 const tag = Date.now().toString(36);
 const PROJECT = `inbox-${tag}`;
@@ -60,7 +60,7 @@ test("the badge counts a waiting approval and the dashboard links to its decisio
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAs(page, OPERATOR);
+  await openAs(page, "/projects", OPERATOR, PASSWORD);
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByTestId("approvals-count")).toHaveText("1");
   await nav.getByRole("link", { name: /^Approvals/ }).click();
@@ -87,7 +87,7 @@ test("the admin's audit page lists a failed sign-in of the instance", async ({
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await openAs(page, "/projects");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await expect(page.getByRole("heading", { name: "Audit" })).toBeVisible();
   const filters = page.getByRole("form", { name: "Audit filters" });

@@ -45,17 +45,11 @@ async function newRunId(page: Page, previous: number): Promise<number> {
   return Number(page.url().split("/").pop());
 }
 
-/** Through the login page; wherever it lands (the first screen may change), not on it. */
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-  await expect(page.getByRole("button", { name: "Account: admin" })).toBeVisible();
-}
+// each test builds its own project (below): they need not wait for each other, nor share a worker
+test.describe.configure({ mode: "parallel" });
 
-/** A project of its own for each test (signed in through `page.request`, the page's cookies). */
+/** A project of its own for each test, signed in through `page.request`: the page's cookies, so
+ * the page is signed in as the admin too. */
 test.beforeEach(async ({ page }, info) => {
   // each waits for real runs of ansible-playbook on a machine other tests share
   test.setTimeout(180_000);
@@ -107,7 +101,6 @@ test("relaunch opens the launch dialog prefilled; a changed var reaches the new 
     survey: { pw: "s3cret-answer" },
   })) as unknown as RunBody;
   await bench.waitFinished(first.id);
-  await signIn(page);
   await page.goto(`/projects/${bench.projectId}/runs/${first.id}`);
   await page.getByRole("button", { name: "Relaunch" }).click();
   await page.getByRole("menuitem", { name: "All hosts" }).click();
@@ -148,7 +141,6 @@ test("failed hosts only limits the relaunch to the failed host", async ({ page }
     template_id: partial,
   })) as unknown as RunBody;
   expect((await bench.waitFinished(first.id)).status).toBe("failed");
-  await signIn(page);
   await page.goto(`/projects/${bench.projectId}/runs/${first.id}`);
   await page.getByRole("button", { name: "Relaunch" }).click();
   await page.getByRole("menuitem", { name: "Failed hosts only" }).click();
@@ -165,7 +157,6 @@ test("failed hosts only limits the relaunch to the failed host", async ({ page }
 test("the launch dialog takes extra vars as YAML and names the line of a mistake", async ({
   page,
 }) => {
-  await signIn(page);
   await page.goto(`/projects/${bench.projectId}/templates`);
   await page.getByRole("button", { name: "Launch greet-launch" }).click();
   const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
@@ -187,7 +178,6 @@ test("the launch dialog takes extra vars as YAML and names the line of a mistake
 test("the template form picks the playbook from those found in the repository", async ({
   page,
 }) => {
-  await signIn(page);
   await page.goto(`/projects/${bench.projectId}/templates`);
   await page.getByRole("button", { name: "New template" }).click();
   const dialog = page.getByRole("dialog", { name: "New template" });

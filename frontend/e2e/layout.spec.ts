@@ -3,7 +3,7 @@
 // "Run #20 ·…" / "SUCCESSF…". The template page has its Edit button. Its own project: it
 // depends on no other spec's state.
 import { type Locator, expect as baseExpect, request, test } from "@playwright/test";
-import { signInAs } from "./admin-api.ts";
+import { openAs } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -40,8 +40,7 @@ test("at 1280 px every project tab is in sight or in More; the template page ope
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${bench.projectId}/templates`);
+  await openAs(page, `/projects/${bench.projectId}/templates`);
   const tabs = page.getByRole("tablist", { name: "Project sections" });
   await expect(tabs.getByRole("tab", { name: "Templates" })).toBeVisible();
   // the row does not scroll: what is not on screen is not hidden past its end either
@@ -80,8 +79,7 @@ test("on a phone the run header wraps instead of cutting the name and the status
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${bench.projectId}/runs/${runId}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${runId}`);
   const title = page.getByRole("heading", { name: `Run #${runId} · ${NAME}` });
   await expect(title).toBeVisible();
   const status = page.getByText("successful", { exact: true }).first();

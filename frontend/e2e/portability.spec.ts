@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { adminApi, assignLocalRoot, shots, signInAs } from "./admin-api.ts";
+import { adminApi, assignLocalRoot, shots, openAs } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -47,8 +47,7 @@ test("export a project, import it under a new name, its templates are there", as
   }
 
   // export: the settings page downloads the document, which holds no secret
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${project.id}/settings`);
+  await openAs(page, `/projects/${project.id}/settings`);
   const downloading = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export", exact: true }).click();
   const download = await downloading;

@@ -12,7 +12,7 @@ import {
   assignLocalRoot,
   overflowing,
   shots,
-  signInAs,
+  openAs,
 } from "./admin-api.ts";
 import { repositoryDir } from "./server.ts";
 
@@ -98,8 +98,7 @@ async function editTemplate(page: Page) {
 test("a Galaxy server made and changed in settings; the template's requirements switch", async ({
   page,
 }) => {
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${projectId}/settings`);
+  await openAs(page, `/projects/${projectId}/settings`);
   // none yet: ansible-galaxy's default, said in place of the table
   await expect(page.getByText("No Galaxy servers: requirements come from")).toBeVisible();
   await page.getByRole("button", { name: "New Galaxy server" }).click();
@@ -173,8 +172,7 @@ test("on a phone: the Galaxy servers fit, one is deleted; the switch goes back o
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${projectId}/settings`);
+  await openAs(page, `/projects/${projectId}/settings`);
   const table = page.getByRole("table", { name: "Galaxy servers" });
   await expect(table).toContainText("rh_hub");
   expect(await overflowing(page)).toEqual([]);

@@ -11,7 +11,8 @@ import {
   makeUser,
   overflowing,
   shots,
-  signInAs,
+  openAs,
+  PASSWORD,
 } from "./admin-api.ts";
 import { FINISHED } from "./run-workbench.ts";
 import { repositoryDir } from "./server.ts";
@@ -75,7 +76,7 @@ test.afterAll(async () => {
 });
 
 test("who may not create projects sees no New project button", async ({ page }) => {
-  await signInAs(page, VIEWER);
+  await openAs(page, "/projects", VIEWER, PASSWORD);
   await expect(page.getByRole("link", { name: PROJECT })).toBeVisible();
   await expect(page.getByRole("button", { name: "New project" })).toHaveCount(0);
   // no administration for a user either
@@ -89,8 +90,7 @@ test("who may not create projects sees no New project button", async ({ page }) 
 test("a viewer typing the settings URL gets a read-only page, not a form that fails", async ({
   page,
 }) => {
-  await signInAs(page, VIEWER);
-  await page.goto(`/projects/${projectId}/settings`);
+  await openAs(page, `/projects/${projectId}/settings`, VIEWER, PASSWORD);
   await expect(page.getByText("Read only")).toBeVisible();
   await expect(page.getByLabel("Name")).toHaveValue(PROJECT);
   await expect(page.getByLabel("Name")).toBeDisabled();
@@ -105,8 +105,7 @@ test("a run grant shows Cancel on a running run and Relaunch on a finished one",
   const run = await api.send<{ id: number }>("POST", `/api/v1/projects/${projectId}/runs`, {
     template_id: templateId,
   });
-  await signInAs(page, GRANTEE);
-  await page.goto(`/projects/${projectId}/runs/${run.id}`);
+  await openAs(page, `/projects/${projectId}/runs/${run.id}`, GRANTEE, PASSWORD);
   await expect(page.getByText("running", { exact: true })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Cancel run" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel run" }).click();
@@ -138,7 +137,7 @@ test("a run grant shows Cancel on a running run and Relaunch on a finished one",
 
 test("on a phone, every row action stays on the screen", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await openAs(page, "/projects");
   for (const section of ["templates", "inventories", "repositories"]) {
     await page.goto(`/projects/${projectId}/${section}`);
     await expect(page.getByRole("table")).toBeVisible();

@@ -1,6 +1,6 @@
 import { type Page, expect as baseExpect, test } from "@playwright/test";
 import { join } from "node:path";
-import { Workbench, signIn } from "./run-workbench.ts";
+import { Workbench } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
 
 // full page loads on a busy CI machine take a few seconds
@@ -36,7 +36,7 @@ test("open a failed run, jump to its failure, filter, see recap, timeline and pa
   expect(run.status).toBe("failed");
   expect(run.line_count).toBeGreaterThan(3000);
 
-  await signIn(page);
+  // signed in: Workbench.create signed the admin in through page.request (the page\'s cookies)
   await page.goto(`/projects/${bench.projectId}/runs/${run.id}`);
   const log = page.getByRole("region", { name: "Run output" });
   await expect(log).toContainText("PLAY [all]");

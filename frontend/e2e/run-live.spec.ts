@@ -1,6 +1,6 @@
 import { type Page, expect as baseExpect, test } from "@playwright/test";
 import { join } from "node:path";
-import { Workbench, renderedLines, signIn } from "./run-workbench.ts";
+import { Workbench, renderedLines } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
 
 // full page loads on a busy CI machine take a few seconds
@@ -25,7 +25,7 @@ test("launch a run, watch its lines arrive live (surviving a dropped connection)
   page,
 }) => {
   const bench = await Workbench.create(page.request, "live-runs", { "slow.yml": SLOW });
-  await signIn(page);
+  // signed in: Workbench.create signed the admin in through page.request (the page\'s cookies)
   await page.goto(`/projects/${bench.projectId}/templates`);
   await page.getByRole("button", { name: "Launch slow" }).click();
   // a launch dialog (overrides, survey) may come first: its defaults will do

@@ -4,7 +4,7 @@
 // dark scheme and fit a phone's width.
 import { expect as baseExpect, request, test } from "@playwright/test";
 import { join } from "node:path";
-import { signInAs } from "./admin-api.ts";
+import { openAs } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
 
@@ -28,16 +28,14 @@ let otherRunId = 0;
 test.beforeAll(async ({ baseURL }) => {
   const context = await request.newContext({ baseURL });
   bench = await Workbench.create(context, `run-metrics-${Date.now()}`, { "burst.yml": BURST });
-  const run = await bench.launch("burst");
-  runId = run.id;
-  await bench.waitFinished(runId);
+  // both at once: neither test needs them apart, and their sleeps overlap
+  runId = (await bench.launch("burst")).id;
   otherRunId = (await bench.launch("burst")).id;
-  await bench.waitFinished(otherRunId);
+  await Promise.all([bench.waitFinished(runId), bench.waitFinished(otherRunId)]);
 });
 
 test("the timeline shows the machine's metrics and shades a hovered task", async ({ page }) => {
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${bench.projectId}/runs/${runId}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${runId}`);
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByRole("heading", { name: "Host metrics" })).toBeVisible();
   for (const chart of ["CPU", "Memory", "Disk", "Network"]) {
@@ -74,8 +72,7 @@ test("the timeline shows the machine's metrics and shades a hovered task", async
 });
 
 test("two runs compare task by task, their metrics on one axis", async ({ page }) => {
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${bench.projectId}/runs/${runId}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${runId}`);
   await page.getByRole("tab", { name: "Timeline" }).click();
   await page.getByRole("link", { name: "Compare with other runs" }).click();
   await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();

@@ -4,12 +4,11 @@
 // and the audit trail say who, how and from where.
 import { type Page, expect as baseExpect, request, test } from "@playwright/test";
 import { join, resolve } from "node:path";
-import { shots, signInAs } from "./admin-api.ts";
+import { shots, openAs } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
 
 const expect = baseExpect.configure({ timeout: 15_000 });
-const ADMIN = process.env.STEWARD_E2E_PASSWORD ?? "";
 const python =
   process.env.STEWARD_PYTHON ?? join(resolve(import.meta.dirname, "..", ".."), ".venv/bin/python");
 
@@ -39,6 +38,10 @@ const TWO_HOSTS = `- hosts: all
 
 let bench: Workbench;
 let twoHostsTemplate = 0;
+
+// each test launches runs of its own in the project: they may run on both workers at once (each
+// worker builds the project on its server)
+test.describe.configure({ mode: "parallel" });
 
 test.beforeAll(async ({ baseURL }) => {
   const context = await request.newContext({ baseURL });
@@ -104,8 +107,7 @@ test("following, the newest line shows without scrolling the page, on a desktop 
 }) => {
   const run = await bench.launch("ticks");
   await page.setViewportSize({ width: 1280, height: 720 });
-  await signInAs(page, "admin", ADMIN);
-  await page.goto(`/projects/${bench.projectId}/runs/${run.id}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${run.id}`);
   const log = page.getByRole("region", { name: "Run output" });
   await expect(log).toContainText("tick 3", { timeout: 30_000 });
   await expect(page.getByRole("switch", { name: "Follow output" })).toBeChecked();
@@ -140,8 +142,7 @@ async function runningFor(page: Page): Promise<number> {
 
 test("'running for' keeps counting through a quiet task", async ({ page }) => {
   const run = await bench.launch("quiet");
-  await signInAs(page, "admin", ADMIN);
-  await page.goto(`/projects/${bench.projectId}/runs/${run.id}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${run.id}`);
   await expect(page.getByRole("region", { name: "Run output" })).toContainText("TASK [quiet]", {
     timeout: 30_000,
   });
@@ -160,8 +161,7 @@ test("a host's lines keep their task headers; the recap and first failure are a 
   const launched = await bench.post(bench.url("runs"), { template_id: twoHostsTemplate });
   const run = await bench.waitFinished(launched.id as number);
   expect(run.status).toBe("failed");
-  await signInAs(page, "admin", ADMIN);
-  await page.goto(`/projects/${bench.projectId}/runs/${run.id}`);
+  await openAs(page, `/projects/${bench.projectId}/runs/${run.id}`);
 
   // the recap above the tabs names the failed host
   const recap = page.getByRole("group", { name: "Recap" });
@@ -198,8 +198,7 @@ test("a host's lines keep their task headers; the recap and first failure are a 
 test("the runs list and the audit trail say who, how, when and from where", async ({ page }) => {
   const run = await bench.launch("quiet");
   await bench.post(bench.url(`runs/${run.id}/cancel`), {});
-  await signInAs(page, "admin", ADMIN);
-  await page.goto(`/projects/${bench.projectId}/runs`);
+  await openAs(page, `/projects/${bench.projectId}/runs`);
   const table = page.getByRole("table", { name: "Runs" });
   for (const header of ["Duration", "Launched by", "How", "From"]) {
     await expect(table.getByRole("columnheader", { name: header })).toBeVisible();

@@ -108,6 +108,10 @@ export async function startServer(
       STEWARD_URL: url,
       // the run page flags a host quiet after 3 s on one task (run-progress.spec.ts)
       STEWARD_HOST_QUIET_MINUTES: "0.05",
+      // a workflow's next node, an approval's effect and a notification's sending wait for these
+      // ticks (1 s and 2 s by default), several times a spec (workflows, triggers, inbox)
+      STEWARD_WORKFLOW_TICK_SECONDS: "0.25",
+      STEWARD_NOTIFIER_TICK_SECONDS: "0.25",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

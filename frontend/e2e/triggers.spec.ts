@@ -13,7 +13,8 @@ import {
   overflowing,
   playbookProject,
   shots,
-  signInAs,
+  openAs,
+  PASSWORD,
 } from "./admin-api.ts";
 
 const HELLO = `- hosts: all
@@ -41,8 +42,6 @@ interface Received {
 }
 let receiver: Server;
 const received: Received[] = [];
-
-const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
 
 test.beforeAll(async ({ baseURL }) => {
   api = await adminApi(baseURL);
@@ -110,8 +109,7 @@ test("a schedule: previewed in its zone and the viewer's, edited without losing 
   page,
 }) => {
   test.setTimeout(120_000);
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}/templates`);
+  await openAs(page, `/projects/${projectId}/templates`);
   await page.getByRole("link", { name: TEMPLATE }).click();
   await expect(page.getByRole("heading", { name: TEMPLATE })).toBeVisible();
   const sections = page.getByRole("tablist", { name: "Template sections" });
@@ -201,8 +199,7 @@ test("a webhook: its URL, a test delivery, then a real launch, in its deliveries
   page,
 }) => {
   test.setTimeout(120_000);
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}/templates/${templateId}?tab=webhooks`);
+  await openAs(page, `/projects/${projectId}/templates/${templateId}?tab=webhooks`);
   await page.getByRole("button", { name: "New webhook" }).click();
   const dialog = page.getByRole("dialog", { name: "New webhook" });
   await dialog.getByRole("textbox", { name: "Name" }).fill("on-push");
@@ -295,8 +292,7 @@ test("a webhook of a workflow: made in the console, its delivery launches a work
       edges: [],
     },
   );
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}/webhooks`);
+  await openAs(page, `/projects/${projectId}/webhooks`);
   await page.getByRole("button", { name: "New webhook" }).click();
   const dialog = page.getByRole("dialog", { name: "New webhook" });
   await dialog.getByText("Workflow", { exact: true }).click();
@@ -361,8 +357,7 @@ test("notifications: a destination on 127.0.0.1 tested, one on a closed port fai
 }) => {
   test.setTimeout(120_000);
   const port = (receiver.address() as AddressInfo).port;
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}/notifications`);
+  await openAs(page, `/projects/${projectId}/notifications`);
   await page.getByRole("button", { name: "New destination" }).click();
   const dialog = page.getByRole("dialog", { name: "New destination" });
   await dialog.getByRole("textbox", { name: "Kind" }).click();
@@ -446,7 +441,7 @@ test("notifications: a destination on 127.0.0.1 tested, one on a closed port fai
 
 test("on a phone the new pages fit the screen", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", adminPassword());
+  await openAs(page, "/projects");
   const schedules = await api.send<{ items: { id: number }[] }>(
     "GET",
     `/api/v1/projects/${projectId}/schedules`,
@@ -472,8 +467,7 @@ test("on a phone the new pages fit the screen", async ({ page }) => {
 });
 
 test("a viewer sees the pages read-only", async ({ page }) => {
-  await signInAs(page, VIEWER);
-  await page.goto(`/projects/${projectId}/schedules`);
+  await openAs(page, `/projects/${projectId}/schedules`, VIEWER, PASSWORD);
   await expect(page.getByRole("link", { name: "nightly-rman" })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("button", { name: "New schedule" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Edit nightly-rman" })).toHaveCount(0);

@@ -15,7 +15,8 @@ import {
   overflowing,
   playbookProject,
   shots,
-  signInAs,
+  openAs,
+  PASSWORD,
 } from "./admin-api.ts";
 
 const HELLO = `- hosts: all
@@ -45,7 +46,6 @@ let templateId = 0;
 let deployId = 0;
 const APPROVER = `approver-${tag}`;
 
-const adminPassword = () => process.env.STEWARD_E2E_PASSWORD ?? "";
 const url = (path: string) => `/api/v1/projects/${projectId}/${path}`;
 
 test.beforeAll(async ({ baseURL }) => {
@@ -113,8 +113,7 @@ test("a workflow: made in the editor, launched, approved, successful; its run li
   page,
 }) => {
   test.setTimeout(120_000);
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}`);
+  await openAs(page, `/projects/${projectId}`);
   await page
     .getByRole("tablist", { name: "Project sections" })
     .getByRole("tab", { name: "Workflows" })
@@ -165,12 +164,10 @@ test("a workflow: made in the editor, launched, approved, successful; its run li
   await expect(gate).toContainText("May approve: a global admin or a project operator");
   const runPage = page.url();
   await page.context().clearCookies(); // signed out: in again as another person
-  await signInAs(page, APPROVER);
-  await page.goto(runPage);
+  await openAs(page, runPage, APPROVER, PASSWORD);
   await approveAndFinish(page, "approval-1", "ship it", APPROVER);
   await page.context().clearCookies();
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(runPage);
+  await openAs(page, runPage);
   await expect(page.locator('g[data-node="step-1"]')).toHaveAttribute("data-status", "successful");
   await shots(page, "workflows-run");
 
@@ -195,8 +192,7 @@ test("a node's launch values: set in the editor, refused on its field, used by i
   page,
 }) => {
   test.setTimeout(120_000);
-  await signInAs(page, "admin", adminPassword());
-  await page.goto(`/projects/${projectId}/workflows`);
+  await openAs(page, `/projects/${projectId}/workflows`);
   await page.getByRole("button", { name: "New workflow" }).click();
   await page.getByRole("textbox", { name: "Name" }).fill("configured");
   await page.getByRole("button", { name: "Add template run" }).click();
@@ -276,10 +272,8 @@ test("on a phone: launch values changed, launched from the list, approved, nothi
     ],
   });
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, "admin", adminPassword());
-
   // the editor: the ship node's release changed in its launch values dialog (full screen)
-  await page.goto(`/projects/${projectId}/workflows/${made.id}`);
+  await openAs(page, `/projects/${projectId}/workflows/${made.id}`);
   await expect(page.getByRole("heading", { name: "phone-release" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Workflow graph of 3 nodes" })).toBeVisible();
   expect(await overflowing(page), "editor").toEqual([]);
