@@ -84,7 +84,7 @@ def create_app(runtime: Runtime, queue: RunQueue, services: Sequence[Lifecycle] 
 
     app = FastAPI(
         title="Steward",
-        version="0.1.0",
+        version=__version__,
         summary="Run Ansible playbooks as a team: projects, keys, templates, recorded runs.",
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=None,  # served by _mount_docs, without a CDN

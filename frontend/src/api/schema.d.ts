@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * Health
-     * @description Liveness: answers without authentication.
+     * @description Liveness: answers without authentication, with the server's version.
      */
     get: operations["health_api_v1_health_get"];
     put?: never;
