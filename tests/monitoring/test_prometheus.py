@@ -14,6 +14,7 @@ from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
 from support.builders import Workbench, inserted_run, make_user, token
 from support.postgres import PostgresServer
 
+from steward import __version__
 from steward.app import create_app
 from steward.config import Settings
 from steward.db import utcnow
@@ -61,7 +62,7 @@ def test_runs_and_capacity_are_counted_from_the_database(
     # the embedded dispatcher of this server takes every group with its slots
     assert samples[("steward_worker_slots_online", (("queue", "*"),))] == 4
     versions = [dict(labels)["version"] for name, labels in samples if name == "steward_build_info"]
-    assert versions == ["0.1.0"]
+    assert versions == [__version__]
 
 
 @pytest.mark.both_databases

@@ -3,16 +3,16 @@ API) is upgraded to HEAD and everything is read back — users, teams, tokens, e
 (decrypted), runs with their output, events and metrics, schedules, webhooks, workflows.
 
 The previous release's code is taken from git (``PREVIOUS``, the commit of that release in
-this repository's history) and run from a copy of its ``src/`` with this checkout's packages
-when its ``uv.lock`` is the same (else in an environment of its own, made by uv)."""
+this repository's history) and run in an environment of its own, made by uv from its
+``uv.lock`` (uv's cache holds the packages)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import tarfile
-import tomllib
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from steward.keys.models import Key
 pytestmark = [pytest.mark.both_databases, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
+UV = ROOT / ".tools" / "bin" / "uv"
 # the previous release: its version and its commit (CHANGELOG.md); the database it builds is
 # upgraded to HEAD. A new release moves this line to itself.
 PREVIOUS = ("0.1.0", "c24659f8edc0eda09eb6dba8aba1b79374bbcf50")
@@ -43,32 +44,31 @@ SECRETS: dict[str, dict[str, str]] = {  # each key's sealed fields (the SSH key'
 DBA_PASSWORD = "dba-password-0.1!"
 
 
-def _pins(lock: Path) -> list[dict[str, Any]]:
-    """The packages a lock file pins, besides Steward itself (whose version moves)."""
-    packages: list[dict[str, Any]] = tomllib.loads(lock.read_text())["package"]
-    return [p for p in packages if p["name"] != "steward"]
-
-
 def _previous_release(into: Path) -> Path:
-    """The previous release's ``steward`` command, from its commit's files."""
+    """The previous release's ``steward`` command: its commit's files, in an environment of its
+    own made by uv from its lock file (the packages are in uv's cache: no download)."""
     version, commit = PREVIOUS
+    files = ["src", "pyproject.toml", "uv.lock", "README.md"]
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src", "uv.lock"],
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *files],
         capture_output=True,
         check=False,
     )
     assert archive.returncode == 0, f"release {version} ({commit}): {archive.stderr.decode()}"
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
-    if _pins(into / "uv.lock") != _pins(ROOT / "uv.lock"):
-        pytest.fail(f"release {version} pins other packages: give it an environment of its own")
-    program = into / "steward"
-    # (its /health says this checkout's version: the package metadata is the installed one's)
-    program.write_text(
-        f'#!/bin/sh\nPYTHONPATH={into / "src"} exec {sys.executable} -m steward "$@"\n'
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    synced = subprocess.run(
+        [str(UV), "sync", "--quiet", "--frozen", "--no-dev", "--python", sys.executable],
+        cwd=into,
+        env={**env, "UV_PYTHON_DOWNLOADS": "never"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
-    program.chmod(0o755)
-    return program
+    assert synced.returncode == 0, f"release {version}: uv sync: {synced.stderr}"
+    return into / ".venv" / "bin" / "steward"
 
 
 def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
