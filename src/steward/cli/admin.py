@@ -164,6 +164,45 @@ def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup(settings: Settings, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from steward.backups import service
+
+    into = Path(args.to) if args.to else settings.data_dir / "backups"
+    try:
+        made = service.backup(settings, into)
+    except service.BackupRefused as exc:
+        raise CliError(str(exc), Exit.ERROR) from None
+    manifest = service.Manifest.read(made)
+    size = sum(f["size"] for f in manifest.files.values())
+    print(f"backup written: {made} ({manifest.database}, schema {manifest.schema}, {size} bytes)")  # noqa: T201
+    print("note: " + service.KEY_REMINDER.format(key=settings.key_file))  # noqa: T201
+    return 0
+
+
+def _restore(settings: Settings, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from steward.backups import service
+
+    if not args.yes:
+        raise CliError(
+            f"restore replaces the database at {settings.database_url.split('@')[-1]} with the"
+            " backup: stop the servers and workers, then run it again with --yes",
+            Exit.USAGE,
+        )
+    try:
+        manifest = service.restore(settings, Path(args.source))
+    except service.BackupRefused as exc:
+        raise CliError(str(exc), Exit.ERROR) from None
+    print(  # noqa: T201
+        f"restored the backup of {manifest.created_at} (Steward {manifest.steward}, schema"
+        f" {manifest.schema}); the next `steward serve` or `steward migrate` upgrades it if needed"
+    )
+    return 0
+
+
 def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from steward.retention import service
     from steward.runtime import Runtime
@@ -298,6 +337,21 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
             flag, type=_days, default=None, help=f"0 keeps forever; default STEWARD_{setting}"
         )
     retention.set_defaults(fn=_prune)
+    backup = sub.add_parser(
+        "backup",
+        help="a consistent copy of the database, safe while the server runs (SQLite's online"
+        " backup, pg_dump), with a manifest; the master key is kept apart",
+    )
+    backup.add_argument("--to", metavar="DIR", help="where (default: <data dir>/backups)")
+    backup.set_defaults(fn=_backup)
+    restore = sub.add_parser(
+        "restore",
+        help="replace the database with a backup, once its files, schema version and master"
+        " key are checked (servers and workers stopped)",
+    )
+    restore.add_argument("source", metavar="DIR", help="a directory `steward backup` wrote")
+    restore.add_argument("--yes", action="store_true", help="yes, replace the database")
+    restore.set_defaults(fn=_restore)
     directory = sub.add_parser("directory", help="directory (LDAP) accounts")
     directory_sub = directory.add_subparsers(dest="action", required=True)
     directory_sub.add_parser(

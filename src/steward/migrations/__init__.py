@@ -61,6 +61,12 @@ class Schema:
         return f"the database is up to date ({self.head}, Steward {__version__})"
 
 
+def revisions() -> set[str]:
+    """Every revision this code has (a database at one of them can be upgraded)."""
+    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    return {r.revision for r in script.walk_revisions()}
+
+
 def schema(url: str) -> Schema:
     script = ScriptDirectory.from_config(alembic_config(url))
     head = script.get_current_head() or ""  # one head, always (the revisions are one line)
