@@ -344,13 +344,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     backup.add_argument("--to", metavar="DIR", help="where (default: <data dir>/backups)")
     backup.set_defaults(fn=_backup)
-    restore = sub.add_parser(
-        "restore",
-        help="replace the database with a backup, once its files, schema version and master"
-        " key are checked (servers and workers stopped)",
+    restore = sub.add_parser("restore", help="replace the database with a checked backup")
+    restore.add_argument("--yes", action="store_true", help="yes: servers and workers are stopped")
+    restore.add_argument(
+        "source",
+        metavar="DIR",
+        help="a directory `steward backup` wrote: its files, schema version and master key are"
+        " checked before the database is replaced",
     )
-    restore.add_argument("source", metavar="DIR", help="a directory `steward backup` wrote")
-    restore.add_argument("--yes", action="store_true", help="yes, replace the database")
     restore.set_defaults(fn=_restore)
     directory = sub.add_parser("directory", help="directory (LDAP) accounts")
     directory_sub = directory.add_subparsers(dest="action", required=True)
