@@ -209,3 +209,46 @@ test("an empty project says what comes first; the template form creates what it 
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect.poll(() => tabs.getByRole("tab").count()).toBeGreaterThan(phoneRow);
 });
+
+test("an environment's secret takes a key created in place", async ({ page }) => {
+  const project = `${PROJECT}-env`;
+  const id = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name: project })).id;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.goto(`/projects/${id}/environments`);
+  await page.getByRole("button", { name: "New environment" }).click();
+  const form = page.getByRole("dialog", { name: "New environment" });
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill("prod");
+  await form.getByRole("button", { name: "Add secret" }).click();
+  await form.getByRole("textbox", { name: "Secret 1 name" }).fill("DB_PASSWORD");
+
+  await form.getByRole("button", { name: "New key" }).click();
+  const keyDialog = page.getByRole("dialog", { name: "New key" });
+  // the kinds a secret takes, one value each (no SSH key)
+  await keyDialog.getByRole("textbox", { name: "Kind" }).click();
+  await expect(page.getByRole("option")).toHaveText([
+    "Login and password",
+    "Vault password",
+    "Secret value",
+  ]);
+  await page.getByRole("option", { name: "Secret value" }).click();
+  await keyDialog.getByRole("textbox", { name: "Name", exact: true }).fill("db-pass");
+  await keyDialog.getByLabel("Value").fill("hunter2-in-place");
+  await keyDialog.getByRole("button", { name: "Store key" }).click();
+  await expect(keyDialog).toHaveCount(0);
+  // the secret without a key took it; what was typed stayed
+  await expect(form.getByRole("textbox", { name: "Secret 1 key" })).toHaveValue("db-pass (secret)");
+  await expect(form.getByRole("textbox", { name: "Secret 1 name" })).toHaveValue("DB_PASSWORD");
+  await form.getByRole("button", { name: "Create environment" }).click();
+  await expect(form).toHaveCount(0);
+
+  type Named = { id: number; name: string };
+  const keys = (await api.send<{ items: Named[] }>("GET", `/api/v1/projects/${id}/keys`)).items;
+  const environments = await api.send<{ items: unknown[] }>(
+    "GET",
+    `/api/v1/projects/${id}/environments`,
+  );
+  expect(environments.items).toMatchObject([
+    { name: "prod", secrets: [{ name: "DB_PASSWORD", target: "env", key_id: keys[0]?.id }] },
+  ]);
+});

@@ -9,7 +9,7 @@ import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 /**
  * The create dialogs a form may open in place for what it needs, each the feature's own create
  * form: a template's repository, inventory, keys and environment; a repository's key; an
- * inventory's repository (whose key in turn). None for who may not create resources.
+ * inventory's repository (whose key in turn); an environment's secret keys. None for who may not create resources.
  */
 export function createInPlace(project: Schemas["ProjectRead"]): CreateInPlace {
   if (!can(project.permissions, PROJECT_ACTIONS.resourceWrite)) return {};
@@ -46,6 +46,7 @@ export function createInPlace(project: Schemas["ProjectRead"]): CreateInPlace {
     <EnvironmentFormModal
       projectId={projectId}
       environment={null}
+      create={{ key }}
       onSaved={(saved) => onCreated(saved.id)}
       onClose={onClose}
     />

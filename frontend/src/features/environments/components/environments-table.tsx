@@ -7,6 +7,7 @@ import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
 import { useDeleteEnvironment } from "@/features/environments/api/delete-environment";
 import { useEnvironments } from "@/features/environments/api/get-environments";
+import type { CreateInPlace } from "@/lib/create-in-place";
 import { EnvironmentFormModal } from "@/features/environments/components/environment-form-modal";
 import { usePageParam } from "@/hooks/use-page-param";
 
@@ -46,9 +47,11 @@ interface EnvironmentsTableProps {
   projectId: number;
   /** may create, change and delete (resource:write) */
   canWrite: boolean;
+  /** a secret's key created in place, from the form (src/app hands it) */
+  createInPlace?: Pick<CreateInPlace, "key">;
 }
 
-export function EnvironmentsTable({ projectId, canWrite }: EnvironmentsTableProps) {
+export function EnvironmentsTable({ projectId, canWrite, createInPlace }: EnvironmentsTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const environments = useEnvironments(projectId, limit, offset);
   const remove = useDeleteEnvironment(projectId);
@@ -89,6 +92,7 @@ export function EnvironmentsTable({ projectId, canWrite }: EnvironmentsTableProp
         <EnvironmentFormModal
           projectId={projectId}
           environment={editing}
+          create={createInPlace}
           onClose={() => setEditing(undefined)}
         />
       )}
