@@ -115,6 +115,17 @@ export async function signInThroughApi(
   expect(login.ok(), await login.text()).toBe(true);
 }
 
+/** On a phone the navigation slides away: true once it has (a screenshot waits for it). */
+export async function navigationGone(page: Page) {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect
+    .poll(async () => {
+      const box = await nav.boundingBox();
+      return box ? box.x + box.width : 0;
+    })
+    .toBeLessThanOrEqual(0);
+}
+
 /** A full-page screenshot in the e2e artifacts, in the light and the dark scheme. */
 export async function shots(page: Page, name: string) {
   for (const scheme of ["light", "dark"] as const) {

@@ -7,7 +7,7 @@
 import { type Page, expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AdminApi, adminApi, assignLocalRoot, signInAs } from "./admin-api.ts";
+import { type AdminApi, adminApi, assignLocalRoot, navigationGone, signInAs } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
 const tag = Date.now().toString(36);
@@ -36,14 +36,7 @@ const shot = (page: Page, name: string) =>
 async function bothWidths(page: Page, name: string) {
   await shot(page, `${name}-1280`);
   await page.setViewportSize({ width: 390, height: 844 });
-  // the navigation slides away on a phone: the picture once it has
-  const nav = page.getByRole("navigation", { name: "Main" });
-  await expect
-    .poll(async () => {
-      const box = await nav.boundingBox();
-      return box ? box.x + box.width : 0;
-    })
-    .toBeLessThanOrEqual(0);
+  await navigationGone(page);
   await shot(page, `${name}-390`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -3,7 +3,14 @@
 // dashboard with a link to decide it; a failed sign-in is listed on the admin's audit page (the
 // instance's own records). Its own project, users and names: independent of other specs.
 import { type Page, expect, test } from "@playwright/test";
-import { type AdminApi, adminApi, makeUser, openAs, PASSWORD } from "./admin-api.ts";
+import {
+  type AdminApi,
+  adminApi,
+  makeUser,
+  navigationGone,
+  openAs,
+  PASSWORD,
+} from "./admin-api.ts";
 
 const tag = Date.now().toString(36);
 const PROJECT = `inbox-${tag}`;
@@ -41,16 +48,7 @@ test.afterAll(async () => {
 async function both(page: Page, name: string, path: (file: string) => string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-    if (width < 768) {
-      // the navigation slides away on a phone: the picture once it has
-      const nav = page.getByRole("navigation", { name: "Main" });
-      await expect
-        .poll(async () => {
-          const box = await nav.boundingBox();
-          return box ? box.x + box.width : 0;
-        })
-        .toBeLessThanOrEqual(0);
-    }
+    if (width < 768) await navigationGone(page);
     await page.screenshot({ path: path(`${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -5,15 +5,14 @@ timed pass below HTTP on recorded events; the message's wording; the unique cons
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from support.recorded import PLAY, event_of, recorded
+from support.services import counted
 
 from steward.db import utcnow
 from steward.notifications import posts
@@ -108,22 +107,6 @@ def test_without_the_plays_host_list_every_host_seen_is_on_the_task(db_session: 
     no_list = [at(T0, play([])), *PATCHING[1:]]
     run = recorded(db_session, RunStatus.RUNNING, no_list)
     assert [h for h, _, _ in found(db_session, run, dt.timedelta(minutes=5))] == ["db3"]
-
-
-@contextmanager
-def counted(session: Session) -> Iterator[list[str]]:
-    """The SQL statements run on ``session``'s connection within the block."""
-    statements: list[str] = []
-    connection = session.connection()
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    event.listen(connection, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(connection, "before_cursor_execute", count)
 
 
 def test_a_pass_that_remembers_reads_one_query_until_the_run_stores_events(

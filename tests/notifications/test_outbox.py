@@ -4,15 +4,14 @@ launcher a schedule's run is told with."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from support.builders import Workbench, inserted_run
 from support.notifications import HttpReceiver, subscribe, webhook_destination
+from support.services import counted
 
 from steward.auth.models import User
 from steward.db import utcnow
@@ -60,22 +59,6 @@ def schedule(session: Session, workbench: Workbench, template_id: int, name: str
     session.add(row)
     session.commit()
     return row.id
-
-
-@contextmanager
-def counted(session: Session) -> Iterator[list[str]]:
-    """The SQL statements run on ``session``'s connection within the block."""
-    statements: list[str] = []
-    connection = session.connection()
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    event.listen(connection, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(connection, "before_cursor_execute", count)
 
 
 def finish(session: Session, run_id: int, status: RunStatus) -> list[str]:

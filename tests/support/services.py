@@ -9,13 +9,14 @@ wiring (and tests/access/test_matrix.py every route).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pydantic
 import pytest
 from cryptography.fernet import Fernet
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -80,3 +81,19 @@ def refused(call: Callable[[], Any], field: str) -> str:
         detail = "; ".join(f"{_field(each['loc'])}: {each['msg']}" for each in error.errors())
     assert field in detail, detail
     return detail
+
+
+@contextmanager
+def counted(session: Session) -> Iterator[list[str]]:
+    """The SQL statements run on ``session``'s connection within the block."""
+    statements: list[str] = []
+    connection = session.connection()
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(connection, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(connection, "before_cursor_execute", count)

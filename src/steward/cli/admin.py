@@ -11,15 +11,11 @@ import contextlib
 import getpass
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from steward.cli.exits import CliError, Exit
 from steward.config import Settings
-
-if TYPE_CHECKING:
-    from steward.migrations import Schema
 
 
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
@@ -45,6 +41,7 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
 def _worker(settings: Settings, args: argparse.Namespace) -> int:
     import re
 
+    from steward import migrations
     from steward.bounds import GROUP_NAME_PATTERN
     from steward.dispatch.worker import RunWorker
     from steward.runtime import Runtime
@@ -58,7 +55,7 @@ def _worker(settings: Settings, args: argparse.Namespace) -> int:
         print(f"error: --queues: not a runner group name: {bad or args.queues!r}", file=sys.stderr)  # noqa: T201
         return 1
     with _schema_refusals():
-        _known_schema(settings)
+        migrations.known_schema(settings.database_url)
     runtime = Runtime.build(settings)
     try:
         return RunWorker(runtime, queues, args.concurrency).run(settings.log_level)
@@ -77,16 +74,6 @@ def _schema_refusals() -> Iterator[None]:
         raise CliError(str(exc), Exit.ERROR) from None
 
 
-def _known_schema(settings: Settings) -> Schema:
-    """Where the database stands; ``DatabaseNewer`` when a newer Steward migrated it."""
-    from steward import migrations
-
-    found = migrations.schema(settings.database_url)
-    if not found.known:
-        raise migrations.DatabaseNewer(found.describe())
-    return found
-
-
 def _migrate(settings: Settings, args: argparse.Namespace) -> int:
     """Exit 0 when up to date (or brought up to date), 1 when ``--check`` finds an upgrade
     pending, 6 on a database a newer Steward migrated."""
@@ -96,7 +83,7 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
     where = settings.database_url.split("@")[-1]
     with _schema_refusals():
         if args.check:
-            found = _known_schema(settings)
+            found = migrations.known_schema(settings.database_url)
             print(f"{where}: {found.describe()}")  # noqa: T201
             return Exit.FAILED if found.pending or found.current is None else Exit.OK
         migrations.upgrade(settings.database_url)

@@ -80,12 +80,18 @@ def schema(url: str) -> Schema:
     return Schema(current, head, known)
 
 
-def upgrade(url: str, revision: str = "head") -> None:
-    """To ``revision`` (default: this code's newest); refused on a database a newer Steward
-    migrated (``DatabaseNewer``), before anything is changed."""
+def known_schema(url: str) -> Schema:
+    """Where the database stands; ``DatabaseNewer`` when a newer Steward migrated it."""
     found = schema(url)
     if not found.known:
         raise DatabaseNewer(found.describe())
+    return found
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """To ``revision`` (default: this code's newest); refused on a database a newer Steward
+    migrated (``DatabaseNewer``), before anything is changed."""
+    known_schema(url)
     command.upgrade(alembic_config(url), revision)
 
 
