@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+# Ports for the servers the tests start come from below the kernel's ephemeral range
+# (32768-60999), where no outgoing connection's source port can take one between the choice and
+# the server's bind. Each test process walks its own stretch of it (the two xdist workers, and
+# other sessions on the machine, start far apart), skipping any port already bound.
+_PORTS = range(20000, 32000)
+_next = _PORTS.start + (os.getpid() * 7919) % len(_PORTS)
+
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    global _next
+    for _ in range(len(_PORTS)):
+        port = _next
+        _next = _PORTS.start + (_next + 1 - _PORTS.start) % len(_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {_PORTS.start}-{_PORTS.stop - 1} on 127.0.0.1")
 
 
 def wait_until_ready(
