@@ -47,11 +47,11 @@ test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_
 
 # the suite on both cores
 test-py-shared: setup-test
-	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone and not release" --durations=15 $(if $(ARGS),,--cov --cov-report=) $(ARGS)
+	COVERAGE_CORE=sysmon .venv/bin/pytest -n 2 --dist loadgroup -m "not alone and not release" --durations=15 --junitxml=test-artifacts/pytest-shared.xml $(if $(ARGS),,--cov --cov-report=) $(ARGS)
 
 # the tests that measure the whole machine, with nothing beside them
 test-py-alone: setup-test
-	COVERAGE_CORE=sysmon .venv/bin/pytest -m alone $(if $(ARGS),,--cov --cov-append --cov-fail-under=92) $(ARGS); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
+	COVERAGE_CORE=sysmon .venv/bin/pytest -m alone --junitxml=test-artifacts/pytest-alone.xml $(if $(ARGS),,--cov --cov-append --cov-fail-under=92) $(ARGS); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
 test-release: wheel ## the wheel installed with `uv tool install` outside the checkout: serve, a real run, the console
 	.venv/bin/pytest -m release -p no:cacheprovider tests/release
