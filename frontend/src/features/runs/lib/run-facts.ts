@@ -1,5 +1,6 @@
 import type { Run } from "@/features/runs/api/get-run";
 import { formatSeconds } from "@/features/runs/lib/timeline";
+import { RUN_OPTIONS } from "@/lib/launch-form";
 
 type Launch = Pick<Run, "launch_type" | "schedule_id" | "webhook_id"> &
   Partial<Pick<Run, "workflow_run_id" | "launched_by">>;
@@ -24,16 +25,7 @@ export function launchedFrom(run: Launch & Pick<Run, "source_ip">): string {
 }
 
 /** The launch settings the runs list shows and filters by (the API's `launch=field:value`). */
-export const LAUNCH_FIELDS = [
-  "limit",
-  "tags",
-  "skip_tags",
-  "check_mode",
-  "diff_mode",
-  "verbosity",
-  "forks",
-  "ref",
-] as const;
+export const LAUNCH_FIELDS = [...RUN_OPTIONS, "ref"] as const;
 
 export interface LaunchValue {
   /** answer: a survey answer or an extra var given at launch; launch: a launch setting */

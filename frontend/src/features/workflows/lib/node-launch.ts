@@ -1,6 +1,11 @@
 import type { Schemas } from "@/api/client";
 import { ApiError, type FieldError, isApiError } from "@/api/errors";
-import { type LaunchFormValues, toRunCreate, toSavedLaunchValues } from "@/lib/launch-form";
+import {
+  type LaunchFormValues,
+  RUN_OPTIONS,
+  toRunCreate,
+  toSavedLaunchValues,
+} from "@/lib/launch-form";
 
 type Template = Schemas["TemplateRead"];
 type Launch = Schemas["LaunchOverrides"];
@@ -9,17 +14,7 @@ type Launch = Schemas["LaunchOverrides"];
 export const MASK = "********";
 
 /** The overrides a template may allow, each compared with the template's own value. */
-const OVERRIDES = [
-  "limit",
-  "tags",
-  "skip_tags",
-  "check_mode",
-  "diff_mode",
-  "verbosity",
-  "forks",
-  "timeout_seconds",
-  "inventory_id",
-] as const;
+const OVERRIDES = [...RUN_OPTIONS, "timeout_seconds", "inventory_id"] as const;
 
 /** What the launch dialog edits; any other saved value (`ref`) is kept as it is. */
 const EDITED = new Set<string>([...OVERRIDES, "extra_vars", "survey"]);
