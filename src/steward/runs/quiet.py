@@ -3,7 +3,9 @@
 The run page flags a host that is on a task and gave no sign of life for longer than a threshold
 (``frontend/src/features/runs/lib/progress.ts``: ``applyProgress`` and ``quietHosts``), from the
 progress events the live stream sends (``runs.output.progress``). The notifier's ``host_quiet``
-event tells the same hosts, from the same stored events, by the same rule:
+event tells the same hosts, from the same stored events, by the same rule (both are held to the
+cases of ``frontend/src/features/runs/lib/quiet-cases.json``: tests/runs/test_quiet_conformance.py
+and the console's quiet-conformance.test.ts):
 
 - the run's current task is its last task start (``TASK_HEADERS``); the current play's hosts
   (its start event's list, else every host seen) are on it from that moment, except the hosts

@@ -230,7 +230,8 @@ export function taskPosition(progress: Progress): string {
 
 /** Hosts on a task that gave no sign of life (a result, a loop's item) for `thresholdMs`, the
  * quietest first. The notification `host_quiet` tells the same hosts by the same rule, on the
- * server (`src/steward/runs/quiet.py`): a change here is made there too. */
+ * server (`src/steward/runs/quiet.py`): a change here is made there too, and both answer the
+ * cases of quiet-cases.json (quiet-conformance.test.ts, tests/runs/test_quiet_conformance.py). */
 export function quietHosts(
   progress: Progress,
   now: number,
