@@ -21,6 +21,9 @@ export default defineConfig({
   },
   test: {
     environment: "jsdom",
+    // each file in a VM context of a worker that keeps its jsdom: a third of the CPU of a fresh
+    // process and jsdom per file (measured 28 s vs 80 s user), with the files still isolated
+    pool: "vmThreads",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/testing/setup.ts"],
     css: false,
