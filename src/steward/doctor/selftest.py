@@ -1,6 +1,7 @@
 """The run sandbox, proved by a real run: a built-in playbook on localhost, started the way a
 run's playbook is (``Sandbox.from_settings`` as ``Runtime`` builds it, a private directory
-under the data dir's ``runs/`` bound back into the sandbox, ``playbook.run_playbook`` with
+under the data dir's ``runs/`` and a TMPDIR under the SSH control root, both bound back into
+the sandbox as ``execution/preparation`` binds a run's, ``playbook.run_playbook`` with
 Steward's callback plugin, every process of it ended by its marker afterwards), that reports
 what it could see: a file of its own directory (the control: the probe could succeed), a file
 Steward wrote into the data dir, the master key file and the SQLite database.
@@ -15,6 +16,7 @@ import dataclasses
 import json
 import secrets
 import shutil
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -26,7 +28,7 @@ from steward.config import Settings
 from steward.doctor.findings import Finding, fail, ok, seconds, warn
 from steward.execution.ansible import processes
 from steward.execution.ansible.playbook import RunnerSpec, run_playbook, write_secret
-from steward.execution.ansible.sandbox import Sandbox
+from steward.execution.ansible.sandbox import Sandbox, control_root
 
 SANDBOX = "sandbox"
 TIMEOUT = 60.0  # seconds: a loaded machine starts ansible-playbook slowly
@@ -93,12 +95,16 @@ def _database_file(settings: Settings) -> str:
 
 def run_self_test(settings: Settings, sandbox: Sandbox, *, timeout: float = TIMEOUT) -> SelfTest:
     """The built-in playbook on localhost inside ``sandbox``; what it saw."""
-    run_uuid = f"doctor-{uuid.uuid4().hex}"
+    run_uuid = f"doctor-{uuid.uuid4().hex[:12]}"
     workdir = settings.runs_dir / run_uuid
     canary = settings.data_dir / f".{run_uuid}"
     token = secrets.token_hex(16)
+    control_dir: Path | None = None
     try:
         workdir.mkdir(mode=0o700, parents=True)
+        # TMPDIR as a run's: short (Ansible's and ssh's sockets), under the hidden control root
+        control_root(settings).mkdir(mode=0o700, exist_ok=True)
+        control_dir = Path(tempfile.mkdtemp(prefix="doctor-", dir=control_root(settings)))
         (workdir / "project").mkdir(mode=0o700)
         (workdir / "project" / PLAYBOOK).write_text(PLAYBOOK_TEXT)
         (workdir / "tmp").mkdir(mode=0o700)
@@ -122,9 +128,9 @@ def run_self_test(settings: Settings, sandbox: Sandbox, *, timeout: float = TIME
             playbook=PLAYBOOK,
             inventory=inventory,
             extravars_files=(extravars,),
-            sandbox=tuple(sandbox.wrap([], visible=(workdir,))),
+            sandbox=tuple(sandbox.wrap([], visible=(workdir, control_dir))),
             env={
-                "TMPDIR": str(workdir / "tmp"),
+                "TMPDIR": str(control_dir),
                 "ANSIBLE_LOCAL_TEMP": str(workdir / "tmp"),
                 "ANSIBLE_RETRY_FILES_ENABLED": "False",
                 "ANSIBLE_INVENTORY_ENABLED": "yaml",
@@ -143,6 +149,8 @@ def run_self_test(settings: Settings, sandbox: Sandbox, *, timeout: float = TIME
         took = time.monotonic() - started
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        if control_dir is not None:
+            shutil.rmtree(control_dir, ignore_errors=True)
         canary.unlink(missing_ok=True)
     saw = None
     for event in events:
@@ -154,6 +162,10 @@ def run_self_test(settings: Settings, sandbox: Sandbox, *, timeout: float = TIME
     status = "timed out" if outcome.status == "canceled" else outcome.status
     output = "\n".join(str(e.get("stdout", "")) for e in events if e.get("stdout"))
     return SelfTest(status, took, saw, output.strip()[-600:])
+
+
+def _listed(items: list[str]) -> str:
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
 
 
 def _last_line(output: str) -> str:
@@ -186,7 +198,7 @@ def sandbox_check(settings: Settings, sandbox: Sandbox | None = None) -> Finding
             f"the self-test run could not read its own directory ({took});"
             " runs cannot work in this sandbox",
         )
-    seen = " and ".join(test.leaks) or "nothing of Steward's"
+    seen = _listed(test.leaks) or "nothing of Steward's"
     if not sandbox.enabled:
         return warn(
             SANDBOX,
