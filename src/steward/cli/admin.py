@@ -1,5 +1,6 @@
 """The server's own commands, run where the server runs (its settings, its database): serve,
-worker, migrate, user create, keys rotate, audit prune, prune, directory sync, repositories check.
+worker, migrate, user create, keys rotate, audit prune, prune, backup, restore, directory sync,
+repositories check, doctor.
 
 Their modules are imported when the command runs: ``steward run`` and the other API client
 commands start without loading the database layer."""
