@@ -10,9 +10,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import psutil
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -21,7 +18,6 @@ from steward.doctor.findings import Finding, fail, ok, seconds, warn
 from steward.doctor.storage import engine_of
 from steward.inventories.models import Inventory
 from steward.metrics import endpoints
-from steward.metrics.pcp import PcpProbe, Unavailable
 from steward.outbound import network
 
 PCP = "pcp"
@@ -60,6 +56,8 @@ def _central(template: str) -> bool:
 def _ask(settings: Settings, template: str, timeout: float) -> str | None:
     """Why the central pmproxy of ``template`` gives no sample, or None when it answers (a
     context and a fetch, through the outbound guard, as a run's sampling does)."""
+    from steward.metrics.pcp import PcpProbe, Unavailable  # its HTTP client: only when asked
+
     try:
         endpoint = endpoints.parse(template)
     except endpoints.Unusable as exc:
@@ -140,6 +138,10 @@ def broker(settings: Settings) -> Finding:
     where = _shown(url)
     if urllib.parse.urlsplit(url).scheme not in ("redis", "rediss"):
         return warn(BROKER, f"{where}: not checked (the doctor asks redis:// brokers only)")
+    import redis  # only in cluster mode
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
     started = time.monotonic()
     try:
         client = redis.Redis.from_url(

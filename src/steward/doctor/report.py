@@ -3,27 +3,43 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import time
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 
 from steward.config import Settings
-from steward.doctor import peers, selftest, storage, tools
 from steward.doctor.findings import Finding, Level, fail, seconds
 
 Check = Callable[[Settings], Finding]
 
+
+def _at(module: str, function: str) -> Check:
+    """The check ``function`` of ``steward.doctor.<module>``, imported when it runs: each check
+    imports what it needs in its own thread, so the self-test's ansible-playbook starts while
+    the others still import the database layer."""
+
+    def check(settings: Settings) -> Finding:
+        found: Check = getattr(importlib.import_module(f"steward.doctor.{module}"), function)
+        return found(settings)
+
+    return check
+
+
+# name (as its line shows it, and --skip takes it) -> check, in the order printed
 CHECKS: dict[str, Check] = {
-    storage.DATA_DIR: storage.data_dir,
-    storage.DATABASE: storage.database,
-    storage.MASTER_KEY: storage.master_key,
-    tools.GIT: tools.git,
-    tools.SSH: tools.ssh,
-    tools.ANSIBLE: tools.ansible_core,
-    selftest.SANDBOX: selftest.sandbox_check,
-    peers.PCP: peers.pcp,
-    peers.BROKER: peers.broker,
+    "data-dir": _at("storage", "data_dir"),
+    "database": _at("storage", "database"),
+    "master-key": _at("storage", "master_key"),
+    "git": _at("tools", "git"),
+    "ssh": _at("tools", "ssh"),
+    "ansible": _at("tools", "ansible_core"),
+    "sandbox": _at("selftest", "sandbox_check"),
+    "pcp": _at("peers", "pcp"),
+    "broker": _at("peers", "broker"),
 }
+# the self-test run is the longest: started first
+STARTED_FIRST = ("sandbox",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,8 +77,9 @@ def examine(settings: Settings, *, skip: Collection[str] = ()) -> Report:
     """Run every check but ``skip`` at once (each bounds its own waits); their findings in
     CHECKS' order."""
     chosen = [(name, check) for name, check in CHECKS.items() if name not in skip]
+    order = sorted(chosen, key=lambda item: item[0] not in STARTED_FIRST)
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, len(chosen))) as pool:
-        futures = [pool.submit(_guarded, name, check, settings) for name, check in chosen]
-        findings = [future.result() for future in futures]
+        futures = {name: pool.submit(_guarded, name, check, settings) for name, check in order}
+        findings = [futures[name].result() for name, _ in chosen]
     return Report(findings, time.monotonic() - started)
