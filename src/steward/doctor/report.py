@@ -14,31 +14,21 @@ from steward.doctor.findings import Finding, Level, fail, seconds
 Check = Callable[[Settings], Finding]
 
 
-def _at(module: str, function: str) -> Check:
-    """The check ``function`` of ``steward.doctor.<module>``, imported when it runs: each check
-    imports what it needs in its own thread, so the self-test's ansible-playbook starts while
-    the others still import the database layer."""
-
-    def check(settings: Settings) -> Finding:
-        found: Check = getattr(importlib.import_module(f"steward.doctor.{module}"), function)
-        return found(settings)
-
-    return check
-
-
-# name (as its line shows it, and --skip takes it) -> check, in the order printed
-CHECKS: dict[str, Check] = {
-    "data-dir": _at("storage", "data_dir"),
-    "database": _at("storage", "database"),
-    "master-key": _at("storage", "master_key"),
-    "git": _at("tools", "git"),
-    "ssh": _at("tools", "ssh"),
-    "ansible": _at("tools", "ansible_core"),
-    "sandbox": _at("selftest", "sandbox_check"),
-    "pcp": _at("peers", "pcp"),
-    "broker": _at("peers", "broker"),
+# name (as its line shows it, and --skip takes it) -> the function of steward.doctor.<module>,
+# in the order printed
+CHECKS: dict[str, tuple[str, str]] = {
+    "data-dir": ("storage", "data_dir"),
+    "database": ("storage", "database"),
+    "master-key": ("storage", "master_key"),
+    "git": ("tools", "git"),
+    "ssh": ("tools", "ssh"),
+    "ansible": ("tools", "ansible_core"),
+    "sandbox": ("selftest", "sandbox_check"),
+    "pcp": ("peers", "pcp"),
+    "broker": ("peers", "broker"),
 }
-# the self-test run is the longest: started first
+# the self-test run is the longest: started first, its ansible-playbook runs while the modules
+# of the other checks are imported (the database layer: a second or more)
 STARTED_FIRST = ("sandbox",)
 
 
@@ -73,13 +63,26 @@ def _guarded(name: str, check: Check, settings: Settings) -> Finding:
         return fail(name, f"the check itself failed: {type(exc).__name__}: {str(exc)[:200]}")
 
 
+def _load(name: str) -> Check:
+    """The check's function; its module is imported here, in the calling thread: imports never
+    run in two threads at once (a package's import cycles could then meet half made)."""
+    module, function = CHECKS[name]
+    try:
+        found: Check = getattr(importlib.import_module(f"steward.doctor.{module}"), function)
+    except ImportError as exc:  # a library missing from the installation: that is the finding
+        reason = str(exc)[:200]
+        return lambda _settings: fail(name, f"cannot be checked ({reason}); reinstall Steward")
+    return found
+
+
 def examine(settings: Settings, *, skip: Collection[str] = ()) -> Report:
-    """Run every check but ``skip`` at once (each bounds its own waits); their findings in
-    CHECKS' order."""
-    chosen = [(name, check) for name, check in CHECKS.items() if name not in skip]
-    order = sorted(chosen, key=lambda item: item[0] not in STARTED_FIRST)
+    """Run every check but ``skip`` side by side (each bounds its own waits), the self-test
+    first; their findings in CHECKS' order."""
+    chosen = [name for name in CHECKS if name not in skip]
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(1, len(chosen))) as pool:
-        futures = {name: pool.submit(_guarded, name, check, settings) for name, check in order}
-        findings = [futures[name].result() for name, _ in chosen]
+        futures = {}
+        for name in sorted(chosen, key=lambda n: n not in STARTED_FIRST):
+            futures[name] = pool.submit(_guarded, name, _load(name), settings)
+        findings = [futures[name].result() for name in chosen]
     return Report(findings, time.monotonic() - started)
