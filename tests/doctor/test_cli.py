@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 from support.server import steward
@@ -23,11 +24,15 @@ def _env(settings: Settings) -> dict[str, str]:
     return {
         "STEWARD_DATA_DIR": str(settings.data_dir),
         "STEWARD_DATABASE_URL": settings.database_url,
+        "STEWARD_SECRET_KEY_FILE": str(settings.key_file),
     }
 
 
-def test_the_doctor_passes_on_a_working_installation(settings: Settings) -> None:
+def test_the_doctor_passes_on_a_working_installation(settings: Settings, tmp_path: Path) -> None:
+    # the key file apart from the data dir, which does not exist yet: made as `serve` makes it
+    settings = settings.model_copy(update={"secret_key_file": tmp_path / "keys" / "secret.key"})
     KeyCipher.load_or_create(settings.key_file)
+    assert not settings.data_dir.exists()
     started = time.monotonic()
     done = steward("doctor", env={**os.environ, **_env(settings)})
     took = time.monotonic() - started

@@ -178,7 +178,11 @@ def sandbox_check(settings: Settings, sandbox: Sandbox | None = None) -> Finding
     proved with a self-test run: FAIL when runs are refused, when the run fails, or when a
     sandboxed run could read the data dir, the key or the database; a warning when runs are
     not sandboxed (STEWARD_SANDBOX=off, or optional without bubblewrap)."""
-    sandbox = sandbox if sandbox is not None else Sandbox.from_settings(settings)
+    if sandbox is None:
+        # as at start (``Runtime.build``): the data dir exists before the sandbox is set up,
+        # or it would not be hidden
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        sandbox = Sandbox.from_settings(settings)
     if sandbox.refusal:
         return fail(SANDBOX, sandbox.refusal)
     try:
@@ -209,8 +213,10 @@ def sandbox_check(settings: Settings, sandbox: Sandbox | None = None) -> Finding
     if test.leaks:
         return fail(
             SANDBOX,
-            f"a sandboxed run read {seen} ({took}): the sandbox does not hide them (a data dir"
-            " or key file in a system directory?); move them under a directory of their own",
+            f"a sandboxed run read {seen} ({took}): the sandbox never hides a system"
+            " directory (/, /usr, /etc, /tmp, /var) nor one holding Python; move the data dir"
+            " and the key file to directories of their own (STEWARD_DATA_DIR,"
+            " STEWARD_SECRET_KEY_FILE)",
         )
     return ok(
         SANDBOX,
