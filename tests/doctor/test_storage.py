@@ -16,7 +16,7 @@ from support.processes import free_port
 from steward import migrations
 from steward.config import Settings
 from steward.crypto import KeyCipher
-from steward.doctor import storage
+from steward.doctor import disk, storage
 from steward.doctor.findings import Level
 
 
@@ -42,21 +42,29 @@ def _seal_a_secret(settings: Settings, cipher: KeyCipher) -> None:
         engine.dispose()
 
 
-def test_the_data_dir_is_made_writable_and_has_room(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path / "fresh")
-    found = storage.data_dir(settings)
+def test_the_data_dir_is_writable_and_has_room(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    settings.data_dir.mkdir()
+    found = disk.data_dir(settings)
     assert found.level is Level.OK, found.line()
     assert "writable" in found.detail
-    assert settings.data_dir.is_dir()
     assert list(settings.data_dir.iterdir()) == []  # the write probe left nothing behind
 
     # the same disk under thresholds above what it has: low is a warning, too low a FAIL
-    low = storage.data_dir(settings, warn_below=1 << 60)
+    low = disk.data_dir(settings, warn_below=1 << 60)
     assert low.level is Level.WARN, low.line()
-    full = storage.data_dir(settings, fail_below=1 << 60)
+    full = disk.data_dir(settings, fail_below=1 << 60)
     assert full.level is Level.FAIL, full.line()
     assert "free of" in full.detail
     assert "steward prune" in full.detail
+
+
+def test_a_data_dir_not_made_yet_is_a_warning_and_stays_unmade(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "var" / "steward")
+    found = disk.data_dir(settings)
+    assert found.level is Level.WARN, found.line()
+    assert "does not exist yet" in found.detail
+    assert not (tmp_path / "var").exists()
 
 
 @pytest.mark.both_databases

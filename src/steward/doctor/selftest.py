@@ -12,6 +12,7 @@ sandbox, interpreter, ansible-playbook and callback plugin as every run.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import secrets
@@ -19,6 +20,7 @@ import shutil
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +166,24 @@ def run_self_test(settings: Settings, sandbox: Sandbox, *, timeout: float = TIME
     return SelfTest(status, took, saw, output.strip()[-600:])
 
 
+@contextlib.contextmanager
+def _made(directory: Path) -> Iterator[None]:
+    """``directory`` exists inside; the directories made for it are removed after, if empty."""
+    missing = []
+    path = directory
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        yield
+    finally:
+        runs = directory / "runs"
+        for path in ([runs] if missing else []) + missing:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+
+
 def _listed(items: list[str]) -> str:
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
 
@@ -178,15 +198,15 @@ def sandbox_check(settings: Settings, sandbox: Sandbox | None = None) -> Finding
     proved with a self-test run: FAIL when runs are refused, when the run fails, or when a
     sandboxed run could read the data dir, the key or the database; a warning when runs are
     not sandboxed (STEWARD_SANDBOX=off, or optional without bubblewrap)."""
-    if sandbox is None:
-        # as at start (``Runtime.build``): the data dir exists before the sandbox is set up,
-        # or it would not be hidden
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        sandbox = Sandbox.from_settings(settings)
-    if sandbox.refusal:
-        return fail(SANDBOX, sandbox.refusal)
     try:
-        test = run_self_test(settings, sandbox)
+        # as at start (``Runtime.build``), the data dir exists before the sandbox is set up, or
+        # it would not be hidden; one made for the test only is removed after it
+        with _made(settings.data_dir):
+            if sandbox is None:
+                sandbox = Sandbox.from_settings(settings)
+            if sandbox.refusal:
+                return fail(SANDBOX, sandbox.refusal)
+            test = run_self_test(settings, sandbox)
     except OSError as exc:
         return fail(SANDBOX, f"the self-test run could not be prepared ({exc})")
     took = seconds(test.seconds)

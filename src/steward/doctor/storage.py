@@ -1,14 +1,10 @@
-"""What Steward keeps on this machine: the data dir (writable, room left), the database
-(reachable, its schema this version's) and the master key file (private, ours, the key that
-opens the database's secrets)."""
+"""What Steward keeps in its database and beside it: the database (reachable, its schema this
+version's) and the master key file (private, ours, the key that opens the database's secrets)."""
 
 from __future__ import annotations
 
 import os
-import pwd
-import shutil
 import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -24,62 +20,14 @@ from steward import migrations
 from steward.backups.service import key_fingerprints
 from steward.config import Settings
 from steward.crypto import MasterKeyError, read_key_file
+from steward.doctor.disk import user_name
 from steward.doctor.findings import Finding, fail, ok, seconds, warn
 from steward.keys.rotation import encrypted_columns
 
-DATA_DIR = "data-dir"
 DATABASE = "database"
 MASTER_KEY = "master-key"
 
 DATABASE_TIMEOUT = 3  # seconds to connect, and for each statement
-# free space on the data dir's file system: below FAIL_FREE runs and the database soon fail
-FAIL_FREE = 512 * 1024**2
-WARN_FREE = 5 * 1024**3
-WARN_FREE_SHARE = 0.10
-
-
-def user_name(uid: int) -> str:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
-
-
-def _size(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"
-
-
-def data_dir(
-    settings: Settings, *, fail_below: int = FAIL_FREE, warn_below: int = WARN_FREE
-) -> Finding:
-    """The data dir exists (made if missing, as every command does), takes a file, and its file
-    system has room: FAIL under ``fail_below`` bytes free, warn under ``warn_below`` or 10 %."""
-    directory = settings.data_dir
-    me = user_name(os.geteuid())
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".doctor-"):
-            pass
-    except OSError as exc:
-        return fail(
-            DATA_DIR,
-            f"{directory} is not writable by {me} ({exc.strerror}); chown -R {me} {directory}"
-            " or set STEWARD_DATA_DIR",
-        )
-    usage = shutil.disk_usage(directory)
-    room = f"{_size(usage.free)} free of {_size(usage.total)}"
-    advice = "prune old runs (steward prune, STEWARD_RUN_RETENTION_DAYS) or grow the disk"
-    if usage.free < fail_below:
-        return fail(
-            DATA_DIR, f"{directory}: only {room}; the database and runs need room: {advice}"
-        )
-    if usage.free < warn_below or usage.free < WARN_FREE_SHARE * usage.total:
-        return warn(DATA_DIR, f"{directory}: {room}, running low: {advice}")
-    return ok(DATA_DIR, f"{directory}: writable, {room}")
 
 
 def connect_args(url: str) -> dict[str, Any]:
