@@ -5,14 +5,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+from support import services
 from support.apps import settings_for
 from support.pcp import PcpServer
 from support.processes import free_port
 from support.redis import RedisServer
 
 from steward.config import Settings
+from steward.db import make_engine, make_session_factory
 from steward.doctor import peers
 from steward.doctor.findings import Level
+from steward.inventories.models import Inventory, InventoryKind
 
 
 def test_no_broker_is_single_process(tmp_path: Path) -> None:
@@ -61,3 +65,27 @@ def test_a_central_pmproxy_answers_or_is_named(tmp_path: Path, pcp_server: PcpSe
     down = peers.pcp(settings, in_use=[silent])
     assert down.level is Level.WARN, down.line()
     assert f"{silent}: PCP absent: connection refused" in down.detail
+
+
+@pytest.mark.both_databases
+def test_the_pmproxies_are_the_inventories(settings: Settings, pcp_server: PcpServer) -> None:
+    central = f"http://127.0.0.1:{pcp_server.pmproxy_port}"
+    engine = make_engine(settings.database_url)
+    try:
+        with make_session_factory(engine)() as session:
+            owner = services.project(session)
+            for name, endpoint in (("central", central), ("none", ""), ("again", central)):
+                session.add(
+                    Inventory(
+                        project_id=owner.id,
+                        name=name,
+                        kind=InventoryKind.STATIC,
+                        metrics_endpoint=endpoint,
+                    )
+                )
+            session.commit()
+    finally:
+        engine.dispose()
+    found = peers.pcp(settings)
+    assert found.level is Level.OK, found.line()
+    assert "; 1 central pmproxy answered in " in found.detail  # two inventories, one pmproxy
