@@ -31,7 +31,6 @@ def _left_behind(settings: Settings) -> list[Path]:
     return [p for p in settings.data_dir.rglob("*") if "doctor" in p.name]
 
 
-@pytest.mark.security
 def test_a_sandbox_that_hides_nothing_is_caught(installed: Settings) -> None:
     # bubblewrap, but nothing hidden: what the probe reads is there to be read
     leaky = Sandbox(enabled=True)
