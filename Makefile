@@ -13,8 +13,8 @@ setup: ## what running needs: Debian packages (as root), a Python >= 3.12, uv, .
 setup-test: ## setup and what the tests start (PostgreSQL, Redis, sshd, slapd, Chromium, PCP, an OIDC provider)
 	@scripts/setup --test
 
-run: setup ui ## start the console on SQLite at http://127.0.0.1:8080 (steward serve)
-	.venv/bin/steward serve
+run: setup ui ## steward doctor --brief (a summary, then what is not ok), then the console on SQLite at http://127.0.0.1:8080 (steward serve)
+	.venv/bin/steward doctor --brief; .venv/bin/steward serve
 
 run-cluster: setup-cluster ui ## Redis, PostgreSQL, 2 workers and 2 servers (:8080, :8081) on 127.0.0.1 (docs/deploy.md)
 	scripts/run-cluster

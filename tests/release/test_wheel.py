@@ -163,3 +163,23 @@ def test_the_installed_server_serves_its_console_and_runs_a_playbook(
             assert run["status"] == "successful", run
             output = api.get(f"/projects/{ids['project']}/runs/{run['id']}/output")
             assert "hello release" in output.text
+
+
+def test_the_installed_doctor_passes_with_its_own_ansible(
+    installed: Installed, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [str(installed.steward), "doctor"],
+        env={**installed.env, "STEWARD_DATA_DIR": str(tmp_path / "data")},
+        cwd=installed.place,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = {line.split(":")[0]: line for line in done.stdout.splitlines()}
+    # the tool's own ansible-core, in the range its package declares, runs the self-test
+    assert lines["ok   ansible"].endswith(f"{installed.tools / 'steward' / 'bin'}/ansible-playbook")
+    assert "(supported: ==" in lines["ok   ansible"]
+    assert lines["ok   sandbox"].startswith("ok   sandbox: a self-test run on localhost took ")

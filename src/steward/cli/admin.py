@@ -1,5 +1,6 @@
 """The server's own commands, run where the server runs (its settings, its database): serve,
-worker, migrate, user create, keys rotate, audit prune, prune, directory sync, repositories check.
+worker, migrate, user create, keys rotate, audit prune, prune, backup, restore, directory sync,
+repositories check, doctor.
 
 Their modules are imported when the command runs: ``steward run`` and the other API client
 commands start without loading the database layer."""
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 
 from pydantic import ValidationError
 
-from steward.cli.exits import CliError, Exit
+from steward.cli.exits import CliError, Exit, usage
 from steward.config import Settings
 
 
@@ -228,6 +229,27 @@ def directory_sync(settings: Settings, _args: argparse.Namespace) -> int:
     return 2 if report.refused else 0
 
 
+def _doctor(settings: Settings, args: argparse.Namespace) -> int:
+    """One line per check (``--brief``: the summary, then what is not ok); exit 1 on a FAIL."""
+    import logging
+
+    from steward.doctor import report
+
+    unknown = sorted(set(args.skip or ()) - set(report.CHECKS))
+    if unknown:
+        raise usage(f"--skip: no check named {unknown[0]!r} (checks: {', '.join(report.CHECKS)})")
+    # the lines say it all: the checked modules' own log lines (the sandbox's warning at
+    # start…) would say it twice
+    logging.disable(logging.CRITICAL)
+    try:
+        found = report.examine(settings, skip=set(args.skip or ()))
+    finally:
+        logging.disable(logging.NOTSET)
+    for line in found.lines(brief=args.brief):
+        print(line, flush=True)  # noqa: T201
+    return Exit.FAILED if found.failed else Exit.OK
+
+
 def _repositories_check(settings: Settings, _args: argparse.Namespace) -> int:
     from steward.repositories import local
     from steward.runtime import Runtime
@@ -340,6 +362,23 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         " checked before the database is replaced",
     )
     restore.set_defaults(fn=_restore)
+    doctor = sub.add_parser(
+        "doctor",
+        help="check this installation (data dir, database, master key, git, ssh, ansible-core,"
+        " the run sandbox with a self-test run, host metrics, broker): one line per check,"
+        " exit status 1 when one FAILs",
+    )
+    doctor.add_argument(
+        "--brief", action="store_true", help="a summary line, then only the checks not ok"
+    )
+    doctor.add_argument(
+        "--skip",
+        action="append",
+        metavar="CHECK",
+        help="leave out a check (repeatable), by the name its line shows: e.g. --skip sandbox"
+        " (the self-test run)",
+    )
+    doctor.set_defaults(fn=_doctor)
     directory = sub.add_parser("directory", help="directory (LDAP) accounts")
     directory_sub = directory.add_subparsers(dest="action", required=True)
     directory_sub.add_parser(

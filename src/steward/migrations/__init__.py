@@ -8,7 +8,9 @@ Steward has migrated (its revision is unknown here) is refused: this code would 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -67,10 +69,12 @@ def revisions() -> set[str]:
     return {r.revision for r in script.walk_revisions()}
 
 
-def schema(url: str) -> Schema:
+def schema(url: str, *, connect_args: Mapping[str, Any] | None = None) -> Schema:
+    """Where the database at ``url`` stands; ``connect_args`` go to the driver (a connect
+    timeout: ``steward doctor``)."""
     script = ScriptDirectory.from_config(alembic_config(url))
     head = script.get_current_head() or ""  # one head, always (the revisions are one line)
-    engine = create_engine(url, poolclass=pool.NullPool)
+    engine = create_engine(url, poolclass=pool.NullPool, connect_args=dict(connect_args or {}))
     try:
         with engine.connect() as connection:
             current = MigrationContext.configure(connection).get_current_revision()
