@@ -10,7 +10,7 @@ from alembic import command
 from sqlalchemy import create_engine, inspect, text
 from support.server import steward
 
-from steward import migrations
+from steward import cli, migrations
 from steward.models import Base
 
 # PostgreSQL too: the migrations on each backend's DDL
@@ -76,26 +76,35 @@ def test_a_database_a_newer_steward_migrated_is_refused_untouched(empty_database
 
 
 def test_the_commands_say_where_the_database_stands(
-    empty_database_url: str, tmp_path: Path
+    empty_database_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    env = {
-        **os.environ,
-        "STEWARD_DATA_DIR": str(tmp_path),
-        "STEWARD_DATABASE_URL": empty_database_url,
-    }
-    empty = steward("migrate", "--check", env=env)
-    assert (empty.returncode, empty.stdout.count("\n")) == (1, 1), empty.stderr
-    assert "empty" in empty.stdout
-    assert steward("migrate", env=env).returncode == 0
-    current = steward("migrate", "--check", env=env)
-    assert current.returncode == 0, current.stderr
-    assert "up to date" in current.stdout
+    monkeypatch.setenv("STEWARD_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("STEWARD_DATABASE_URL", empty_database_url)
+
+    def said(*argv: str) -> tuple[int, str, str]:
+        code = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = said("migrate", "--check")
+    assert (code, out.count("\n")) == (1, 1)
+    assert "empty" in out
+    assert said("migrate")[0] == 0
+    code, out, err = said("migrate", "--check")
+    assert code == 0, err
+    assert "up to date" in out
 
     _stamp(empty_database_url, "9999")  # as a newer Steward leaves it
-    for command_line in (("migrate", "--check"), ("migrate",), ("serve",)):
-        refused = steward(*command_line, env=env)
-        assert refused.returncode == 6, (command_line, refused.stderr)
-        said = refused.stderr.splitlines()[-1]  # after the log's INFO lines
-        assert said.startswith("error: the database is at revision 9999"), refused.stderr
-        assert "Traceback" not in refused.stderr
+    for command_line in (("migrate", "--check"), ("migrate",)):
+        code, _, err = said(*command_line)
+        assert code == 6, (command_line, err)
+        assert err.splitlines()[-1].startswith("error: the database is at revision 9999"), err
+    # the server, as a process: it refuses before it serves, in one line and no traceback
+    refused = steward("serve", env={**os.environ})
+    assert refused.returncode == 6, refused.stderr
+    assert refused.stderr.splitlines()[-1].startswith("error: the database is at revision 9999")
+    assert "Traceback" not in refused.stderr
     assert migrations.schema(empty_database_url).current == "9999"
