@@ -29,7 +29,8 @@ from steward.crypto import KeyCipher
 from steward.db import make_engine, make_session_factory
 from steward.keys.models import Key
 
-pytestmark = [pytest.mark.both_databases, pytest.mark.slow]
+# one worker runs both databases' upgrades, one after the other, from one previous release
+pytestmark = [pytest.mark.both_databases, pytest.mark.slow, pytest.mark.xdist_group("upgrade")]
 
 ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
@@ -44,9 +45,12 @@ SECRETS: dict[str, dict[str, str]] = {  # each key's sealed fields (the SSH key'
 DBA_PASSWORD = "dba-password-0.1!"
 
 
-def _previous_release(into: Path) -> Path:
+@pytest.fixture(scope="module")
+def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The previous release's ``steward`` command: its commit's files, in an environment of its
-    own made by uv from its lock file (the packages are in uv's cache: no download)."""
+    own made by uv from its lock file (the packages are in uv's cache: no download). Made once
+    for both databases: the second server starts from the bytecode the first one compiled."""
+    into = tmp_path_factory.mktemp("previous")
     version, commit = PREVIOUS
     files = ["src", "pyproject.toml", "uv.lock", "README.md"]
     archive = subprocess.run(
@@ -161,15 +165,14 @@ def _seed(api: httpx2.Client, repo: Path) -> dict[str, Any]:
 
 
 def test_an_upgrade_from_the_previous_release_loses_nothing(
-    empty_database_url: str, tmp_path: Path
+    empty_database_url: str, tmp_path: Path, previous_release: Path
 ) -> None:
-    previous = _previous_release(tmp_path / "previous")
     repo = tmp_path / "playbooks"
     shutil.copytree(PLAYBOOKS, repo)
     data = tmp_path / "data"  # one data directory: the master key stays where it was
 
     class PreviousServer(FreshServer):
-        program = previous
+        program = previous_release
         ready_seconds = 180.0  # its sources are a fresh copy: compiled to bytecode as they load
 
     old = PreviousServer(data, database_url=empty_database_url)
