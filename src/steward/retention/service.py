@@ -11,8 +11,12 @@
   by default.
 
 Runs go in batches, each in its own transaction, so a large backlog (the first prune of a busy
-installation) never holds a long write lock. Every pass that removes something is recorded in the
-audit trail, by the system.
+installation) never holds a long write lock. A pass that removed something then gives the space
+back (``storage.reclaim``: SQLite's incremental vacuum, PostgreSQL's VACUUM) and measures the
+database before and after: the rows and the bytes freed are in its audit record (by the system;
+``changes`` holds ``database_bytes: [before, after]``) and in ``steward prune``'s answer.
+``steward prune --compact`` is the one-time conversion of a SQLite file made by 0.1.0
+(``storage``'s docstring says why it is not a migration).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from steward.audit.service import record
 from steward.config import Settings
 from steward.db import utcnow
 from steward.notifications.models import Message, MessageStatus
+from steward.retention import storage
 from steward.runs.models import Run
 from steward.runs.status import FINISHED
 from steward.webhooks.models import WebhookDelivery
@@ -60,9 +65,38 @@ class Pruned:
     deliveries: int = 0
     messages: int = 0
     workflow_runs: int = 0
+    # measured around the pass (0 when nothing was removed: nothing is measured then)
+    size_before: int = 0
+    size_after: int = 0
+    returns_space: bool = True  # False: a SQLite file of 0.1.0, never converted (--compact)
+    dialect: str = "sqlite"
 
     def __bool__(self) -> bool:
         return bool(self.runs or self.deliveries or self.messages or self.workflow_runs)
+
+    @property
+    def rows(self) -> int:
+        """Records removed, not counting what went with them (a run's output, events…)."""
+        return self.runs + self.deliveries + self.messages + self.workflow_runs
+
+    @property
+    def bytes_freed(self) -> int:
+        return max(self.size_before - self.size_after, 0)
+
+    def space(self) -> str:
+        """The bytes freed, and what they mean on this database."""
+        if not self:
+            return "0 bytes freed"
+        freed = f"{human_bytes(self.bytes_freed)} freed ({self.bytes_freed} bytes;"
+        freed += f" database now {human_bytes(self.size_after)})"
+        if not self.returns_space:
+            return (
+                f"{freed}: the file keeps the free pages until `steward prune --compact` is run"
+                " once (a database made by Steward 0.1.0)"
+            )
+        if self.dialect != "sqlite":
+            return f"{freed}; the removed rows' space is reusable by new rows (PostgreSQL VACUUM)"
+        return freed
 
     def summary(self, periods: Periods, *, zeros: bool = False) -> str:
         """What was removed (the audit detail); with ``zeros`` every kind with a period (the
@@ -77,20 +111,58 @@ class Pruned:
             )
             if days and (count or zeros)
         ]
-        return "removed " + ", ".join(parts) if parts else "removed nothing"
+        removed = "removed " + ", ".join(parts) if parts else "removed nothing"
+        return f"{removed}; {self.space()}"
+
+
+def human_bytes(count: int) -> str:
+    """1536 -> "1.5 KiB" (binary units, as ``du -h`` counts)."""
+    size = float(count)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{int(size)} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
 
 
 def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Pruned:
-    """Apply every period now; commits. Records the removal when anything was removed."""
+    """Apply every period now, then give the freed space back; commits. Records the removal,
+    with the rows and the bytes freed, when anything was removed."""
+    before = storage.size(session).total
     pruned = Pruned(
         runs=_runs(session, periods.runs, batch) if periods.runs else 0,
         deliveries=_deliveries(session, periods.deliveries) if periods.deliveries else 0,
         messages=_messages(session, periods.messages) if periods.messages else 0,
         workflow_runs=_workflow_runs(session, periods.runs, batch) if periods.runs else 0,
     )
-    if pruned:
-        record(session, None, AuditAction.RETENTION_PRUNE, detail=pruned.summary(periods))
-        session.commit()
+    if not pruned:
+        return pruned
+    tables = [
+        model.__tablename__
+        for model, count in (
+            (Run, pruned.runs),
+            (WorkflowRun, pruned.workflow_runs),
+            (WebhookDelivery, pruned.deliveries),
+            (Message, pruned.messages),
+        )
+        if count
+    ]
+    storage.reclaim(session, tables)
+    pruned = dataclasses.replace(
+        pruned,
+        size_before=before,
+        size_after=storage.size(session).total,
+        returns_space=storage.returns_space(session),
+        dialect=storage.dialect(session),
+    )
+    record(
+        session,
+        None,
+        AuditAction.RETENTION_PRUNE,
+        detail=pruned.summary(periods),
+        changes={"database_bytes": [pruned.size_before, pruned.size_after]},
+    )
+    session.commit()
     return pruned
 
 
