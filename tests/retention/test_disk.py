@@ -9,26 +9,32 @@ not a process."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import sqlite3
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select, text
 from sqlalchemy.orm import Session
 from support import services
+from support.admin import ADMIN_TOKEN
 from support.builders import inserted_run
 
 from steward import cli
 from steward.audit.models import AuditRecord
+from steward.config import Settings
 from steward.db import make_engine, make_session_factory, utcnow
 from steward.retention import service, storage
 from steward.retention.service import Periods
 from steward.runs.models import RunOutput
 from steward.runs.status import RunStatus
+from steward.server import build_app
 
 pytestmark = pytest.mark.both_databases  # what is freed, and how it is measured, differ
 
-CHUNK = "x" * 3900 + "\n"  # one stored chunk of output: about a page
+# one stored chunk of output, about a page; random hex: PostgreSQL compresses what it stores
+CHUNK = random.Random(25).randbytes(1950).hex() + "\n"
 OUTPUT_BYTES = 1_000_000  # of each old run
 
 
@@ -164,7 +170,8 @@ def test_a_sqlite_file_of_0_1_0_returns_space_once_compacted(
             assert not pruned.returns_space
             assert "until `steward prune --compact` is run once" in _last_record(session).detail
             free = storage.size(session).free
-            assert free is not None and free >= 2 * OUTPUT_BYTES
+            assert free is not None
+            assert free >= 2 * OUTPUT_BYTES
     finally:
         engine.dispose()
     size_before = path.stat().st_size
@@ -181,7 +188,8 @@ def test_a_sqlite_file_of_0_1_0_returns_space_once_compacted(
             "SELECT detail, changes FROM audit_records WHERE action = 'retention:compact'"
         ).fetchone()
     assert size_before - path.stat().st_size >= 2 * OUTPUT_BYTES
-    assert out.startswith("compacted: ") and detail == out.strip()
+    assert out.startswith("compacted: ")
+    assert detail == out.strip()
     assert '"database_bytes"' in changes
 
 
@@ -198,3 +206,63 @@ def test_compact_refuses_on_postgresql_and_says_why(
         return
     assert cli.main(["prune", "--compact"]) == 2
     assert "VACUUM FULL" in capsys.readouterr().err
+
+
+def test_the_storage_report_names_the_biggest_tables_and_warns_above_the_threshold(
+    db_session: Session, settings_for_storage: Settings
+) -> None:
+    project = services.project(db_session)
+    _runs_with_output(db_session, project.id, count=1, days_old=40)
+    service.prune(db_session, Periods(runs=30))
+    _runs_with_output(db_session, project.id, count=2, days_old=1)  # kept: the biggest table
+
+    report = service.storage_report(db_session, settings_for_storage)
+
+    assert report.size_bytes == storage.size(db_session).total
+    assert report.tables is not None
+    assert report.tables[0].name == "run_output"  # with its index, biggest first
+    assert report.tables[0].bytes >= 2 * OUTPUT_BYTES
+    assert [t.bytes for t in report.tables] == sorted(
+        (t.bytes for t in report.tables), reverse=True
+    )
+    assert report.last_prune is not None
+    assert report.last_prune.detail.startswith("removed 1 runs older than 30 days; ")
+    assert report.last_prune.size_after is not None
+    assert report.retention.runs_days == 30
+    assert (report.warning_bytes, report.over_warning) == (1024 * 1024, True)
+    # control: the same database under a threshold above its size, and with none
+    roomy = settings_for_storage.model_copy(update={"database_size_warning_mb": 100_000})
+    assert service.storage_report(db_session, roomy).over_warning is False
+    unset = settings_for_storage.model_copy(update={"database_size_warning_mb": 0})
+    assert service.storage_report(db_session, unset).warning_bytes is None
+    assert service.storage_report(db_session, unset).over_warning is False
+
+
+@pytest.fixture
+def settings_for_storage(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, run_retention_days=30, database_size_warning_mb=1)
+
+
+@pytest.mark.sqlite_only  # the wiring; the rules are above, on both
+def test_storage_and_metrics_over_http(settings: Settings) -> None:
+    settings = settings.model_copy(update={"database_size_warning_mb": 1})
+    app = build_app(settings, migrate=False)
+    with TestClient(app) as client:
+        client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        with app.state.runtime.sessions() as session:
+            _runs_with_output(session, services.project(session).id, count=1, days_old=1)
+
+        body = client.get("/api/v1/storage").json()
+        metrics = client.get("/api/v1/metrics").text
+    app.state.runtime.engine.dispose()
+
+    assert body["database"] == "sqlite"
+    assert body["warning_bytes"] == 1024 * 1024
+    assert body["size_bytes"] > 1024 * 1024
+    assert body["over_warning"] is True
+    assert body["tables"][0]["name"] == "run_output"
+    assert body["last_prune"] is None  # nothing pruned yet
+    samples = dict(line.split() for line in metrics.splitlines() if not line.startswith("#"))
+    assert float(samples["steward_database_size_warning_bytes"]) == 1024 * 1024
+    assert float(samples["steward_database_size_bytes"]) == body["size_bytes"]
+    assert float(samples["steward_database_free_bytes"]) == body["free_bytes"]

@@ -29,11 +29,14 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.audit.actions import AuditAction
+from steward.audit.models import AuditRecord
 from steward.audit.service import record
+from steward.bounds import MIB
 from steward.config import Settings
 from steward.db import utcnow
 from steward.notifications.models import Message, MessageStatus
 from steward.retention import storage
+from steward.retention.schemas import LastPrune, RetentionPeriods, StorageRead, TableSizeRead
 from steward.runs.models import Run
 from steward.runs.status import FINISHED
 from steward.webhooks.models import WebhookDelivery
@@ -164,6 +167,63 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
     )
     session.commit()
     return pruned
+
+
+def storage_report(session: Session, settings: Settings) -> StorageRead:
+    """The admin page's Storage section: measured now (the biggest tables read every page on
+    SQLite: on demand only, never for /metrics)."""
+    size = storage.size(session)
+    found = storage.tables(session)
+    warning = settings.database_size_warning_mb * MIB
+    periods = Periods.of(settings)
+    return StorageRead(
+        database="sqlite" if storage.dialect(session) == "sqlite" else "postgresql",
+        size_bytes=size.total,
+        free_bytes=size.free,
+        returns_space=storage.returns_space(session),
+        tables=None
+        if found is None
+        else [TableSizeRead(name=t.name, bytes=t.bytes) for t in found],
+        warning_bytes=warning or None,
+        over_warning=bool(warning) and size.total > warning,
+        retention=RetentionPeriods(
+            runs_days=periods.runs,
+            webhook_deliveries_days=periods.deliveries,
+            notification_messages_days=periods.messages,
+            audit_days=settings.audit_retention_days,
+            tick_seconds=settings.retention_tick_seconds,
+        ),
+        last_prune=last_prune(session),
+    )
+
+
+def last_prune(session: Session) -> LastPrune | None:
+    """The newest pass that removed something, from its audit record."""
+    found = session.scalars(
+        select(AuditRecord)
+        .where(AuditRecord.action == AuditAction.RETENTION_PRUNE)
+        .order_by(AuditRecord.id.desc())
+        .limit(1)
+    ).first()
+    if found is None:
+        return None
+    sizes = found.changes.get("database_bytes")  # absent from a record of 0.1.0
+    if isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(n, int) for n in sizes):
+        before, after = sizes
+        return LastPrune(
+            at=found.created_at,
+            detail=found.detail,
+            size_before=before,
+            size_after=after,
+            bytes_freed=max(before - after, 0),
+        )
+    return LastPrune(
+        at=found.created_at,
+        detail=found.detail,
+        size_before=None,
+        size_after=None,
+        bytes_freed=None,
+    )
 
 
 def _cutoff(days: int) -> dt.datetime:
