@@ -17,12 +17,13 @@ export function StoragePanel() {
   const query = useStorage();
   return (
     <QueryState query={query} loading="Loading the storage figures" failed="Could not measure">
-      {(storage) => <Storage storage={storage} />}
+      {(storage) => <StorageView storage={storage} />}
     </QueryState>
   );
 }
 
-function Storage({ storage }: { storage: Schemas["StorageRead"] }) {
+/** The figures, once measured. */
+export function StorageView({ storage }: { storage: Schemas["StorageRead"] }) {
   const share = thresholdShare(storage);
   return (
     <Stack>
