@@ -9,7 +9,7 @@ not a process."""
 from __future__ import annotations
 
 import datetime as dt
-import random
+import os
 import sqlite3
 from pathlib import Path
 
@@ -34,7 +34,7 @@ from steward.server import build_app
 pytestmark = pytest.mark.both_databases  # what is freed, and how it is measured, differ
 
 # one stored chunk of output, about a page; random hex: PostgreSQL compresses what it stores
-CHUNK = random.Random(25).randbytes(1950).hex() + "\n"
+CHUNK = os.urandom(1950).hex() + "\n"
 OUTPUT_BYTES = 1_000_000  # of each old run
 
 
