@@ -137,6 +137,9 @@ def _keys_rotate(settings: Settings, args: argparse.Namespace) -> int:
 
 def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
     from steward.audit import service
+    from steward.audit.models import AuditRecord
+    from steward.retention import storage
+    from steward.retention.service import human_bytes
     from steward.runtime import Runtime
 
     days = settings.audit_retention_days if args.older_than_days is None else args.older_than_days
@@ -144,10 +147,21 @@ def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
         print("error: --older-than-days: must be at least 1", file=sys.stderr)  # noqa: T201
         return 1
     runtime = Runtime.build(settings)
-    with runtime.sessions() as session:
-        removed = service.prune(session, older_than_days=days)
-    runtime.engine.dispose()
-    print(f"removed {removed} audit records older than {days} days")  # noqa: T201
+    try:
+        with runtime.sessions() as session:
+            before = storage.size(session).total
+            # the removal and its record are one transaction (no removal goes unrecorded);
+            # the space is given back after it, so its bytes are in this answer only
+            removed = service.prune(session, older_than_days=days)
+            if removed:
+                storage.reclaim(session, [AuditRecord.__tablename__])
+            freed = max(before - storage.size(session).total, 0)
+    finally:
+        runtime.engine.dispose()
+    print(  # noqa: T201
+        f"removed {removed} audit records older than {days} days; {human_bytes(freed)} freed"
+        f" ({freed} bytes)"
+    )
     return 0
 
 
