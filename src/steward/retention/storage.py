@@ -160,6 +160,8 @@ def reclaim(session: Session, pruned: Iterable[str]) -> None:
 
 def cascaded(names: Iterable[str]) -> set[str]:
     """``names`` and every table whose rows go with theirs (foreign keys ON DELETE CASCADE)."""
+    import steward.models  # noqa: F401  (every table in the metadata, whoever imported what)
+
     found = set(names)
     tables: list[Table] = list(Base.metadata.sorted_tables)
     grew = True
