@@ -117,6 +117,11 @@ test("on a phone the administration pages fit the screen", async ({ page }) => {
   await expect(page.getByRole("table", { name: "Teams" })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
   await shots(page, "admin-teams-phone");
+  await page.goto("/admin/storage"); // measured by the server on its SQLite file
+  await expect(page.getByLabel("Database size")).toContainText("Database (SQLite)");
+  await expect(page.getByRole("table", { name: "Biggest tables" })).toContainText("runs");
+  expect(await overflowing(page)).toEqual([]);
+  await shots(page, "admin-storage-phone");
 });
 
 test("a user who is not an admin is told so on an administration URL", async ({ page }) => {

@@ -38,6 +38,7 @@ from steward.portability.routes import router as portability_router
 from steward.projects.routes import router as projects_router
 from steward.queue import RunQueue
 from steward.repositories.routes import router as repositories_router
+from steward.retention.routes import router as retention_router
 from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
 from steward.runs.compare_routes import router as compare_runs_router
@@ -144,6 +145,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         all_runs_router,
         dashboard_router,
         audit_router,
+        retention_router,
         webhooks_router,
         hooks_router,
         runner_groups_router,

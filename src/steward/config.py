@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     webhook_delivery_retention_days: int = Field(default=30, ge=0, le=36500)
     notification_retention_days: int = Field(default=30, ge=0, le=36500)
     retention_tick_seconds: float = Field(default=3600.0, ge=0.05, le=86400)
+    # the admin page's Storage section warns when the database is larger than this (MiB), and
+    # /metrics exports it (steward_database_size_warning_bytes) for alerting; 0: no threshold
+    database_size_warning_mb: int = Field(default=0, ge=0, le=100_000_000)
     log_level: str = "INFO"
     ui_dir: Path | None = None  # the built web console; empty: frontend/dist of this checkout
     # `local` repositories may only be directories strictly inside one of these (symlinks

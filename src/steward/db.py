@@ -88,7 +88,15 @@ def icontains(column: SQLColumnExpression[str], text: str) -> ColumnElement[bool
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
+    # a new (empty) database returns the space pruning frees (steward.retention.storage): set
+    # before anything writes the file's header (journal_mode=WAL does), the only moment it
+    # takes; never on an existing file, where it would wait for the write lock for nothing
+    if cursor.execute("PRAGMA page_count").fetchone()[0] == 0:
+        cursor.execute("PRAGMA auto_vacuum=INCREMENTAL")
     cursor.execute("PRAGMA journal_mode=WAL")
+    # the WAL file is cut back to this after a checkpoint: a large prune does not leave a WAL
+    # as large as what it freed
+    cursor.execute(f"PRAGMA journal_size_limit={64 * 1024 * 1024}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")

@@ -71,6 +71,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/health"): [Probe("anyone", 200)],
     ("GET", "/health/ready"): [Probe("anyone", 200)],
     ("GET", "/metrics"): [Probe("admin", 200)],  # Prometheus, over every project
+    ("GET", "/storage"): [Probe("admin", 200)],  # the database's size, the last prune
     ("POST", "/auth/login"): [Probe("anyone", 422, body=BAD)],
     ("GET", "/auth/session"): [Probe("anyone", 401)],  # a cookie only; tokens get 401
     ("GET", "/auth/providers"): [Probe("anyone", 200)],  # the login page's SSO buttons

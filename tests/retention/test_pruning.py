@@ -71,6 +71,11 @@ def _rows(client: TestClient, run_id: int) -> dict[str, int]:
         }
 
 
+def _removed(record: dict[str, Any]) -> str:
+    """What the record says was removed (before the bytes freed, checked on their own)."""
+    return str(record["detail"]).split("; ")[0]
+
+
 def _audit(client: TestClient) -> list[dict[str, Any]]:
     response = client.get("/api/v1/audit", params={"action": "retention:prune"})
     items: list[dict[str, Any]] = response.json()["items"]
@@ -105,8 +110,11 @@ def test_old_finished_runs_go_with_their_output_events_hosts_and_metrics(
     assert workbench.lines(recent)  # a recent run keeps its output
     assert workbench.run(stuck_id)["status"] == "running"  # never removed while unfinished
     records = _audit(client)
-    assert [r["detail"] for r in records] == ["removed 2 runs older than 30 days"]
+    assert [_removed(r) for r in records] == ["removed 2 runs older than 30 days"]
     assert records[0]["actor"] == "system"
+    # the bytes freed are measured around the pass, and said as measured
+    assert records[0]["changes"]["database_bytes"] == [pruned.size_before, pruned.size_after]
+    assert f"({pruned.bytes_freed} bytes;" in records[0]["detail"]
 
 
 def test_nothing_is_removed_or_recorded_when_keeping_forever_or_when_nothing_is_old(
@@ -163,7 +171,7 @@ def test_old_deliveries_and_finished_messages_go_undelivered_ones_stay(
         assert session.scalars(select(WebhookDelivery.received_at)).one() > old
         assert sorted(session.scalars(select(Message.event))) == ["started", "succeeded"]
     detail = "removed 1 webhook deliveries older than 30 days, 2 notification messages older"
-    assert [r["detail"] for r in _audit(client)] == [f"{detail} than 30 days"]
+    assert [_removed(r) for r in _audit(client)] == [f"{detail} than 30 days"]
 
 
 def test_a_server_prunes_on_its_own(settings: Settings, tmp_path: Path) -> None:
@@ -175,11 +183,12 @@ def test_a_server_prunes_on_its_own(settings: Settings, tmp_path: Path) -> None:
         run_id = _finished(client, workbench, workbench.template("ok.yml"))
         _age(client, run_id, days=8)
         deadline = time.monotonic() + 10
-        # the pass records itself after its last batch (its own transaction): both are awaited
-        while client.get(workbench.url(f"runs/{run_id}")).status_code != 404 or not _audit(client):
+        # the record is written once the pass has given the space back, after the delete
+        while not _audit(client):
             assert time.monotonic() < deadline, "the server never pruned the old run"
             time.sleep(0.1)
-        assert _audit(client)[0]["detail"] == "removed 1 runs older than 7 days"
+        assert client.get(workbench.url(f"runs/{run_id}")).status_code == 404
+        assert _removed(_audit(client)[0]) == "removed 1 runs older than 7 days"
     app.state.runtime.engine.dispose()
 
 
@@ -200,6 +209,7 @@ def test_steward_prune_applies_the_periods_now(
 
     out = capsys.readouterr().out
     assert "removed 1 runs older than 2 days" in out
+    assert " freed (" in out  # and the bytes freed
     assert "webhook deliveries older than 30 days" in out
     assert client.get(workbench.url(f"runs/{run_id}")).status_code == 404
     with pytest.raises(SystemExit):

@@ -43,7 +43,7 @@ def _world(runtime: Runtime) -> tuple[int, int]:
         session.flush()
         for i in range(24):
             project = first if i % 2 else second
-            run = inserted_run(project.id, None, RunStatus.QUEUED)  # type: ignore[arg-type]
+            run = inserted_run(project.id, None, RunStatus.QUEUED)
             run.started_at = None
             run.runner_group = "dmz" if i % 4 < 2 else "default"
             session.add(run)

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.both_databases
 
 
 def _run(session: Session, project: Project, status: RunStatus, group: str = "default") -> Run:
-    run = inserted_run(project.id, None, status)  # type: ignore[arg-type]
+    run = inserted_run(project.id, None, status)
     run.runner_group = group
     session.add(run)
     session.flush()

@@ -367,7 +367,9 @@ class Workbench:
         return response.text
 
 
-def inserted_run(project_id: int, template_id: int, status: RunStatus, **columns: Any) -> Run:
+def inserted_run(
+    project_id: int, template_id: int | None, status: RunStatus, **columns: Any
+) -> Run:
     """A run row made directly (not through a launch), for states a test cannot wait for:
     finished in another project, or running forever. Its parameters are valid but name
     nothing real unless ``params`` is given: such a run is never executed."""

@@ -35,7 +35,8 @@ export interface paths {
      * Prometheus Metrics
      * @description Prometheus metrics of the whole installation (every server answers the same, from the
      *     database): runs by project and status, the oldest queued and running run per runner group,
-     *     worker slots online, schedules, notification messages, webhook deliveries of the last hour.
+     *     worker slots online, schedules, notification messages, webhook deliveries of the last hour,
+     *     the database's size (and its free bytes on SQLite, and the warning threshold when set).
      *     Global admins only; a read-scoped token is enough (scrape with ``bearer_token``).
      */
     get: operations["prometheus_metrics_api_v1_metrics_get"];
@@ -2084,6 +2085,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/storage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Storage
+     * @description The database's size (and, on SQLite, its free bytes), its biggest tables, the retention
+     *     periods in force, the last prune (when, what, bytes freed) and whether the size is above
+     *     STEWARD_DATABASE_SIZE_WARNING_MB. Global admins only; a read-scoped token is enough. Reads
+     *     every page of a SQLite file for the table sizes: for people, not for monitoring (/metrics
+     *     has the size).
+     */
+    get: operations["read_storage_api_v1_storage_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/templates/{template_id}/webhooks": {
     parameters: {
       query?: never;
@@ -3630,6 +3655,25 @@ export interface components {
        */
       gaps: components["schemas"]["GapRead"][];
     };
+    /** LastPrune */
+    LastPrune: {
+      /**
+       * At
+       * Format: date-time
+       */
+      at: string;
+      /**
+       * Detail
+       * @description what was removed and the bytes freed, as recorded
+       */
+      detail: string;
+      /** Size Before */
+      size_before: number | null;
+      /** Size After */
+      size_after: number | null;
+      /** Bytes Freed */
+      bytes_freed: number | null;
+    };
     /**
      * LaunchOverrides
      * @description The body of a launch besides ``template_id``; each field needs the template's permission.
@@ -4628,6 +4672,28 @@ export interface components {
       /** Groups */
       groups: components["schemas"]["GroupRead"][];
     };
+    /**
+     * RetentionPeriods
+     * @description Days each kind of record is kept (0: forever), as the servers apply them.
+     */
+    RetentionPeriods: {
+      /** Runs Days */
+      runs_days: number;
+      /** Webhook Deliveries Days */
+      webhook_deliveries_days: number;
+      /** Notification Messages Days */
+      notification_messages_days: number;
+      /**
+       * Audit Days
+       * @description what `steward audit prune` keeps (run by the operator)
+       */
+      audit_days: number;
+      /**
+       * Tick Seconds
+       * @description how often each server applies the periods
+       */
+      tick_seconds: number;
+    };
     /** RunCreate */
     RunCreate: {
       /** Limit */
@@ -5415,6 +5481,43 @@ export interface components {
       seconds: number | null;
     };
     /**
+     * StorageRead
+     * @description The database's size, its biggest tables, the retention in force and the last prune.
+     */
+    StorageRead: {
+      /**
+       * Database
+       * @enum {string}
+       */
+      database: "sqlite" | "postgresql";
+      /** Size Bytes */
+      size_bytes: number;
+      /**
+       * Free Bytes
+       * @description SQLite: bytes of the file holding no data; null on PostgreSQL
+       */
+      free_bytes: number | null;
+      /**
+       * Returns Space
+       * @description false: a SQLite file made by Steward 0.1.0 keeps what pruning frees until `steward prune --compact` is run once
+       */
+      returns_space: boolean;
+      /**
+       * Tables
+       * @description the biggest tables, biggest first; null when the database cannot say
+       */
+      tables: components["schemas"]["TableSizeRead"][] | null;
+      /**
+       * Warning Bytes
+       * @description STEWARD_DATABASE_SIZE_WARNING_MB in bytes; null when not set
+       */
+      warning_bytes: number | null;
+      /** Over Warning */
+      over_warning: boolean;
+      retention: components["schemas"]["RetentionPeriods"];
+      last_prune: components["schemas"]["LastPrune"] | null;
+    };
+    /**
      * SubscriptionCreate
      * @description Runs of the whole project (neither ``template_id`` nor ``schedule_id``), of one template,
      *     or launched by one schedule. ``long_running_minutes`` goes with the ``long_running`` event:
@@ -5516,6 +5619,16 @@ export interface components {
       by_status: {
         [key: string]: number;
       };
+    };
+    /** TableSizeRead */
+    TableSizeRead: {
+      /** Name */
+      name: string;
+      /**
+       * Bytes
+       * @description with its indexes (and TOAST on PostgreSQL)
+       */
+      bytes: number;
     };
     /**
      * TargetKind
@@ -18628,6 +18741,86 @@ export interface operations {
         };
         content: {
           "text/csv": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_storage_api_v1_storage_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StorageRead"];
         };
       };
       /** @description Not authenticated */

@@ -49,6 +49,7 @@ export const router = createBrowserRouter([
           { path: "admin/users", lazy: () => import("@/app/routes/admin/users") },
           { path: "admin/teams", lazy: () => import("@/app/routes/admin/teams") },
           { path: "admin/audit", lazy: () => import("@/app/routes/admin/audit") },
+          { path: "admin/storage", lazy: () => import("@/app/routes/admin/storage") },
           { path: "approvals", lazy: () => import("@/app/routes/approvals") },
           { path: "*", lazy: () => import("@/app/routes/not-found") },
         ],

@@ -9,6 +9,7 @@ export const paths = {
   adminUsers: () => "/admin/users",
   adminTeams: () => "/admin/teams",
   adminAudit: () => "/admin/audit",
+  adminStorage: () => "/admin/storage",
   approvals: () => "/approvals",
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,

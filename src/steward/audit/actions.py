@@ -45,6 +45,7 @@ class AuditAction(enum.StrEnum):
     REPOSITORY_CREATE = "repository:create"
     REPOSITORY_DELETE = "repository:delete"
     REPOSITORY_UPDATE = "repository:update"
+    RETENTION_COMPACT = "retention:compact"
     RETENTION_PRUNE = "retention:prune"
     RUN_CANCEL = "run:cancel"
     RUN_LABEL = "run:label"

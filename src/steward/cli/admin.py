@@ -138,6 +138,9 @@ def _keys_rotate(settings: Settings, args: argparse.Namespace) -> int:
 
 def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
     from steward.audit import service
+    from steward.audit.models import AuditRecord
+    from steward.retention import storage
+    from steward.retention.service import human_bytes
     from steward.runtime import Runtime
 
     days = settings.audit_retention_days if args.older_than_days is None else args.older_than_days
@@ -145,10 +148,21 @@ def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
         print("error: --older-than-days: must be at least 1", file=sys.stderr)  # noqa: T201
         return 1
     runtime = Runtime.build(settings)
-    with runtime.sessions() as session:
-        removed = service.prune(session, older_than_days=days)
-    runtime.engine.dispose()
-    print(f"removed {removed} audit records older than {days} days")  # noqa: T201
+    try:
+        with runtime.sessions() as session:
+            before = storage.size(session).total
+            # the removal and its record are one transaction (no removal goes unrecorded);
+            # the space is given back after it, so its bytes are in this answer only
+            removed = service.prune(session, older_than_days=days)
+            if removed:
+                storage.reclaim(session, [AuditRecord.__tablename__])
+            freed = max(before - storage.size(session).total, 0)
+    finally:
+        runtime.engine.dispose()
+    print(  # noqa: T201
+        f"removed {removed} audit records older than {days} days; {human_bytes(freed)} freed"
+        f" ({freed} bytes)"
+    )
     return 0
 
 
@@ -195,6 +209,8 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
     from steward.retention import service
     from steward.runtime import Runtime
 
+    if args.compact:
+        return _compact(settings)
     configured = service.Periods.of(settings)
     periods = service.Periods(
         runs=configured.runs if args.runs_days is None else args.runs_days,
@@ -208,6 +224,35 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
     finally:
         runtime.engine.dispose()
     print(pruned.summary(periods, zeros=True))  # noqa: T201
+    return 0
+
+
+def _compact(settings: Settings) -> int:
+    """Rewrite a SQLite file so it returns its free pages, and from then on after every prune
+    (the one-time conversion of a 0.1.0 database: steward.retention.storage); recorded."""
+    from steward.audit.actions import AuditAction
+    from steward.audit.service import record
+    from steward.retention import storage
+    from steward.retention.service import human_bytes
+    from steward.runtime import Runtime
+
+    runtime = Runtime.build(settings)
+    try:
+        before, after = storage.compact(runtime.engine)
+        freed = max(before.total - after.total, 0)
+        detail = (
+            f"compacted: {human_bytes(freed)} freed ({freed} bytes; database now"
+            f" {human_bytes(after.total)}); freed space now returns after every prune"
+        )
+        with runtime.sessions() as session:
+            changes = {"database_bytes": [before.total, after.total]}
+            record(session, None, AuditAction.RETENTION_COMPACT, detail=detail, changes=changes)
+            session.commit()
+    except storage.CompactRefused as exc:
+        raise CliError(str(exc), Exit.USAGE) from None
+    finally:
+        runtime.engine.dispose()
+    print(detail)  # noqa: T201
     return 0
 
 
@@ -345,6 +390,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         retention.add_argument(
             flag, type=_days, default=None, help=f"0 keeps forever; default STEWARD_{setting}"
         )
+    retention.add_argument(
+        "--compact",
+        action="store_true",
+        help="SQLite: instead of pruning, rewrite the file once (VACUUM) so it returns its free"
+        " pages now and after every prune; needed once for a database made by Steward 0.1.0."
+        " Needs as much free disk as the file and holds the write lock while it runs: run it at"
+        " a quiet time",
+    )
     retention.set_defaults(fn=_prune)
     backup = sub.add_parser(
         "backup",

@@ -20,6 +20,7 @@ from steward.db import utcnow
 from steward.dispatch import presence
 from steward.notifications.models import Message, MessageStatus
 from steward.projects.models import Project
+from steward.retention import storage
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
 from steward.schedules.models import Schedule
@@ -29,11 +30,13 @@ ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class DatabaseCollector(Collector):
-    """One scrape: a handful of grouped counts over indexed columns."""
+    """One scrape: a handful of grouped counts over indexed columns, and the database's size
+    (read at most every ``storage.SIZE_CACHE_SECONDS``)."""
 
-    def __init__(self, session: Session, lease: dt.timedelta) -> None:
+    def __init__(self, session: Session, lease: dt.timedelta, warning_bytes: int = 0) -> None:
         self._session = session
         self._lease = lease
+        self._warning_bytes = warning_bytes
 
     def collect(self) -> Iterator[Metric]:
         yield InfoMetricFamily("steward_build", "Steward's version", value={"version": __version__})
@@ -41,6 +44,7 @@ class DatabaseCollector(Collector):
         yield from self._queue()
         yield from self._capacity()
         yield from self._triggers()
+        yield from self._storage()
 
     def _runs(self) -> Iterator[Metric]:
         runs = GaugeMetricFamily(
@@ -120,3 +124,24 @@ class DatabaseCollector(Collector):
         ).all():
             deliveries.add_metric([str(outcome)], count)
         yield deliveries
+
+    def _storage(self) -> Iterator[Metric]:
+        size = storage.cached_size(self._session)
+        yield GaugeMetricFamily(
+            "steward_database_size_bytes",
+            "Size of the database (SQLite: pages in the file; PostgreSQL: pg_database_size)",
+            value=size.total,
+        )
+        if size.free is not None:
+            yield GaugeMetricFamily(
+                "steward_database_free_bytes",
+                "Bytes of the SQLite file holding no data (a 0.1.0 file keeps what pruning"
+                " freed until `steward prune --compact`)",
+                value=size.free,
+            )
+        if self._warning_bytes:
+            yield GaugeMetricFamily(
+                "steward_database_size_warning_bytes",
+                "STEWARD_DATABASE_SIZE_WARNING_MB in bytes: alert when the size is above it",
+                value=self._warning_bytes,
+            )

@@ -12,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
+from steward.bounds import MIB
 from steward.errors import Unavailable
 from steward.monitoring.collector import DatabaseCollector
 
@@ -26,12 +27,14 @@ router = APIRouter(tags=["monitoring"])
 def prometheus_metrics(actor: ActorDep, session: SessionDep, runtime: RuntimeDep) -> Response:
     """Prometheus metrics of the whole installation (every server answers the same, from the
     database): runs by project and status, the oldest queued and running run per runner group,
-    worker slots online, schedules, notification messages, webhook deliveries of the last hour.
+    worker slots online, schedules, notification messages, webhook deliveries of the last hour,
+    the database's size (and its free bytes on SQLite, and the warning threshold when set).
     Global admins only; a read-scoped token is enough (scrape with ``bearer_token``)."""
     require_admin(actor, write=False)
     registry = CollectorRegistry(auto_describe=False)
     lease = dt.timedelta(seconds=runtime.settings.lease_seconds)
-    registry.register(DatabaseCollector(session, lease))
+    warning = runtime.settings.database_size_warning_mb * MIB
+    registry.register(DatabaseCollector(session, lease, warning))
     return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
 

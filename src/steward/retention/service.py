@@ -11,8 +11,12 @@
   by default.
 
 Runs go in batches, each in its own transaction, so a large backlog (the first prune of a busy
-installation) never holds a long write lock. Every pass that removes something is recorded in the
-audit trail, by the system.
+installation) never holds a long write lock. A pass that removed something then gives the space
+back (``storage.reclaim``: SQLite's incremental vacuum, PostgreSQL's VACUUM) and measures the
+database before and after: the rows and the bytes freed are in its audit record (by the system;
+``changes`` holds ``database_bytes: [before, after]``) and in ``steward prune``'s answer.
+``steward prune --compact`` is the one-time conversion of a SQLite file made by 0.1.0
+(``storage``'s docstring says why it is not a migration).
 """
 
 from __future__ import annotations
@@ -25,10 +29,14 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.audit.actions import AuditAction
+from steward.audit.models import AuditRecord
 from steward.audit.service import record
+from steward.bounds import MIB
 from steward.config import Settings
 from steward.db import utcnow
 from steward.notifications.models import Message, MessageStatus
+from steward.retention import storage
+from steward.retention.schemas import LastPrune, RetentionPeriods, StorageRead, TableSizeRead
 from steward.runs.models import Run
 from steward.runs.status import FINISHED
 from steward.webhooks.models import WebhookDelivery
@@ -60,9 +68,38 @@ class Pruned:
     deliveries: int = 0
     messages: int = 0
     workflow_runs: int = 0
+    # measured around the pass (0 when nothing was removed: nothing is measured then)
+    size_before: int = 0
+    size_after: int = 0
+    returns_space: bool = True  # False: a SQLite file of 0.1.0, never converted (--compact)
+    dialect: str = "sqlite"
 
     def __bool__(self) -> bool:
         return bool(self.runs or self.deliveries or self.messages or self.workflow_runs)
+
+    @property
+    def rows(self) -> int:
+        """Records removed, not counting what went with them (a run's output, events…)."""
+        return self.runs + self.deliveries + self.messages + self.workflow_runs
+
+    @property
+    def bytes_freed(self) -> int:
+        return max(self.size_before - self.size_after, 0)
+
+    def space(self) -> str:
+        """The bytes freed, and what they mean on this database."""
+        if not self:
+            return "0 bytes freed"
+        freed = f"{human_bytes(self.bytes_freed)} freed ({self.bytes_freed} bytes;"
+        freed += f" database now {human_bytes(self.size_after)})"
+        if not self.returns_space:
+            return (
+                f"{freed}: the file keeps the free pages until `steward prune --compact` is run"
+                " once (a database made by Steward 0.1.0)"
+            )
+        if self.dialect != "sqlite":
+            return f"{freed}; the removed rows' space is reusable by new rows (PostgreSQL VACUUM)"
+        return freed
 
     def summary(self, periods: Periods, *, zeros: bool = False) -> str:
         """What was removed (the audit detail); with ``zeros`` every kind with a period (the
@@ -77,21 +114,116 @@ class Pruned:
             )
             if days and (count or zeros)
         ]
-        return "removed " + ", ".join(parts) if parts else "removed nothing"
+        removed = "removed " + ", ".join(parts) if parts else "removed nothing"
+        return f"{removed}; {self.space()}"
+
+
+def human_bytes(count: int) -> str:
+    """1536 -> "1.5 KiB" (binary units, as ``du -h`` counts)."""
+    size = float(count)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{int(size)} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
 
 
 def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Pruned:
-    """Apply every period now; commits. Records the removal when anything was removed."""
+    """Apply every period now, then give the freed space back; commits. Records the removal,
+    with the rows and the bytes freed, when anything was removed."""
+    before = storage.size(session).total
     pruned = Pruned(
         runs=_runs(session, periods.runs, batch) if periods.runs else 0,
         deliveries=_deliveries(session, periods.deliveries) if periods.deliveries else 0,
         messages=_messages(session, periods.messages) if periods.messages else 0,
         workflow_runs=_workflow_runs(session, periods.runs, batch) if periods.runs else 0,
     )
-    if pruned:
-        record(session, None, AuditAction.RETENTION_PRUNE, detail=pruned.summary(periods))
-        session.commit()
+    if not pruned:
+        return pruned
+    tables = [
+        model.__tablename__
+        for model, count in (
+            (Run, pruned.runs),
+            (WorkflowRun, pruned.workflow_runs),
+            (WebhookDelivery, pruned.deliveries),
+            (Message, pruned.messages),
+        )
+        if count
+    ]
+    storage.reclaim(session, tables)
+    pruned = dataclasses.replace(
+        pruned,
+        size_before=before,
+        size_after=storage.size(session).total,
+        returns_space=storage.returns_space(session),
+        dialect=storage.dialect(session),
+    )
+    record(
+        session,
+        None,
+        AuditAction.RETENTION_PRUNE,
+        detail=pruned.summary(periods),
+        changes={"database_bytes": [pruned.size_before, pruned.size_after]},
+    )
+    session.commit()
     return pruned
+
+
+def storage_report(session: Session, settings: Settings) -> StorageRead:
+    """The admin page's Storage section: measured now (the biggest tables read every page on
+    SQLite: on demand only, never for /metrics)."""
+    size = storage.size(session)
+    found = storage.tables(session)
+    warning = settings.database_size_warning_mb * MIB
+    periods = Periods.of(settings)
+    return StorageRead(
+        database="sqlite" if storage.dialect(session) == "sqlite" else "postgresql",
+        size_bytes=size.total,
+        free_bytes=size.free,
+        returns_space=storage.returns_space(session),
+        tables=None
+        if found is None
+        else [TableSizeRead(name=t.name, bytes=t.bytes) for t in found],
+        warning_bytes=warning or None,
+        over_warning=bool(warning) and size.total > warning,
+        retention=RetentionPeriods(
+            runs_days=periods.runs,
+            webhook_deliveries_days=periods.deliveries,
+            notification_messages_days=periods.messages,
+            audit_days=settings.audit_retention_days,
+            tick_seconds=settings.retention_tick_seconds,
+        ),
+        last_prune=last_prune(session),
+    )
+
+
+def last_prune(session: Session) -> LastPrune | None:
+    """The newest pass that removed something, from its audit record."""
+    found = session.scalars(
+        select(AuditRecord)
+        .where(AuditRecord.action == AuditAction.RETENTION_PRUNE)
+        .order_by(AuditRecord.id.desc())
+        .limit(1)
+    ).first()
+    if found is None:
+        return None
+    sizes = found.changes.get("database_bytes")  # absent from a record of 0.1.0
+    if isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(n, int) for n in sizes):
+        before, after = sizes
+        return LastPrune(
+            at=found.created_at,
+            detail=found.detail,
+            size_before=before,
+            size_after=after,
+            bytes_freed=max(before - after, 0),
+        )
+    return LastPrune(
+        at=found.created_at,
+        detail=found.detail,
+        size_before=None,
+        size_after=None,
+        bytes_freed=None,
+    )
 
 
 def _cutoff(days: int) -> dt.datetime:

@@ -85,6 +85,9 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
             <Menu.Item component={Link} to={paths.adminAudit()}>
               Audit
             </Menu.Item>
+            <Menu.Item component={Link} to={paths.adminStorage()}>
+              Storage
+            </Menu.Item>
           </>
         )}
         <Menu.Divider />
@@ -212,6 +215,13 @@ function Shell() {
               to={paths.adminAudit()}
               label="Audit"
               active={pathname.startsWith(paths.adminAudit())}
+              onClick={nav.close}
+            />
+            <NavLink
+              component={Link}
+              to={paths.adminStorage()}
+              label="Storage"
+              active={pathname.startsWith(paths.adminStorage())}
               onClick={nav.close}
             />
           </>
