@@ -2,9 +2,11 @@
 
 A limit is split as ansible-core splits it (commas; else colons *and whitespace*), and an element
 starting with '@' makes Ansible read that file and print its lines. Each refused spelling is first
-run through a bare ansible-playbook, exactly as Steward would pass it (``--limit=VALUE``), as the
-control: the file's marker line appears in Ansible's output. Then the same value is refused by a
-Steward launch, a template save and a schedule, with a 422 naming the field and the element.
+given to Ansible's own ``InventoryManager.subset`` — what ansible-playbook calls with its
+``--limit`` — as the control: the file's marker line is among the patterns it read. That this is
+where ``--limit=VALUE`` leads is shown once by a bare ansible-playbook process, which prints the
+marker. Then the same value is refused by a Steward launch, a template save and a schedule, with
+a 422 naming the field and the element.
 """
 
 from __future__ import annotations
@@ -73,6 +75,27 @@ def bare_ansible_playbook(tmp_path: Path, limit: str) -> str:
     return done.stdout + done.stderr
 
 
+def read_by_ansible(limit: str) -> list[str]:
+    """The patterns Ansible's inventory takes from ``limit``: ansible-playbook's ``--limit``."""
+    from ansible.inventory.manager import InventoryManager
+    from ansible.parsing.dataloader import DataLoader
+
+    inventory = InventoryManager(loader=DataLoader(), sources=[])
+    inventory.subset(limit)
+    return list(inventory._subset or [])  # what it read is the point
+
+
+def test_ansible_playbook_reads_a_limit_file_where_the_controls_say(tmp_path: Path) -> None:
+    """The controls below ask ``InventoryManager.subset``; a real ansible-playbook given
+    ``--limit=@file`` reads the file there too, and prints its line."""
+    secret = tmp_path / "secret-hosts"
+    secret.write_text(MARKER + "\n")
+    assert MARKER in read_by_ansible(f"all @{secret}")
+    assert MARKER in bare_ansible_playbook(tmp_path, f"all @{secret}")
+    # control of the control: without the '@' nothing is read
+    assert MARKER not in read_by_ansible(f"all {secret}")
+
+
 @pytest.mark.sqlite_only  # what reaches Ansible does not depend on the database
 @pytest.mark.parametrize("spelling", FILE_LIMITS)
 def test_a_limit_that_would_read_a_file_is_refused_where_ansible_reads_it(
@@ -81,8 +104,8 @@ def test_a_limit_that_would_read_a_file_is_refused_where_ansible_reads_it(
     secret = tmp_path / "secret-hosts"
     secret.write_text(MARKER + "\n")
     limit = spelling.format(f=secret)
-    # control: ansible-playbook reads the file and prints its line (as an unmatched pattern)
-    assert MARKER in bare_ansible_playbook(tmp_path, limit)
+    # control: Ansible's inventory reads the file (ansible-playbook then prints its line)
+    assert MARKER in read_by_ansible(limit)
 
     template = workbench.template("ok.yml", overridable=["limit"])
     cause = f"element '@{secret}' would make Ansible read the file '{secret}'"
