@@ -189,9 +189,10 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _audit_stream(self) -> Settings:
-        if self.audit_http_format == "elastic" and self.audit_http_url:
-            if not outbound.parse_url(self.audit_http_url).rest.split("?")[0].endswith("/_bulk"):
-                raise ValueError("audit_http_url: the elastic format posts to …/<index>/_bulk")
+        url = self.audit_http_url
+        bulk = not url or outbound.parse_url(url).rest.split("?")[0].endswith("/_bulk")
+        if self.audit_http_format == "elastic" and not bulk:
+            raise ValueError("audit_http_url: the elastic format posts to …/<index>/_bulk")
         tls_files = (self.audit_syslog_ca_file, self.audit_syslog_cert_file)
         if not self.audit_syslog_tls and any(f is not None for f in tls_files):
             raise ValueError("audit_syslog_ca_file, audit_syslog_cert_file: need audit_syslog_tls")

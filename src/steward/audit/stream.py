@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from steward.audit.models import AuditRecord, StreamRow, StreamSink
-from steward.audit.schemas import AuditRead
+from steward.audit.schemas import AuditRead, StreamSinkRead
 
 ERROR_MAX = 1000  # characters of an error kept
 
@@ -210,3 +210,37 @@ def _aware(value: dt.datetime) -> dt.datetime:
     if isinstance(value, str):
         value = dt.datetime.fromisoformat(value)
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def status(
+    session: Session, configured: Sequence[tuple[str, str, str]], now: dt.datetime
+) -> list[StreamSinkRead]:
+    """Each sink of ``configured`` (name, kind, target), then any other one still holding
+    records (configured no more), with its backlog and how it fares."""
+    waiting, fared = backlog(session), states(session)
+    known = {name for name, _, _ in configured}
+    rows = [(name, kind, target, True) for name, kind, target in configured]
+    rows += [(name, "", "", False) for name in sorted(set(waiting) - known)]
+    found = []
+    for name, kind, target, on in rows:
+        pending = waiting.get(name)
+        state = fared.get(name) or StreamSink(sink=name, failures=0, sent=0, last_error="")
+        oldest = pending.oldest_at if pending else None
+        found.append(
+            StreamSinkRead(
+                sink=name,
+                kind=kind,
+                target=target,
+                configured=on,
+                backlog=pending.pending if pending else 0,
+                oldest_pending_at=oldest,
+                oldest_pending_seconds=max((now - oldest).total_seconds(), 0.0) if oldest else None,
+                sent=state.sent,
+                last_success_at=state.last_success_at,
+                failures=state.failures,
+                next_attempt_at=state.next_attempt_at,
+                last_error=state.last_error,
+                last_error_at=state.last_error_at,
+            )
+        )
+    return found
