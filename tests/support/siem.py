@@ -116,22 +116,21 @@ class SyslogReceiver:
             context.load_cert_chain(self.cert, key)
         receiver = self
 
-        class Handler(socketserver.StreamRequestHandler):
-            def setup(self) -> None:
-                if context is not None:
-                    self.request = context.wrap_socket(self.request, server_side=True)
-                super().setup()
-
+        class Handler(socketserver.BaseRequestHandler):
             def handle(self) -> None:
                 with receiver._lock:
                     receiver.connections += 1
                 try:
-                    for frame in read_frames(self.rfile):
-                        parsed = parse_rfc5424(frame)
-                        with receiver._lock:
-                            receiver.messages.append(parsed)
-                except (OSError, ssl.SSLError):
-                    pass  # a sender killed mid-batch: what arrived whole is kept
+                    sock = self.request
+                    if context is not None:
+                        sock = context.wrap_socket(sock, server_side=True)
+                    with sock, sock.makefile("rb") as stream:
+                        for frame in read_frames(stream):
+                            parsed = parse_rfc5424(frame)
+                            with receiver._lock:
+                                receiver.messages.append(parsed)
+                except OSError:
+                    pass  # a handshake refused, a sender killed mid-batch: what came whole is kept
 
         class Server(socketserver.ThreadingTCPServer):
             daemon_threads = True

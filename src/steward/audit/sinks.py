@@ -182,8 +182,10 @@ class SyslogSink:
                 else None
             )
             address = network.Guard.of(s).vet(host, self.port).address
-            with socket.create_connection((address, self.port), timeout) as raw:
-                sock = context.wrap_socket(raw, server_hostname=host) if context else raw
+            with contextlib.ExitStack() as stack:
+                sock = stack.enter_context(socket.create_connection((address, self.port), timeout))
+                if context is not None:  # the certificate checked against the configured host
+                    sock = stack.enter_context(context.wrap_socket(sock, server_hostname=host))
                 sock.sendall(data)
                 _close(sock)
         except network.Refused as exc:

@@ -4,10 +4,11 @@ them, and how each sink fares.
 ``service.record`` adds a ``StreamRow`` per configured sink in the transaction of the record.
 A streamer (``audit.streamer``, one per server process and sink) then repeatedly
 
-- **claims** a batch (``claim``): the oldest due rows of the sink, in one conditional UPDATE
-  that sets a lease (``claimed_until``) and returns the ids it took; on PostgreSQL its
-  subquery locks with ``FOR UPDATE SKIP LOCKED``, so two servers take different rows at once;
-  a row claimed by another (its lease not expired) is never taken,
+- **claims** a batch (``claim``): the oldest due rows of the sink (on PostgreSQL read with
+  ``FOR UPDATE SKIP LOCKED``, so two servers take different rows at once), then a conditional
+  UPDATE that sets a lease (``claimed_until``) on those still free and returns the ids it took
+  (on SQLite two servers may read the same rows: each row goes to one of them); a row claimed
+  by another (its lease not expired) is never taken,
 - sends them with no transaction open (``audit.sinks``), and
 - **settles** (``settle``): the rows the sink acknowledged are deleted; the others are released
   with their error and one more attempt. A sink that failed as a whole (no connection, not
@@ -93,17 +94,23 @@ def claim(
         session.rollback()
         return None
     free = or_(StreamRow.claimed_until.is_(None), StreamRow.claimed_until < now)
-    due = (
+    # two statements, not an UPDATE … IN (SELECT … LIMIT … SKIP LOCKED): PostgreSQL may run
+    # such a subquery again for the UPDATE and take more than the limit
+    due = session.scalars(
         select(StreamRow.event_id)
         .where(StreamRow.sink == sink, StreamRow.next_attempt_at <= now, free)
         .order_by(StreamRow.event_id)
         .limit(limit)
-        .with_for_update(skip_locked=True)  # PostgreSQL; SQLite has one writer at a time
-    )
+        .with_for_update(skip_locked=True)  # PostgreSQL: another server takes other rows
+    ).all()
+    if not due:
+        session.rollback()
+        return None
     until = now + lease
+    # SQLite: two servers may have read the same rows; the UPDATE's WHERE lets one have each
     taken = session.scalars(
         update(StreamRow)
-        .where(StreamRow.sink == sink, StreamRow.event_id.in_(due.scalar_subquery()), free)
+        .where(StreamRow.sink == sink, StreamRow.event_id.in_(due), free)
         .values(claimed_until=until)
         .returning(StreamRow.event_id)
         .execution_options(synchronize_session=False)
