@@ -86,14 +86,17 @@ def test_a_claim_takes_the_oldest_rows_once_until_its_lease_expires(db_session: 
 
     first = stream.claim(db_session, "syslog", now, limit=3, lease=LEASE)
     second = stream.claim(db_session, "syslog", now, limit=3, lease=LEASE)
-    assert first is not None and first.event_ids == ids[:3]
-    assert second is not None and second.event_ids == ids[3:]  # never the first's rows
+    assert first is not None
+    assert first.event_ids == ids[:3]
+    assert second is not None
+    assert second.event_ids == ids[3:]
     assert stream.claim(db_session, "syslog", now, limit=3, lease=LEASE) is None
 
     # a streamer that died holds its rows until its lease expires; then they are taken again
     later = now + LEASE + dt.timedelta(seconds=1)
     again = stream.claim(db_session, "syslog", later, limit=10, lease=LEASE)
-    assert again is not None and again.event_ids == ids
+    assert again is not None
+    assert again.event_ids == ids
     # the dead streamer's late settle changes nothing of rows claimed by another since
     stream.settle(db_session, first, stream.Outcome.failed("late"), later, BACKOFF)
     assert all(row.last_error == "" for row in _rows(db_session, "syslog").values())
@@ -109,10 +112,12 @@ def test_a_failing_sink_backs_off_doubling_up_to_the_cap_and_keeps_every_row(
     waits = []
     for _ in range(5):
         claimed = stream.claim(db_session, "syslog", now, limit=10, lease=LEASE)
-        assert claimed is not None and claimed.event_ids == ids
+        assert claimed is not None
+        assert claimed.event_ids == ids
         stream.settle(db_session, claimed, stream.Outcome.failed("ConnectionRefused"), now, BACKOFF)
         state = db_session.get(StreamSink, "syslog")
-        assert state is not None and state.next_attempt_at is not None
+        assert state is not None
+        assert state.next_attempt_at is not None
         waits.append((state.next_attempt_at - now).total_seconds())
         # nothing is tried before the wait is over, even what is recorded meanwhile
         assert stream.claim(db_session, "syslog", now, limit=10, lease=LEASE) is None
@@ -122,7 +127,9 @@ def test_a_failing_sink_backs_off_doubling_up_to_the_cap_and_keeps_every_row(
     assert set(rows) == set(ids)
     assert {(r.attempts, r.last_error) for r in rows.values()} == {(5, "ConnectionRefused")}
     state = db_session.get(StreamSink, "syslog")
-    assert state is not None and state.failures == 5 and state.last_error == "ConnectionRefused"
+    assert state is not None
+    assert state.failures == 5
+    assert state.last_error == "ConnectionRefused"
 
     # a success clears the wait, deletes what was acknowledged and says when
     claimed = stream.claim(db_session, "syslog", now, limit=10, lease=LEASE)
@@ -143,7 +150,8 @@ def test_syslog_over_tcp_sends_octet_counted_rfc5424_messages(db_session: Sessio
         )
         outcome = _send(db_session, sink)
         receiver.wait_for_ids({prune, failed}, timeout=10)
-    assert outcome.sent == [prune, failed] and not outcome.error
+    assert outcome.sent == [prune, failed]
+    assert not outcome.error
     assert _rows(db_session, "syslog") == {}  # acknowledged: gone from the outbox
     by_id = {int(m.params["id"]): m for m in receiver.messages}
     message = by_id[prune]
@@ -155,7 +163,8 @@ def test_syslog_over_tcp_sends_octet_counted_rfc5424_messages(db_session: Sessio
         "steward@32473",
     )
     assert message.params["sourceIp"] == "192.0.2.7"
-    assert message.params["outcome"] == "success" and by_id[failed].params["outcome"] == "failure"
+    assert message.params["outcome"] == "success"
+    assert by_id[failed].params["outcome"] == "failure"
     assert message.event["detail"] == 'a "quoted" ] detail'
     assert message.event["id"] == prune
     assert dt.datetime.fromisoformat(message.timestamp).tzinfo is not None
@@ -182,7 +191,8 @@ def test_syslog_over_tls_checks_the_receivers_certificate(
         db_session.commit()
         outcome = _send(db_session, trusted)
         receiver.wait_for_ids({event_id}, timeout=10)
-    assert outcome.sent == [event_id] and _rows(db_session, "syslog") == {}
+    assert outcome.sent == [event_id]
+    assert _rows(db_session, "syslog") == {}
 
 
 def test_a_syslog_receiver_that_is_down_keeps_the_rows(db_session: Session) -> None:
@@ -221,13 +231,18 @@ def test_elastic_bulk_creates_each_record_once_and_keeps_what_an_item_refused(
     assert rows[ids[1]].next_attempt_at > utcnow()
     assert "secret words" not in rows[ids[1]].last_error  # never the receiver's text
     state = db_session.get(StreamSink, "http")
-    assert state is not None and state.failures == 0 and state.sent == 3
+    assert state is not None
+    assert state.failures == 0
+    assert state.sent == 3
     assert state.last_error.startswith("1 records refused")
 
     doc = receiver.documents[str(ids[2])]
-    assert doc["event"]["id"] == str(ids[2]) and doc["event"]["action"] == "audit:prune"
-    assert doc["event"]["outcome"] == "success" and doc["source"]["ip"] == "192.0.2.7"
-    assert doc["user"]["name"] == "system" and doc["message"].startswith("system audit:prune")
+    assert doc["event"]["id"] == str(ids[2])
+    assert doc["event"]["action"] == "audit:prune"
+    assert doc["event"]["outcome"] == "success"
+    assert doc["source"]["ip"] == "192.0.2.7"
+    assert doc["user"]["name"] == "system"
+    assert doc["message"].startswith("system audit:prune")
     assert json.loads(doc["steward"]["changes"]) == {}
     assert "@timestamp" in doc
     assert receiver.requests[0].headers["authorization"] == "ApiKey es-api-key"
@@ -294,9 +309,13 @@ def test_status_tells_backlog_oldest_age_and_errors_without_secrets(db_session: 
     configured = [(s.name, s.kind, s.target) for s in sinks.configured(settings)]
     shown = {s.sink: s for s in stream.status(db_session, configured, now)}
     http = shown["http"]
-    assert http.configured and http.kind == "splunk" and http.backlog == 1
+    assert http.configured
+    assert http.kind == "splunk"
+    assert http.backlog == 1
     assert http.target == "https://siem.example:8088/services/collector/event"
-    assert http.oldest_pending_seconds is not None and http.oldest_pending_seconds >= 5
+    assert http.oldest_pending_seconds is not None
+    assert http.oldest_pending_seconds >= 5
     assert (http.failures, http.last_error) == (1, "HTTP 503")
     # a sink configured no more still shows the records it holds
-    assert not shown["syslog"].configured and shown["syslog"].backlog == 1
+    assert not shown["syslog"].configured
+    assert shown["syslog"].backlog == 1

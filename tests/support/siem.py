@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -89,7 +90,8 @@ def read_frames(stream: Any) -> Iterator[bytes]:
                 return
             if char == b" ":
                 break
-            assert char.isdigit() and len(length) < 10, f"not an octet count: {length + char!r}"
+            assert char.isdigit(), f"not an octet count: {length + char!r}"
+            assert len(length) < 10, f"an octet count too long: {length!r}"
             length += char
         size = int(length)
         data = b""
@@ -106,7 +108,10 @@ class SyslogReceiver:
     def __init__(self, tmp_path: Path | None = None, *, tls: bool = False) -> None:
         self.messages: list[SyslogMessage] = []
         self.connections = 0
-        self._lock = threading.Lock()
+        # ``hold()``: the next connection, read to its end, is not closed until ``release``:
+        # its sender waits for the close (then its timeout), as when killed before it settles
+        self.holding, self.held, self.release = (threading.Event() for _ in range(3))
+        self.lock = threading.Lock()
         self.cert: Path | None = None
         context: ssl.SSLContext | None = None
         if tls:
@@ -118,7 +123,7 @@ class SyslogReceiver:
 
         class Handler(socketserver.BaseRequestHandler):
             def handle(self) -> None:
-                with receiver._lock:
+                with receiver.lock:
                     receiver.connections += 1
                 try:
                     sock = self.request
@@ -127,8 +132,9 @@ class SyslogReceiver:
                     with sock, sock.makefile("rb") as stream:
                         for frame in read_frames(stream):
                             parsed = parse_rfc5424(frame)
-                            with receiver._lock:
+                            with receiver.lock:
                                 receiver.messages.append(parsed)
+                        receiver._hold()
                 except OSError:
                     pass  # a handshake refused, a sender killed mid-batch: what came whole is kept
 
@@ -149,8 +155,16 @@ class SyslogReceiver:
         self._server.server_close()
         self._thread.join(5)
 
+    def _hold(self) -> None:
+        with self.lock:
+            hold = self.holding.is_set()
+            self.holding.clear()
+        if hold:
+            self.held.set()
+            self.release.wait(30)
+
     def ids(self) -> list[int]:
-        with self._lock:
+        with self.lock:
             return [int(m.params["id"]) for m in self.messages]
 
     def wait_for_ids(self, ids: set[int], timeout: float = 30) -> None:
@@ -183,28 +197,38 @@ class SiemReceiver:
         self.requests: list[Request] = []
         self.refuse_ids: set[str] = set()
         self.fail_next = 0
-        self._lock = threading.Lock()
+        # ``holding`` set: the next bulk request is stored, then answered only on ``release``
+        # (its sender waits for the answer, as when killed before it settles)
+        self.holding, self.held, self.release = (threading.Event() for _ in range(3))
+        self.lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                with receiver._lock:
+                with receiver.lock:
                     receiver.requests.append(Request(self.path, headers, body))
                     if receiver.fail_next > 0:
                         receiver.fail_next -= 1
-                        return self._answer(503, {"error": "unavailable"})
+                        self._answer(503, {"error": "unavailable"})
+                        return
                     status, answer = receiver._handle(self.path, headers, body)
+                    hold = self.path.endswith("/_bulk") and receiver.holding.is_set()
+                    receiver.holding.clear()
+                if hold:
+                    receiver.held.set()
+                    receiver.release.wait(30)
                 self._answer(status, answer)
 
             def _answer(self, status: int, answer: Any) -> None:
                 data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                with contextlib.suppress(OSError):  # a sender killed meanwhile
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass

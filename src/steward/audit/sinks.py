@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import ipaddress
 import json
 import os
@@ -331,6 +332,12 @@ class HttpSink:
         url = network.parse_url(self.settings.audit_http_url)
         return f"{url.scheme}://{url.netloc}{url.rest.split('?')[0]}"  # no query: no secret
 
+    @functools.cached_property
+    def verify(self) -> ssl.SSLContext:
+        """The receiver's certificate checked against the CA file, else the system's CAs: made
+        once (loading the CAs costs more than sending a batch)."""
+        return tls_context(self.settings.audit_http_ca_file, None, None)
+
     def send(self, records: Sequence[AuditRead]) -> Outcome:
         s = self.settings
         token = ""
@@ -360,10 +367,8 @@ class HttpSink:
             body, scheme = _json([event(r) for r in records]), "Bearer"
         if token:
             headers["Authorization"] = f"{scheme} {token}"
-        verify: ssl.SSLContext | bool = (
-            tls_context(s.audit_http_ca_file, None, None) if s.audit_http_ca_file else True
-        )
         try:
+            verify = self.verify
             response = web.post(
                 s.audit_http_url,
                 body,
