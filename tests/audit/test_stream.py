@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
+from support.admin import ADMIN_TOKEN
 from support.outbound import LOOPBACK_ALLOWED
 from support.siem import SiemReceiver, SyslogReceiver, unused_port
+from support.waits import wait_until
 
 from steward.audit import service, sinks, stream
 from steward.audit.actions import AuditAction
@@ -21,6 +24,7 @@ from steward.audit.models import StreamRow, StreamSink
 from steward.audit.schemas import AuditRead
 from steward.config import Settings
 from steward.db import utcnow
+from steward.server import build_app
 
 LEASE = dt.timedelta(seconds=30)
 BACKOFF = stream.Backoff(base=2.0, cap=10.0)
@@ -319,3 +323,36 @@ def test_status_tells_backlog_oldest_age_and_errors_without_secrets(db_session: 
     # a sink configured no more still shows the records it holds
     assert not shown["syslog"].configured
     assert shown["syslog"].backlog == 1
+
+
+def test_a_server_streams_its_records_and_tells_admins_how_it_goes(settings: Settings) -> None:
+    with SyslogReceiver() as receiver:
+        streaming = settings.model_copy(
+            update={
+                "audit_syslog_host": "127.0.0.1",
+                "audit_syslog_port": receiver.port,
+                "audit_stream_tick_seconds": 0.05,
+            }
+        )
+        app = build_app(streaming, migrate=False)
+        with TestClient(app) as client:
+            client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+            created = client.post("/api/v1/projects", json={"name": "streamed"})
+            assert created.status_code == 201, created.text
+            wait_until(
+                lambda: any(m.params.get("objectName") == "streamed" for m in receiver.messages),
+                30,
+                what="the project's record by syslog",
+            )
+            wait_until(
+                lambda: client.get("/api/v1/audit/stream").json()["sinks"][0]["sent"] >= 1,
+                10,
+                what="the acknowledgement settled",
+            )
+            shown = client.get("/api/v1/audit/stream")
+        app.state.runtime.engine.dispose()
+    assert shown.status_code == 200, shown.text
+    [sink] = shown.json()["sinks"]
+    assert sink["sink"] == "syslog"
+    assert sink["target"] == f"tcp://127.0.0.1:{receiver.port}"
+    assert (sink["backlog"], sink["failures"], sink["last_error"]) == (0, 0, "")
