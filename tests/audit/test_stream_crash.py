@@ -23,7 +23,7 @@ from steward.audit.models import AuditRecord, StreamRow
 from steward.db import make_engine, make_session_factory
 
 BATCH = 50
-TIMEOUT = 1.5  # a batch's lease: 3 times as long
+TIMEOUT = 3.0  # a batch's lease: 3 times as long
 
 
 class Producer(threading.Thread):
@@ -83,10 +83,10 @@ def test_a_server_killed_mid_stream_resends_only_its_batch_in_flight(tmp_path: P
             # records keep coming; the next batch of each sink reaches its receiver, which
             # holds it unacknowledged: the server is killed with both batches in flight
             producer.start()
-            syslog.holding.set()
-            elastic.holding.set()
-            assert syslog.held.wait(30)
+            elastic.holding.set()  # its sender waits for the answer up to its timeout
             assert elastic.held.wait(30)
+            syslog.holding.set()  # its sender waits for the close a moment (sinks.CLOSE_WAIT)
+            assert syslog.held.wait(TIMEOUT)
             server.kill()
             syslog.release.set()
             elastic.release.set()

@@ -49,6 +49,7 @@ SD_ID = "steward@32473"
 BOM = b"\xef\xbb\xbf"
 NOTICE, WARNING = 5, 4  # severities: a record; a failure (a refused sign-in)
 ANSWER_MAX = 16 * 1024 * 1024  # bytes of an Elastic bulk answer read
+CLOSE_WAIT = 0.5  # seconds the syslog receiver's close is waited for after a batch
 
 
 def event(record: AuditRead) -> dict[str, Any]:
@@ -198,8 +199,10 @@ class SyslogSink:
 
 def _close(sock: socket.socket) -> None:
     """End the connection after the last byte was written: TLS says so (close_notify), plain
-    TCP half-closes; the receiver's own close is waited for a moment, never required."""
+    TCP half-closes; the receiver's own close is waited for a moment (``CLOSE_WAIT``), never
+    required (a receiver that keeps the connection open must not slow every batch)."""
     with contextlib.suppress(OSError):
+        sock.settimeout(CLOSE_WAIT)
         if isinstance(sock, ssl.SSLSocket):
             sock.unwrap()
         else:
