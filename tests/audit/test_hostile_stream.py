@@ -1,7 +1,7 @@
 """Hostile cases of the audit stream, each with its control: a sink on an address the outbound
 rules refuse (loopback, by address or by a name resolving there) gets no connection and its
 records wait, where an admin's allowing it delivers them; the HTTP sink's token reaches the
-receiver but no error, status or log line."""
+receiver but no error, status or log line, nor does a credential in the URL's query."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from steward.audit.actions import AuditAction
 from steward.audit.models import StreamRow, StreamSink
 from steward.config import Settings
 from steward.db import utcnow
+from steward.outbound import network, web
 
 pytestmark = [pytest.mark.security]
 
@@ -118,3 +119,20 @@ def test_the_token_reaches_the_receiver_and_nothing_else(
     row = db_session.scalars(select(StreamRow)).one()
     for text in (outcome.error, row.last_error, repr(shown), caplog.text, repr(settings)):
         assert token not in text
+
+
+def test_a_credential_in_the_urls_query_is_not_logged(
+    db_session: Session, caplog: pytest.LogCaptureFixture
+) -> None:
+    _queued(db_session, "http")
+    caplog.set_level(logging.INFO)
+    with SiemReceiver() as receiver:
+        url = receiver.url("/json?apikey=QUERY-SECRET-1234")
+        settings = Settings(audit_http_url=url, outbound_allowed_networks=list(LOOPBACK_ALLOWED))
+        _batch(db_session, sinks.HttpSink(settings))
+        # control: another request to the same receiver is logged with its URL, as httpx2 does
+        guard = network.Guard.of(settings)
+        web.post(receiver.url("/json?other=VISIBLE"), b"[]", {}, timeout=5, guard=guard)
+    assert receiver.requests[0].path.endswith("QUERY-SECRET-1234")  # it was sent
+    assert "VISIBLE" in caplog.text
+    assert "QUERY-SECRET-1234" not in caplog.text

@@ -28,6 +28,7 @@ import dataclasses
 import functools
 import ipaddress
 import json
+import logging
 import os
 import re
 import socket
@@ -321,10 +322,39 @@ def elastic_outcome(records: Sequence[AuditRead], answer: bytes) -> Outcome:
     return Outcome(sent=sent, refused=refused)
 
 
+class _BatchesAtDebug(logging.Filter):
+    """httpx2 logs every request at INFO with its URL: a line per batch, and the URL's query
+    (which may hold a credential). Those of the audit stream's endpoints go at DEBUG."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.endpoints: set[tuple[int, str]] = set()  # (port, path?query) of each
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        urls = [a for a in args if isinstance(a, httpx2.URL)]
+        if record.levelno != logging.INFO or not any(
+            (u.port or network.SCHEMES.get(u.scheme, 0), u.raw_path.decode()) in self.endpoints
+            for u in urls
+        ):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return HTTP_LOG.isEnabledFor(logging.DEBUG)
+
+
+HTTP_LOG = logging.getLogger("httpx2")
+_QUIET = _BatchesAtDebug()
+HTTP_LOG.addFilter(_QUIET)
+
+
 @dataclasses.dataclass
 class HttpSink:
     settings: Settings
     name: str = "http"
+
+    def __post_init__(self) -> None:
+        url = network.parse_url(self.settings.audit_http_url)
+        _QUIET.endpoints.add((url.port, url.rest))
 
     @property
     def kind(self) -> str:
