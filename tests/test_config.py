@@ -44,3 +44,37 @@ def test_local_repository_roots_must_be_absolute(
     monkeypatch.setenv("STEWARD_LOCAL_REPOSITORY_ROOTS", value)
     with pytest.raises(ValidationError, match="local_repository_roots"):
         Settings(data_dir=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        (
+            {"audit_http_url": "https://es:9200/steward", "audit_http_format": "elastic"},
+            "_bulk",
+        ),
+        ({"audit_http_url": "https://user:pw@siem/ingest"}, "credentials"),
+        ({"audit_syslog_host": "siem", "audit_syslog_ca_file": "/ca.pem"}, "audit_syslog_tls"),
+        (
+            {"audit_syslog_host": "siem", "audit_syslog_tls": True, "audit_syslog_cert_file": "/c"},
+            "audit_syslog_key_file",
+        ),
+        ({"audit_syslog_host": "siem", "audit_syslog_facility": "local9"}, "local7"),
+        ({"audit_syslog_host": "siem/514"}, "syslog host"),
+    ],
+)
+def test_audit_stream_settings_that_cannot_work_are_refused_at_start(
+    settings: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ValidationError, match=named):
+        Settings(**settings)  # type: ignore[arg-type]
+
+
+def test_audit_stream_sinks_follow_the_settings() -> None:
+    assert Settings().audit_stream_sinks == ()
+    both = Settings(
+        audit_syslog_host="siem",
+        audit_http_url="https://es:9200/steward/_bulk",
+        audit_http_format="elastic",
+    )
+    assert both.audit_stream_sinks == ("syslog", "http")

@@ -88,6 +88,8 @@ test("the admin's audit page lists a failed sign-in of the instance", async ({
   await openAs(page, "/projects");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await expect(page.getByRole("heading", { name: "Audit" })).toBeVisible();
+  // the audit stream's card: this server streams to no SIEM, and says how to
+  await expect(page.getByText("Not streamed to a SIEM.")).toBeVisible();
   const filters = page.getByRole("form", { name: "Audit filters" });
   await filters.getByLabel("Text").fill(NOBODY);
   await filters.getByLabel(/Only the instance's own records/).check();

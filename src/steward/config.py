@@ -40,6 +40,14 @@ def _env_list(value: object, separators: str, *, json_list: bool = True) -> obje
     return [part.strip() for part in re.split(f"[{re.escape(separators)}]", value) if part.strip()]
 
 
+# syslog facilities by code (RFC 5424 6.2.1): "audit" is 13 ("log audit")
+SYSLOG_FACILITIES = (
+    "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
+    "authpriv", "ftp", "ntp", "audit", "alert", "clock",
+    "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+)  # fmt: skip
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEWARD_", extra="ignore")
 
@@ -126,6 +134,85 @@ class Settings(BaseSettings):
     notify_max_attempts: int = Field(default=5, ge=1, le=50)
     notify_backoff_seconds: float = Field(default=30.0, ge=0.01, le=86400)
     notify_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+
+    # the audit stream (``audit.stream``, docs/deploy.md): every audit record, as it is recorded,
+    # to a syslog server (RFC 5424 over TCP with RFC 6587 octet counting, TLS optional) and/or an
+    # HTTP endpoint (Elastic _bulk with ECS fields, Splunk HEC, or a plain JSON array), from an
+    # outbox with retries; through the outbound rules below (``outbound_allowed_networks``).
+    # Set them alike on every process (servers and workers): the process that records a record
+    # queues it for the sinks it knows; the servers send.
+    audit_syslog_host: str = Field(default="", max_length=253)  # empty: no syslog sink
+    audit_syslog_port: int | None = Field(default=None, ge=1, le=65535)  # 6514 with TLS, else 514
+    audit_syslog_tls: bool = False
+    audit_syslog_ca_file: Path | None = None  # the receiver's CA (PEM); empty: the system's
+    audit_syslog_cert_file: Path | None = None  # a client certificate (PEM), with its key file
+    audit_syslog_key_file: Path | None = None
+    audit_syslog_facility: str = "authpriv"  # a name of SYSLOG_FACILITIES
+    audit_syslog_app_name: str = Field(default="steward", pattern=r"^[!-~]{1,48}$")
+    # the endpoint itself: https://es:9200/<index>/_bulk, https://splunk:8088/services/collector/event
+    audit_http_url: str = Field(default="", max_length=2000)  # empty: no HTTP sink
+    audit_http_format: Literal["elastic", "splunk", "json"] = "json"
+    # the token, read from this file at each send (never from the environment, never logged):
+    # "Authorization: ApiKey <token>" (elastic), "Splunk <token>" (splunk), "Bearer <token>" (json)
+    audit_http_token_file: Path | None = None
+    audit_http_ca_file: Path | None = None  # the receiver's CA (PEM) for https; else the system's
+    audit_stream_tick_seconds: float = Field(default=1.0, ge=0.05, le=300)
+    audit_stream_batch: int = Field(default=200, ge=1, le=5000)  # records per message/request
+    # a connection, each write and each read; a batch's claim (lease) lasts 3 times as long
+    audit_stream_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    # after a failure a sink waits this long, doubling up to the max, until it accepts again
+    audit_stream_backoff_seconds: float = Field(default=5.0, ge=0.01, le=3600)
+    audit_stream_backoff_max_seconds: float = Field(default=300.0, ge=0.01, le=86400)
+
+    @field_validator("audit_syslog_host")
+    @classmethod
+    def _syslog_host(cls, value: str) -> str:
+        value = value.strip()
+        reason = outbound.check_host_name(value) if value else None
+        if reason is not None:
+            raise ValueError(f"the syslog host {reason}")
+        return value
+
+    @field_validator("audit_syslog_facility")
+    @classmethod
+    def _facility(cls, value: str) -> str:
+        if value not in SYSLOG_FACILITIES:
+            raise ValueError(f"one of {', '.join(SYSLOG_FACILITIES)}")
+        return value
+
+    @field_validator("audit_http_url")
+    @classmethod
+    def _audit_url(cls, value: str) -> str:
+        if value:
+            try:
+                outbound.parse_url(value)
+            except outbound.Refused as exc:
+                raise ValueError(str(exc)) from exc
+        return value
+
+    @model_validator(mode="after")
+    def _audit_stream(self) -> Settings:
+        url = self.audit_http_url
+        bulk = not url or outbound.parse_url(url).rest.split("?")[0].endswith("/_bulk")
+        if self.audit_http_format == "elastic" and not bulk:
+            raise ValueError("audit_http_url: the elastic format posts to …/<index>/_bulk")
+        tls_files = (self.audit_syslog_ca_file, self.audit_syslog_cert_file)
+        if not self.audit_syslog_tls and any(f is not None for f in tls_files):
+            raise ValueError("audit_syslog_ca_file, audit_syslog_cert_file: need audit_syslog_tls")
+        if (self.audit_syslog_cert_file is None) != (self.audit_syslog_key_file is None):
+            raise ValueError("audit_syslog_cert_file and audit_syslog_key_file: give both")
+        if self.audit_stream_backoff_max_seconds < self.audit_stream_backoff_seconds:
+            raise ValueError("audit_stream_backoff_max_seconds: at least audit_stream_backoff")
+        return self
+
+    @property
+    def audit_stream_sinks(self) -> tuple[str, ...]:
+        """The sinks every audit record is queued for: "syslog", "http", both or none."""
+        return tuple(
+            name
+            for name, on in (("syslog", self.audit_syslog_host), ("http", self.audit_http_url))
+            if on
+        )
 
     # where the server itself connects when a user names the destination (notification URLs
     # and SMTP hosts, pmproxy endpoints, Galaxy servers, git servers): ``outbound.network``.

@@ -111,8 +111,11 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
-def make_session_factory(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
+def make_session_factory(
+    engine: Engine, info: dict[str, Any] | None = None
+) -> sessionmaker[Session]:
+    """Sessions on ``engine``; ``info``: what each session's ``info`` starts with (a copy)."""
+    return sessionmaker(engine, expire_on_commit=False, info=info)
 
 
 @contextmanager

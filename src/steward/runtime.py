@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 # every table mapped in every process (server, worker, CLI): a flush resolves the foreign keys
 # of a row to tables this process may never use itself (runs -> schedules in a worker)
 import steward.models  # noqa: F401
+from steward.audit.service import STREAM_SINKS
 from steward.auth.throttle import Rate
 from steward.config import Settings
 from steward.crypto import KeyCipher
@@ -34,7 +35,8 @@ class Runtime:
         return cls(
             settings=settings,
             engine=engine,
-            sessions=make_session_factory(engine),
+            # every audit record is queued for the audit stream's sinks (audit.stream)
+            sessions=make_session_factory(engine, {STREAM_SINKS: settings.audit_stream_sinks}),
             cipher=KeyCipher.load_or_create(settings.key_file),
             sandbox=Sandbox.from_settings(settings),
             previews=Rate(

@@ -8,6 +8,7 @@ from fastapi import FastAPI
 
 from steward import migrations
 from steward.app import create_app
+from steward.audit.streamer import Streamer
 from steward.auth.bootstrap import ensure_admin, no_user_yet, welcome
 from steward.config import Settings
 from steward.directory.sync import DirectorySync
@@ -54,6 +55,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             Scheduler(runtime, queue),
             WorkflowTicker(runtime, queue),
             Notifier(runtime),
+            Streamer(runtime),
             Pruner(runtime),
             DirectorySync(runtime),
         ],

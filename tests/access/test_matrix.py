@@ -248,6 +248,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/audit"): [Probe("signed_in", 200)],
     ("GET", "/audit/export"): [Probe("signed_in", 200)],
     ("GET", "/audit/export.csv"): [Probe("signed_in", 200)],
+    ("GET", "/audit/stream"): [Probe("admin", 200)],  # the audit stream's sinks and backlog
     # the approvals inbox: everyone signed in asks; each is answered what they may approve
     # (tests/workflows/test_inbox.py)
     ("GET", "/approvals"): [Probe("signed_in", 200)],

@@ -125,3 +125,20 @@ def test_ready_when_the_database_answers_503_when_it_is_gone(
     finally:
         app.state.runtime.engine.dispose()
         postgres.drop_database(name)
+
+
+def test_the_audit_streams_backlog_is_a_gauge(settings: Settings) -> None:
+    """No streamer runs here (no service started): what is recorded waits."""
+    runtime = Runtime.build(settings.model_copy(update={"audit_syslog_host": "192.0.2.1"}))
+    app = create_app(runtime, LocalDispatcher(runtime), services=[])
+    with TestClient(app) as client:
+        client.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        before = scrape(client)
+        for name in ("streamed-1", "streamed-2"):
+            assert client.post("/api/v1/projects", json={"name": name}).status_code == 201
+        after = scrape(client)
+    runtime.engine.dispose()
+    key = ("steward_audit_stream_backlog", (("sink", "syslog"),))
+    assert before.get(key, 0) == 0
+    assert after[key] == 2
+    assert after[("steward_audit_stream_oldest_seconds", (("sink", "syslog"),))] >= 0

@@ -2085,6 +2085,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/audit/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Audit Stream Status
+     * @description The audit stream's sinks (admins, a read): backlog, oldest waiting record, last success,
+     *     last error.
+     */
+    get: operations["audit_stream_status_api_v1_audit_stream_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/storage": {
     parameters: {
       query?: never;
@@ -5516,6 +5537,71 @@ export interface components {
       over_warning: boolean;
       retention: components["schemas"]["RetentionPeriods"];
       last_prune: components["schemas"]["LastPrune"] | null;
+    };
+    /**
+     * StreamSinkRead
+     * @description A sink of the audit stream as an admin checks it (no secret: the token stays in its
+     *     file, the URL's query is left out).
+     */
+    StreamSinkRead: {
+      /**
+       * Sink
+       * @description syslog or http
+       */
+      sink: string;
+      /**
+       * Kind
+       * @description syslog, elastic, splunk or json
+       */
+      kind: string;
+      /**
+       * Target
+       * @description where it goes: tcp://host:port, tls://…, the URL's path
+       */
+      target: string;
+      /**
+       * Configured
+       * @description false: no longer configured, its records are kept
+       */
+      configured: boolean;
+      /**
+       * Backlog
+       * @description records waiting to be sent
+       */
+      backlog: number;
+      /** Oldest Pending At */
+      oldest_pending_at: string | null;
+      /**
+       * Oldest Pending Seconds
+       * @description how long the oldest has waited
+       */
+      oldest_pending_seconds: number | null;
+      /**
+       * Sent
+       * @description records acknowledged (since the sink was first configured)
+       */
+      sent: number;
+      /** Last Success At */
+      last_success_at: string | null;
+      /**
+       * Failures
+       * @description failures in a row (0: the last batch went through)
+       */
+      failures: number;
+      /**
+       * Next Attempt At
+       * @description set while it waits after failures
+       */
+      next_attempt_at: string | null;
+      /** Last Error */
+      last_error: string;
+      /** Last Error At */
+      last_error_at: string | null;
+    };
+    /** StreamStatus */
+    StreamStatus: {
+      /** Sinks */
+      sinks: components["schemas"]["StreamSinkRead"][];
     };
     /**
      * SubscriptionCreate
@@ -18741,6 +18827,86 @@ export interface operations {
         };
         content: {
           "text/csv": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  audit_stream_status_api_v1_audit_stream_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StreamStatus"];
         };
       };
       /** @description Not authenticated */

@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 from steward.access.actor import Actor
 from steward.access.policy import Action, projects_allowing, require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
-from steward.audit import export, service
-from steward.audit.schemas import AuditFilters, AuditPage, AuditRead
+from steward.audit import export, service, sinks, stream
+from steward.audit.schemas import AuditFilters, AuditPage, AuditRead, StreamStatus
 from steward.bounds import Id
+from steward.db import utcnow
 
 router = APIRouter(prefix="/audit", tags=["audit"])
 
@@ -99,3 +100,12 @@ def export_audit_csv(where: Exported, rt: RuntimeDep) -> StreamingResponse:
     """CSV with a header line, oldest first, the same records and filters as the JSON lines;
     a cell a spreadsheet would read as a formula (= + - @) starts with a quote."""
     return _download(rt, where, export.csv_lines, "text/csv; charset=utf-8", "steward-audit.csv")
+
+
+@router.get("/stream")
+def audit_stream_status(actor: ActorDep, session: SessionDep, rt: RuntimeDep) -> StreamStatus:
+    """The audit stream's sinks (admins, a read): backlog, oldest waiting record, last success,
+    last error."""
+    require_admin(actor, write=False)
+    configured = [(s.name, s.kind, s.target) for s in sinks.configured(rt.settings)]
+    return StreamStatus(sinks=stream.status(session, configured, utcnow()))

@@ -47,3 +47,26 @@ class AuditFilters(BaseModel):
         description="only the instance's own records, of no project (sign-ins and failed"
         " sign-ins, users, teams, tokens, runner groups): global admins only (403 otherwise)",
     )
+
+
+class StreamSinkRead(ResponseModel):
+    """A sink of the audit stream as an admin checks it (no secret: the token stays in its
+    file, the URL's query is left out)."""
+
+    sink: str = Field(description="syslog or http")
+    kind: str = Field(description="syslog, elastic, splunk or json")
+    target: str = Field(description="where it goes: tcp://host:port, tls://…, the URL's path")
+    configured: bool = Field(description="false: no longer configured, its records are kept")
+    backlog: int = Field(description="records waiting to be sent")
+    oldest_pending_at: dt.datetime | None
+    oldest_pending_seconds: float | None = Field(description="how long the oldest has waited")
+    sent: int = Field(description="records acknowledged (since the sink was first configured)")
+    last_success_at: dt.datetime | None
+    failures: int = Field(description="failures in a row (0: the last batch went through)")
+    next_attempt_at: dt.datetime | None = Field(description="set while it waits after failures")
+    last_error: str
+    last_error_at: dt.datetime | None
+
+
+class StreamStatus(BaseModel):
+    sinks: list[StreamSinkRead]

@@ -13,8 +13,12 @@ from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.audit.actions import AuditAction
-from steward.audit.models import AuditRecord
+from steward.audit.models import AuditRecord, StreamRow
 from steward.db import icontains, utcnow
+
+# the session's ``info`` key naming the audit stream's sinks (``Runtime.build`` sets it from the
+# settings): every record recorded in such a session is queued for each of them
+STREAM_SINKS = "audit_stream_sinks"
 
 # a changed value whose JSON is larger is recorded as its size and SHA-256, never in full: the
 # trail stays small to page through and export however large the objects it describes
@@ -82,7 +86,9 @@ def record(
     source_ip: str = "",
     user_agent: str = "",
 ) -> AuditRecord:
-    """Add an audit record to the session; the caller's commit makes it durable with the change.
+    """Add an audit record to the session; the caller's commit makes it durable with the change,
+    and with a row for each sink of the audit stream (``STREAM_SINKS``: the same transaction, so
+    the stream misses no record and sends none that was rolled back).
 
     Every value of ``changes`` and the ``detail`` are bounded here, for every caller."""
     entry = AuditRecord(
@@ -100,6 +106,8 @@ def record(
         detail=_bounded_detail(detail),
     )
     session.add(entry)
+    for sink in session.info.get(STREAM_SINKS, ()):
+        session.add(StreamRow(sink=sink, event=entry))
     return entry
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward import __version__
+from steward.audit import stream
 from steward.db import utcnow
 from steward.dispatch import presence
 from steward.notifications.models import Message, MessageStatus
@@ -45,6 +46,7 @@ class DatabaseCollector(Collector):
         yield from self._capacity()
         yield from self._triggers()
         yield from self._storage()
+        yield from self._audit_stream()
 
     def _runs(self) -> Iterator[Metric]:
         runs = GaugeMetricFamily(
@@ -145,3 +147,24 @@ class DatabaseCollector(Collector):
                 "STEWARD_DATABASE_SIZE_WARNING_MB in bytes: alert when the size is above it",
                 value=self._warning_bytes,
             )
+
+    def _audit_stream(self) -> Iterator[Metric]:
+        """The audit stream's backlog per sink (``audit.stream``): an alert on a SIEM that has
+        stopped taking records needs no query of its own."""
+        backlog = GaugeMetricFamily(
+            "steward_audit_stream_backlog",
+            "Audit records waiting to be sent, by sink",
+            labels=["sink"],
+        )
+        oldest = GaugeMetricFamily(
+            "steward_audit_stream_oldest_seconds",
+            "Age of the oldest audit record waiting to be sent, by sink",
+            labels=["sink"],
+        )
+        now = utcnow()
+        for sink, waiting in sorted(stream.backlog(self._session).items()):
+            backlog.add_metric([sink], waiting.pending)
+            if waiting.oldest_at is not None:
+                oldest.add_metric([sink], max((now - waiting.oldest_at).total_seconds(), 0.0))
+        yield backlog
+        yield oldest

@@ -1,8 +1,6 @@
 """Slack, Microsoft Teams and generic webhook destinations: one JSON POST each.
 
-The request goes to the address ``Guard.vet`` checked (the URL's host swapped for it, the Host
-header and TLS server name kept), without following redirects and without proxies from the
-environment (a proxy would connect wherever it is told, past the check). Of the answer only
+The request goes to the address ``Guard.vet`` checked (``outbound.web.post``). Of the answer only
 the status code is kept, with the standard phrase for it: its body and its own reason phrase
 are never stored or shown (a destination may be a service that was never meant to answer the
 server's viewers).
@@ -12,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import http
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -20,7 +17,7 @@ from typing import Any
 import httpx2
 
 from steward.notifications.delivery import Result
-from steward.outbound import network
+from steward.outbound import network, web
 
 USER_AGENT = "Steward-Notifier/1"
 SIGNATURE_HEADER = "X-Steward-Signature-256"
@@ -36,20 +33,9 @@ def post_json(
     timeout: float,
     guard: network.Guard,
 ) -> Result:
-    target = network.parse_url(url)
-    address = guard.vet(target.host, target.port).address
-    sent = {
-        **headers,
-        "Host": target.netloc,
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-    }
-    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-    with httpx2.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-        response = client.post(
-            target.pinned(address), content=body, headers=sent, extensions=extensions
-        )
-    status, line = f"HTTP {response.status_code}", status_line(response.status_code)
+    sent = {**headers, "Content-Type": "application/json", "User-Agent": USER_AGENT}
+    response = web.post(url, body, sent, timeout=timeout, guard=guard)
+    status, line = f"HTTP {response.status_code}", web.status_line(response.status_code)
     if response.is_success:
         return Result(True, status)
     if response.is_redirect:
@@ -57,24 +43,9 @@ def post_json(
     return Result(False, status, f"{line}: the receiver refused the message")
 
 
-def status_line(code: int) -> str:
-    """``HTTP 404 Not Found``: the code and the standard phrase, never the receiver's words."""
-    try:
-        return f"HTTP {code} {http.HTTPStatus(code).phrase}"
-    except ValueError:
-        return f"HTTP {code}"
-
-
 def failure(exc: httpx2.HTTPError) -> Result:
-    """A request that got no (HTTP) answer: timeout, refused connection, TLS error. The
-    reason is ours: a protocol error would quote what the other end sent."""
-    if isinstance(exc, httpx2.TimeoutException):
-        return Result(False, "", f"{type(exc).__name__}: no answer in time")
-    if isinstance(exc, httpx2.ConnectError):
-        return Result(False, "", f"ConnectError: {exc}")  # the system's reason, or TLS's
-    if isinstance(exc, httpx2.ProtocolError | httpx2.DecodingError):
-        return Result(False, "", f"{type(exc).__name__}: the answer is not HTTP")
-    return Result(False, "", type(exc).__name__)
+    """A request that got no (HTTP) answer (``web.reason``)."""
+    return Result(False, "", web.reason(exc))
 
 
 def _escape(text: str) -> str:
