@@ -3,6 +3,7 @@ import { Link, Outlet, useLocation, useNavigate, useParams } from "react-router"
 import type { ProjectContext } from "@/app/routes/project/context";
 import { PROJECT_SECTIONS } from "@/app/routes/project/sections";
 import { useProject } from "@/features/projects/api/get-project";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 import { can } from "@/lib/permissions";
 import { OverflowTabs } from "@/components/overflow-tabs";
@@ -60,8 +61,8 @@ function ProjectPage({ projectId }: { projectId: number }) {
 }
 
 export function Component() {
-  const projectId = Number(useParams().projectId);
-  if (!Number.isSafeInteger(projectId) || projectId < 1) {
+  const projectId = idParam(useParams().projectId);
+  if (projectId === null) {
     return <Alert color="yellow" title="Project not found" />;
   }
   // key: a different project starts from a clean page (forms, tabs)

@@ -4,6 +4,7 @@ import { useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
 import { RunPage } from "@/features/runs/components/run-page";
 import { RelaunchModal } from "@/features/templates/components/relaunch-modal";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 
 // the charts (uPlot) load with the timeline tab, not with the run page
@@ -13,8 +14,8 @@ const RunMetrics = lazy(() =>
 
 export function Component() {
   const { project } = useProjectContext();
-  const runId = Number(useParams().runId);
-  if (!Number.isSafeInteger(runId) || runId < 1) {
+  const runId = idParam(useParams().runId);
+  if (runId === null) {
     return <Alert color="yellow" title="Run not found" />;
   }
   return (

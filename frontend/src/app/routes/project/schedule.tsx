@@ -1,9 +1,11 @@
-import { Alert, Anchor, Stack, Title } from "@mantine/core";
-import { Link, useNavigate, useParams } from "react-router";
+import { Stack, Title } from "@mantine/core";
+import { useNavigate, useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
+import { DetailsPage } from "@/components/details-page";
 import { SubscriptionsTable } from "@/features/notifications/components/subscriptions-table";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
 import { ScheduleDetails } from "@/features/schedules/components/schedule-details";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 
@@ -34,23 +36,25 @@ function ScheduleNotifications({
 export function Component() {
   const { project } = useProjectContext();
   const navigate = useNavigate();
-  const scheduleId = Number(useParams().scheduleId);
-  if (!Number.isSafeInteger(scheduleId) || scheduleId < 1) {
-    return <Alert color="yellow" title="Schedule not found" />;
-  }
   const back = paths.project(project.id, "schedules");
   return (
-    <Stack key={scheduleId}>
-      <Anchor component={Link} to={back} size="sm">
-        ← All schedules
-      </Anchor>
-      <ScheduleDetails
-        projectId={project.id}
-        scheduleId={scheduleId}
-        canWrite={can(project.permissions, PROJECT_ACTIONS.templateWrite)}
-        onDeleted={() => void navigate(back)}
-      />
-      <ScheduleNotifications projectId={project.id} scheduleId={scheduleId} />
-    </Stack>
+    <DetailsPage
+      id={idParam(useParams().scheduleId)}
+      notFound="Schedule not found"
+      back={back}
+      backLabel="All schedules"
+    >
+      {(scheduleId) => (
+        <>
+          <ScheduleDetails
+            projectId={project.id}
+            scheduleId={scheduleId}
+            canWrite={can(project.permissions, PROJECT_ACTIONS.templateWrite)}
+            onDeleted={() => void navigate(back)}
+          />
+          <ScheduleNotifications projectId={project.id} scheduleId={scheduleId} />
+        </>
+      )}
+    </DetailsPage>
   );
 }

@@ -11,6 +11,7 @@ import { useTemplate } from "@/api/queries/project-options";
 import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
 import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 import { QueryState } from "@/components/query-state";
@@ -172,8 +173,8 @@ function TemplatePage({ templateId }: { templateId: number }) {
 }
 
 export function Component() {
-  const templateId = Number(useParams().templateId);
-  if (!Number.isSafeInteger(templateId) || templateId < 1) {
+  const templateId = idParam(useParams().templateId);
+  if (templateId === null) {
     return <Alert color="yellow" title="Template not found" />;
   }
   return <TemplatePage key={templateId} templateId={templateId} />;

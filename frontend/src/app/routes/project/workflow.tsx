@@ -7,6 +7,7 @@ import { useLaunchWorkflow } from "@/features/workflows/api/save-workflow";
 import { WorkflowEditor } from "@/features/workflows/components/workflow-editor";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import { WorkflowRunsTable } from "@/features/workflows/components/workflow-runs-table";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 import { QueryState } from "@/components/query-state";
@@ -16,7 +17,7 @@ export function Component() {
   const navigate = useNavigate();
   const param = useParams().workflowId;
   const isNew = param === "new";
-  const workflowId = isNew ? null : Number(param);
+  const workflowId = isNew ? null : idParam(param);
   const workflow = useWorkflow(project.id, workflowId);
   const launch = useLaunchWorkflow(project.id);
   const canWrite = can(project.permissions, PROJECT_ACTIONS.workflowWrite);
@@ -26,7 +27,7 @@ export function Component() {
       ← All workflows
     </Anchor>
   );
-  if (workflowId !== null && (!Number.isSafeInteger(workflowId) || workflowId < 1)) {
+  if (!isNew && workflowId === null) {
     return <Alert color="yellow" title="Workflow not found" />;
   }
   if (isNew) {

@@ -1,10 +1,10 @@
-import { Badge, Button, Stack, Table, Text } from "@mantine/core";
+import { Badge, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { type WebSession, useEndSession, useSessions } from "@/features/auth/api/account";
 import { formatDateTime } from "@/lib/format";
 import { QueryState } from "@/components/query-state";
-import { ActionsHeader } from "@/components/row-actions";
+import { ActionsHeader, RowButton } from "@/components/row-actions";
 
 /** "Firefox 128 on Linux" out of a user agent string, or the string itself. */
 export function describeAgent(agent: string): string {
@@ -66,15 +66,13 @@ export function SessionsPanel() {
                       {web.current ? (
                         <Badge variant="light">this browser</Badge>
                       ) : (
-                        <Button
-                          size="compact-sm"
-                          variant="subtle"
+                        <RowButton
+                          label={`Sign out session ${web.id}`}
                           color="red"
-                          aria-label={`Sign out session ${web.id}`}
                           onClick={() => setEnding(web)}
                         >
                           Sign out
-                        </Button>
+                        </RowButton>
                       )}
                     </Table.Td>
                   </Table.Tr>

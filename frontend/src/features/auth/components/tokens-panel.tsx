@@ -34,7 +34,7 @@ import {
 import { useNow } from "@/hooks/use-now";
 import { useServerErrors } from "@/lib/form-errors";
 import { formatDateTime } from "@/lib/format";
-import { ActionsHeader } from "@/components/row-actions";
+import { ActionsHeader, RowButton } from "@/components/row-actions";
 
 const SCOPES = [
   { value: "read", label: "Read" },
@@ -204,15 +204,13 @@ function TokensTable({ tokens, onRevoke }: { tokens: Token[]; onRevoke: (t: Toke
                 <Table.Td visibleFrom="md">{formatDateTime(token.created_at)}</Table.Td>
                 <Table.Td ta="right">
                   {state === "active" && (
-                    <Button
-                      size="compact-sm"
-                      variant="subtle"
+                    <RowButton
+                      label={`Revoke ${token.name}`}
                       color="red"
-                      aria-label={`Revoke ${token.name}`}
                       onClick={() => onRevoke(token)}
                     >
                       Revoke
-                    </Button>
+                    </RowButton>
                   )}
                 </Table.Td>
               </Table.Tr>

@@ -1,6 +1,7 @@
 import { Anchor, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { ListTable } from "@/components/list-table";
 import { RunStatusBadge } from "@/components/run-status-badge";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
@@ -25,49 +26,39 @@ export function ActiveRunsTable({
   queued: ActiveRun[];
   now: number;
 }) {
-  const rows = [...running, ...queued];
-  if (rows.length === 0) {
-    return <Text c="dimmed">Nothing is running or queued.</Text>;
-  }
   return (
     // three columns that wrap rather than scroll: at phone width, why a run waits stays in view
-    <Table.ScrollContainer minWidth={300}>
-      <Table aria-label="Running and queued runs" verticalSpacing="xs" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Run</Table.Th>
-            <Table.Th>Template</Table.Th>
-            <Table.Th>Status</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((run) => (
-            <Table.Tr key={run.id}>
-              <Table.Td>
-                <Anchor component={Link} to={paths.run(run.project_id, run.id)}>
-                  #{run.id}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{run.template_name || "(deleted template)"}</Text>
-                <Text size="xs" c="dimmed">
-                  {run.project_name} · by {run.launched_by || run.launch_type}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <RunStatusBadge status={run.status} style={{ flexShrink: 0 }} />
-                {run.status === "queued" ? (
-                  <Text size="sm">{run.waiting_reason ?? "waiting"}</Text>
-                ) : (
-                  <Text size="sm" title={run.started_at ? formatDateTime(run.started_at) : ""}>
-                    {run.started_at ? `running for ${elapsed(run.started_at, now)}` : "starting"}
-                  </Text>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ListTable
+      label="Running and queued runs"
+      empty="Nothing is running or queued."
+      columns={[{ title: "Run" }, { title: "Template" }, { title: "Status" }]}
+      items={[...running, ...queued]}
+      rowKey={(run) => run.id}
+      row={(run) => (
+        <>
+          <Table.Td>
+            <Anchor component={Link} to={paths.run(run.project_id, run.id)}>
+              #{run.id}
+            </Anchor>
+          </Table.Td>
+          <Table.Td>
+            <Text size="sm">{run.template_name || "(deleted template)"}</Text>
+            <Text size="xs" c="dimmed">
+              {run.project_name} · by {run.launched_by || run.launch_type}
+            </Text>
+          </Table.Td>
+          <Table.Td>
+            <RunStatusBadge status={run.status} style={{ flexShrink: 0 }} />
+            {run.status === "queued" ? (
+              <Text size="sm">{run.waiting_reason ?? "waiting"}</Text>
+            ) : (
+              <Text size="sm" title={run.started_at ? formatDateTime(run.started_at) : ""}>
+                {run.started_at ? `running for ${elapsed(run.started_at, now)}` : "starting"}
+              </Text>
+            )}
+          </Table.Td>
+        </>
+      )}
+    />
   );
 }

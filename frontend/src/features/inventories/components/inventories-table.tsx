@@ -1,9 +1,9 @@
-import { Badge, Button, Group, Stack, Text } from "@mantine/core";
+import { Badge, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
-import { RowActions } from "@/components/row-actions";
+import { RowActions, RowButton } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
 import { SetupGuide, newHref } from "@/components/setup-guide";
 import { useDeleteInventory } from "@/features/inventories/api/delete-inventory";
@@ -71,23 +71,19 @@ export function InventoriesTable({ projectId, canWrite, createInPlace }: Invento
       key: "actions",
       header: "",
       cell: (inventory) => (
-        <Group gap={4} justify="flex-end" wrap="wrap">
-          <Button
-            size="compact-sm"
+        <RowActions
+          name={inventory.name}
+          onEdit={canWrite ? () => setEditing(inventory) : undefined}
+          onDelete={canWrite ? () => setRemoving(inventory) : undefined}
+        >
+          <RowButton
+            label={`Hosts of ${inventory.name}`}
             variant="light"
-            aria-label={`Hosts of ${inventory.name}`}
             onClick={() => setViewing(inventory)}
           >
             Hosts
-          </Button>
-          {canWrite && (
-            <RowActions
-              name={inventory.name}
-              onEdit={() => setEditing(inventory)}
-              onDelete={() => setRemoving(inventory)}
-            />
-          )}
-        </Group>
+          </RowButton>
+        </RowActions>
       ),
     },
   ];

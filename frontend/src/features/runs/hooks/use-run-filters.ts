@@ -3,6 +3,7 @@ import { useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
 import type { RunFilters } from "@/features/runs/api/get-runs";
 import { LAUNCH_FIELDS } from "@/features/runs/lib/run-facts";
+import { idParam } from "@/lib/id-param";
 import { RUN_STATUSES } from "@/lib/run-status";
 
 type RunStatus = Schemas["RunStatus"];
@@ -23,11 +24,6 @@ export interface RunFilterValues {
 
 const KEYS = ["template", "status", "launcher", "host", "since", "until"] as const;
 
-function positive(text: string): number | undefined {
-  const value = Number(text);
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-
 function iso(local: string): string | undefined {
   if (!local) return undefined;
   const date = new Date(local);
@@ -36,10 +32,10 @@ function iso(local: string): string | undefined {
 
 export function toRunFilters(values: RunFilterValues): RunFilters {
   const filters: RunFilters = {};
-  const template = positive(values.template);
+  const template = idParam(values.template) ?? undefined;
   if (template) filters.template_id = template;
   if (values.status.length > 0) filters.status = values.status;
-  const launcher = positive(values.launcher);
+  const launcher = idParam(values.launcher) ?? undefined;
   if (launcher) filters.launched_by_id = launcher;
   if (values.host.trim()) filters.host = values.host.trim();
   const since = iso(values.since);

@@ -1,7 +1,8 @@
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
 import { type Column, PagedTable } from "@/components/paged-table";
+import { RowActions, RowButton } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
 import { type Team, useDeleteTeam, useTeamsPage } from "@/features/teams/api/teams";
 import { TeamFormModal } from "@/features/teams/components/team-form-modal";
@@ -45,33 +46,19 @@ export function TeamsPanel({ renderUserPicker }: { renderUserPicker: RenderUserP
       key: "actions",
       header: "",
       cell: (team) => (
-        <Group gap={4} justify="flex-end" wrap="wrap">
-          <Button
-            size="compact-sm"
+        <RowActions
+          name={team.name}
+          onEdit={() => setOpen({ kind: "edit", team })}
+          onDelete={() => setOpen({ kind: "delete", team })}
+        >
+          <RowButton
+            label={`Members of ${team.name}`}
             variant="light"
-            aria-label={`Members of ${team.name}`}
             onClick={() => setOpen({ kind: "members", team })}
           >
             Members
-          </Button>
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            aria-label={`Edit ${team.name}`}
-            onClick={() => setOpen({ kind: "edit", team })}
-          >
-            Edit
-          </Button>
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            color="red"
-            aria-label={`Delete ${team.name}`}
-            onClick={() => setOpen({ kind: "delete", team })}
-          >
-            Delete
-          </Button>
-        </Group>
+          </RowButton>
+        </RowActions>
       ),
     },
   ];

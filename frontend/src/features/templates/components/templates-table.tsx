@@ -17,6 +17,7 @@ import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
 import type { CreateInPlace } from "@/lib/create-in-place";
 import type { RenderHolderPicker } from "@/lib/holders";
+import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 
 type Template = Schemas["TemplateRead"];
@@ -60,8 +61,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
   const [granting, setGranting] = useState<Template | null>(null);
 
   // the launch dialog is in the URL (?launch=<id>), so a launch can be linked to
-  const launchParam = Number(searchParams.get("launch"));
-  const launchId = Number.isSafeInteger(launchParam) && launchParam > 0 ? launchParam : null;
+  const launchId = idParam(searchParams.get("launch"));
   const launching = templates.data?.items.find((t) => t.id === launchId);
   const setLaunch = (templateId: number | null) =>
     setSearchParams((current) => {
