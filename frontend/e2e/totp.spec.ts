@@ -13,8 +13,6 @@ import {
   overflowing,
   shots,
   signInAs,
-  signInThroughApi,
-  openAs,
 } from "./admin-api.ts";
 import { base32Decode, freshCode, hotp, totp } from "./totp-code.ts";
 
@@ -167,7 +165,7 @@ async function enroll(page: Page, shot: string): Promise<Enrolled> {
 /** Enroll, sign in with a code and with a recovery code, then an admin resets it. */
 async function fullCircle(page: Page, username: string, shot: string) {
   await makeUser(api, username);
-  await signInThroughApi(page, username, PASSWORD); // enroll opens its page itself
+  await signInAs(page, username);
   const enrolled = await enroll(page, `${shot}-account-2fa`);
   await signOut(page);
 
@@ -220,7 +218,8 @@ async function fullCircle(page: Page, username: string, shot: string) {
   await expect(page.getByLabel("Password")).toHaveValue("");
 
   // the admin resets it: the password alone signs in again
-  await openAs(page, "/admin/users");
+  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
+  await page.goto("/admin/users");
   await page.getByLabel("Search").fill(username);
   const users = page.getByRole("table", { name: "Users" });
   const row = users.getByRole("row", { name: new RegExp(username) });
@@ -260,7 +259,7 @@ test("a user turns two-factor off with the password and a code", async ({ page }
   test.setTimeout(150_000);
   const username = `otto-${tag}`;
   await makeUser(api, username);
-  await signInThroughApi(page, username, PASSWORD);
+  await signInAs(page, username);
   const enrolled = await enroll(page, "totp-off");
 
   await page.getByRole("button", { name: "Disable two-factor authentication" }).click();
