@@ -5,6 +5,7 @@ import { type APIRequestContext, type Page, expect, test } from "@playwright/tes
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { artifacts, repositoryDir } from "./server.ts";
+import { screenshot, SHOTS } from "./admin-api.ts";
 
 const PASSWORD = "access-e2e-password";
 
@@ -86,12 +87,13 @@ async function signIn(page: Page, username: string) {
 }
 
 async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
   for (const scheme of ["light", "dark"] as const) {
     await page.evaluate(
       (s) => document.documentElement.setAttribute("data-mantine-color-scheme", s),
       scheme,
     );
-    await page.screenshot({
+    await screenshot(page, {
       path: join(artifacts, `access-${name}-${scheme}.png`),
       fullPage: true,
     });

@@ -126,8 +126,21 @@ export async function navigationGone(page: Page) {
     .toBeLessThanOrEqual(0);
 }
 
-/** A full-page screenshot in the e2e artifacts, in the light and the dark scheme. */
+/** Screenshots are for people reading test-artifacts/ (how a page looks, light and dark): they
+ * assert nothing, and some 250 of them took about a third of the suite's time, so they are taken
+ * only when asked for: STEWARD_E2E_SHOTS=1 npx playwright test. (A failing test's screenshot and
+ * trace are kept either way: playwright.config.ts.) */
+export const SHOTS = process.env.STEWARD_E2E_SHOTS === "1";
+
+/** page.screenshot, taken only with STEWARD_E2E_SHOTS=1 (see SHOTS). */
+export async function screenshot(page: Page, options: Parameters<Page["screenshot"]>[0]) {
+  if (SHOTS) await page.screenshot(options);
+}
+
+/** A full-page screenshot in the e2e artifacts, in the light and the dark scheme (only with
+ * STEWARD_E2E_SHOTS=1, see SHOTS). */
 export async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
   for (const scheme of ["light", "dark"] as const) {
     await page.evaluate(
       (s) => document.documentElement.setAttribute("data-mantine-color-scheme", s),

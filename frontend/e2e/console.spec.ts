@@ -1,9 +1,10 @@
 import { type Page, expect, test } from "@playwright/test";
 import { join } from "node:path";
 import { artifacts } from "./server.ts";
+import { screenshot } from "./admin-api.ts";
 
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  screenshot(page, { path: join(artifacts, `${name}.png`), fullPage: true });
 
 async function signIn(page: Page) {
   await page.goto("/");

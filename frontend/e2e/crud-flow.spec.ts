@@ -4,19 +4,20 @@
 import { type Page, expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { openAs } from "./admin-api.ts";
+import { openAs, screenshot, SHOTS } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
 const python = process.env.STEWARD_PYTHON ?? resolve(import.meta.dirname, "../../.venv/bin/python");
 
 async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.evaluate(
       (s) => document.documentElement.setAttribute("data-mantine-color-scheme", s),
       scheme,
     );
-    await page.screenshot({ path: join(artifacts, `crud-${name}-${scheme}.png`), fullPage: true });
+    await screenshot(page, { path: join(artifacts, `crud-${name}-${scheme}.png`), fullPage: true });
   }
   await page.evaluate(() =>
     document.documentElement.setAttribute("data-mantine-color-scheme", "light"),

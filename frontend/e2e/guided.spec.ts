@@ -7,7 +7,14 @@
 import { type Page, expect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AdminApi, adminApi, assignLocalRoot, navigationGone, signInAs } from "./admin-api.ts";
+import {
+  type AdminApi,
+  adminApi,
+  assignLocalRoot,
+  navigationGone,
+  openAs,
+  screenshot,
+} from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
 const tag = Date.now().toString(36);
@@ -30,7 +37,7 @@ test.afterAll(async () => {
 });
 
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(artifacts, `guided-${name}.png`), fullPage: true });
+  screenshot(page, { path: join(artifacts, `guided-${name}.png`), fullPage: true });
 
 /** The page at phone width, then back at 1280, a screenshot at each. */
 async function bothWidths(page: Page, name: string) {
@@ -48,8 +55,7 @@ test("an empty project says what comes first; the template form creates what it 
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${projectId}`);
+  await openAs(page, `/projects/${projectId}`);
   await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/templates$`));
 
   // the steps, in order, each with its link
@@ -207,8 +213,7 @@ test("an environment's secret takes a key created in place", async ({ page }) =>
   const project = `${PROJECT}-env`;
   const id = (await api.send<{ id: number }>("POST", "/api/v1/projects", { name: project })).id;
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signInAs(page, "admin", process.env.STEWARD_E2E_PASSWORD ?? "");
-  await page.goto(`/projects/${id}/environments`);
+  await openAs(page, `/projects/${id}/environments`);
   await page.getByRole("button", { name: "New environment" }).click();
   const form = page.getByRole("dialog", { name: "New environment" });
   await form.getByRole("textbox", { name: "Name", exact: true }).fill("prod");

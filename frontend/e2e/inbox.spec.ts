@@ -10,6 +10,7 @@ import {
   navigationGone,
   openAs,
   PASSWORD,
+  screenshot,
 } from "./admin-api.ts";
 
 const tag = Date.now().toString(36);
@@ -49,7 +50,7 @@ async function both(page: Page, name: string, path: (file: string) => string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
     if (width < 768) await navigationGone(page);
-    await page.screenshot({ path: path(`${name}-${width}.png`), fullPage: true });
+    await screenshot(page, { path: path(`${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

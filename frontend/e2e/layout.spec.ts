@@ -3,7 +3,7 @@
 // "Run #20 ·…" / "SUCCESSF…". The template page has its Edit button. Its own project: it
 // depends on no other spec's state.
 import { type Locator, expect as baseExpect, request, test } from "@playwright/test";
-import { openAs } from "./admin-api.ts";
+import { openAs, screenshot } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -58,7 +58,7 @@ test("at 1280 px every project tab is in sight or in More; the template page ope
   for (const name of ["Members", "Audit", "Settings"]) {
     await expect(page.getByRole("menuitem", { name })).toBeVisible();
   }
-  await page.screenshot({ path: testInfo.outputPath("project-tabs-1280.png"), fullPage: true });
+  await screenshot(page, { path: testInfo.outputPath("project-tabs-1280.png"), fullPage: true });
   await page.getByRole("menuitem", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings$/);
 
@@ -70,7 +70,7 @@ test("at 1280 px every project tab is in sight or in More; the template page ope
   await expect(dialog.getByRole("textbox", { name: "Name" })).toHaveValue(NAME);
   // the git ref the API lets a launch override is one of the choices
   await expect(dialog.getByRole("checkbox", { name: "Git ref" })).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath("template-edit-1280.png") });
+  await screenshot(page, { path: testInfo.outputPath("template-edit-1280.png") });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
 });
@@ -89,9 +89,9 @@ test("on a phone the run header wraps instead of cutting the name and the status
   // the control: the name is longer than a phone's line, so it did have to wrap
   const box = await title.boundingBox();
   expect(box && box.height > 40, "the name takes more than one line").toBe(true);
-  await page.screenshot({ path: testInfo.outputPath("run-header-390.png"), fullPage: true });
+  await screenshot(page, { path: testInfo.outputPath("run-header-390.png"), fullPage: true });
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(title).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath("run-header-1280.png") });
+  await screenshot(page, { path: testInfo.outputPath("run-header-1280.png") });
 });

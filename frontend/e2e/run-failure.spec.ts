@@ -2,12 +2,13 @@ import { type Page, expect as baseExpect, test } from "@playwright/test";
 import { join } from "node:path";
 import { Workbench } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
+import { screenshot } from "./admin-api.ts";
 
 // full page loads on a busy CI machine take a few seconds
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  screenshot(page, { path: join(artifacts, `${name}.png`), fullPage: true });
 
 // thousands of lines before the failure, so it is far below the first screen
 const FAILING = `- hosts: all

@@ -4,7 +4,7 @@
 // dark scheme and fit a phone's width.
 import { expect as baseExpect, request, test } from "@playwright/test";
 import { join } from "node:path";
-import { openAs } from "./admin-api.ts";
+import { openAs, screenshot } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
 import { artifacts } from "./server.ts";
 
@@ -46,12 +46,12 @@ test("the timeline shows the machine's metrics and shades a hovered task", async
   const tasks = page.getByRole("list", { name: "Tasks on the time axis" });
   await tasks.getByRole("listitem", { name: /^burn on localhost/ }).hover();
   await expect(page.getByText(/^burn on localhost: /)).toBeVisible();
-  await page.screenshot({ path: join(artifacts, "metrics-light.png"), fullPage: true });
+  await screenshot(page, { path: join(artifacts, "metrics-light.png"), fullPage: true });
 
   await page.getByRole("button", { name: "Switch to dark theme" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
   await expect(page.getByRole("img", { name: "CPU over the run" }).locator("canvas")).toBeVisible();
-  await page.screenshot({ path: join(artifacts, "metrics-dark.png"), fullPage: true });
+  await screenshot(page, { path: join(artifacts, "metrics-dark.png"), fullPage: true });
   await page.getByRole("button", { name: "Switch to light theme" }).click();
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -63,7 +63,7 @@ test("the timeline shows the machine's metrics and shades a hovered task", async
     .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().right));
   expect(rights.length).toBeGreaterThanOrEqual(6);
   for (const right of rights) expect(right).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: join(artifacts, "metrics-phone.png"), fullPage: true });
+  await screenshot(page, { path: join(artifacts, "metrics-phone.png"), fullPage: true });
 
   const csv = await page.request.get(
     `/api/v1/projects/${bench.projectId}/runs/${runId}/metrics/export?format=csv`,
@@ -92,7 +92,7 @@ test("two runs compare task by task, their metrics on one axis", async ({ page }
     const figure = page.getByRole("figure", { name: `${chart} of the compared runs` });
     await expect(figure.locator("canvas")).toBeVisible();
   }
-  await page.screenshot({ path: join(artifacts, "compare-light.png"), fullPage: true });
+  await screenshot(page, { path: join(artifacts, "compare-light.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   const figures = page.locator("figure[aria-label$=' of the compared runs'] canvas");
   await expect(async () => {
@@ -102,5 +102,5 @@ test("two runs compare task by task, their metrics on one axis", async ({ page }
     expect(rights.length).toBeGreaterThanOrEqual(3);
     for (const right of rights) expect(right).toBeLessThanOrEqual(390);
   }).toPass({ timeout: 15_000 }); // the charts follow the new width on their next frame
-  await page.screenshot({ path: join(artifacts, "compare-phone.png"), fullPage: true });
+  await screenshot(page, { path: join(artifacts, "compare-phone.png"), fullPage: true });
 });

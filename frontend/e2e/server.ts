@@ -13,15 +13,25 @@ const repo = resolve(frontend, "..");
 export const artifacts = join(frontend, "test-artifacts");
 
 // Mounts the console itself only while src/steward/api/app.py doesn't (same route name).
+// Passwords are hashed with argon2's smallest parameters, as in the pytest suite
+// (tests/support/isolation.py): the real ones (64 MiB, 3 passes) cost 0.1-0.5 s a hash or a
+// sign-in, seconds on a machine under load, and the specs sign in and make users about a
+// hundred times. A hash carries its parameters; what the specs check is that a password is
+// verified, not how slowly.
 const LAUNCHER = `
 import sys
 from pathlib import Path
 
 import uvicorn
+from argon2 import PasswordHasher
 
 from steward.api.spa import ROUTE_NAME, mount_spa
+from steward.auth import passwords
 from steward.config import Settings
 from steward.server import build_app
+
+passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+passwords._DUMMY_HASH = passwords._hasher.hash("steward-dummy-password")
 
 app = build_app(Settings())
 if not any(getattr(route, "name", None) == ROUTE_NAME for route in app.routes):
