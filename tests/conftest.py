@@ -39,7 +39,16 @@ pytest_plugins = [
 ALONE = ("tests/metrics/test_recording.py",)
 
 
+# pytest puts a running test's id in the environment of every process it starts
+# (PYTEST_CURRENT_TEST): a parameter shown whole in the id (a 200 kB body) made every exec of
+# that test fail with E2BIG. Such a parameter gets an id of its own (``ids=``).
+LONGEST_ID = 64 * 1024  # the kernel refuses an environment string over 128 KiB
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    too_long = [item.nodeid[:120] + "…" for item in items if len(item.nodeid) > LONGEST_ID]
+    if too_long:
+        raise pytest.UsageError(f"test ids over {LONGEST_ID} characters (give ids=): {too_long}")
     for item in items:
         if item.nodeid.startswith(ALONE):
             item.add_marker(pytest.mark.alone)

@@ -167,6 +167,7 @@ def test_a_costly_expression_is_refused_over_http(workbench: Workbench) -> None:
         ("a: " + "[" * 100_000 + "]" * 100_000, "nested"),  # libyaml's composer would crash
         ("a:\n" + "".join("  " * n + "- \n" for n in range(1, 400)), "nested"),
     ],
+    ids=["billion-laughs", "120k-values", "nested-flow-100k", "nested-block-400"],
 )
 def test_hostile_extra_vars_yaml_is_refused_fast(
     db_session: Session, text: str, cause: str
