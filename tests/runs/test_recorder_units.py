@@ -102,7 +102,9 @@ def test_a_chunk_is_cut_at_the_last_whole_line_that_fits() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["\n", "\n\n\n", "a\n", "\na", "\n" * (CHUNK_CHARS + 5), "é\n" * CHUNK_CHARS]
+    "text",
+    ["\n", "\n\n\n", "a\n", "\na", "\n" * (CHUNK_CHARS + 5), "é\n" * CHUNK_CHARS],
+    ids=["newline", "three-newlines", "line", "leading-newline", "chunk-of-newlines", "chunk-of-é"],
 )
 def test_empty_lines_and_edges_keep_their_numbers(text: str) -> None:
     _check_chunks(output_chunks(RUN, 3, 5, text), text, 5)
