@@ -11,6 +11,7 @@ import collections
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 from support.server import Server
@@ -105,7 +106,17 @@ def test_a_server_killed_mid_stream_resends_only_its_batch_in_flight(tmp_path: P
             drained = time.monotonic() - restarted
 
             with server.api() as api:  # (a sign-in and a token more, streamed too)
-                status = {s["sink"]: s for s in api.get("/audit/stream").json()["sinks"]}
+
+                def sinks() -> dict[str, dict[str, Any]]:
+                    return {s["sink"]: s for s in api.get("/audit/stream").json()["sinks"]}
+
+                # this client's own records (its sign-in, its token) are streamed too: awaited
+                wait_until(
+                    lambda: all(s["backlog"] == 0 for s in sinks().values()),
+                    30,
+                    what="an empty backlog",
+                )
+                status = sinks()
             recorded = {i for i in _all_ids(producer) if i > seeded}
         finally:
             producer.stopping.set()
