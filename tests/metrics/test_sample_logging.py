@@ -4,14 +4,12 @@ while its lines about other destinations keep their level."""
 
 from __future__ import annotations
 
-import http.server
 import logging
-import threading
 from collections.abc import Iterator
-from typing import Any
 
 import httpx2
 import pytest
+from support.pcp import PmproxyStandIn
 
 from steward.config import Settings
 from steward.metrics import endpoints
@@ -19,31 +17,10 @@ from steward.metrics.pcp import PcpProbe, Unavailable
 from steward.outbound.network import Guard
 
 
-class _Answer(http.server.BaseHTTPRequestHandler):
-    """Enough of pmproxy to be asked: a context for every request."""
-
-    def do_GET(self) -> None:
-        body = b'{"context": 7}'
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *_args: Any) -> None:
-        return None
-
-
 @pytest.fixture
 def port() -> Iterator[int]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Answer)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with PmproxyStandIn() as pmproxy:
+        yield pmproxy.port
 
 
 def _sample(port: int) -> None:

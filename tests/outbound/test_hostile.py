@@ -42,6 +42,7 @@ from support.notifications import (
     wait_messages,
 )
 from support.outbound import LOOPBACK_ALLOWED
+from support.pcp import PmproxyStandIn
 from support.sshd import SshServer
 
 from steward.config import Settings
@@ -251,49 +252,27 @@ def test_what_an_allowed_service_answers_is_never_stored_or_shown(
 # --- pmproxy endpoints ----------------------------------------------------------------------
 
 
-class _Pmproxy(http.server.BaseHTTPRequestHandler):
-    """Enough of pmproxy to be asked: every path is recorded, a context is handed out."""
-
-    asked: ClassVar[list[str]] = []
-
-    def do_GET(self) -> None:
-        self.asked.append(self.path.split("?", 1)[0])
-        body = b'{"context": 7}'
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *_args: Any) -> None:
-        return None
-
-
 @pytest.fixture
-def pmproxy() -> Iterator[int]:
-    _Pmproxy.asked = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pmproxy)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+def pmproxy() -> Iterator[PmproxyStandIn]:
+    with PmproxyStandIn() as stand_in:
+        yield stand_in
 
 
 def test_a_pmproxy_on_loopback_is_refused_at_save_and_at_connect_unless_allowed(
-    workbench: Workbench, settings: Settings, pmproxy: int
+    workbench: Workbench, settings: Settings, pmproxy: PmproxyStandIn
 ) -> None:
     body = {"name": "pcp", "kind": "static", "format": "ini", "content": "web1\n"}
     for host in LOOPBACK_SPELLINGS:
         response = workbench.client.post(
             workbench.url("inventories"),
-            json={**body, "metrics_endpoint": f"http://{host}:{pmproxy}"},
+            json={**body, "metrics_endpoint": f"http://{host}:{pmproxy.port}"},
         )
         refused_for_loopback(assert_problem(response, 422, "metrics_endpoint"))
     # a host variable naming a pmproxy is checked each time a context is opened
-    variables = {"ansible_host": "192.0.2.1", "steward_pmproxy_url": f"http://localhost:{pmproxy}"}
+    variables = {
+        "ansible_host": "192.0.2.1",
+        "steward_pmproxy_url": f"http://localhost:{pmproxy.port}",
+    }
     endpoint = endpoints.for_host("http://{host}:44322", "web1", variables)
     assert endpoint is not None
     refused = PcpProbe(endpoint, timeout=2, guard=Guard.of(settings), polltimeout=30)
@@ -301,12 +280,12 @@ def test_a_pmproxy_on_loopback_is_refused_at_save_and_at_connect_unless_allowed(
         refused.sample()
     refused.close()
     assert str(gap.value).startswith("endpoint refused: 'localhost' resolves to 127.0.0.1")
-    assert _Pmproxy.asked == []
+    assert pmproxy.asked == []
     # CONTROL: with the admin's allow-list the same endpoint is saved and asked
     admin_allows_loopback(workbench.client, True)
     saved = workbench.client.post(
         workbench.url("inventories"),
-        json={**body, "metrics_endpoint": f"http://localhost:{pmproxy}"},
+        json={**body, "metrics_endpoint": f"http://localhost:{pmproxy.port}"},
     )
     assert saved.status_code == 201, saved.text
     allowed = settings.model_copy(update={"outbound_allowed_networks": ["127.0.0.1"]})
@@ -314,7 +293,7 @@ def test_a_pmproxy_on_loopback_is_refused_at_save_and_at_connect_unless_allowed(
     with pytest.raises(Unavailable):  # a context, then a fetch this stand-in cannot answer
         probe.sample()
     probe.close()
-    assert _Pmproxy.asked[0] == "/pmapi/context"
+    assert pmproxy.asked[0] == "/pmapi/context"
 
 
 # --- Galaxy servers -------------------------------------------------------------------------

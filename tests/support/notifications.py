@@ -36,6 +36,7 @@ from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 
 from support.processes import free_port
+from support.served import Served
 from support.waits import wait_until
 
 
@@ -54,7 +55,7 @@ class Received:
         return hmac.compare_digest(self.headers.get("x-steward-signature-256", ""), expected)
 
 
-class HttpReceiver:
+class HttpReceiver(Served):
     """``with HttpReceiver([500, 500]) as r:`` answers 500 twice, then 200; ``r.url``."""
 
     def __init__(
@@ -99,21 +100,10 @@ class HttpReceiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # the test reads what was received, not a log
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        super().__init__(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
 
     def url(self, path: str = "/hook") -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def __enter__(self) -> HttpReceiver:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        return super().url(path)
 
     def wait_for(self, count: int, timeout: float = 30) -> list[Received]:
         wait_until(lambda: len(self.requests) >= count, timeout, what=f"{count} requests")

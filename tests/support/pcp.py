@@ -1,5 +1,6 @@
 """PCP for the test session: a real ``pmcd`` (with the linux PMDA) and ``pmproxy`` on
-127.0.0.1, from Debian's ``pcp`` package (``make setup-test`` installs it): ``pcp_server``.
+127.0.0.1, from Debian's ``pcp`` package (``make setup-test`` installs it): ``pcp_server``;
+and ``PmproxyStandIn``, a few lines that answer as pmproxy does to the first request.
 
 Nothing of the system's PCP is used: the namespace, the configurations, the sockets, the pid
 files and the logs are in a directory of the session; pmproxy reaches this pmcd (``PMCD_PORT``)
@@ -14,11 +15,14 @@ import subprocess
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from support.processes import free_port, stop, wait_until_ready
+from support.served import Served
 
 BINARIES = Path("/usr/lib/pcp/bin")
 PMNS = Path("/usr/lib/pcp/pmns")
@@ -48,6 +52,29 @@ enabled = false
 [pmseries]
 enabled = false
 """
+
+
+class PmproxyStandIn(Served):
+    """Enough of pmproxy to be asked, on 127.0.0.1: a context for every request (a fetch gets
+    one too, which a probe cannot read); ``asked``: every path, without its query."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                stand_in.asked.append(self.path.split("?", 1)[0])
+                body = b'{"context": 7}'
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_args: Any) -> None:
+                return None
+
+        super().__init__(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
 
 
 @dataclass

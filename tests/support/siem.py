@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from support.notifications import self_signed
+from support.served import Served
 from support.waits import wait_until
 
 _HEADER = re.compile(
@@ -102,7 +103,7 @@ def read_frames(stream: Any) -> Iterator[bytes]:
         yield data
 
 
-class SyslogReceiver:
+class SyslogReceiver(Served):
     """``with SyslogReceiver(tmp_path, tls=True) as r:`` listens on ``r.port``; ``r.messages``."""
 
     def __init__(self, tmp_path: Path | None = None, *, tls: bool = False) -> None:
@@ -142,18 +143,7 @@ class SyslogReceiver:
             daemon_threads = True
             allow_reuse_address = True
 
-        self._server = Server(("127.0.0.1", 0), Handler)
-        self.port: int = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> SyslogReceiver:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        super().__init__(Server(("127.0.0.1", 0), Handler))
 
     def _hold(self) -> None:
         with self.lock:
@@ -185,7 +175,7 @@ class Request:
     body: bytes
 
 
-class SiemReceiver:
+class SiemReceiver(Served):
     """Elastic ``/<index>/_bulk``, Splunk ``/services/collector/event`` and ``/json``."""
 
     def __init__(self, *, token: str = "") -> None:
@@ -233,12 +223,7 @@ class SiemReceiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        super().__init__(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
 
     def _handle(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, Any]:
         if path.endswith("/_bulk"):
@@ -283,12 +268,3 @@ class SiemReceiver:
                 self.documents[doc_id] = json.loads(doc_line)
                 items.append({"create": {"_id": doc_id, "status": 201, "result": "created"}})
         return {"took": 1, "errors": errors, "items": items}
-
-    def __enter__(self) -> SiemReceiver:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)

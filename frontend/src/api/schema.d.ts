@@ -5198,7 +5198,7 @@ export interface components {
       target_kind: components["schemas"]["TargetKind"];
       /**
        * Template Id
-       * @description null once the template is deleted
+       * @description a template target's; null for a workflow's (and a schedule's once its template is deleted: a webhook goes with its template)
        */
       template_id: number | null;
       /**
@@ -5208,7 +5208,7 @@ export interface components {
       template_name: string;
       /**
        * Workflow Id
-       * @description a workflow target's; null once the workflow is deleted
+       * @description a workflow target's (a schedule's is null once the workflow is deleted)
        */
       workflow_id?: number | null;
       /**
@@ -6094,28 +6094,6 @@ export interface components {
      * @description Only the fields sent change; ``null`` clears the optional ones.
      */
     TemplateUpdate: {
-      /** Name */
-      name?: string | null;
-      /** Description */
-      description?: string | null;
-      /** Playbook */
-      playbook?: string | null;
-      /** Repository Id */
-      repository_id?: number | null;
-      /** Inventory Id */
-      inventory_id?: number | null;
-      /** Environment Id */
-      environment_id?: number | null;
-      /** Ssh Key Id */
-      ssh_key_id?: number | null;
-      /** Become Key Id */
-      become_key_id?: number | null;
-      /** Vault Key Ids */
-      vault_key_ids?: number[] | null;
-      /** Extra Vars */
-      extra_vars?: {
-        [key: string]: unknown;
-      } | null;
       /** Limit */
       limit?: string | null;
       /** Tags */
@@ -6132,6 +6110,28 @@ export interface components {
       forks?: number | null;
       /** Timeout Seconds */
       timeout_seconds?: number | null;
+      /** Extra Vars */
+      extra_vars?: {
+        [key: string]: unknown;
+      } | null;
+      /** Inventory Id */
+      inventory_id?: number | null;
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      /** Playbook */
+      playbook?: string | null;
+      /** Repository Id */
+      repository_id?: number | null;
+      /** Environment Id */
+      environment_id?: number | null;
+      /** Ssh Key Id */
+      ssh_key_id?: number | null;
+      /** Become Key Id */
+      become_key_id?: number | null;
+      /** Vault Key Ids */
+      vault_key_ids?: number[] | null;
       /** Overridable */
       overridable?: components["schemas"]["OverridableField"][] | null;
       /** Survey */
@@ -6592,7 +6592,7 @@ export interface components {
       target_kind: components["schemas"]["TargetKind"];
       /**
        * Template Id
-       * @description null for a workflow's webhook
+       * @description a template target's; null for a workflow's (and a schedule's once its template is deleted: a webhook goes with its template)
        */
       template_id: number | null;
       /**
@@ -6602,7 +6602,7 @@ export interface components {
       template_name: string;
       /**
        * Workflow Id
-       * @description a workflow target's
+       * @description a workflow target's (a schedule's is null once the workflow is deleted)
        */
       workflow_id?: number | null;
       /**
@@ -7001,6 +7001,12 @@ export interface components {
       /** Edges */
       edges?: components["schemas"]["WorkflowEdge"][] | null;
     };
+    /**
+     * LaunchSetting
+     * @enum {string}
+     */
+    LaunchSetting:
+      "limit" | "tags" | "skip_tags" | "check_mode" | "diff_mode" | "verbosity" | "forks" | "ref";
   };
   responses: never;
   parameters: never;

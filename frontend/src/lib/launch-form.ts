@@ -15,17 +15,6 @@ export const VERBOSITY = ["0", "1", "2", "3", "4"].map((value) => ({
 
 export type Answer = string | number | boolean | string[];
 
-/** The run options every launch path may set and the runs list shows, in the console's order. */
-export const RUN_OPTIONS = [
-  "limit",
-  "tags",
-  "skip_tags",
-  "check_mode",
-  "diff_mode",
-  "verbosity",
-  "forks",
-] as const;
-
 /** A run's options as a form holds them: a template's, and a launch's overrides of them. */
 export interface RunOptionValues {
   limit: string;

@@ -150,18 +150,18 @@ def _audit_prune(settings: Settings, args: argparse.Namespace) -> int:
     runtime = Runtime.build(settings)
     try:
         with runtime.sessions() as session:
-            before = storage.size(session).total
             # the removal and its record are one transaction (no removal goes unrecorded);
             # the space is given back after it, so its bytes are in this answer only
-            removed = service.prune(session, older_than_days=days)
-            if removed:
-                storage.reclaim(session, [AuditRecord.__tablename__])
-            freed = max(before - storage.size(session).total, 0)
+            removed, freed = storage.prune(
+                session,
+                lambda: {AuditRecord.__tablename__: service.prune(session, older_than_days=days)},
+            )
     finally:
         runtime.engine.dispose()
+    count = removed[AuditRecord.__tablename__]
     print(  # noqa: T201
-        f"removed {removed} audit records older than {days} days; {human_bytes(freed)} freed"
-        f" ({freed} bytes)"
+        f"removed {count} audit records older than {days} days; {human_bytes(freed.bytes)} freed"
+        f" ({freed.bytes} bytes)"
     )
     return 0
 

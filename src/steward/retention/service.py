@@ -131,30 +131,32 @@ def human_bytes(count: int) -> str:
 def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Pruned:
     """Apply every period now, then give the freed space back; commits. Records the removal,
     with the rows and the bytes freed, when anything was removed."""
-    before = storage.size(session).total
+
+    def remove() -> dict[str, int]:  # a period of 0 keeps its records
+        return {
+            Run.__tablename__: _runs(session, periods.runs, batch) if periods.runs else 0,
+            WebhookDelivery.__tablename__: (
+                _deliveries(session, periods.deliveries) if periods.deliveries else 0
+            ),
+            Message.__tablename__: _messages(session, periods.messages) if periods.messages else 0,
+            WorkflowRun.__tablename__: (
+                _workflow_runs(session, periods.runs, batch) if periods.runs else 0
+            ),
+        }
+
+    removed, freed = storage.prune(session, remove)
     pruned = Pruned(
-        runs=_runs(session, periods.runs, batch) if periods.runs else 0,
-        deliveries=_deliveries(session, periods.deliveries) if periods.deliveries else 0,
-        messages=_messages(session, periods.messages) if periods.messages else 0,
-        workflow_runs=_workflow_runs(session, periods.runs, batch) if periods.runs else 0,
+        runs=removed[Run.__tablename__],
+        deliveries=removed[WebhookDelivery.__tablename__],
+        messages=removed[Message.__tablename__],
+        workflow_runs=removed[WorkflowRun.__tablename__],
     )
     if not pruned:
         return pruned
-    tables = [
-        model.__tablename__
-        for model, count in (
-            (Run, pruned.runs),
-            (WorkflowRun, pruned.workflow_runs),
-            (WebhookDelivery, pruned.deliveries),
-            (Message, pruned.messages),
-        )
-        if count
-    ]
-    storage.reclaim(session, tables)
     pruned = dataclasses.replace(
         pruned,
-        size_before=before,
-        size_after=storage.size(session).total,
+        size_before=freed.before,
+        size_after=freed.after,
         returns_space=storage.returns_space(session),
         dialect=storage.dialect(session),
     )

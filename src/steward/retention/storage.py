@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from sqlalchemy import Engine, Table, text
 from sqlalchemy.orm import Session
@@ -131,7 +131,7 @@ def tables(session: Session, limit: int = TOP_TABLES) -> list[TableSize] | None:
 def reclaim(session: Session, pruned: Iterable[str]) -> None:
     """Give back the space of rows just deleted (and committed) from the tables ``pruned``:
     SQLite's free pages (when incremental auto-vacuum is on), PostgreSQL's VACUUM of those
-    tables and of every table their rows cascade to. The caller measures ``size`` around it."""
+    tables and of every table their rows cascade to (``prune`` measures ``size`` around it)."""
     if dialect(session) == "sqlite":
         if not returns_space(session):
             return
@@ -156,6 +156,33 @@ def reclaim(session: Session, pruned: Iterable[str]) -> None:
         for name in sorted(cascaded(pruned)):
             # names from the models' metadata, never from input
             connection.execute(text(f'VACUUM (ANALYZE) "{name}"'))
+
+
+@dataclasses.dataclass(frozen=True)
+class Freed:
+    """The database's size in bytes before a prune and once its space was given back."""
+
+    before: int
+    after: int
+
+    @property
+    def bytes(self) -> int:
+        return max(self.before - self.after, 0)
+
+
+def prune(
+    session: Session, remove: Callable[[], Mapping[str, int]]
+) -> tuple[Mapping[str, int], Freed]:
+    """Measure the database, run ``remove`` (it deletes and commits, and says how many rows it
+    removed from each table), give back the space of the tables it removed rows from and
+    measure again. Nothing removed: nothing is given back nor measured again."""
+    before = size(session).total
+    removed = remove()
+    pruned = [table for table, count in removed.items() if count]
+    if not pruned:
+        return removed, Freed(before, before)
+    reclaim(session, pruned)
+    return removed, Freed(before, size(session).total)
 
 
 def cascaded(names: Iterable[str]) -> set[str]:

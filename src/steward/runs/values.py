@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from sqlalchemy import ColumnElement, select
 
@@ -29,17 +29,12 @@ from steward.runs.params import RunParams
 Kind = Literal["answer", "launch"]
 ANSWER: Kind = "answer"
 LAUNCH: Kind = "launch"
-# the launch settings kept searchable, in the order they are shown
-LAUNCH_FIELDS = (
-    "limit",
-    "tags",
-    "skip_tags",
-    "check_mode",
-    "diff_mode",
-    "verbosity",
-    "forks",
-    "ref",
-)
+# the launch settings kept searchable, in the order they are shown; a schema of the OpenAPI
+# document (``app.LISTED``), so the console's list of them is checked against it
+LaunchSetting = Literal[
+    "limit", "tags", "skip_tags", "check_mode", "diff_mode", "verbosity", "forks", "ref"
+]
+LAUNCH_FIELDS: tuple[LaunchSetting, ...] = get_args(LaunchSetting)
 # "name:value" as typed: a variable name, its colon and the longest searchable value
 FILTER_TEXT_MAX = VARIABLE_NAME_MAX + 1 + SEARCHED_VALUE_MAX
 

@@ -25,19 +25,13 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from steward.auth.models import User
 from steward.projects.scoped import ProjectScoped
 from steward.templates.models import Template
+from steward.triggers.schemas import TargetKind
 from steward.workflows.models import Workflow
 
 
 class ScheduleKind(enum.StrEnum):
     CRON = "cron"  # five-field cron expression (croniter)
     RRULE = "rrule"  # RFC 5545 recurrence rule (dateutil.rrule)
-
-
-class TargetKind(enum.StrEnum):
-    """What a schedule or a webhook launches: a template's run or a workflow run."""
-
-    TEMPLATE = "template"
-    WORKFLOW = "workflow"
 
 
 class MissedPolicy(enum.StrEnum):

@@ -18,7 +18,7 @@ from steward.api.deps import (
 )
 from steward.bounds import Id
 from steward.schedules import service
-from steward.schedules.models import Schedule, TargetKind
+from steward.schedules.models import Schedule
 from steward.schedules.schemas import (
     DraftPreview,
     PreviewParams,
@@ -30,6 +30,7 @@ from steward.schedules.schemas import (
 )
 from steward.schemas import Page, PageParams
 from steward.triggers import targets
+from steward.triggers.schemas import TargetKind
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 

@@ -5,10 +5,10 @@ import datetime as dt
 from pydantic import AwareDatetime, BaseModel, Field
 
 from steward.bounds import Description, Name, ScheduleExpression, TimeZoneName
-from steward.schedules.models import MissedPolicy, ScheduleKind, TargetKind
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schedules.models import MissedPolicy, ScheduleKind
+from steward.schemas import NamedUpdate, RequestModel
 from steward.templates.launch import LaunchOverrides
-from steward.triggers.schemas import TargetChoice
+from steward.triggers.schemas import TargetChoice, TriggerRead
 
 PREVIEW_MAX = 100
 
@@ -69,18 +69,7 @@ class ScheduleUpdate(NamedUpdate):
     NULLABLE = frozenset({"start_at", "end_at"})
 
 
-class ScheduleRead(ResponseModel):
-    id: int
-    project_id: int
-    target_kind: TargetKind = Field(description="what it launches: a template or a workflow")
-    template_id: int | None = Field(description="null once the template is deleted")
-    template_name: str = ""
-    workflow_id: int | None = Field(
-        default=None, description="a workflow target's; null once the workflow is deleted"
-    )
-    workflow_name: str = ""
-    name: str
-    description: str
+class ScheduleRead(TriggerRead):
     kind: ScheduleKind
     expression: str
     timezone: str

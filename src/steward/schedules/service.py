@@ -23,7 +23,7 @@ from steward.projects import scoped
 from steward.projects.models import Project
 from steward.runs.models import Run
 from steward.schedules import recurrence
-from steward.schedules.models import Schedule, ScheduleKind, TargetKind
+from steward.schedules.models import Schedule, ScheduleKind
 from steward.schedules.recurrence import Recurrence
 from steward.schedules.schemas import (
     DraftPreview,
@@ -37,6 +37,7 @@ from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import targets, values
+from steward.triggers.schemas import TargetKind
 from steward.workflows import service as workflows
 from steward.workflows import usage as workflow_runs
 from steward.workflows.models import Workflow, WorkflowRun

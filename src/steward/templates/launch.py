@@ -17,33 +17,21 @@ from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from steward.bounds import SURVEY_QUESTIONS_MAX, Forks, Id, JsonObject, TimeoutSeconds, Verbosity
+from steward.bounds import SURVEY_QUESTIONS_MAX, JsonObject
 from steward.errors import InvalidInput
 from steward.inventories.models import Inventory
 from steward.masking import MASK
 from steward.repositories.schemas import Ref
 from steward.runs.params import RunParams
-from steward.schemas import RequestModel
 from steward.templates import reserved
 from steward.templates.models import Template
-from steward.templates.patterns import HostPattern, TagList
+from steward.templates.schemas import RunOptionChanges
 from steward.templates.survey import Question, SurveyResult, validate_answers
-from steward.templates.variables import ExtraVars
 
 
-class LaunchOverrides(RequestModel):
+class LaunchOverrides(RunOptionChanges):
     """The body of a launch besides ``template_id``; each field needs the template's permission."""
 
-    limit: HostPattern | None = None
-    tags: TagList | None = None
-    skip_tags: TagList | None = None
-    check_mode: bool | None = None
-    diff_mode: bool | None = None
-    verbosity: Verbosity | None = None
-    forks: Forks | None = None
-    timeout_seconds: TimeoutSeconds | None = None
-    extra_vars: ExtraVars | None = None
-    inventory_id: Id | None = None
     ref: Ref | None = None
     survey: JsonObject = Field(  # answers, by variable
         default_factory=dict, max_length=SURVEY_QUESTIONS_MAX

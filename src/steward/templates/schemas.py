@@ -70,6 +70,22 @@ EXCEPTIONS_DOC = (
 )
 
 
+class RunOptionChanges(RequestModel):
+    """A template's run options, each optional: what a template's update changes, and what a
+    launch overrides (those its template allows, ``OverridableField``)."""
+
+    limit: HostPattern | None = None
+    tags: TagList | None = None
+    skip_tags: TagList | None = None
+    check_mode: bool | None = None
+    diff_mode: bool | None = None
+    verbosity: Verbosity | None = None
+    forks: Forks | None = None
+    timeout_seconds: TimeoutSeconds | None = None
+    extra_vars: ExtraVars | None = None
+    inventory_id: Id | None = None
+
+
 class TemplateCreate(RequestModel):
     name: Name
     description: Description = ""
@@ -111,25 +127,15 @@ class TemplateCreate(RequestModel):
     )
 
 
-class TemplateUpdate(NamedUpdate):
+class TemplateUpdate(NamedUpdate, RunOptionChanges):
     """Only the fields sent change; ``null`` clears the optional ones."""
 
     playbook: PlaybookPath | None = None
     repository_id: Id | None = None
-    inventory_id: Id | None = None
     environment_id: Id | None = None
     ssh_key_id: Id | None = None
     become_key_id: Id | None = None
     vault_key_ids: VaultKeyIds | None = None
-    extra_vars: ExtraVars | None = None
-    limit: HostPattern | None = None
-    tags: TagList | None = None
-    skip_tags: TagList | None = None
-    check_mode: bool | None = None
-    diff_mode: bool | None = None
-    verbosity: Verbosity | None = None
-    forks: Forks | None = None
-    timeout_seconds: TimeoutSeconds | None = None
     overridable: Overridable | None = None
     survey: Survey | None = None
     launch_var_exceptions: LaunchVarExceptions | None = Field(

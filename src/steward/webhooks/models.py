@@ -12,7 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.db import Base, utcnow
 from steward.projects.scoped import ProjectScoped
-from steward.schedules.models import TargetKind
+from steward.triggers.schemas import TargetKind
 
 
 class WebhookAuth(enum.StrEnum):

@@ -18,10 +18,9 @@ from steward.bounds import (
     JsonObject,
     Name,
 )
-from steward.schedules.models import TargetKind
 from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel
 from steward.templates.variables import VariableName
-from steward.triggers.schemas import TargetChoice
+from steward.triggers.schemas import TargetChoice, TriggerRead
 from steward.webhooks.matching import MatchOp, MatchSource
 from steward.webhooks.models import DeliveryOutcome, WebhookAuth
 from steward.webhooks.signatures import is_credential
@@ -140,16 +139,7 @@ class WebhookUpdate(NamedUpdate):
     rate_limit_per_minute: RateLimit | None = None
 
 
-class WebhookRead(ResponseModel):
-    id: int
-    project_id: int
-    target_kind: TargetKind = Field(description="what it launches: a template or a workflow")
-    template_id: int | None = Field(description="null for a workflow's webhook")
-    template_name: str = ""
-    workflow_id: int | None = Field(default=None, description="a workflow target's")
-    workflow_name: str = ""
-    name: str
-    description: str
+class WebhookRead(TriggerRead):
     url: str = Field(default="", description="where the sender posts its deliveries")
     auth: WebhookAuth
     signature_header: str = Field(default="", description="the header that proves the secret")

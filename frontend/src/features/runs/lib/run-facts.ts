@@ -1,6 +1,7 @@
+import type { Schemas } from "@/api/client";
+import { valuesOf } from "@/api/enums";
 import type { Run } from "@/features/runs/api/get-run";
 import { formatSeconds } from "@/features/runs/lib/timeline";
-import { RUN_OPTIONS } from "@/lib/launch-form";
 
 type Launch = Pick<Run, "launch_type" | "schedule_id" | "webhook_id"> &
   Partial<Pick<Run, "workflow_run_id" | "launched_by">>;
@@ -24,8 +25,18 @@ export function launchedFrom(run: Launch & Pick<Run, "source_ip">): string {
   return trigger ? `via ${launchedHow(run)}` : "—";
 }
 
-/** The launch settings the runs list shows and filters by (the API's `launch=field:value`). */
-export const LAUNCH_FIELDS = [...RUN_OPTIONS, "ref"] as const;
+/** The launch settings the runs list shows and filters by (the API's `launch=field:value`),
+ * in the order shown: each of the API's `LaunchSetting`. */
+export const LAUNCH_FIELDS = valuesOf<Schemas["LaunchSetting"]>({
+  limit: true,
+  tags: true,
+  skip_tags: true,
+  check_mode: true,
+  diff_mode: true,
+  verbosity: true,
+  forks: true,
+  ref: true,
+});
 
 export interface LaunchValue {
   /** answer: a survey answer or an extra var given at launch; launch: a launch setting */

@@ -1,11 +1,7 @@
 import type { Schemas } from "@/api/client";
+import { valuesOf } from "@/api/enums";
 import { ApiError, type FieldError, isApiError } from "@/api/errors";
-import {
-  type LaunchFormValues,
-  RUN_OPTIONS,
-  toRunCreate,
-  toSavedLaunchValues,
-} from "@/lib/launch-form";
+import { type LaunchFormValues, toRunCreate, toSavedLaunchValues } from "@/lib/launch-form";
 
 type Template = Schemas["TemplateRead"];
 type Launch = Schemas["LaunchOverrides"];
@@ -13,8 +9,19 @@ type Launch = Schemas["LaunchOverrides"];
 /** How the server shows a stored secret answer, and how it is told to keep it. */
 export const MASK = "********";
 
-/** The overrides a template may allow, each compared with the template's own value. */
-const OVERRIDES = [...RUN_OPTIONS, "timeout_seconds", "inventory_id"] as const;
+/** The overrides a template may allow (the API's `OverridableField`), each compared with the
+ * template's own value: all but its extra vars (compared apart) and the ref (it has none). */
+const OVERRIDES = valuesOf<Exclude<Schemas["OverridableField"], "extra_vars" | "ref">>({
+  limit: true,
+  tags: true,
+  skip_tags: true,
+  check_mode: true,
+  diff_mode: true,
+  verbosity: true,
+  forks: true,
+  timeout_seconds: true,
+  inventory_id: true,
+});
 
 /** What the launch dialog edits; any other saved value (`ref`) is kept as it is. */
 const EDITED = new Set<string>([...OVERRIDES, "extra_vars", "survey"]);
