@@ -3566,6 +3566,24 @@ export interface components {
       /** Unreachable */
       unreachable: number;
     };
+    /** HostDetail */
+    HostDetail: {
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /** Inventories */
+      inventories: components["schemas"]["HostInventory"][];
+      /** Runs */
+      runs: number;
+      /** First Seen At */
+      first_seen_at: string | null;
+      /** Last Seen At */
+      last_seen_at: string | null;
+      /** Last Run Id */
+      last_run_id: number | null;
+      last_outcome: components["schemas"]["Outcome"];
+    };
     /** HostInventory */
     HostInventory: {
       /** Inventory Id */
@@ -3586,6 +3604,17 @@ export interface components {
        * @description when the inventory's hosts were last read
        */
       read_at: string | null;
+    };
+    /** HostRead */
+    HostRead: {
+      /** Name */
+      name: string;
+      /** Groups */
+      groups: string[];
+      /** Vars */
+      vars: {
+        [key: string]: unknown;
+      };
     };
     /** HostRecap */
     HostRecap: {
@@ -4965,7 +4994,7 @@ export interface components {
      */
     ResolvedRead: {
       /** Hosts */
-      hosts: components["schemas"]["steward__inventories__schemas__HostRead"][];
+      hosts: components["schemas"]["HostRead"][];
       /** Groups */
       groups: components["schemas"]["GroupRead"][];
     };
@@ -7276,35 +7305,6 @@ export interface components {
       nodes?: components["schemas"]["WorkflowNode"][] | null;
       /** Edges */
       edges?: components["schemas"]["WorkflowEdge"][] | null;
-    };
-    /** HostRead */
-    steward__hosts__schemas__HostRead: {
-      /** Project Id */
-      project_id: number;
-      /** Name */
-      name: string;
-      /** Inventories */
-      inventories: components["schemas"]["HostInventory"][];
-      /** Runs */
-      runs: number;
-      /** First Seen At */
-      first_seen_at: string | null;
-      /** Last Seen At */
-      last_seen_at: string | null;
-      /** Last Run Id */
-      last_run_id: number | null;
-      last_outcome: components["schemas"]["Outcome"];
-    };
-    /** HostRead */
-    steward__inventories__schemas__HostRead: {
-      /** Name */
-      name: string;
-      /** Groups */
-      groups: string[];
-      /** Vars */
-      vars: {
-        [key: string]: unknown;
-      };
     };
   };
   responses: never;
@@ -18936,7 +18936,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["steward__hosts__schemas__HostRead"];
+          "application/json": components["schemas"]["HostDetail"];
         };
       };
       /** @description Not authenticated */

@@ -14,8 +14,8 @@ from steward.hosts import service
 from steward.hosts.schemas import (
     HostChangeFilters,
     HostChangePage,
+    HostDetail,
     HostFilters,
-    HostRead,
     HostRunPage,
     HostSummary,
 )
@@ -56,7 +56,7 @@ def list_hosts(
 
 
 @router.get("/{host}")
-def read_host(project: ResourceView, session: SessionDep, host: HostName) -> HostRead:
+def read_host(project: ResourceView, session: SessionDep, host: HostName) -> HostDetail:
     """Where the project's inventories list the host (groups, variables masked) and what its
     runs saw (first and last run, the last outcome)."""
     return service.read_host(session, project, host)

@@ -48,7 +48,7 @@ class HostInventory(ResponseModel):
     read_at: dt.datetime | None = Field(description="when the inventory's hosts were last read")
 
 
-class HostRead(ResponseModel):
+class HostDetail(ResponseModel):
     project_id: int
     name: str
     inventories: list[HostInventory]

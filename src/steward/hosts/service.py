@@ -28,9 +28,9 @@ from steward.hosts.schemas import (
     HostChange,
     HostChangeFilters,
     HostChangePage,
+    HostDetail,
     HostFilters,
     HostInventory,
-    HostRead,
     HostRun,
     HostSummary,
 )
@@ -145,7 +145,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def read_host(session: Session, project: Project, name: str) -> HostRead:
+def read_host(session: Session, project: Project, name: str) -> HostDetail:
     """A host of the project: where its inventories list it, and what its runs saw; 404 when
     neither knows it."""
     inventories.keep_unread_hosts(session, project.id)
@@ -161,7 +161,7 @@ def read_host(session: Session, project: Project, name: str) -> HostRead:
             f"host '{name}' is in no inventory of project '{project.name}'"
             " and no run of it reached it"
         )
-    return HostRead(
+    return HostDetail(
         project_id=project.id,
         name=name,
         inventories=[
