@@ -11,10 +11,10 @@ and the visibility rule of runs apply unchanged.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_, select, true
+from sqlalchemy import ColumnElement, Row, and_, func, or_, select, tuple_, union
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -97,33 +97,58 @@ def list_hosts(
     session: Session, filters: HostFilters, project: Project | None
 ) -> tuple[list[HostSummary], int]:
     """The hosts of ``project`` (None: of every project, for admins) matching ``filters``,
-    by name (then project), paged; with the total."""
+    by name (then project), paged; with the total.
+
+    By name alone, the page is chosen in SQL and only its hosts are loaded; a group or a
+    variable is matched on the hosts' inventory rows (JSON), read for the matching names."""
     inventories.keep_unread_hosts(session, project.id if project else None)
-    in_project = Inventory.project_id == project.id if project else true()
-    listed = select(
-        Inventory.project_id,
-        InventoryHost.name,
-        Inventory.name,
-        InventoryHost.groups,
-        InventoryHost.vars,
-    ).join(Inventory, Inventory.id == InventoryHost.inventory_id)
-    ran = select(ProjectHost).where(ProjectHost.project_id == project.id if project else true())
+    listed = select(Inventory.project_id.label("project_id"), InventoryHost.name.label("name"))
+    listed = listed.join(Inventory, Inventory.id == InventoryHost.inventory_id)
+    ran = select(ProjectHost.project_id.label("project_id"), ProjectHost.name.label("name"))
+    if project is not None:
+        listed = listed.where(Inventory.project_id == project.id)
+        ran = ran.where(ProjectHost.project_id == project.id)
     if filters.q:
         listed = listed.where(icontains(InventoryHost.name, filters.q))
         ran = ran.where(icontains(ProjectHost.name, filters.q))
-    known: dict[tuple[int, str], _Known] = {}
-    for project_id, name, inventory, groups, variables in session.execute(listed.where(in_project)):
-        host = known.setdefault((project_id, name), _Known(project_id, name))
-        host.inventories.append((inventory, list(groups), dict(variables)))
-    for row in session.scalars(ran):
-        known.setdefault((row.project_id, row.name), _Known(row.project_id, row.name)).seen = row
+    names = union(listed, ran).subquery()
+    ordered = select(names.c.project_id, names.c.name).order_by(names.c.name, names.c.project_id)
+    if not (filters.group or filters.var):
+        total = session.scalar(select(func.count()).select_from(names)) or 0
+        page = session.execute(ordered.limit(filters.limit).offset(filters.offset)).all()
+        return [host.summary() for host in _known(session, page)], total
     matching = [
-        host
-        for _, host in sorted(known.items(), key=lambda item: (item[0][1], item[0][0]))
-        if _matches(host, filters)
+        host for host in _known(session, session.execute(ordered).all()) if _matches(host, filters)
     ]
-    page = matching[filters.offset : filters.offset + filters.limit]
-    return [host.summary() for host in page], len(matching)
+    return [
+        host.summary() for host in matching[filters.offset : filters.offset + filters.limit]
+    ], len(matching)
+
+
+def _known(session: Session, keys: Sequence[Row[Any, Any]]) -> list[_Known]:
+    """The hosts of ``keys`` ((project id, name), in order) with their inventory rows and
+    what runs saw, in two queries."""
+    known = {(key.project_id, key.name): _Known(key.project_id, key.name) for key in keys}
+    if not known:
+        return []
+    wanted = tuple_(Inventory.project_id, InventoryHost.name).in_(list(known))
+    listed = session.execute(
+        select(
+            Inventory.project_id,
+            InventoryHost.name,
+            Inventory.name,
+            InventoryHost.groups,
+            InventoryHost.vars,
+        )
+        .join(Inventory, Inventory.id == InventoryHost.inventory_id)
+        .where(wanted)
+    )
+    for project_id, name, inventory, groups, variables in listed:
+        known[(project_id, name)].inventories.append((inventory, list(groups), dict(variables)))
+    ran = tuple_(ProjectHost.project_id, ProjectHost.name).in_(list(known))
+    for row in session.scalars(select(ProjectHost).where(ran)):
+        known[(row.project_id, row.name)].seen = row
+    return list(known.values())
 
 
 def _matches(host: _Known, filters: HostFilters) -> bool:
