@@ -60,7 +60,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [str(STEWARD), "serve"], env=env, stdout=out, stderr=subprocess.STDOUT
             )
-        self._wait_ready(timeout=60)
+        self._wait_ready(timeout=180)  # a loaded machine compiles every import
         return self
 
     def __exit__(
