@@ -60,7 +60,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [str(STEWARD), "serve"], env=env, stdout=out, stderr=subprocess.STDOUT
             )
-        self._wait_ready(timeout=60)
+        self._wait_ready(timeout=180)  # a loaded machine compiles every import
         return self
 
     def __exit__(
@@ -123,6 +123,9 @@ class Api:
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return self._json(self.http.post(path, json=body))
 
+    def put(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self._json(self.http.put(path, json=body))
+
     @staticmethod
     def _json(response: httpx2.Response) -> dict[str, Any]:
         if response.is_error:
@@ -147,6 +150,7 @@ def create_project(
 ) -> Project:
     project = api.post("/projects", {"name": "bench"})["id"]
     base = f"/projects/{project}"
+    api.put(f"{base}/local-roots", {"local_roots": [str(repo_dir)]})
     repository = api.post(
         f"{base}/repositories", {"name": "bench", "kind": "local", "url": str(repo_dir)}
     )["id"]
@@ -178,6 +182,7 @@ def restart_template(api: Api, repo_dir: Path, project_name: str) -> tuple[int, 
     fill the runs table themselves; (project id, template id)."""
     project = api.post("/projects", {"name": project_name})["id"]
     base = f"/projects/{project}"
+    api.put(f"{base}/local-roots", {"local_roots": [str(repo_dir)]})
     repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
     inventory = api.post(
         f"{base}/inventories",

@@ -95,6 +95,7 @@ def _objects(api: httpx2.Client, repo_dir: Path) -> list[tuple[int, int]]:
     for p in range(PROJECTS):
         project = _ok(api.post("/projects", json={"name": f"dash-{p}"}))["id"]
         base = f"/projects/{project}"
+        _ok(api.put(f"{base}/local-roots", json={"local_roots": [str(repo_dir)]}))
         repo = _ok(
             api.post(
                 f"{base}/repositories", json={"name": "r", "kind": "local", "url": str(repo_dir)}

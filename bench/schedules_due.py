@@ -31,6 +31,7 @@ PLAYBOOK = "- hosts: all\n  gather_facts: false\n  tasks: []\n"
 def _template(api: Api, repo_dir: Path) -> tuple[int, int]:
     project = api.post("/projects", {"name": "schedules"})["id"]
     base = f"/projects/{project}"
+    api.put(f"{base}/local-roots", {"local_roots": [str(repo_dir)]})
     repo = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo_dir)})
     inventory = api.post(
         f"{base}/inventories",

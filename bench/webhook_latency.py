@@ -47,6 +47,7 @@ SLEEPER = """- hosts: all
 def _setup(api: Api, repo: Path) -> tuple[int, str]:
     project = api.post("/projects", {"name": "webhooks"})["id"]
     base = f"/projects/{project}"
+    api.put(f"{base}/local-roots", {"local_roots": [str(repo)]})
     repository = api.post(f"{base}/repositories", {"name": "r", "kind": "local", "url": str(repo)})
     inventory = api.post(
         f"{base}/inventories",

@@ -30,6 +30,8 @@ from steward.directory.sync_routes import router as directory_sync_router
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
+from steward.hosts.routes import instance as all_hosts_router
+from steward.hosts.routes import router as hosts_router
 from steward.inventories.routes import router as inventories_router
 from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
@@ -149,6 +151,8 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         runs_router,
         metrics_router,
         all_runs_router,
+        hosts_router,
+        all_hosts_router,
         dashboard_router,
         audit_router,
         retention_router,

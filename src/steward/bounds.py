@@ -66,6 +66,7 @@ METRICS_ENDPOINT_MAX = 500  # an inventory's pmproxy URL template (metrics)
 METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
 METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
 COMPARE_RUNS_MAX = 4  # runs compared side by side in one request
+HOST_NAME_MAX = 255  # an inventory host name (run_hosts.host, project_hosts.name)
 RUN_LABEL_MAX = 60  # a run's label ("TDE on", "baseline"): one short line
 RUN_NOTE_MAX = 2000  # a run's note: a few lines
 SEARCHED_VALUE_MAX = 200  # characters of a launch value kept searchable (longer: not searchable)
@@ -191,6 +192,7 @@ RunNote = Annotated[
     str, Field(max_length=RUN_NOTE_MAX, pattern=rf"^[^\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]*$")
 ]
 Line = Annotated[str, Field(max_length=LINE_MAX)]
+HostName = Annotated[str, Field(min_length=1, max_length=HOST_NAME_MAX)]
 Url = Annotated[str, Field(min_length=1, max_length=URL_MAX)]
 MetricsEndpoint = Annotated[str, Field(max_length=METRICS_ENDPOINT_MAX)]
 PathText = Annotated[str, Field(max_length=PATH_MAX)]

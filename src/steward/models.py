@@ -6,7 +6,8 @@ from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
-from steward.inventories.models import Inventory
+from steward.hosts.models import ProjectHost
+from steward.inventories.models import Inventory, InventoryHost
 from steward.keys.models import Key
 from steward.metrics.models import MetricChunk, MetricGap
 from steward.notifications.models import Attempt, Destination, Message, Subscription
@@ -30,11 +31,13 @@ __all__ = [
     "EnvironmentSecret",
     "GalaxyServer",
     "Inventory",
+    "InventoryHost",
     "Key",
     "Message",
     "MetricChunk",
     "MetricGap",
     "Project",
+    "ProjectHost",
     "ProjectMember",
     "RecoveryCode",
     "Repository",

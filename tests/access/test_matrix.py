@@ -252,6 +252,13 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     # the approvals inbox: everyone signed in asks; each is answered what they may approve
     # (tests/workflows/test_inbox.py)
     ("GET", "/approvals"): [Probe("signed_in", 200)],
+    # the hosts view: for who sees the project's inventories; every project's, admins
+    ("GET", "/hosts"): [Probe("admin", 200)],
+    ("GET", "/projects/{project_id}/hosts"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/runs"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/runs.csv"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/changes"): [Probe("resources", 200)],
 }
 for _view in (
     "",
@@ -408,6 +415,7 @@ DEFAULT_PATH = {
     "workflow_id": "wf1",
     "workflow_run_id": "wr1",
     "key": "approval_key",
+    "host": "host_name",
 }
 
 
@@ -416,8 +424,9 @@ def world(client: TestClient, tmp_path: Path) -> World:
     return World(client, tmp_path).build()
 
 
-def _ids(world: World, names: dict[str, str]) -> dict[str, int]:
-    known = {**world.ids, **world.users, "missing": 999_999}
+def _ids(world: World, names: dict[str, str]) -> dict[str, int | str]:
+    known: dict[str, int | str] = {**world.ids, **world.users, "missing": 999_999}
+    known["host_name"] = "localhost"  # a host of p1's inventory (path parameter {host})
     return {param: known[name] for param, name in names.items()}
 
 

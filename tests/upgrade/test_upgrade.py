@@ -236,6 +236,12 @@ def _read_back(api: httpx2.Client, world: dict[str, Any]) -> None:
     assert api.get(f"{base}/webhooks/{world['webhook']}").json()["name"] == "push"
     workflow = api.get(f"{base}/workflows/{world['workflow']}").json()
     assert [n["key"] for n in workflow["nodes"]] == ["stop", "ok"]
+    # the hosts view knows the hosts of the runs before it (0004's backfill: no outcome kept)
+    # and of the inventory saved before it (read when first listed)
+    hosts = {h["name"]: h for h in api.get(f"{base}/hosts").json()["items"]}
+    assert (hosts["localhost"]["runs"], hosts["localhost"]["last_run_id"]) == (1, run_id)
+    assert hosts["localhost"]["last_outcome"] == ""
+    assert hosts["localhost"]["inventories"] == ["db"]
     # and it still runs: the environment's secret and the vault password decrypt for a run
     again = post(
         api, f"{base}/runs", {"template_id": world["template"], "extra_vars": {"who": "0.2"}}

@@ -2002,6 +2002,130 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/hosts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Hosts
+     * @description Every host of the project's inventories (as last read) and of its runs, by name;
+     *     searchable by name, group and inventory variable. For who may see the project's
+     *     inventories.
+     */
+    get: operations["list_hosts_api_v1_projects__project_id__hosts_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Host
+     * @description Where the project's inventories list the host (groups, variables masked) and what its
+     *     runs saw (first and last run, the last outcome).
+     */
+    get: operations["read_host_api_v1_projects__project_id__hosts__host__get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Runs
+     * @description The runs that reached the host, newest first, with how each went on it: the runs list's
+     *     filters (dates, template, launcher, status, answers; ``host`` is the path's).
+     */
+    get: operations["host_runs_api_v1_projects__project_id__hosts__host__runs_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/runs.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export Host Runs
+     * @description ``/runs`` as CSV, every page: "what ran on this host between two dates, by whom".
+     */
+    get: operations["export_host_runs_api_v1_projects__project_id__hosts__host__runs_csv_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/changes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Changes
+     * @description The tasks that changed the host, newest first, in the runs the caller may see.
+     */
+    get: operations["host_changes_api_v1_projects__project_id__hosts__host__changes_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/hosts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List All Hosts
+     * @description The hosts of every project (admins): by name, then project.
+     */
+    get: operations["list_all_hosts_api_v1_hosts_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/dashboard": {
     parameters: {
       query?: never;
@@ -3391,6 +3515,39 @@ export interface components {
       };
     };
     /**
+     * HostChange
+     * @description A task result that changed the host.
+     */
+    HostChange: {
+      /** Run Id */
+      run_id: number;
+      /** Counter */
+      counter: number;
+      /** Template */
+      template: string;
+      /** Play */
+      play: string;
+      /** Task */
+      task: string;
+      /** Task Action */
+      task_action: string;
+      /** Role */
+      role: string;
+      /** Ended At */
+      ended_at: string | null;
+      /** Duration */
+      duration: number | null;
+    };
+    /** HostChangePage */
+    HostChangePage: {
+      /** Items */
+      items: components["schemas"]["HostChange"][];
+      /** Next Before Run Id */
+      next_before_run_id: number | null;
+      /** Next Before Counter */
+      next_before_counter: number | null;
+    };
+    /**
      * HostCounts
      * @description A run's hosts counted by their worst outcome: unreachable, failed, changed, ok.
      */
@@ -3408,6 +3565,45 @@ export interface components {
       failed: number;
       /** Unreachable */
       unreachable: number;
+    };
+    /** HostDetail */
+    HostDetail: {
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /** Inventories */
+      inventories: components["schemas"]["HostInventory"][];
+      /** Runs */
+      runs: number;
+      /** First Seen At */
+      first_seen_at: string | null;
+      /** Last Seen At */
+      last_seen_at: string | null;
+      /** Last Run Id */
+      last_run_id: number | null;
+      last_outcome: components["schemas"]["Outcome"];
+    };
+    /** HostInventory */
+    HostInventory: {
+      /** Inventory Id */
+      inventory_id: number;
+      /** Inventory */
+      inventory: string;
+      /** Groups */
+      groups: string[];
+      /**
+       * Vars
+       * @description its own variables there, secrets masked
+       */
+      vars: {
+        [key: string]: unknown;
+      };
+      /**
+       * Read At
+       * @description when the inventory's hosts were last read
+       */
+      read_at: string | null;
     };
     /** HostRead */
     HostRead: {
@@ -3450,6 +3646,88 @@ export interface components {
       recaps: (components["schemas"]["HostRecap"] | null)[];
       /** Differs */
       differs: boolean;
+    };
+    /**
+     * HostRun
+     * @description A run that reached the host: who, how, and how it went on this host.
+     */
+    HostRun: {
+      /** Run Id */
+      run_id: number;
+      /** Template Id */
+      template_id: number | null;
+      /** Template */
+      template: string;
+      status: components["schemas"]["RunStatus"];
+      /** Launched By */
+      launched_by: string;
+      launch_type: components["schemas"]["LaunchType"];
+      /** Schedule Id */
+      schedule_id: number | null;
+      /** Webhook Id */
+      webhook_id: number | null;
+      /** Workflow Run Id */
+      workflow_run_id: number | null;
+      /** Source Ip */
+      source_ip: string;
+      /** Label */
+      label: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Started At */
+      started_at: string | null;
+      /** Finished At */
+      finished_at: string | null;
+      /**
+       * Duration
+       * @description seconds, start to end of the whole run
+       */
+      duration: number | null;
+      /** @description the worst that happened to this host */
+      outcome: components["schemas"]["Outcome"];
+      /** Ok */
+      ok: number;
+      /**
+       * Changed
+       * @description tasks that changed it
+       */
+      changed: number;
+      /** Failed */
+      failed: number;
+      /** Unreachable */
+      unreachable: number;
+      /** Skipped */
+      skipped: number;
+    };
+    /**
+     * HostSummary
+     * @description A host of the project: from its inventories (as last read) and from its runs.
+     */
+    HostSummary: {
+      /** Project Id */
+      project_id: number;
+      /** Name */
+      name: string;
+      /**
+       * Inventories
+       * @description the project's inventories that list it
+       */
+      inventories: string[];
+      /** Groups */
+      groups: string[];
+      /**
+       * Runs
+       * @description runs that reached it
+       */
+      runs: number;
+      /** Last Seen At */
+      last_seen_at: string | null;
+      /** Last Run Id */
+      last_run_id: number | null;
+      last_outcome: components["schemas"]["Outcome"];
     };
     /** ImportReport */
     ImportReport: {
@@ -4118,6 +4396,22 @@ export interface components {
       /** Login Url */
       login_url: string;
     };
+    /** OlderPage[HostRun] */
+    OlderPage_HostRun_: {
+      /** Items */
+      items: components["schemas"]["HostRun"][];
+      /**
+       * Next Before Id
+       * @description pass as before_id to get the next (older) page; null on the last page
+       */
+      next_before_id: number | null;
+    };
+    /**
+     * Outcome
+     * @description How a run went on one host, from its recap: the worst that happened to it.
+     * @enum {string}
+     */
+    Outcome: "failed" | "unreachable" | "changed" | "ok" | "";
     /**
      * OverridableField
      * @description Launch fields a template may let a launch override (``LaunchOverrides``).
@@ -4161,6 +4455,17 @@ export interface components {
     Page_GalaxyServerRead_: {
       /** Items */
       items: components["schemas"]["GalaxyServerRead"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** Page[HostSummary] */
+    Page_HostSummary_: {
+      /** Items */
+      items: components["schemas"]["HostSummary"][];
       /** Total */
       total: number;
       /** Limit */
@@ -18464,6 +18769,549 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RunPage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_hosts_api_v1_projects__project_id__hosts_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description part of the name */
+        q?: string | null;
+        /** @description hosts of this inventory group */
+        group?: string | null;
+        /** @description name=value — hosts whose inventory variable has this value (its text; masked secrets never match); name alone: hosts that have the variable */
+        var?: string | null;
+      };
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_HostSummary_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_host_api_v1_projects__project_id__hosts__host__get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HostDetail"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_runs_api_v1_projects__project_id__hosts__host__runs_get: {
+    parameters: {
+      query?: {
+        template_id?: number | null;
+        status?: components["schemas"]["RunStatus"][] | null;
+        launched_by_id?: number | null;
+        host?: string | null;
+        since?: string | null;
+        until?: string | null;
+        /** @description name:value — runs given this survey answer or extra var at launch (exact value; secret answers are never searchable); repeat for several, all must match */
+        answer?: string[] | null;
+        /** @description field:value — runs launched with this setting, one of limit, tags, skip_tags, check_mode, diff_mode, verbosity, forks, ref (check_mode:true); repeat for several */
+        launch?: string[] | null;
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OlderPage_HostRun_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  export_host_runs_api_v1_projects__project_id__hosts__host__runs_csv_get: {
+    parameters: {
+      query?: {
+        template_id?: number | null;
+        status?: components["schemas"]["RunStatus"][] | null;
+        launched_by_id?: number | null;
+        host?: string | null;
+        since?: string | null;
+        until?: string | null;
+        /** @description name:value — runs given this survey answer or extra var at launch (exact value; secret answers are never searchable); repeat for several, all must match */
+        answer?: string[] | null;
+        /** @description field:value — runs launched with this setting, one of limit, tags, skip_tags, check_mode, diff_mode, verbosity, forks, ref (check_mode:true); repeat for several */
+        launch?: string[] | null;
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_changes_api_v1_projects__project_id__hosts__host__changes_get: {
+    parameters: {
+      query?: {
+        /** @description with before_counter: the page after this change */
+        before_run_id?: number | null;
+        before_counter?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HostChangePage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_all_hosts_api_v1_hosts_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description part of the name */
+        q?: string | null;
+        /** @description hosts of this inventory group */
+        group?: string | null;
+        /** @description name=value — hosts whose inventory variable has this value (its text; masked secrets never match); name alone: hosts that have the variable */
+        var?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_HostSummary_"];
         };
       };
       /** @description Not authenticated */

@@ -21,6 +21,7 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to={PROJECT_SECTIONS[0].path} replace /> },
               ...PROJECT_SECTIONS.map((section) => ({ path: section.path, lazy: section.page })),
               { path: "runs/:runId", lazy: () => import("@/app/routes/project/run") },
+              { path: "hosts/:host", lazy: () => import("@/app/routes/project/host") },
               { path: "compare-runs", lazy: () => import("@/app/routes/project/compare-runs") },
               {
                 path: "templates/:templateId",
@@ -50,6 +51,7 @@ export const router = createBrowserRouter([
           { path: "admin/teams", lazy: () => import("@/app/routes/admin/teams") },
           { path: "admin/audit", lazy: () => import("@/app/routes/admin/audit") },
           { path: "admin/storage", lazy: () => import("@/app/routes/admin/storage") },
+          { path: "admin/hosts", lazy: () => import("@/app/routes/admin/hosts") },
           { path: "approvals", lazy: () => import("@/app/routes/approvals") },
           { path: "*", lazy: () => import("@/app/routes/not-found") },
         ],

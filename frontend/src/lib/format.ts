@@ -17,3 +17,12 @@ export function formatRate(rate: number | null | undefined): string {
   const pct = rate * 100;
   return `${pct.toFixed(pct === 100 || pct === 0 || pct >= 99.95 ? 0 : 1).replace(/\.0$/, "")} %`;
 }
+
+/** "8 s", "3 min 05 s", "2 h 07 min": a whole number of seconds, as a person reads it. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole} s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes} min ${String(whole % 60).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}

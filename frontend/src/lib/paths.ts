@@ -10,10 +10,13 @@ export const paths = {
   adminTeams: () => "/admin/teams",
   adminAudit: () => "/admin/audit",
   adminStorage: () => "/admin/storage",
+  adminHosts: () => "/admin/hosts",
   approvals: () => "/approvals",
   project: (projectId: number, section?: string) =>
     section ? `/projects/${projectId}/${section}` : `/projects/${projectId}`,
   run: (projectId: number, runId: number) => `/projects/${projectId}/runs/${runId}`,
+  host: (projectId: number, host: string) =>
+    `/projects/${projectId}/hosts/${encodeURIComponent(host)}`,
   compareRuns: (projectId: number, runIds: readonly number[]) =>
     `/projects/${projectId}/compare-runs?runs=${runIds.join(",")}`,
   template: (

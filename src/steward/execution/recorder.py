@@ -30,6 +30,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from steward.db import utcnow
+from steward.hosts import seen
 from steward.masking import Masker
 from steward.runs.bell import BELL
 from steward.runs.models import Run, RunEvent, RunHost, RunOutput
@@ -438,6 +439,7 @@ class Recorder:
                         for r in rows.recap
                     ],
                 )
+                seen.record(session, self._run_id, rows.recap, at=utcnow())
             self._progress(session, numbering)
             session.commit()
         BELL.ring(self._run_id)

@@ -13,9 +13,10 @@ from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.bounds import INVENTORY_VALUES_MAX, yaml_size_error
+from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState
 from steward.execution.ansible.sandbox import Sandbox
-from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
+from steward.inventories.models import Inventory, InventoryFormat, InventoryHost, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import (
     InventoryUnparsable,
@@ -97,7 +98,7 @@ def create(
         repository_id=body.repository_id,
         path=body.path or "",
     )
-    _check_source(session, project, source)
+    resolved = _check_source(session, project, source)
     _check_in_checkout(session, reach, source)
     inventory = Inventory(
         project_id=project.id,
@@ -106,6 +107,8 @@ def create(
         metrics_endpoint=body.metrics_endpoint,
         **dataclasses.asdict(source),
     )
+    if resolved is not None:
+        _keep_hosts(inventory, resolved)
     return audit.commit_created(session, actor, AuditAction.INVENTORY_CREATE, inventory, _fields)
 
 
@@ -125,7 +128,7 @@ def update(
         _check_metrics_endpoint(changes["metrics_endpoint"], reach.guard)
     scoped.check_rename(session, project, inventory, changes, "inventory")
     source = _merged_source(inventory, changes)
-    _check_source(session, project, source)
+    resolved = _check_source(session, project, source)
     if (source.kind, source.repository_id, source.path) != (
         inventory.kind,
         inventory.repository_id,
@@ -134,6 +137,8 @@ def update(
         _check_in_checkout(session, reach, source)
     for field, value in {**changes, **dataclasses.asdict(source)}.items():
         setattr(inventory, field, value)
+    if resolved is not None:
+        _keep_hosts(inventory, resolved)
     return audit.commit_updated(
         session, actor, AuditAction.INVENTORY_UPDATE, inventory, before, _fields
     )
@@ -153,7 +158,17 @@ def hosts(
 ) -> ResolvedInventory:
     """The hosts and groups of a saved inventory; file and plugin kinds check out the repository
     (a local one must be inside ``reach.roots``) and run ``ansible-inventory`` on it inside
-    ``sandbox``, since a plugin or script is code from the repository."""
+    ``sandbox``, since a plugin or script is code from the repository. What is read is kept for
+    the hosts view (``InventoryHost``)."""
+    resolved = _read_hosts(session, reach, inventory, sandbox)
+    _keep_hosts(inventory, resolved)
+    session.commit()
+    return resolved
+
+
+def _read_hosts(
+    session: Session, reach: Reach, inventory: Inventory, sandbox: Sandbox
+) -> ResolvedInventory:
     if inventory.kind == InventoryKind.STATIC:
         return _parse_static(static_format(inventory), inventory.content)
     if sandbox.refusal:
@@ -221,20 +236,66 @@ def _merged_source(inventory: Inventory, changes: dict[str, Any]) -> Source:
     return dataclasses.replace(current, **given)
 
 
-def _check_source(session: Session, project: Project, source: Source) -> None:
+def _check_source(session: Session, project: Project, source: Source) -> ResolvedInventory | None:
+    """A static source's hosts as Ansible reads them (refused when it cannot); None for a
+    source in a repository, whose hosts are read from a checkout."""
     if source.kind == InventoryKind.STATIC:
-        _check_static(source)
-    else:
-        _check_from_repository(session, project, source)
+        return _check_static(source)
+    _check_from_repository(session, project, source)
+    return None
 
 
-def _check_static(source: Source) -> None:
+def _keep_hosts(inventory: Inventory, resolved: ResolvedInventory) -> None:
+    """Keep the hosts as resolved now for the hosts view (``InventoryHost``), each with every
+    group it belongs to, directly or through a child group (``all`` left out)."""
+    parents: dict[str, list[str]] = {}
+    for group in resolved.groups:
+        for child in group.children:
+            parents.setdefault(child, []).append(group.name)
+
+    def ancestry(groups: list[str]) -> list[str]:
+        found: set[str] = set()
+        todo = list(groups)
+        while todo:
+            name = todo.pop()
+            if name not in found:
+                found.add(name)
+                todo += parents.get(name, [])
+        return sorted(found - {"all"})
+
+    inventory.host_rows = [
+        InventoryHost(name=host.name, groups=ancestry(host.groups), vars=host.vars)
+        for host in resolved.hosts
+    ]
+    inventory.hosts_read_at = utcnow()
+
+
+def keep_unread_hosts(session: Session, project_id: int | None) -> None:
+    """Read the hosts of the static inventories whose hosts were never read (saved before the
+    hosts view kept them): once each, for the hosts view. ``project_id`` None: every project."""
+    query = select(Inventory).where(
+        Inventory.kind == InventoryKind.STATIC, Inventory.hosts_read_at.is_(None)
+    )
+    if project_id is not None:
+        query = query.where(Inventory.project_id == project_id)
+    unread = list(session.scalars(query))
+    for inventory in unread:
+        try:
+            _keep_hosts(inventory, _parse_static(static_format(inventory), inventory.content))
+        except InvalidInput:  # no longer parses (an older Ansible took it): nothing to list
+            inventory.host_rows = []
+            inventory.hosts_read_at = utcnow()
+    if unread:
+        session.commit()
+
+
+def _check_static(source: Source) -> ResolvedInventory:
     if source.format is None:
         raise InvalidInput("format", "a static inventory needs a format: ini or yaml")
     for field in ("repository_id", "path"):
         if getattr(source, field):
             raise InvalidInput(field, "only file and plugin inventories come from a repository")
-    _parse_static(source.format, source.content)
+    return _parse_static(source.format, source.content)
 
 
 def _check_from_repository(session: Session, project: Project, source: Source) -> None:

@@ -85,6 +85,9 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
             <Menu.Item component={Link} to={paths.adminAudit()}>
               Audit
             </Menu.Item>
+            <Menu.Item component={Link} to={paths.adminHosts()}>
+              Hosts
+            </Menu.Item>
             <Menu.Item component={Link} to={paths.adminStorage()}>
               Storage
             </Menu.Item>
@@ -215,6 +218,13 @@ function Shell() {
               to={paths.adminAudit()}
               label="Audit"
               active={pathname.startsWith(paths.adminAudit())}
+              onClick={nav.close}
+            />
+            <NavLink
+              component={Link}
+              to={paths.adminHosts()}
+              label="Hosts"
+              active={pathname.startsWith(paths.adminHosts())}
               onClick={nav.close}
             />
             <NavLink

@@ -17,6 +17,12 @@ export const PROJECT_SECTIONS = [
   },
   { path: "webhooks", label: "Webhooks", page: () => import("@/app/routes/project/webhooks") },
   {
+    path: "hosts",
+    label: "Hosts",
+    page: () => import("@/app/routes/project/hosts"),
+    requires: PROJECT_ACTIONS.resourceView,
+  },
+  {
     path: "inventories",
     label: "Inventories",
     page: () => import("@/app/routes/project/inventories"),

@@ -1,5 +1,5 @@
 import type { Schemas } from "@/api/client";
-import { formatDuration } from "@/features/workflows/lib/node-run";
+import { formatDuration } from "@/lib/format";
 
 type Waiting = Schemas["WaitingApproval"];
 

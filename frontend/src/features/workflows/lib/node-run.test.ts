@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
+import { nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
+import { formatDuration } from "@/lib/format";
 
 describe("node runs as shown", () => {
   it("shows a launched node whose run waits for a slot as queued", () => {

@@ -1,4 +1,5 @@
 import type { Schemas } from "@/api/client";
+import { formatDuration } from "@/lib/format";
 
 type NodeRun = Schemas["NodeRunRead"];
 
@@ -8,15 +9,6 @@ export type ShownStatus = Schemas["NodeStatus"] | "queued";
 
 export function shownStatus(node: Pick<NodeRun, "status" | "run_status">): ShownStatus {
   return node.status === "running" && node.run_status === "queued" ? "queued" : node.status;
-}
-
-/** "8 s", "3 min 05 s", "2 h 07 min": a whole number of seconds, as a person reads it. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  if (whole < 60) return `${whole} s`;
-  const minutes = Math.floor(whole / 60);
-  if (minutes < 60) return `${minutes} min ${String(whole % 60).padStart(2, "0")} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
 /**

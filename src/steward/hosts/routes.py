@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query
+from fastapi.responses import StreamingResponse
+
+from steward.access.actor import Actor
+from steward.access.policy import require_admin
+from steward.api.deps import ActorDep, ResourceView, RuntimeDep, SessionDep
+from steward.bounds import HOST_NAME_MAX
+from steward.hosts import service
+from steward.hosts.schemas import (
+    HostChangeFilters,
+    HostChangePage,
+    HostDetail,
+    HostFilters,
+    HostRunPage,
+    HostSummary,
+)
+from steward.runs.schemas import RunFilters
+from steward.schemas import Page
+
+router = APIRouter(prefix="/projects/{project_id}/hosts", tags=["hosts"])
+instance = APIRouter(prefix="/hosts", tags=["hosts"])
+
+HostName = Annotated[str, Path(min_length=1, max_length=HOST_NAME_MAX)]
+
+
+def _admin_reader(actor: ActorDep) -> Actor:
+    require_admin(actor, write=False)
+    return actor
+
+
+@instance.get("")
+def list_all_hosts(
+    session: SessionDep,
+    _actor: Annotated[Actor, Depends(_admin_reader)],
+    filters: Annotated[HostFilters, Query()],
+) -> Page[HostSummary]:
+    """The hosts of every project (admins): by name, then project."""
+    items, total = service.list_hosts(session, filters, None)
+    return Page.of(items, total, filters)
+
+
+@router.get("")
+def list_hosts(
+    project: ResourceView, session: SessionDep, filters: Annotated[HostFilters, Query()]
+) -> Page[HostSummary]:
+    """Every host of the project's inventories (as last read) and of its runs, by name;
+    searchable by name, group and inventory variable. For who may see the project's
+    inventories."""
+    items, total = service.list_hosts(session, filters, project)
+    return Page.of(items, total, filters)
+
+
+@router.get("/{host}")
+def read_host(project: ResourceView, session: SessionDep, host: HostName) -> HostDetail:
+    """Where the project's inventories list the host (groups, variables masked) and what its
+    runs saw (first and last run, the last outcome)."""
+    return service.read_host(session, project, host)
+
+
+@router.get("/{host}/runs")
+def host_runs(
+    project: ResourceView,
+    session: SessionDep,
+    actor: ActorDep,
+    host: HostName,
+    filters: Annotated[RunFilters, Query()],
+) -> HostRunPage:
+    """The runs that reached the host, newest first, with how each went on it: the runs list's
+    filters (dates, template, launcher, status, answers; ``host`` is the path's)."""
+    items, next_before = service.host_runs(session, actor, project, host, filters)
+    return HostRunPage(items=items, next_before_id=next_before)
+
+
+@router.get(
+    "/{host}/runs.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}}}},
+)
+def export_host_runs(
+    project: ResourceView,
+    actor: ActorDep,
+    rt: RuntimeDep,
+    host: HostName,
+    filters: Annotated[RunFilters, Query()],
+) -> StreamingResponse:
+    """``/runs`` as CSV, every page: "what ran on this host between two dates, by whom"."""
+
+    def body() -> Iterator[bytes]:
+        with rt.sessions() as session:
+            for line in service.export_runs(session, actor, project, host, filters):
+                yield line.encode()
+
+    return StreamingResponse(
+        body(),
+        media_type="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="steward-host-runs.csv"'},
+    )
+
+
+@router.get("/{host}/changes")
+def host_changes(
+    project: ResourceView,
+    session: SessionDep,
+    actor: ActorDep,
+    host: HostName,
+    filters: Annotated[HostChangeFilters, Query()],
+) -> HostChangePage:
+    """The tasks that changed the host, newest first, in the runs the caller may see."""
+    return service.host_changes(session, actor, project, host, filters)

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from steward.bounds import HOST_NAME_MAX, VARIABLE_NAME_MAX, Id, Offset
+from steward.hosts.models import Outcome
+from steward.runs.models import LaunchType
+from steward.runs.status import RunStatus
+from steward.schemas import OlderPage, PageParams, ResponseModel
+
+FILTER_MAX = HOST_NAME_MAX
+
+
+class HostFilters(PageParams):
+    q: str | None = Field(default=None, max_length=FILTER_MAX, description="part of the name")
+    group: str | None = Field(
+        default=None, max_length=FILTER_MAX, description="hosts of this inventory group"
+    )
+    var: str | None = Field(
+        default=None,
+        max_length=VARIABLE_NAME_MAX + 1 + FILTER_MAX,
+        description="name=value — hosts whose inventory variable has this value (its text;"
+        " masked secrets never match); name alone: hosts that have the variable",
+    )
+
+
+class HostSummary(ResponseModel):
+    """A host of the project: from its inventories (as last read) and from its runs."""
+
+    project_id: int
+    name: str
+    inventories: list[str] = Field(description="the project's inventories that list it")
+    groups: list[str]
+    runs: int = Field(description="runs that reached it")
+    last_seen_at: dt.datetime | None
+    last_run_id: int | None
+    last_outcome: Outcome
+
+
+class HostInventory(ResponseModel):
+    inventory_id: int
+    inventory: str
+    groups: list[str]
+    vars: dict[str, Any] = Field(description="its own variables there, secrets masked")
+    read_at: dt.datetime | None = Field(description="when the inventory's hosts were last read")
+
+
+class HostDetail(ResponseModel):
+    project_id: int
+    name: str
+    inventories: list[HostInventory]
+    runs: int
+    first_seen_at: dt.datetime | None
+    last_seen_at: dt.datetime | None
+    last_run_id: int | None
+    last_outcome: Outcome
+
+
+class HostRun(ResponseModel):
+    """A run that reached the host: who, how, and how it went on this host."""
+
+    run_id: int
+    template_id: int | None
+    template: str
+    status: RunStatus
+    launched_by: str
+    launch_type: LaunchType
+    schedule_id: int | None
+    webhook_id: int | None
+    workflow_run_id: int | None
+    source_ip: str
+    label: str
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    duration: float | None = Field(description="seconds, start to end of the whole run")
+    outcome: Outcome = Field(description="the worst that happened to this host")
+    ok: int
+    changed: int = Field(description="tasks that changed it")
+    failed: int
+    unreachable: int
+    skipped: int
+
+
+HostRunPage = OlderPage[HostRun]
+
+
+class HostChange(ResponseModel):
+    """A task result that changed the host."""
+
+    run_id: int
+    counter: int
+    template: str
+    play: str
+    task: str
+    task_action: str
+    role: str
+    ended_at: dt.datetime | None
+    duration: float | None
+
+
+class HostChangeFilters(BaseModel):
+    before_run_id: Id | None = Field(
+        default=None, description="with before_counter: the page after this change"
+    )
+    before_counter: Offset | None = None
+    limit: int = Field(default=50, ge=1, le=500)
+
+
+class HostChangePage(BaseModel):
+    items: list[HostChange]
+    next_before_run_id: int | None
+    next_before_counter: int | None

@@ -1,0 +1,54 @@
+"""The hosts routes' wiring, on one real run: the recorder keeps the host as the run's recap
+arrives, and each route reads it back (the rules: test_service.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.builders import Workbench, assert_problem, make_user, token
+
+pytestmark = pytest.mark.sqlite_only  # the SQL is tested on both databases below HTTP
+
+
+def test_a_real_run_is_on_its_hosts_page(workbench: Workbench, tmp_path: Path) -> None:
+    target = tmp_path / "made-by-the-run"
+    template = workbench.template("check.yml", extra_vars={"target_file": str(target)})
+    run = workbench.wait(workbench.launch(template)["id"])
+    assert run["status"] == "successful", run
+    client = workbench.client
+
+    listed = client.get(workbench.url("hosts"), params={"q": "local"}).json()
+    assert listed["total"] == 1
+    host = listed["items"][0]
+    assert (host["name"], host["inventories"], host["runs"]) == ("localhost", ["localhost"], 1)
+    assert (host["last_run_id"], host["last_outcome"]) == (run["id"], "changed")
+
+    read = client.get(workbench.url("hosts/localhost")).json()
+    assert [i["inventory"] for i in read["inventories"]] == ["localhost"]
+
+    runs = client.get(workbench.url("hosts/localhost/runs")).json()
+    assert [(r["run_id"], r["outcome"], r["changed"]) for r in runs["items"]] == [
+        (run["id"], "changed", 1)
+    ]
+    exported = client.get(workbench.url("hosts/localhost/runs.csv"))
+    assert exported.headers["content-type"].startswith("text/csv")
+    assert exported.text.splitlines()[1].startswith(f"{run['id']},check,successful,changed,admin")
+
+    changes = client.get(workbench.url("hosts/localhost/changes")).json()
+    assert [c["task"] for c in changes["items"]] == ["would create a file"]
+
+    everywhere = client.get("/api/v1/hosts", params={"q": "localhost"}).json()
+    assert [(h["project_id"], h["name"]) for h in everywhere["items"]] == [
+        (workbench.project_id, "localhost")
+    ]
+    assert_problem(client.get(workbench.url("hosts"), params={"limit": 0}), 422, "limit")
+    assert_problem(client.get(workbench.url("hosts/nowhere")), 404, "")
+
+
+def test_every_projects_hosts_are_for_admins(workbench: Workbench) -> None:
+    make_user(workbench.client, "someone")
+    secret = token(workbench.client, "someone")
+    refused = workbench.client.get("/api/v1/hosts", headers={"Authorization": f"Bearer {secret}"})
+    assert refused.status_code == 403
+    assert "admin" in refused.json()["detail"]

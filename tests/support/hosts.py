@@ -1,0 +1,57 @@
+"""Hosts for the hosts view's tests: a static inventory of a DBA's hosts, finished runs with
+their per-host recap, a recap as the recorder hands it to ``hosts.seen``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from steward.inventories import service as inventories
+from steward.inventories.models import Inventory
+from steward.inventories.schemas import InventoryCreate
+from steward.projects.models import Project
+from steward.repositories.checkout import Reach
+from steward.runs.models import RunHost
+from steward.runs.status import RunStatus
+from support import services
+from support.builders import inserted_run
+
+INI = """
+[db]
+oradb01 ansible_host=10.0.0.1 tier=gold
+oradb02 tier=silver db_password=hunter2
+
+[app]
+web01
+
+[prod:children]
+db
+"""
+
+
+def recap(host: str, **counts: int) -> dict[str, Any]:
+    return {"host": host, "ok": 0, "changed": 0, "failed": 0, "unreachable": 0, **counts}
+
+
+def finished_run(session: Session, project: Project, *hosts: RunHost, **columns: Any) -> int:
+    run = inserted_run(project.id, None, RunStatus.SUCCESSFUL, **columns)
+    session.add(run)
+    session.flush()
+    for host in hosts:
+        host.run_id = run.id
+        session.add(host)
+    session.flush()
+    return run.id
+
+
+def static_inventory(
+    session: Session, project: Project, tmp_path: Path, content: str = INI
+) -> Inventory:
+    body = InventoryCreate.model_validate_json(
+        json.dumps({"name": "prod", "kind": "static", "format": "ini", "content": content})
+    )
+    reach = Reach(services.cipher(), [], services.guard(), tmp_path)
+    return inventories.create(session, project, body, actor=services.admin(session), reach=reach)
