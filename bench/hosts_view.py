@@ -1,7 +1,7 @@
 """The hosts view with 100,000 runs and 1,000 hosts in one project (issue 27's target: the host
 page answers in <= 100 ms p95).
 
-    .venv/bin/python bench/hosts.py [--runs N] [--hosts N] [--pages N]
+    .venv/bin/python bench/hosts_view.py [--runs N] [--hosts N] [--pages N]
 
 Starts a real `steward serve`, creates a project whose static inventory lists the hosts
 (db0000 … db0999, in 10 groups) through the API, then inserts N finished runs straight into its
