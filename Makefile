@@ -7,11 +7,12 @@ ARGS ?=
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# A make started by another one here (SETUP_DONE=1) does not check the setup again: its parent did.
 setup: ## what running needs: Debian packages (as root), a Python >= 3.12, uv, .venv, npm packages; idempotent
-	@scripts/setup
+	@$(if $(SETUP_DONE),:,scripts/setup)
 
 setup-test: ## setup and what the tests start (PostgreSQL, Redis, sshd, slapd, Chromium, PCP, an OIDC provider)
-	@scripts/setup --test
+	@$(if $(SETUP_DONE),:,scripts/setup --test)
 
 run: setup ui ## steward doctor --brief (a summary, then what is not ok), then the console on SQLite at http://127.0.0.1:8080 (steward serve)
 	.venv/bin/steward doctor --brief; .venv/bin/steward serve
@@ -36,7 +37,7 @@ test: setup-test checks test-py test-ui-run test-release ## everything CI runs: 
 # both cores end nearly together): about half the time of one after the other. Their output is
 # printed whole, one check after the other, as each ends.
 checks: setup-test ## lint, types, db-check, the console's eslint/prettier/tsc and API client, two at a time
-	$(MAKE) --no-print-directory -j2 --output-sync=target ui-eslint types ui-tsc ui-prettier check-api db-check lint
+	$(MAKE) --no-print-directory -j2 --output-sync=target SETUP_DONE=1 ui-eslint types ui-tsc ui-prettier check-api db-check lint
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -48,8 +49,8 @@ types: setup ## mypy (strict, per pyproject)
 	.venv/bin/mypy $(wildcard src tests bench)
 
 test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
-	$(MAKE) --no-print-directory test-py-shared
-	$(MAKE) --no-print-directory test-py-alone
+	$(MAKE) --no-print-directory SETUP_DONE=1 test-py-shared
+	$(MAKE) --no-print-directory SETUP_DONE=1 test-py-alone
 
 # the suite on both cores
 test-py-shared: setup-test
