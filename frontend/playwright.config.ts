@@ -62,7 +62,9 @@ export default defineConfig({
   // a condition that holds passes at once; beside the other worker on two cores, a sign-in
   // (argon2) or a page load can take longer than the default 5 s
   expect: { timeout: 15_000 },
-  reporter: [["list"]],
+  // the JSON report gives each test's worker and start time: where a worker waited (a spec's
+  // beforeAll, which no test's duration counts; a worker starting) shows as a gap between tests
+  reporter: [["list"], ["json", { outputFile: "test-artifacts/e2e-report.json" }]],
   projects: [
     { name: "long", testMatch: specs(LONG) },
     { name: "rest", testIgnore: specs(LONG) },
