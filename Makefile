@@ -1,17 +1,18 @@
 # Every target is one line, so people and CI run the same commands. `make help` lists them.
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-test setup-cluster run run-cluster test lint fmt types test-py test-py-shared test-py-alone test-ui test-release ui wheel migration db-check bench api-schema
+.PHONY: help setup setup-test setup-cluster run run-cluster test checks lint fmt types test-py test-py-shared test-py-alone test-ui lint-ui ui-eslint ui-prettier ui-tsc check-api test-ui-run test-release ui wheel migration db-check bench api-schema
 
 ARGS ?=
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# A make started by another one here (SETUP_DONE=1) does not check the setup again: its parent did.
 setup: ## what running needs: Debian packages (as root), a Python >= 3.12, uv, .venv, npm packages; idempotent
-	@scripts/setup
+	@$(if $(SETUP_DONE),:,scripts/setup)
 
 setup-test: ## setup and what the tests start (PostgreSQL, Redis, sshd, slapd, Chromium, PCP, an OIDC provider)
-	@scripts/setup --test
+	@$(if $(SETUP_DONE),:,scripts/setup --test)
 
 run: setup ui ## steward doctor --brief (a summary, then what is not ok), then the console on SQLite at http://127.0.0.1:8080 (steward serve)
 	.venv/bin/steward doctor --brief; .venv/bin/steward serve
@@ -30,7 +31,13 @@ wheel: ui ## the release: dist/steward-<version>-py3-none-any.whl with the conso
 frontend/dist/index.html: frontend/package-lock.json frontend/index.html frontend/vite.config.ts $(shell find frontend/src -type f 2>/dev/null)
 	cd frontend && npm run build
 
-test: setup-test lint types db-check test-py test-ui test-release ## everything CI runs: lint, types, migrations check, pytest, console
+test: setup-test checks test-py test-ui-run test-release ## everything CI runs: the checks, pytest, console, the wheel
+
+# The checks that start no server and use one core each, two at a time (the longest first, so
+# both cores end nearly together): about half the time of one after the other. Their output is
+# printed whole, one check after the other, as each ends.
+checks: setup-test ## lint, types, db-check, the console's eslint/prettier/tsc and API client, two at a time
+	$(MAKE) --no-print-directory -j2 --output-sync=target SETUP_DONE=1 ui-eslint types ui-tsc ui-prettier check-api db-check lint
 
 lint: setup ## ruff check and ruff format --check
 	.venv/bin/ruff check . && .venv/bin/ruff format --check .
@@ -42,8 +49,8 @@ types: setup ## mypy (strict, per pyproject)
 	.venv/bin/mypy $(wildcard src tests bench)
 
 test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
-	$(MAKE) --no-print-directory test-py-shared
-	$(MAKE) --no-print-directory test-py-alone
+	$(MAKE) --no-print-directory SETUP_DONE=1 test-py-shared
+	$(MAKE) --no-print-directory SETUP_DONE=1 test-py-alone
 
 # the suite on both cores
 test-py-shared: setup-test
@@ -56,8 +63,25 @@ test-py-alone: setup-test
 test-release: wheel ## the wheel installed with `uv tool install` outside the checkout: serve, a real run, the console
 	.venv/bin/pytest -m release -p no:cacheprovider tests/release
 
-test-ui: setup-test ## console: eslint/prettier/tsc, vitest, API client up to date, Playwright e2e, bundle size
-	cd frontend && npm run lint && npm test && npm run check:api && npm run e2e && npm run size
+test-ui: lint-ui check-api test-ui-run ## console: eslint/prettier/tsc, API client up to date, vitest, Playwright e2e, bundle size
+
+lint-ui: ui-eslint ui-prettier ui-tsc ## the console's eslint, prettier --check and tsc (npm run lint)
+
+ui-eslint: setup
+	cd frontend && npm run lint:eslint
+
+ui-prettier: setup
+	cd frontend && npm run lint:format
+
+ui-tsc: setup
+	cd frontend && npm run typecheck
+
+check-api: setup
+	cd frontend && npm run check:api
+
+# what test-ui runs past the checks (`make test` runs those in `checks`)
+test-ui-run: setup-test
+	cd frontend && npm test && npm run e2e && npm run size
 
 migration: setup ## a new schema revision from the models' changes: make migration MESSAGE="what changes"
 	.venv/bin/python scripts/new-migration.py "$(MESSAGE)"

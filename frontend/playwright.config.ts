@@ -16,11 +16,13 @@ const chromium = process.env.STEWARD_CHROMIUM ?? "/usr/bin/chromium";
 // servers of their own as before.
 //
 // The two workers take spec files from one queue, in order: project by project, by file name
-// within one. So the long specs go first (projects "first" and "long") and the short ones fill
-// in behind them ("rest"): both workers end nearly together instead of one finishing a long
-// spec alone (by file name alone, triggers and workflows came last). A spec added later lands
-// in "rest"; one that takes a minute or more of a worker belongs in LONG. A worker changing
-// project starts afresh (a new browser; the same server, by its slot).
+// within one. So the long specs go first (project "long") and the short ones fill in behind
+// them ("rest"): both workers end nearly together instead of one finishing a long spec alone
+// (by file name alone, triggers and workflows came last). A spec added later lands in "rest";
+// one that takes half a minute or more of a worker, or a single test of 15 s or more, belongs
+// in LONG. A worker changing project starts afresh (a new worker process and browser; the same
+// server, by its slot): two projects, not more (a third, "first", cost each worker one more
+// start for nothing: "rest" behind the long ones already evens out the end).
 const slot = process.env.TEST_PARALLEL_INDEX;
 if (slot !== undefined) {
   for (const name of ["URL", "PASSWORD", "REPOSITORIES"]) {
@@ -29,10 +31,23 @@ if (slot !== undefined) {
   }
 }
 
-// the longest specs whose tests build on each other, then the other long ones (some of them split
-// over both workers by mode "parallel"), then the rest
-const FIRST = ["crud-flow", "triggers", "workflows"];
-const LONG = ["compare", "launch", "ldap", "oidc", "requirements", "rights", "run-page", "totp"];
+// the long specs (some of them split over both workers by mode "parallel"), then the rest
+const LONG = [
+  "compare",
+  "crud-flow",
+  "guided",
+  "launch",
+  "ldap",
+  "oidc",
+  "requirements",
+  "rights",
+  "run-live",
+  "run-page",
+  "run-progress",
+  "totp",
+  "triggers",
+  "workflows",
+];
 const specs = (names: string[]) => new RegExp(`/e2e/(${names.join("|")})\\.spec\\.ts$`);
 
 export default defineConfig({
@@ -47,11 +62,12 @@ export default defineConfig({
   // a condition that holds passes at once; beside the other worker on two cores, a sign-in
   // (argon2) or a page load can take longer than the default 5 s
   expect: { timeout: 15_000 },
-  reporter: [["list"]],
+  // the JSON report gives each test's worker and start time: where a worker waited (a spec's
+  // beforeAll, which no test's duration counts; a worker starting) shows as a gap between tests
+  reporter: [["list"], ["json", { outputFile: "test-artifacts/e2e-report.json" }]],
   projects: [
-    { name: "first", testMatch: specs(FIRST) },
     { name: "long", testMatch: specs(LONG) },
-    { name: "rest", testIgnore: specs([...FIRST, ...LONG]) },
+    { name: "rest", testIgnore: specs(LONG) },
   ],
   use: {
     ...devices["Desktop Chrome"],

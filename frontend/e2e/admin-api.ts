@@ -129,8 +129,42 @@ export async function navigationGone(page: Page) {
 /** Screenshots are for people reading test-artifacts/ (how a page looks, light and dark): they
  * assert nothing, and some 250 of them took about a third of the suite's time, so they are taken
  * only when asked for: STEWARD_E2E_SHOTS=1 npx playwright test. (A failing test's screenshot and
- * trace are kept either way: playwright.config.ts.) */
+ * trace are kept either way: playwright.config.ts.)
+ *
+ * One small set is ALWAYS taken, so that every CI run's artifacts show them: issue 24's new
+ * pages (run progress live, the failure summary, the approvals inbox, the admin's audit page,
+ * guided setup's empty state and create in place, the project tabs' More menu, the compare
+ * overlay), each at 1280 and 390 px, light scheme, the window only (not the full page): see
+ * pageShot, the only way to take one. */
 export const SHOTS = process.env.STEWARD_E2E_SHOTS === "1";
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** The window's screenshot of the page as it is now, ALWAYS taken (see SHOTS): at each width of
+ * `widths` (the page resized, back to its size after; on a phone once the navigation has slid
+ * away), in the light scheme, into test-artifacts/pages/<name>-<width>.png. A width equal to the
+ * page's own is taken as it is: an open menu stays open. */
+export async function pageShot(page: Page, name: string, widths: readonly number[] = [1280, 390]) {
+  const before = page.viewportSize() ?? DESKTOP;
+  const scheme = await page.evaluate(() =>
+    document.documentElement.getAttribute("data-mantine-color-scheme"),
+  );
+  const setScheme = (value: string | null) =>
+    page.evaluate((s) => {
+      if (s) document.documentElement.setAttribute("data-mantine-color-scheme", s);
+    }, value);
+  if (scheme !== "light") await setScheme("light");
+  for (const width of widths) {
+    if (width !== page.viewportSize()?.width) {
+      await page.setViewportSize(width === PHONE.width ? PHONE : { ...DESKTOP, width });
+    }
+    if (width < 768) await navigationGone(page);
+    await page.screenshot({ path: join(artifacts, "pages", `${name}-${width}.png`) });
+  }
+  if (before.width !== page.viewportSize()?.width) await page.setViewportSize(before);
+  if (scheme !== "light") await setScheme(scheme);
+}
 
 /** page.screenshot, taken only with STEWARD_E2E_SHOTS=1 (see SHOTS). */
 export async function screenshot(page: Page, options: Parameters<Page["screenshot"]>[0]) {

@@ -17,6 +17,7 @@ import {
   makeUser,
   overflowing,
   openAs,
+  pageShot,
   screenshot,
 } from "./admin-api.ts";
 import { FINISHED } from "./run-workbench.ts";
@@ -118,9 +119,7 @@ test.beforeAll(async ({ baseURL }) => {
   await api.send("PUT", url("members"), { user_id: viewer, role: "viewer" });
 });
 
-test("runs picked in the list compare side by side, the regression first", async ({
-  page,
-}, testInfo) => {
+test("runs picked in the list compare side by side, the regression first", async ({ page }) => {
   test.setTimeout(120_000);
   await openAs(page, `/projects/${projectId}/runs`);
   const picker = page.getByRole("region", { name: "Compare runs" });
@@ -180,7 +179,8 @@ test("runs picked in the list compare side by side, the regression first", async
   await expect(cpu.locator(".u-legend")).toContainText(`#${runs[1]} · TDE on`);
   await expect(page.getByRole("table", { name: "Hosts" })).toContainText("localhost");
   await screenshot(page, { path: join(artifacts, "compare-runs-light.png"), fullPage: true });
-  await screenshot(page, { path: testInfo.outputPath("compare-overlay-1280.png"), fullPage: true });
+  await cpu.scrollIntoViewIfNeeded();
+  await pageShot(page, "compare-overlay", [1280]);
 
   await page.getByRole("button", { name: "Switch to dark theme" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
@@ -195,7 +195,8 @@ test("runs picked in the list compare side by side, the regression first", async
     .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().right));
   for (const right of rights) expect(right).toBeLessThanOrEqual(390);
   await screenshot(page, { path: join(artifacts, "compare-runs-phone.png"), fullPage: true });
-  await screenshot(page, { path: testInfo.outputPath("compare-overlay-390.png"), fullPage: true });
+  await cpu.scrollIntoViewIfNeeded();
+  await pageShot(page, "compare-overlay", [390]);
 
   // the runs list shows the label and the values given at launch, and filters by one
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -13,7 +13,9 @@ import {
   assignLocalRoot,
   navigationGone,
   openAs,
+  pageShot,
   screenshot,
+  SHOTS,
 } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
@@ -39,8 +41,9 @@ test.afterAll(async () => {
 const shot = (page: Page, name: string) =>
   screenshot(page, { path: join(artifacts, `guided-${name}.png`), fullPage: true });
 
-/** The page at phone width, then back at 1280, a screenshot at each. */
+/** The page at phone width, then back at 1280, a screenshot at each (only with SHOTS). */
 async function bothWidths(page: Page, name: string) {
+  if (!SHOTS) return;
   await shot(page, `${name}-1280`);
   await page.setViewportSize({ width: 390, height: 844 });
   await navigationGone(page);
@@ -67,7 +70,7 @@ test("an empty project says what comes first; the template form creates what it 
     /^An inventory: .*New inventory$/,
     /^Then the template .*New template$/,
   ]);
-  await bothWidths(page, "templates-empty");
+  await pageShot(page, "guided-empty-project");
 
   // a link opens its section with the create dialog; that section says what it needs first
   await steps.getByRole("link", { name: "New repository" }).click();
@@ -111,7 +114,7 @@ test("an empty project says what comes first; the template form creates what it 
   await keyDialog.getByRole("textbox", { name: "Name", exact: true }).fill("deployer");
   await keyDialog.getByRole("textbox", { name: "Username" }).fill("deploy");
   await keyDialog.getByLabel("Password").fill("s3cret-pass");
-  await bothWidths(page, "new-key-over-template");
+  await pageShot(page, "guided-create-in-place");
   await keyDialog.getByRole("button", { name: "Store key" }).click();
   await expect(keyDialog).toHaveCount(0);
   await expect(form.getByRole("textbox", { name: "Machine key" })).toHaveValue(
@@ -195,7 +198,7 @@ test("an empty project says what comes first; the template form creates what it 
     expect(new Set([...inRow, ...folded]).size).toBe(13);
     expect(inRow.length + folded.length).toBe(13);
     expect(folded).toContain("Settings");
-    await shot(page, `tabs-more-${width}`);
+    await pageShot(page, "project-tabs-more", [width]);
     await menu.getByRole("menuitem", { name: "Settings" }).click();
     await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/settings$`));
     // the open section, folded in More, is named on its button

@@ -2,16 +2,8 @@
 // admin's workflow run waits for is counted in an operator's navigation and listed on their
 // dashboard with a link to decide it; a failed sign-in is listed on the admin's audit page (the
 // instance's own records). Its own project, users and names: independent of other specs.
-import { type Page, expect, test } from "@playwright/test";
-import {
-  type AdminApi,
-  adminApi,
-  makeUser,
-  navigationGone,
-  openAs,
-  PASSWORD,
-  screenshot,
-} from "./admin-api.ts";
+import { expect, test } from "@playwright/test";
+import { type AdminApi, adminApi, makeUser, openAs, pageShot, PASSWORD } from "./admin-api.ts";
 
 const tag = Date.now().toString(36);
 const PROJECT = `inbox-${tag}`;
@@ -46,18 +38,9 @@ test.afterAll(async () => {
   await api.context.dispose();
 });
 
-async function both(page: Page, name: string, path: (file: string) => string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-    if (width < 768) await navigationGone(page);
-    await screenshot(page, { path: path(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test("the badge counts a waiting approval and the dashboard links to its decision", async ({
   page,
-}, testInfo) => {
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openAs(page, "/projects", OPERATOR, PASSWORD);
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -65,12 +48,12 @@ test("the badge counts a waiting approval and the dashboard links to its decisio
   await nav.getByRole("link", { name: /^Approvals/ }).click();
   const table = page.getByRole("table", { name: "Approvals waiting for you" });
   await expect(table.getByRole("row").filter({ hasText: GATE })).toContainText("by admin");
-  await both(page, "inbox-approvals", (f) => testInfo.outputPath(f));
+  await pageShot(page, "approvals-inbox");
 
   await page.goto("/");
   const card = page.getByRole("region", { name: "Waiting for your approval" });
   await expect(card).toContainText(GATE);
-  await both(page, "inbox-dashboard", (f) => testInfo.outputPath(f));
+  await pageShot(page, "approvals-dashboard-card");
   await card.getByRole("link", { name: new RegExp(`^Decide .* #${workflowRunId}$`) }).click();
   await expect(page).toHaveURL(
     new RegExp(`/projects/${projectId}/workflow-runs/${workflowRunId}$`),
@@ -82,9 +65,7 @@ test("the badge counts a waiting approval and the dashboard links to its decisio
   await expect(nav.getByTestId("approvals-count")).toHaveCount(0); // decided: nothing waits
 });
 
-test("the admin's audit page lists a failed sign-in of the instance", async ({
-  page,
-}, testInfo) => {
+test("the admin's audit page lists a failed sign-in of the instance", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openAs(page, "/projects");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
@@ -103,5 +84,5 @@ test("the admin's audit page lists a failed sign-in of the instance", async ({
     "href",
     /\/api\/v1\/audit\/export\.csv\?.*instance=true/,
   );
-  await both(page, "inbox-admin-audit", (f) => testInfo.outputPath(f));
+  await pageShot(page, "admin-audit");
 });

@@ -64,18 +64,25 @@ test.beforeAll(async () => {
   });
   provider.stdout?.pipe(log);
   provider.stderr?.pipe(log);
-  await waitFor(`${issuer}/.well-known/openid-configuration`, 20_000);
-  steward = await startServer({
-    port: stewardPort,
-    log: "server-oidc.log",
-    env: {
-      STEWARD_OIDC_ISSUER: issuer,
-      STEWARD_OIDC_CLIENT_ID: CLIENT_ID,
-      STEWARD_OIDC_CLIENT_SECRET_FILE: join(workdir, "secret"),
-      STEWARD_OIDC_SCOPES: "openid profile email groups",
-      STEWARD_OIDC_BUTTON_LABEL: LABEL,
-    },
-  });
+  // the provider and Steward start side by side: Steward asks the provider only at a sign-in
+  // (its discovery is fetched then, and a failed fetch is not kept)
+  const [providerUp, started] = await Promise.allSettled([
+    waitFor(`${issuer}/.well-known/openid-configuration`, 60_000),
+    startServer({
+      port: stewardPort,
+      log: "server-oidc.log",
+      env: {
+        STEWARD_OIDC_ISSUER: issuer,
+        STEWARD_OIDC_CLIENT_ID: CLIENT_ID,
+        STEWARD_OIDC_CLIENT_SECRET_FILE: join(workdir, "secret"),
+        STEWARD_OIDC_SCOPES: "openid profile email groups",
+        STEWARD_OIDC_BUTTON_LABEL: LABEL,
+      },
+    }),
+  ]);
+  if (started.status === "fulfilled") steward = started.value;
+  if (providerUp.status === "rejected") throw providerUp.reason;
+  if (started.status === "rejected") throw started.reason;
 });
 
 test.afterAll(async () => {

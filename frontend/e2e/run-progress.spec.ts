@@ -1,14 +1,9 @@
-import { type Page, expect as baseExpect, test } from "@playwright/test";
-import { join } from "node:path";
+import { expect as baseExpect, test } from "@playwright/test";
 import { Workbench } from "./run-workbench.ts";
-import { artifacts } from "./server.ts";
-import { screenshot } from "./admin-api.ts";
+import { pageShot } from "./admin-api.ts";
 
 // full page loads on a busy CI machine take a few seconds
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-const shot = (page: Page, name: string) =>
-  screenshot(page, { path: join(artifacts, `${name}.png`), fullPage: true });
 
 const HOSTS = ["oradb01", "oradb02", "oradb03"];
 
@@ -69,10 +64,10 @@ test("a multi-host run shows its progress live, a failed one its first failure",
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByRole("table", { name: "Slowest tasks" })).toContainText("prepare");
   expect((await bench.run(slow.id)).status).toBe("running");
-  await shot(page, "run-progress-live-desktop");
+  await pageShot(page, "run-progress-live", [1280]);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(progress).toBeVisible();
-  await shot(page, "run-progress-live-phone");
+  await pageShot(page, "run-progress-live", [390]);
   expect((await bench.run(slow.id)).status).toBe("running");
 
   // once it ends, the recap replaces the progress
@@ -86,16 +81,17 @@ test("a multi-host run shows its progress live, a failed one its first failure",
   const failure = page.getByRole("region", { name: "First failure" });
   await expect(failure).toContainText("Failed: task “start the database” on oradb02");
   await expect(failure).toContainText("ORA-01034: ORACLE not available");
+  await pageShot(page, "run-failure-summary", [1280]);
   await failure.getByRole("button", { name: /Show it in the log/ }).click();
   const marked = page.getByRole("region", { name: "Run output" }).locator("[data-highlight]");
   await expect(marked).toContainText("ORA-01034");
-  await shot(page, "run-progress-failure-desktop");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(failure).toContainText("alert_ORCL");
+  await failure.scrollIntoViewIfNeeded();
   const box = await failure.boundingBox();
   expect(box).not.toBeNull();
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-  await shot(page, "run-progress-failure-phone");
+  await pageShot(page, "run-failure-summary", [390]);
 
   // the runs list tells failed hosts apart from unreachable ones
   await page.setViewportSize({ width: 1280, height: 900 });
