@@ -1,13 +1,8 @@
-import { type Page, expect as baseExpect, test } from "@playwright/test";
-import { join } from "node:path";
-import { overflowing, screenshot } from "./admin-api.ts";
+import { expect as baseExpect, test } from "@playwright/test";
+import { overflowing, pageShot } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
-import { artifacts } from "./server.ts";
 
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-const shot = (page: Page, name: string) =>
-  screenshot(page, { path: join(artifacts, `${name}.png`), fullPage: true });
 
 // patches oradb01 only: the other host is reached, and nothing changes there
 const PATCH = `- hosts: all
@@ -39,7 +34,7 @@ test("a run's hosts are listed, searchable, and each page says what ran on it", 
   await expect(hosts.getByRole("row")).toHaveCount(2);
   await page.getByRole("button", { name: "Clear" }).click();
   await expect(hosts.getByRole("row")).toHaveCount(3);
-  await shot(page, "hosts-list");
+  await pageShot(page, "hosts-list");
 
   await hosts.getByRole("link", { name: "oradb01" }).click();
   await expect(page.getByRole("heading", { name: "oradb01" })).toBeVisible();
@@ -65,10 +60,9 @@ test("a run's hosts are listed, searchable, and each page says what ran on it", 
   await page.getByLabel("From (day)").fill("");
   await page.getByLabel("To (day)").fill("");
   await expect(runs).toContainText(`#${run.id} patch`);
-  await shot(page, "host-page");
+  await pageShot(page, "host-page");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(runs).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await shot(page, "host-page-phone");
 });
