@@ -34,6 +34,7 @@ from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
 from steward.monitoring.routes import router as monitoring_router
 from steward.notifications.routes import router as notifications_router
+from steward.plans.routes import router as plans_router
 from steward.portability.routes import router as portability_router
 from steward.projects.routes import router as projects_router
 from steward.queue import RunQueue
@@ -141,6 +142,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         notifications_router,
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
+        plans_router,
         metrics_router,
         all_runs_router,
         dashboard_router,

@@ -69,6 +69,15 @@ EXCEPTIONS_DOC = (
     " how Ansible connects, escalates or runs code"
 )
 
+PLANS_ALLOWED_DOC = (
+    "it may be launched as a plan (check + diff mode; what would change per host and task),"
+    " whose apply is bound to what the plan ran"
+)
+PLAN_APPROVAL_DOC = (
+    "its plans need the approval of someone other than their launcher (permission"
+    " 'plan:approve') before they are applied"
+)
+
 
 class TemplateCreate(RequestModel):
     name: Name
@@ -109,6 +118,8 @@ class TemplateCreate(RequestModel):
     runner_group_id: Id | None = Field(
         default=None, description="where its runs execute (admins choose); null: the project's"
     )
+    plans_allowed: bool = Field(default=False, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool = Field(default=False, description=PLAN_APPROVAL_DOC)
 
 
 class TemplateUpdate(NamedUpdate):
@@ -138,6 +149,8 @@ class TemplateUpdate(NamedUpdate):
     install_requirements: bool | None = None
     ansible_venv: AnsibleVenv | None = None
     runner_group_id: Id | None = None
+    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
 
     NULLABLE = frozenset(
         {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
@@ -183,6 +196,8 @@ class TemplateRead(ResponseModel):
     install_requirements: bool
     ansible_venv: str
     runner_group_id: int | None
+    plans_allowed: bool = Field(description=PLANS_ALLOWED_DOC)
+    plan_approval: bool = Field(description=PLAN_APPROVAL_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(
