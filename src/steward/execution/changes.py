@@ -59,25 +59,31 @@ def _unknown_reason(event: Event, refs: Set[str], unknown: dict[str, str]) -> st
 
 
 def rows(
-    run_id: int, events: Iterable[Event], *, plan: bool, planned: Set[Key] = frozenset()
+    run_id: int,
+    events: Iterable[Event],
+    *,
+    plan: bool,
+    planned: Set[Key] = frozenset(),
+    project_dir: str = "",
 ) -> list[dict[str, Any]]:
     """The ``run_changes`` rows of a run's events, in order. ``plan``: a plan's (changes and
     unknowns, with diffs); else an apply's (changes, ``planned``: the keys its plan predicted or
-    marked unknown)."""
-    tasks: dict[str, tuple[str, frozenset[str]]] = {}  # task uuid -> (register, refs)
+    marked unknown). ``project_dir``: the checkout's path with a final "/", cut from task paths
+    (each run has its own; the path in the repository stays)."""
+    tasks: dict[str, tuple[list[str], frozenset[str]]] = {}  # task uuid -> (registers, refs)
     unknown_vars: dict[str, dict[str, str]] = {}  # host -> {registered variable: task}
     seen: dict[tuple[str, str], int] = {}
     budget = PLAN_DIFF_RUN_MAX
     out: list[dict[str, Any]] = []
     for event in events:
         if event.event == TASK_START:
-            refs = event.data.get("refs")
+            refs, registers = event.data.get("refs"), event.data.get("register")
             tasks[str(event.data.get("task_uuid", ""))] = (
-                str(event.data.get("register") or ""),
+                [str(r) for r in registers] if isinstance(registers, list) else [],
                 frozenset(str(r) for r in refs) if isinstance(refs, list) else frozenset(),
             )
             continue
-        path = str(event.data.get("task_path") or event.task)[:1000]
+        path = str(event.data.get("task_path") or event.task).removeprefix(project_dir)[:1000]
         occurrence = seen[(path, event.host)] = seen.get((path, event.host), 0) + 1
         row = {
             "run_id": run_id,
@@ -96,11 +102,11 @@ def rows(
                 unplanned = (path, event.host, occurrence) not in planned
                 out.append({**row, "outcome": CHANGE, "unplanned": unplanned})
             continue
-        register, refs = tasks.get(str(event.data.get("task_uuid", "")), ("", frozenset()))
+        registers, refs = tasks.get(str(event.data.get("task_uuid", "")), ([], frozenset()))
         host_unknown = unknown_vars.setdefault(event.host, {})
         reason = _unknown_reason(event, refs, host_unknown)
         if reason:
-            if register:
+            for register in registers:
                 host_unknown[register] = event.task
             out.append({**row, "outcome": UNKNOWN, "reason": reason[:2000]})
         elif event.changed:
@@ -133,7 +139,7 @@ def _events(session: Session, run_id: int) -> Iterable[Event]:
         yield Event(*row)
 
 
-def record(session: Session, run: Run) -> int:
+def record(session: Session, run: Run, project_dir: str) -> int:
     """Store the ``run_changes`` of a plan or an apply that ran; how many. Commits."""
     kind = RunKind(run.kind)
     if kind is RunKind.RUN:
@@ -148,7 +154,13 @@ def record(session: Session, run: Run) -> int:
                 )
             )
         }
-    found = rows(run.id, list(_events(session, run.id)), plan=kind is RunKind.PLAN, planned=planned)
+    found = rows(
+        run.id,
+        _events(session, run.id),
+        plan=kind is RunKind.PLAN,
+        planned=planned,
+        project_dir=project_dir.rstrip("/") + "/",
+    )
     if found:
         session.execute(insert(RunChange), found)
     session.commit()

@@ -222,7 +222,9 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             return
         if kind is not RunKind.RUN and outcome is not STOPPED:
             with runtime.sessions() as session:
-                changes.record(session, session.get_one(Run, run_id))
+                changes.record(
+                    session, session.get_one(Run, run_id), str(prepared.spec.project_dir)
+                )
         status, reason = _final_status(outcome, watch)
         _finish(runtime, run_id, status, reason, outcome.rc)
     except DomainError as exc:

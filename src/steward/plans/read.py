@@ -87,8 +87,9 @@ def _tasks(session: Session, run_id: int) -> tuple[list[PlanTask], bool]:
 def _hosts(session: Session, run_id: int) -> list[str]:
     return list(
         session.scalars(
-            select(distinct(RunChange.host))
+            select(RunChange.host)
             .where(RunChange.run_id == run_id, RunChange.outcome == "change")
+            .distinct()
             .order_by(RunChange.host)
         )
     )

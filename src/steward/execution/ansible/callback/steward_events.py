@@ -195,6 +195,16 @@ def _refs(task: Any) -> list[str]:
     return sorted(found)[:REFS_MAX]
 
 
+def _registered(task: Any) -> list[str]:
+    """The variables a task registers (a name; ansible-core >= 2.21 keeps a mapping)."""
+    register = getattr(task, "register", None)
+    if isinstance(register, str):
+        return [register] if register else []
+    if isinstance(register, dict):
+        return sorted(str(name) for name in register)
+    return []
+
+
 class _Frame:
     """One callback event being dispatched: the text printed meanwhile, and the event."""
 
@@ -498,7 +508,7 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         if with_res:
             data["res"] = self._res(task, raw)
         if self._diff_bytes:
-            self._plan_data(data, raw)
+            self._plan_data(data, raw, skipped=not with_res)
         if timed:
             start = self._host_start.get(name)
             if start is not None:
@@ -510,7 +520,7 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
                 )
         return data
 
-    def _plan_data(self, data: dict[str, Any], raw: Any) -> None:
+    def _plan_data(self, data: dict[str, Any], raw: Any, *, skipped: bool) -> None:
         """What a plan reads of a result: its diffs as unified text (``plan_diff``; the raw
         before/after leave the stored result), a skip's message; nothing of a no_log one."""
         if not isinstance(raw, dict) or raw.get("_ansible_no_log"):
@@ -533,15 +543,16 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
                     {k: v for k, v in i.items() if k != "diff"} if isinstance(i, dict) else i
                     for i in items
                 ]
-        if raw.get("skipped") and raw.get("msg"):
-            data["skip_msg"] = str(raw["msg"])[:SKIP_MSG_MAX]
+        message = raw.get("msg") or raw.get("skip_reason")
+        if (skipped or raw.get("skipped")) and message:
+            data["skip_msg"] = str(message)[:SKIP_MSG_MAX]
 
     @staticmethod
     def _res(task: Any, result: Any) -> dict[str, Any]:
         """A copy of the result, as the event stores it (``no_log``: only that it is hidden)."""
         res: dict[str, Any] = dict(result) if result is not None else {}
-        if res.get("_ansible_no_log"):
-            return {"censored": CENSORED}
+        if res.get("_ansible_no_log"):  # whether it changed is no secret (the recap counts it)
+            return {"censored": CENSORED, "changed": bool(res.get("changed"))}
         if task.action in ("setup", "gather_facts", "ansible.builtin.setup"):
             facts = res.get("ansible_facts")
             if isinstance(facts, dict) and "ansible_env" in facts:  # the job's env: not stored
@@ -580,7 +591,7 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         data = self._task_data(task)
         data.update(name=task.get_name(), is_conditional=is_conditional)
         if self._diff_bytes:
-            data.update(register=getattr(task, "register", None) or "", refs=_refs(task))
+            data.update(register=_registered(task), refs=_refs(task))
         self._emit("playbook_on_task_start", data, data["task_uuid"], parent=data.get("play_uuid"))
 
     def v2_playbook_on_task_start(self, task: Any, is_conditional: bool) -> None:
