@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from support.apps import shared_client
+from support.builders import LOCALHOST_INVENTORY, assign_local_roots, git_commit_all, git_init
+from support.waits import wait_for_run
 
 from steward.runs.models import RunChange
-from support.apps import shared_client
-from support.builders import LOCALHOST_INVENTORY, assign_local_roots, git, git_commit_all, git_init
-from support.waits import wait_for_run
 
 SECRET = "kestrel-7731-secret"  # a key-store value: never in a stored diff
 HIDDEN = "no-log-payload-5512"  # written by a no_log task
@@ -138,13 +138,17 @@ def _task(plan: dict[str, Any], name: str) -> dict[str, Any]:
 
 def test_a_plan_predicts_a_file_change_with_its_unified_diff(planned: dict[str, Any]) -> None:
     run, plan = planned["run"], planned["plan"]
-    assert run["kind"] == "plan" and run["params"]["check_mode"] and run["params"]["diff_mode"]
+    assert run["kind"] == "plan"
+    assert run["params"]["check_mode"]
+    assert run["params"]["diff_mode"]
     assert plan["summary"] == "1 host changes, 2 tasks, 2 unknown"
     assert plan["hosts_changing"] == ["localhost"]
     config = _task(plan, "write the config")
-    assert config["outcome"] == "change" and config["task_path"] == "site.yml:4"
+    assert config["outcome"] == "change"
+    assert config["task_path"] == "site.yml:4"
     diff = config["hosts"][0]["diff"]
-    assert "+port=8080" in diff and "after: " in diff
+    assert "+port=8080" in diff
+    assert "after: " in diff
     assert all(t["task"] != "keep the motd" for t in plan["tasks"])  # no change: not listed
 
 
@@ -155,7 +159,8 @@ def test_unknowns_come_first_with_their_reason(planned: dict[str, Any]) -> None:
         "skipped in check mode" in _task(planned["plan"], "ask the database")["hosts"][0]["reason"]
     )
     follow = _task(planned["plan"], "follow the probe")
-    assert follow["outcome"] == "unknown" and "'probe'" in follow["hosts"][0]["reason"]
+    assert follow["outcome"] == "unknown"
+    assert "'probe'" in follow["hosts"][0]["reason"]
 
 
 def test_a_key_store_secret_and_a_no_log_result_are_never_in_stored_diffs(
@@ -164,13 +169,15 @@ def test_a_key_store_secret_and_a_no_log_result_are_never_in_stored_diffs(
     config = _task(planned["plan"], "write the config")["hosts"][0]["diff"]
     assert "+password=********" in config  # the key-store value, masked: the control
     hidden = _task(planned["plan"], "hidden")
-    assert hidden["outcome"] == "change" and hidden["hosts"][0]["diff"] == ""
+    assert hidden["outcome"] == "change"
+    assert hidden["hosts"][0]["diff"] == ""
     runtime = bench.client.app.state.runtime  # type: ignore[attr-defined]
     with runtime.sessions() as session:
         diffs = session.scalars(
             select(RunChange.diff).where(RunChange.run_id == planned["run"]["id"])
         ).all()
-    assert diffs and not any(SECRET in d or HIDDEN in d for d in diffs)
+    assert diffs
+    assert not any(SECRET in d or HIDDEN in d for d in diffs)
 
 
 def test_an_apply_binds_the_commit_flags_an_unplanned_change_and_consumes_the_plan(
@@ -179,11 +186,10 @@ def test_an_apply_binds_the_commit_flags_an_unplanned_change_and_consumes_the_pl
     plan_id = planned["run"]["id"]
     (bench.target / "motd").write_text("changed behind the plan's back\n")
     applied = bench.apply(plan_id)
-    assert applied["kind"] == "apply" and applied["plan_id"] == plan_id
-    assert (
-        not applied["params"]["check_mode"]
-        and applied["params"]["ref"] == planned["run"]["commit_hash"]
-    )
+    assert applied["kind"] == "apply"
+    assert applied["plan_id"] == plan_id
+    assert not applied["params"]["check_mode"]
+    assert applied["params"]["ref"] == planned["run"]["commit_hash"]
     done = bench.wait(applied["id"])
     assert done["status"] == "successful", done["status_reason"]
     assert done["commit_hash"] == planned["run"]["commit_hash"]
@@ -192,7 +198,8 @@ def test_an_apply_binds_the_commit_flags_an_unplanned_change_and_consumes_the_pl
     assert [u["task"] for u in unplanned] == ["keep the motd"]  # the planned ones are not
     assert bench.read_plan(plan_id)["apply_run_id"] == applied["id"]
     again = bench.client.post(bench.url(f"runs/{plan_id}/apply"))
-    assert again.status_code == 409 and "applied already" in again.json()["detail"]
+    assert again.status_code == 409
+    assert "applied already" in again.json()["detail"]
     assert "plan again" in again.json()["detail"]
 
 
