@@ -15,7 +15,7 @@ from steward.api.deps import (
     ViewedRun,
     ViewedTemplate,
 )
-from steward.plans import read, service
+from steward.plans import approvers, read, service
 from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
@@ -47,6 +47,17 @@ def _applied(run: ViewedRun, rights: AccessDep) -> Run:
 
 
 AppliedRun = Annotated[Run, Depends(_applied)]
+
+
+def _decided(run: ViewedRun, rights: AccessDep) -> Run:
+    """A visible run the caller may decide as a plan (plan:approve in the project, run:launch
+    on its template: ``approvers``), answered before the body is: 404, 403 naming it."""
+    rights.require(approvers.PERMISSION)
+    rights.require_on_template(run.template_id, Action.RUN_LAUNCH)
+    return run
+
+
+DecidedRun = Annotated[Run, Depends(_decided)]
 
 
 @router.post("/templates/{template_id}/plans", status_code=status.HTTP_201_CREATED)
@@ -94,7 +105,7 @@ def apply_plan(
 
 @router.post("/runs/{run_id}/approval")
 def decide_plan(
-    run: ViewedRun,
+    run: DecidedRun,
     body: ApprovalCreate,
     rights: AccessDep,
     actor: ActorDep,
