@@ -12,9 +12,19 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from support.apps import shared_client
-from support.builders import LOCALHOST_INVENTORY, assign_local_roots, git_commit_all, git_init
+from support.builders import (
+    LOCALHOST_INVENTORY,
+    assign_local_roots,
+    git_commit_all,
+    git_init,
+    make_user,
+    token,
+)
 from support.waits import wait_for_run
 
+from steward.db import utcnow
+from steward.notifications import messages
+from steward.notifications.models import Message, RunEventKind
 from steward.runs.models import RunChange
 
 SECRET = "kestrel-7731-secret"  # a key-store value: never in a stored diff
@@ -197,6 +207,12 @@ def test_an_apply_binds_the_commit_flags_an_unplanned_change_and_consumes_the_pl
     unplanned = done["plan"]["unplanned"]
     assert [u["task"] for u in unplanned] == ["keep the motd"]  # the planned ones are not
     assert bench.read_plan(plan_id)["apply_run_id"] == applied["id"]
+    runtime = bench.client.app.state.runtime  # type: ignore[attr-defined]
+    with runtime.sessions() as session:  # the run-finished notification says so too
+        message = Message(run_id=applied["id"], event=RunEventKind.SUCCEEDED)
+        text = messages.for_run(session, message, "http://steward.test", utcnow())["text"]
+    assert f"Unplanned changes (1, not predicted by plan #{plan_id}):" in text
+    assert "task 'keep the motd' (site.yml:8) on localhost" in text
     again = bench.client.post(bench.url(f"runs/{plan_id}/apply"))
     assert again.status_code == 409
     assert "applied already" in again.json()["detail"]
@@ -235,3 +251,36 @@ def test_a_host_added_since_the_plan_fails_the_apply_before_ansible_runs(bench: 
         "the inventory changed since the plan (1 host was added): plan again"
     )
     assert done["event_count"] == 0  # ansible-playbook never started
+
+
+def test_a_plan_needing_approval_is_approved_by_another_person_only(bench: Bench) -> None:
+    template = bench.url(f"templates/{bench.template}")
+    assert bench.client.patch(template, json={"plan_approval": True}).status_code == 200
+    try:
+        plan_id = bench.plan()["id"]
+    finally:
+        bench.client.patch(template, json={"plan_approval": False})
+    assert bench.read_plan(plan_id)["approval"]["state"] == "waiting"
+    refused = bench.client.post(bench.url(f"runs/{plan_id}/apply"))
+    assert refused.status_code == 409
+    assert "needs an approval" in refused.json()["detail"]
+    mine = bench.client.post(bench.url(f"runs/{plan_id}/approval"), json={"approve": True})
+    assert mine.status_code == 403  # the admin launched it: admins included
+    assert "someone other than its launcher" in mine.json()["detail"]
+    olga_id = make_user(bench.client, "olga")["id"]
+    body = {"user_id": olga_id, "role": "operator"}
+    assert bench.client.put(bench.url("members"), json=body).status_code == 200
+    olga = {"Authorization": f"Bearer {token(bench.client, 'olga')}"}
+    approved = bench.client.post(
+        bench.url(f"runs/{plan_id}/approval"),
+        json={"approve": True, "comment": "diff read"},
+        headers=olga,
+    )
+    assert approved.status_code == 200, approved.text
+    read = approved.json()
+    assert read["approval"]["state"] == "approved"
+    assert read["approval"]["decided_by"] == "olga"
+    assert read["approval"]["comment"] == "diff read"
+    assert read["apply_refusal"] == ""
+    run = bench.client.get(bench.url(f"runs/{plan_id}")).json()
+    assert run["plan"]["approval"] == "approved"
