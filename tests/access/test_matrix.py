@@ -255,6 +255,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     # the approvals inbox: everyone signed in asks; each is answered what they may approve
     # (tests/workflows/test_inbox.py)
     ("GET", "/approvals"): [Probe("signed_in", 200)],
+    ("GET", "/approvals/plans"): [Probe("signed_in", 200)],
     # plans (tests/plans): T1 does not let a launch override the limit: 422 once allowed
     ("POST", "/projects/{project_id}/templates/{template_id}/plans"): [
         Probe("t1_run", 422, body={"limit": "localhost"}),

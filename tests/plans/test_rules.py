@@ -19,7 +19,7 @@ from steward.db import utcnow
 from steward.errors import InvalidState, PermissionDenied
 from steward.execution import changes
 from steward.execution.changes import Event
-from steward.plans import service
+from steward.plans import inbox, service
 from steward.projects.models import ProjectRole
 from steward.runs.models import LaunchType, Plan, Run, RunKind
 from steward.runs.status import RunStatus
@@ -163,3 +163,32 @@ def test_a_plans_diffs_are_bounded_per_run(monkeypatch: pytest.MonkeyPatch) -> N
     assert found[0]["diff"] == "+123456"  # under the bound: whole (the control)
     assert found[1]["diff"].startswith("+ab\n[diff cut: the plan's diffs reached")
     assert found[2]["diff"] == changes.RUN_CUT  # nothing left of the plan's bound
+
+
+def test_the_inbox_lists_a_waiting_plan_to_others_only(db_session: Session) -> None:
+    project = services.project(db_session)
+    opal = support_runs.member(db_session, project, "opal", ProjectRole.OPERATOR)
+    olga = support_runs.member(db_session, project, "olga", ProjectRole.OPERATOR)
+    vera = support_runs.member(db_session, project, "vera", ProjectRole.VIEWER)
+    run, _ = _plan_in(db_session, project, opal)
+    run.status, run.finished_at = RunStatus.SUCCESSFUL, utcnow()
+    db_session.flush()
+    now = utcnow()
+    items, total = inbox.waiting(db_session, olga, now, limit=10, offset=0)
+    assert (total, [i.run_id for i in items]) == (1, [run.id])
+    assert items[0].summary == "0 hosts change, 0 tasks, 0 unknown"
+    assert inbox.waiting(db_session, opal, now, limit=10, offset=0)[1] == 0  # its launcher
+    assert inbox.waiting(db_session, vera, now, limit=10, offset=0)[1] == 0  # no plan:approve
+    later = db_session.get_one(Plan, run.id).expires_at
+    assert inbox.waiting(db_session, olga, later, limit=10, offset=0)[1] == 0  # expired
+
+
+def _plan_in(session: Session, project: Any, actor: Any) -> tuple[Run, Any]:
+    made = support_runs.template(session, project, plans_allowed=True, plan_approval=True)
+    launching = service.Launching(
+        support_runs.rights(session, actor, project), actor, services.cipher(), NoQueue()
+    )
+    run = service.launch_plan(
+        session, launching, made.id, LaunchOverrides(), LaunchType.API, ttl_hours=24
+    )
+    return run, project

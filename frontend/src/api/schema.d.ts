@@ -1512,6 +1512,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/approvals/plans": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Waiting Plans
+     * @description The approvals inbox's plans: plans waiting for an approval the caller may give, across
+     *     projects (plan:approve there, and not their launcher), the longest waiting first.
+     */
+    get: operations["list_waiting_plans_api_v1_approvals_plans_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/approvals": {
     parameters: {
       query?: never;
@@ -4391,6 +4412,17 @@ export interface components {
       /** Offset */
       offset: number;
     };
+    /** Page[WaitingPlan] */
+    Page_WaitingPlan_: {
+      /** Items */
+      items: components["schemas"]["WaitingPlan"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
     /** Page[WebhookRead] */
     Page_WebhookRead_: {
       /** Items */
@@ -6876,6 +6908,35 @@ export interface components {
        * @description it is denied then unless decided
        */
       deadline_at: string | null;
+    };
+    /** WaitingPlan */
+    WaitingPlan: {
+      /** Run Id */
+      run_id: number;
+      /** Project Id */
+      project_id: number;
+      /** Project Name */
+      project_name: string;
+      /** Template Id */
+      template_id: number | null;
+      /** Template Name */
+      template_name: string;
+      /** Launched By Id */
+      launched_by_id: number | null;
+      /** Launched By */
+      launched_by: string;
+      /**
+       * Asked At
+       * @description when the plan finished
+       */
+      asked_at: string | null;
+      /**
+       * Expires At
+       * Format: date-time
+       */
+      expires_at: string;
+      /** Summary */
+      summary: string;
     };
     /**
      * WebhookAuth
@@ -16220,6 +16281,89 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["WorkflowRunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_waiting_plans_api_v1_approvals_plans_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WaitingPlan_"];
         };
       };
       /** @description Not authenticated */

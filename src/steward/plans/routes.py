@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, status
+from fastapi import APIRouter, Depends, Query, status
 
 from steward.access.policy import Action
 from steward.api.deps import (
@@ -15,14 +15,17 @@ from steward.api.deps import (
     ViewedRun,
     ViewedTemplate,
 )
-from steward.plans import approvers, read, service
-from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead
+from steward.db import utcnow
+from steward.plans import approvers, inbox, read, service
+from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead, WaitingPlan
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import RunRead
+from steward.schemas import Page, PageParams
 from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["plans"])
+waiting_plans = APIRouter(prefix="/approvals/plans", tags=["plans"])
 
 
 def _run_read(session: SessionDep, run: Run) -> RunRead:
@@ -116,3 +119,13 @@ def decide_plan(
     rule, admins included). Audited with the comment."""
     service.decide(session, rights, actor, run, approve=body.approve, comment=body.comment)
     return read.read(session, rights, actor, run)
+
+
+@waiting_plans.get("")
+def list_waiting_plans(
+    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
+) -> Page[WaitingPlan]:
+    """The approvals inbox's plans: plans waiting for an approval the caller may give, across
+    projects (plan:approve there, and not their launcher), the longest waiting first."""
+    items, total = inbox.waiting(session, actor, utcnow(), limit=page.limit, offset=page.offset)
+    return Page.of(items, total, page)

@@ -77,3 +77,16 @@ class PlanRead(ResponseModel):
     apply_run_id: int | None
     apply_status: RunStatus | None
     apply_refusal: str = Field(description="why it cannot be applied now ('' when it can)")
+
+
+class WaitingPlan(ResponseModel):
+    run_id: int
+    project_id: int
+    project_name: str
+    template_id: int | None
+    template_name: str
+    launched_by_id: int | None
+    launched_by: str
+    asked_at: dt.datetime | None = Field(description="when the plan finished")
+    expires_at: dt.datetime
+    summary: str
