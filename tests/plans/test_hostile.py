@@ -3,6 +3,8 @@ applying, the launcher approving, applying a run that is not a plan, an oversize
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from sqlalchemy.orm import Session
 from support import runs as support_runs
@@ -32,7 +34,7 @@ def _reach() -> Reach:
     return Reach(cipher=services.cipher(), roots=(), guard=services.guard(), scratch=None)  # type: ignore[arg-type]
 
 
-def _plan(session: Session, project: Project, actor: Actor, **fields: object) -> Run:
+def _plan(session: Session, project: Project, actor: Actor, **fields: Any) -> Run:
     made = support_runs.template(session, project, plans_allowed=True, **fields)
     return service.launch_plan(
         session,
