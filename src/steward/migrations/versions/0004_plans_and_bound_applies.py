@@ -91,13 +91,16 @@ def upgrade() -> None:
         )
     op.create_index("ix_runs_plan_id", "runs", ["plan_id"], unique=False)
 
-    with op.batch_alter_table("templates", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("plans_allowed", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
-        batch_op.add_column(
-            sa.Column("plan_approval", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
+    # no batch either: a copy of templates would drop the table its runs, schedules and
+    # webhooks reference (refused with foreign keys on)
+    op.add_column(
+        "templates",
+        sa.Column("plans_allowed", sa.Boolean(), server_default=sa.false(), nullable=False),
+    )
+    op.add_column(
+        "templates",
+        sa.Column("plan_approval", sa.Boolean(), server_default=sa.false(), nullable=False),
+    )
 
 
 def downgrade() -> None:
