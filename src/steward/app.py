@@ -37,6 +37,8 @@ from steward.keys.routes import router as keys_router
 from steward.metrics.routes import router as metrics_router
 from steward.monitoring.routes import router as monitoring_router
 from steward.notifications.routes import router as notifications_router
+from steward.plans.routes import router as plans_router
+from steward.plans.routes import waiting_plans as waiting_plans_router
 from steward.portability.routes import router as portability_router
 from steward.projects.routes import router as projects_router
 from steward.queue import RunQueue
@@ -145,10 +147,12 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         grants_router,
         schedules_router,
         workflows_router,
+        waiting_plans_router,  # before approvals_router
         approvals_router,
         notifications_router,
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
+        plans_router,
         metrics_router,
         all_runs_router,
         hosts_router,

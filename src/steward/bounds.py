@@ -58,6 +58,11 @@ TIMEZONE_NAME_MAX = 64  # an IANA zone name (the longest is 32 characters)
 WEBHOOK_BODY_MAX = MIB  # a delivery's body (413 above it; GitHub's own cap is 25 MB)
 WEBHOOK_BODY_STORED_MAX = 64 * KIB  # what a delivery record keeps of the body
 WEBHOOK_MATCHERS_MAX = 20
+# a plan's diffs (``plans``): of one task result on one host (its event keeps it, under the
+# recorder's 64 KiB an event), and of a whole plan; past either a diff ends "[diff cut at N KiB]"
+PLAN_DIFF_RESULT_MAX = 32 * KIB
+PLAN_DIFF_RUN_MAX = 8 * MIB
+PLAN_COMMENT_MAX = 2000  # an approval's comment
 WEBHOOK_EXTRACTORS_MAX = 50
 WEBHOOK_PATH_MAX = 200  # a dotted path into a JSON body (a.b.0.c), or a header name
 WEBHOOK_HEADERS_MAX = 100  # headers kept with a delivery, or given to a test delivery

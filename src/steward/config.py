@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     redeliver_seconds: float = Field(default=30.0, ge=0.05, le=3600)
     cancel_grace_seconds: float = Field(default=5.0, ge=0.1, le=300)
     session_hours: float = Field(default=12.0, gt=0)
+    # how long a plan may be applied after it was launched (``plans``)
+    plan_ttl_hours: float = Field(default=24.0, gt=0, le=24 * 365)
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     lease_seconds: float = Field(default=60.0, gt=0)
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)

@@ -14,7 +14,7 @@ from steward.notifications.models import Attempt, Destination, Message, Subscrip
 from steward.projects.models import Project, ProjectMember
 from steward.repositories.models import Repository
 from steward.runner_groups.models import RunnerGroup, Worker, WorkerQueue
-from steward.runs.models import Run, RunEvent, RunHost, RunOutput, RunValue
+from steward.runs.models import Plan, Run, RunChange, RunEvent, RunHost, RunOutput, RunValue
 from steward.schedules.models import Schedule
 from steward.teams.models import Team, TeamMember
 from steward.templates.models import Template
@@ -36,12 +36,14 @@ __all__ = [
     "Message",
     "MetricChunk",
     "MetricGap",
+    "Plan",
     "Project",
     "ProjectHost",
     "ProjectMember",
     "RecoveryCode",
     "Repository",
     "Run",
+    "RunChange",
     "RunEvent",
     "RunHost",
     "RunOutput",

@@ -49,6 +49,9 @@ WHO: dict[str, tuple[int, ...]] = {
     # workflows: seen by project viewers (not by grant holders alone), decided by operators
     "workflows":      (Y,    Y,    Y,    Y,    Y,    Y,    403,  403,  404,  401,  Y),
     "workflow_run":   (Y,    Y,    Y,    Y,    403,  Y,    403,  403,  404,  401,  403),
+    # a plan's approval: plan:approve (project roles that run) and run:launch on its template
+    "plan_approve":   (Y,    Y,    Y,    Y,    403,  Y,    403,  403,  404,  401,  403),
+    "t2_plan_approve": (Y,   Y,    Y,    Y,    403,  Y,    404,  404,  404,  401,  403),
 }
 # fmt: on
 assert all(len(row) == len(ACTORS) for row in WHO.values())
@@ -259,6 +262,25 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}/hosts/{host}/runs"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/runs.csv"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/changes"): [Probe("resources", 200)],
+    ("GET", "/approvals/plans"): [Probe("signed_in", 200)],
+    # plans (tests/plans): T1 does not let a launch override the limit: 422 once allowed
+    ("POST", "/projects/{project_id}/templates/{template_id}/plans"): [
+        Probe("t1_run", 422, body={"limit": "localhost"}),
+        Probe("t2_run", 422, T2, {"limit": "localhost"}),
+    ],
+    # r1 and r2 are runs, not plans: 409 once the caller may see (apply, decide) them
+    ("GET", "/projects/{project_id}/runs/{run_id}/plan"): [
+        Probe("project", 409),
+        Probe("t2", 409, R2),
+    ],
+    ("POST", "/projects/{project_id}/runs/{run_id}/apply"): [
+        Probe("t1_run", 409),
+        Probe("t2_run", 409, R2),
+    ],
+    ("POST", "/projects/{project_id}/runs/{run_id}/approval"): [
+        Probe("plan_approve", 422, body=BAD),
+        Probe("t2_plan_approve", 422, R2, BAD),
+    ],
 }
 for _view in (
     "",

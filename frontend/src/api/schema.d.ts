@@ -1512,6 +1512,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/approvals/plans": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Waiting Plans
+     * @description The approvals inbox's plans: plans waiting for an approval the caller may give, across
+     *     projects (plan:approve there, and not their launcher), the longest waiting first.
+     */
+    get: operations["list_waiting_plans_api_v1_approvals_plans_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/approvals": {
     parameters: {
       query?: never;
@@ -1930,6 +1951,95 @@ export interface paths {
     get: operations["stream_output_api_v1_projects__project_id__runs__run_id__stream_get"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/templates/{template_id}/plans": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Launch Plan
+     * @description Queue a plan of the template: a run in check + diff mode (whatever the body says) whose
+     *     apply is bound to it; the body is a run launch's. 409 when the template does not allow
+     *     plans (``plans_allowed``).
+     */
+    post: operations["launch_plan_api_v1_projects__project_id__templates__template_id__plans_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/plan": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Plan
+     * @description What the plan would change: the summary line, the hosts, the results grouped by task
+     *     (unknowns first) with their diffs; its expiry, binding, approval and apply. 409 for a run
+     *     that is not a plan.
+     */
+    get: operations["read_plan_api_v1_projects__project_id__runs__run_id__plan_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/apply": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply Plan
+     * @description Launch the plan's apply: its commit, launch values and secret answers, check and diff
+     *     mode off. 409 naming the cause ("plan again") when the plan did not succeed, expired, was
+     *     applied, lacks its approval, or its template, environment, keys, values or branch moved;
+     *     the apply fails before ansible-playbook starts when its inventory differs from the plan's.
+     */
+    post: operations["apply_plan_api_v1_projects__project_id__runs__run_id__apply_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/approval": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decide Plan
+     * @description Approve (or reject) a plan whose template asks for approval: permission plan:approve and
+     *     run:launch on its template; approving, someone other than its launcher (403 naming the
+     *     rule, admins included). Audited with the comment.
+     */
+    post: operations["decide_plan_api_v1_projects__project_id__runs__run_id__approval_post"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2557,6 +2667,19 @@ export interface components {
        * @description why it cannot run Ansible, or null
        */
       problem: string | null;
+    };
+    /** ApprovalCreate */
+    ApprovalCreate: {
+      /**
+       * Approve
+       * @description true approves the plan; false rejects it (plan again)
+       */
+      approve: boolean;
+      /**
+       * Comment
+       * @default
+       */
+      comment: string;
     };
     /**
      * ApprovalRead
@@ -4594,6 +4717,17 @@ export interface components {
       /** Offset */
       offset: number;
     };
+    /** Page[WaitingPlan] */
+    Page_WaitingPlan_: {
+      /** Items */
+      items: components["schemas"]["WaitingPlan"][];
+      /** Total */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
     /** Page[WebhookRead] */
     Page_WebhookRead_: {
       /** Items */
@@ -4642,6 +4776,189 @@ export interface components {
     PasswordReset: {
       /** Password */
       password: string;
+    };
+    /** PlanApproval */
+    PlanApproval: {
+      /** Required */
+      required: boolean;
+      /**
+       * State
+       * @enum {string}
+       */
+      state: "not_needed" | "waiting" | "approved" | "rejected";
+      /** Decided By Id */
+      decided_by_id?: number | null;
+      /**
+       * Decided By
+       * @default
+       */
+      decided_by: string;
+      /**
+       * Comment
+       * @default
+       */
+      comment: string;
+      /** Decided At */
+      decided_at?: string | null;
+      /**
+       * Who
+       * @description who may approve it, in words
+       */
+      who: string;
+      /** Can Approve */
+      can_approve: boolean;
+      /**
+       * Approve Reason
+       * @description why the caller may not approve it ('' if they may)
+       */
+      approve_reason: string;
+    };
+    /** PlanBinding */
+    PlanBinding: {
+      /**
+       * Commit
+       * @description the commit the plan ran; its apply is pinned to it
+       */
+      commit: string;
+      /**
+       * Inventory Hosts
+       * @description hosts of its resolved inventory
+       */
+      inventory_hosts: number;
+      /** Inventory Recorded */
+      inventory_recorded: boolean;
+      /**
+       * Changed
+       * @description what changed since the plan (template, environment, keys, launch values); the branch head is asked when applying
+       */
+      changed: string[];
+    };
+    /**
+     * PlanCreate
+     * @description The body of a run launch: the plan runs in check and diff mode whatever it says.
+     */
+    PlanCreate: {
+      /** Limit */
+      limit?: string | null;
+      /** Tags */
+      tags?: string | null;
+      /** Skip Tags */
+      skip_tags?: string | null;
+      /** Check Mode */
+      check_mode?: boolean | null;
+      /** Diff Mode */
+      diff_mode?: boolean | null;
+      /** Verbosity */
+      verbosity?: number | null;
+      /** Forks */
+      forks?: number | null;
+      /** Timeout Seconds */
+      timeout_seconds?: number | null;
+      /** Extra Vars */
+      extra_vars?: {
+        [key: string]: unknown;
+      } | null;
+      /** Inventory Id */
+      inventory_id?: number | null;
+      /** Ref */
+      ref?: string | null;
+      /** Survey */
+      survey?: {
+        [key: string]: unknown;
+      };
+      /**
+       * Launch Type
+       * @default api
+       * @enum {string}
+       */
+      launch_type: "api" | "ui" | "cli";
+    };
+    /** PlanHostItem */
+    PlanHostItem: {
+      /** Host */
+      host: string;
+      /**
+       * Counter
+       * @description the result's event
+       */
+      counter: number;
+      /**
+       * Occurrence
+       * @description the nth result of this task on this host
+       */
+      occurrence: number;
+      /**
+       * Diff
+       * @description unified diff, masked; cut where it says so
+       */
+      diff: string;
+      /**
+       * Reason
+       * @description why the outcome is unknown ('' for a change)
+       */
+      reason: string;
+    };
+    /** PlanRead */
+    PlanRead: {
+      /** Run Id */
+      run_id: number;
+      status: components["schemas"]["RunStatus"];
+      /**
+       * Summary
+       * @description "3 hosts change, 12 tasks, 2 unknown"
+       */
+      summary: string;
+      /** Hosts Changing */
+      hosts_changing: string[];
+      /** Host Count */
+      host_count: number;
+      /** Task Count */
+      task_count: number;
+      /** Unknown Count */
+      unknown_count: number;
+      /**
+       * Tasks
+       * @description grouped by task, unknowns first
+       */
+      tasks: components["schemas"]["PlanTask"][];
+      /** Tasks Truncated */
+      tasks_truncated: boolean;
+      /**
+       * Expires At
+       * Format: date-time
+       */
+      expires_at: string;
+      /** Expired */
+      expired: boolean;
+      binding: components["schemas"]["PlanBinding"];
+      approval: components["schemas"]["PlanApproval"];
+      /** Apply Run Id */
+      apply_run_id: number | null;
+      apply_status: components["schemas"]["RunStatus"] | null;
+      /**
+       * Apply Refusal
+       * @description why it cannot be applied now ('' when it can)
+       */
+      apply_refusal: string;
+    };
+    /** PlanTask */
+    PlanTask: {
+      /** Task */
+      task: string;
+      /**
+       * Task Path
+       * @description file:line of the task in the plan's commit
+       */
+      task_path: string;
+      /** Action */
+      action: string;
+      /**
+       * Outcome
+       * @enum {string}
+       */
+      outcome: "change" | "unknown";
+      /** Hosts */
+      hosts: components["schemas"]["PlanHostItem"][];
     };
     /**
      * PlaybookList
@@ -5076,6 +5393,13 @@ export interface components {
       | "host_quiet"
       | "approval_needed";
     /**
+     * RunKind
+     * @description What a run is for: a run, a plan (check + diff mode, whose apply is bound to it) or the
+     *     apply of a plan (``plans``).
+     * @enum {string}
+     */
+    RunKind: "run" | "plan" | "apply";
+    /**
      * RunLabelUpdate
      * @description A run's label and note, for comparing it with others; only the fields sent change
      *     ("" clears one).
@@ -5194,6 +5518,39 @@ export interface components {
        */
       ansible_venv: string;
     };
+    /**
+     * RunPlanInfo
+     * @description On the read of a plan or an apply: the plan's approval and apply, and an apply's changes
+     *     its plan did not predict (``unplanned``).
+     */
+    RunPlanInfo: {
+      /** Plan Id */
+      plan_id: number;
+      /**
+       * Approval
+       * @description '', approved or rejected
+       */
+      approval: string;
+      /**
+       * Approved By
+       * @default
+       */
+      approved_by: string;
+      /**
+       * Approval Comment
+       * @default
+       */
+      approval_comment: string;
+      /** Apply Run Id */
+      apply_run_id?: number | null;
+      /** Unplanned */
+      unplanned?: components["schemas"]["UnplannedChange"][];
+      /**
+       * Unplanned Count
+       * @default 0
+       */
+      unplanned_count: number;
+    };
     /** RunRead */
     RunRead: {
       /** Id */
@@ -5239,6 +5596,15 @@ export interface components {
        * @description launched as a node of this workflow run
        */
       workflow_run_id?: number | null;
+      /** @description run, plan or apply (of plan_id) */
+      kind?: components["schemas"]["RunKind"] | null;
+      /**
+       * Plan Id
+       * @description an apply: the plan it applies
+       */
+      plan_id?: number | null;
+      /** @description a plan's or an apply's: in the read of one run only */
+      plan?: components["schemas"]["RunPlanInfo"] | null;
       params: components["schemas"]["RunParams"];
       /** @description names behind the ids of params; in the read of one run only */
       refs?: components["schemas"]["RunRefs"] | null;
@@ -6285,6 +6651,16 @@ export interface components {
        * @description where its runs execute (admins choose); null: the project's
        */
       runner_group_id?: number | null;
+      /**
+       * Plans Allowed
+       * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
+       */
+      plans_allowed?: boolean | null;
+      /**
+       * Plan Approval
+       * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
+       */
+      plan_approval?: boolean | null;
     };
     /** TemplateRead */
     TemplateRead: {
@@ -6352,6 +6728,16 @@ export interface components {
       ansible_venv: string;
       /** Runner Group Id */
       runner_group_id: number | null;
+      /**
+       * Plans Allowed
+       * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
+       */
+      plans_allowed?: boolean | null;
+      /**
+       * Plan Approval
+       * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
+       */
+      plan_approval?: boolean | null;
       /**
        * Created At
        * Format: date-time
@@ -6452,6 +6838,16 @@ export interface components {
       ansible_venv?: string | null;
       /** Runner Group Id */
       runner_group_id?: number | null;
+      /**
+       * Plans Allowed
+       * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
+       */
+      plans_allowed?: boolean | null;
+      /**
+       * Plan Approval
+       * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
+       */
+      plan_approval?: boolean | null;
     };
     /**
      * TestDelivery
@@ -6652,6 +7048,19 @@ export interface components {
       /** Password */
       password: string;
     };
+    /** UnplannedChange */
+    UnplannedChange: {
+      /** Host */
+      host: string;
+      /** Task */
+      task: string;
+      /** Task Path */
+      task_path: string;
+      /** Occurrence */
+      occurrence: number;
+      /** Counter */
+      counter: number;
+    };
     /** UserCreate */
     UserCreate: {
       /** Username */
@@ -6804,6 +7213,35 @@ export interface components {
        * @description it is denied then unless decided
        */
       deadline_at: string | null;
+    };
+    /** WaitingPlan */
+    WaitingPlan: {
+      /** Run Id */
+      run_id: number;
+      /** Project Id */
+      project_id: number;
+      /** Project Name */
+      project_name: string;
+      /** Template Id */
+      template_id: number | null;
+      /** Template Name */
+      template_name: string;
+      /** Launched By Id */
+      launched_by_id: number | null;
+      /** Launched By */
+      launched_by: string;
+      /**
+       * Asked At
+       * @description when the plan finished
+       */
+      asked_at: string | null;
+      /**
+       * Expires At
+       * Format: date-time
+       */
+      expires_at: string;
+      /** Summary */
+      summary: string;
     };
     /**
      * WebhookAuth
@@ -16218,6 +16656,89 @@ export interface operations {
       };
     };
   };
+  list_waiting_plans_api_v1_approvals_plans_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Page_WaitingPlan_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_waiting_approvals_api_v1_approvals_get: {
     parameters: {
       query?: {
@@ -18480,6 +19001,346 @@ export interface operations {
         };
         content: {
           "text/event-stream": unknown;
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  launch_plan_api_v1_projects__project_id__templates__template_id__plans_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PlanCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_plan_api_v1_projects__project_id__runs__run_id__plan_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlanRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  apply_plan_api_v1_projects__project_id__runs__run_id__apply_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  decide_plan_api_v1_projects__project_id__runs__run_id__approval_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ApprovalCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlanRead"];
         };
       };
       /** @description Not authenticated */

@@ -44,6 +44,7 @@ class Action(enum.StrEnum):
     WORKFLOW_VIEW = "workflow:view"
     WORKFLOW_WRITE = "workflow:write"  # create, edit, delete workflows (launching: run:launch)
     WORKFLOW_APPROVE = "workflow:approve"  # approve or deny a workflow run's approval nodes
+    PLAN_APPROVE = "plan:approve"  # approve or reject another person's plan (``plans``)
 
 
 _VIEW = {
@@ -54,7 +55,7 @@ _VIEW = {
     Action.RUN_VIEW,
     Action.WORKFLOW_VIEW,
 }
-_RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL, Action.WORKFLOW_APPROVE}
+_RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL, Action.WORKFLOW_APPROVE, Action.PLAN_APPROVE}
 _MANAGE = _RUN | {Action.RESOURCE_WRITE, Action.TEMPLATE_WRITE, Action.WORKFLOW_WRITE}
 _ALL = frozenset(Action)
 

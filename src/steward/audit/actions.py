@@ -37,6 +37,8 @@ class AuditAction(enum.StrEnum):
     KEY_UPDATE = "key:update"
     MEMBER_REMOVE = "member:remove"
     MEMBER_SET = "member:set"
+    PLAN_APPROVE = "plan:approve"
+    PLAN_REJECT = "plan:reject"
     PROJECT_CREATE = "project:create"
     PROJECT_DELETE = "project:delete"
     PROJECT_EXPORT = "project:export"

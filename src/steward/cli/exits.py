@@ -30,7 +30,7 @@ MEANING = {
     Exit.INTERRUPTED: "Ctrl-C while following the output (the run goes on)",
 }
 
-EPILOG = "exit status of run, cancel and relaunch:\n" + "\n".join(
+EPILOG = "exit status of run, cancel, relaunch, plan and apply:\n" + "\n".join(
     f"  {code.value:<3} {text}" for code, text in MEANING.items()
 )
 

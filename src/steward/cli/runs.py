@@ -1,4 +1,5 @@
-"""``steward run``, ``cancel`` and ``relaunch``: the API client's commands (docs/cli.md).
+"""``steward run``, ``cancel``, ``relaunch``, ``plan`` and ``apply``: the API client's commands
+(docs/cli.md).
 
 Every launch goes through ``POST …/runs`` (``launch_type: cli``), the launch gate; a relaunch
 through ``POST …/runs/{id}/relaunch``. Following prints the run's output as it comes (the SSE
@@ -17,13 +18,15 @@ from typing import Any
 import yaml
 
 from steward.bounds import ID_MAX
-from steward.cli import answers, client, exits
+from steward.cli import answers, client, exits, plans
 from steward.cli.client import Api, Dropped
 from steward.cli.exits import CliError, Exit, usage
 from steward.cli.terminal import COLOR_CHOICES, Painter, wants_color
 from steward.config import Settings
 
 RECONNECTS = 5  # in a row, a second apart, before following gives up
+UNFINISHED = ("queued", "running")
+POLL_SECONDS = 1.0
 Command = Callable[[Settings, argparse.Namespace], int]
 
 
@@ -84,6 +87,37 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
     run.add_argument("--check", action="store_true")
     run.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
 
+    planned = command(
+        "plan",
+        plan,
+        "launch a plan of a template (check + diff mode), wait, print what would change",
+        parents=[common, follows],
+        description="Launch a plan of PROJECT/TEMPLATE (its template must allow plans), wait"
+        " for it, then print its summary, the tasks that would change with their diffs and the"
+        " tasks whose outcome is unknown; exit with its status. --follow prints its output too.",
+    )
+    planned.add_argument("target", metavar="PROJECT/TEMPLATE")
+    planned.add_argument(
+        "--answer", "-a", action="append", default=[], metavar="NAME=VALUE",
+        help="a survey answer, as for run",
+    )  # fmt: skip
+    planned.add_argument("--no-input", action="store_true", help="never ask for an answer")
+    planned.add_argument("--limit")
+    planned.add_argument("--tags")
+    planned.add_argument("--skip-tags", dest="skip_tags")
+    planned.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
+
+    applied = command(
+        "apply",
+        apply,
+        "apply a plan: the run bound to what the plan ran (refused when anything moved)",
+        parents=[common, follows],
+        description="Launch the apply of plan PLAN_ID: its commit, launch values and secret"
+        " answers. Refused in one line (exit 3) when the plan did not succeed, expired, was"
+        " applied, waits for an approval, or anything it ran with changed: plan again." + prints_id,
+    )
+    applied.add_argument("run_id", type=_run_id, metavar="PLAN_ID")
+
     halt = command("cancel", cancel, "cancel a queued or running run", parents=[common])
     halt.add_argument("run_id", type=_run_id, metavar="RUN_ID")
 
@@ -113,32 +147,80 @@ def _api(settings: Settings, args: argparse.Namespace) -> Api:
     return Api(client.base_url(settings, args), client.token(settings, args))
 
 
-def launch(settings: Settings, args: argparse.Namespace) -> int:
+def _launch_body(api: Api, args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    """The project id and the launch body of ``run`` and ``plan``: PROJECT/TEMPLATE, the survey
+    answers (asked on a terminal), limit, tags, extra vars."""
     project_name, _, template_name = args.target.partition("/")
     if not project_name or not template_name:
         raise usage(f"{args.target!r}: give the template as PROJECT/TEMPLATE")
     given = [answers.parse(spec) for spec in args.answer]
     extra_vars = _extra_vars(args.extra_vars) if args.extra_vars else None
+    project = api.find("/projects", project_name, "project")
+    template = api.find(f"/projects/{project['id']}/templates", template_name, "template")
+    interactive = sys.stdin.isatty() and not args.no_input
+    body: dict[str, Any] = {"template_id": template["id"], "launch_type": "cli"}
+    body["survey"] = answers.collect(
+        template["survey"],
+        given,
+        target=args.target,
+        ask=answers.prompt if interactive else None,
+    )
+    for field in ("limit", "tags", "skip_tags"):
+        if getattr(args, field) is not None:
+            body[field] = getattr(args, field)
+    if getattr(args, "check", False):
+        body["check_mode"] = True
+    if extra_vars is not None:
+        body["extra_vars"] = extra_vars
+    return int(project["id"]), body
+
+
+def launch(settings: Settings, args: argparse.Namespace) -> int:
     with _api(settings, args) as api:
-        project = api.find("/projects", project_name, "project")
-        template = api.find(f"/projects/{project['id']}/templates", template_name, "template")
-        interactive = sys.stdin.isatty() and not args.no_input
-        body: dict[str, Any] = {"template_id": template["id"], "launch_type": "cli"}
-        body["survey"] = answers.collect(
-            template["survey"],
-            given,
-            target=args.target,
-            ask=answers.prompt if interactive else None,
-        )
-        for field in ("limit", "tags", "skip_tags"):
-            if getattr(args, field) is not None:
-                body[field] = getattr(args, field)
-        if args.check:
-            body["check_mode"] = True
-        if extra_vars is not None:
-            body["extra_vars"] = extra_vars
-        run = api.post(f"/projects/{project['id']}/runs", body)
+        project_id, body = _launch_body(api, args)
+        run = api.post(f"/projects/{project_id}/runs", body)
         return _started(api, run, args)
+
+
+def plan(settings: Settings, args: argparse.Namespace) -> int:
+    """``steward plan``: a plan of the template (check + diff mode), waited for; its summary
+    and diffs printed; the exit code of its status."""
+    with _api(settings, args) as api:
+        project_id, body = _launch_body(api, args)
+        template_id = body.pop("template_id")
+        run = api.post(f"/projects/{project_id}/templates/{template_id}/plans", body)
+        err = Painter(sys.stderr, wants_color(args.color, sys.stderr))
+        err.say(f"plan {run['id']} {run['status']}: {run_url(api, run)}")
+        base = f"/projects/{project_id}/runs/{run['id']}"
+        final = _waited(api, base, args)
+        out = Painter(sys.stdout, wants_color(args.color, sys.stdout))
+        out.lines(plans.shown(api.get(f"{base}/plan")))
+        reason = f" ({final['status_reason']})" if final["status_reason"] else ""
+        err.say(f"plan {run['id']} {err.status(final['status'])}{reason}: {run_url(api, final)}")
+        if final["status"] == "successful":
+            err.say(f"apply it: steward apply {run['id']}")
+        return exits.for_status(final["status"])
+
+
+def apply(settings: Settings, args: argparse.Namespace) -> int:
+    """``steward apply PLAN_ID``: the plan's apply, refused in one line (exit 3) with the
+    server's reason ("… changed since plan N: plan again")."""
+    with _api(settings, args) as api:
+        found = _find_run(api, args.run_id)
+        run = api.post(f"/projects/{found['project_id']}/runs/{found['id']}/apply", {})
+        return _started(api, run, args)
+
+
+def _waited(api: Api, base: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The run once finished: its output followed with --follow, else polled."""
+    if args.follow:
+        follow(api, base, Painter(sys.stdout, wants_color(args.color, sys.stdout)))
+        return dict(api.get(base))
+    while True:
+        found = api.get(base)
+        if found["status"] not in UNFINISHED:
+            return dict(found)
+        time.sleep(POLL_SECONDS)
 
 
 def relaunch(settings: Settings, args: argparse.Namespace) -> int:

@@ -14,9 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from steward.errors import DomainError
-from steward.execution import requirements, workdirs
+from steward.execution import binding, changes, requirements, workdirs
 from steward.execution.ansible import processes
-from steward.execution.ansible.playbook import Outcome, run_playbook
+from steward.execution.ansible.playbook import Outcome, RunnerSpec, run_playbook
 from steward.execution.preparation import prepare
 from steward.execution.recorder import Recorder
 from steward.execution.requirements import Installed
@@ -24,7 +24,7 @@ from steward.metrics import recording
 from steward.queue import RunSignals
 from steward.runs import lifecycle
 from steward.runs.lifecycle import WorkerId
-from steward.runs.models import Run
+from steward.runs.models import Run, RunKind
 from steward.runs.status import Reason, RunStatus
 from steward.runtime import Runtime
 
@@ -143,6 +143,21 @@ def _finish(
             time.sleep(1.0)
 
 
+def _bind(runtime: Runtime, run_id: int, spec: RunnerSpec) -> str:
+    """A plan records its inventory; an apply checks it and its commit against its plan's
+    (``execution/binding``): why it may not go on, or ''."""
+    with runtime.sessions() as session:
+        run = session.get_one(Run, run_id)
+        if run.kind == RunKind.APPLY and run.plan_id is not None:
+            plan_commit = session.scalar(select(Run.commit_hash).where(Run.id == run.plan_id))
+            if plan_commit and plan_commit != run.commit_hash:
+                return (
+                    f"the repository is at {run.commit_hash[:12]}, the plan ran"
+                    f" {plan_commit[:12]}: plan again"
+                )
+        return binding.bind(session, run, spec)
+
+
 def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSignals) -> None:
     """Run a run this worker has claimed. Never raises: every failure ends in a final status."""
     workdir = workdirs.private_dir(runtime.settings, run_id)
@@ -163,6 +178,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
                 watch.deadline = time.monotonic() + prepared.timeout_seconds
             run.commit_hash = prepared.commit
             session.commit()
+            kind = RunKind(run.kind)
         recorder = Recorder(
             runtime.sessions,
             run_id,
@@ -174,6 +190,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         sampling = recording.start(runtime, run_id, prepared.spec)  # host metrics, own threads
         installed = Installed()
         outcome = STOPPED
+        refused = ""  # an apply whose inventory or commit is not its plan's
         try:
             installed = requirements.install(
                 prepared.requirements,
@@ -185,11 +202,13 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
                 stop=watch.stopping,
             )
             if installed.failure is None and not installed.stopped:
-                outcome = run_playbook(
-                    prepared.with_requirements(installed),
-                    on_event=installed.numbered(recorder.add),
-                    should_cancel=watch,
-                )
+                spec = prepared.with_requirements(installed)
+                if kind is not RunKind.RUN:
+                    refused = _bind(runtime, run_id, spec)
+                if not refused:
+                    outcome = run_playbook(
+                        spec, on_event=installed.numbered(recorder.add), should_cancel=watch
+                    )
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
             sampling.stop()
@@ -198,6 +217,14 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         if installed.failure is not None:
             _finish(runtime, run_id, RunStatus.ERROR, installed.failure)
             return
+        if refused:
+            _finish(runtime, run_id, RunStatus.FAILED, refused)
+            return
+        if kind is not RunKind.RUN and outcome is not STOPPED:
+            with runtime.sessions() as session:
+                changes.record(
+                    session, session.get_one(Run, run_id), str(prepared.spec.project_dir)
+                )
         status, reason = _final_status(outcome, watch)
         _finish(runtime, run_id, status, reason, outcome.rc)
     except DomainError as exc:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from steward.bounds import PLAN_DIFF_RESULT_MAX
 from steward.config import Settings
 from steward.crypto import KeyCipher
 from steward.environments import service as environments
@@ -19,7 +20,7 @@ from steward.environments.models import Environment
 from steward.errors import InvalidState
 from steward.execution import workdirs
 from steward.execution.ansible import extravars, venvs
-from steward.execution.ansible.playbook import RunnerSpec, write_secret
+from steward.execution.ansible.playbook import PLAN_DIFF_VARIABLE, RunnerSpec, write_secret
 from steward.execution.ansible.sandbox import Sandbox
 from steward.execution.requirements import Installed, RequirementsPlan
 from steward.galaxy import service as galaxy
@@ -36,7 +37,7 @@ from steward.projects.models import Project
 from steward.repositories import local
 from steward.repositories.checkout import checkout
 from steward.repositories.models import Repository
-from steward.runs.models import Run
+from steward.runs.models import Run, RunKind
 from steward.runs.params import RunParams
 from steward.templates import patterns
 
@@ -133,6 +134,8 @@ def prepare(
             "ANSIBLE_INVENTORY_ENABLED": ",".join(plugins_for(inventory)),
         }
     )
+    if run.kind == RunKind.PLAN:  # the callback keeps what a plan reads (diffs, skips, refs)
+        env[PLAN_DIFF_VARIABLE] = str(PLAN_DIFF_RESULT_MAX)
     visible = (workdir, control_dir, known_hosts)
     spec = RunnerSpec(
         run_uuid=run.uuid,

@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 from steward.auth.models import User
 from steward.notifications.models import Message, RunEventKind
 from steward.projects.models import Project
-from steward.runs import story
-from steward.runs.models import Run, RunHost
+from steward.runs import planned, story
+from steward.runs.models import Run, RunHost, RunKind
 from steward.runs.quiet import QuietHost
 from steward.templates.models import Template
 from steward.workflows import approvers
@@ -167,8 +167,16 @@ def for_run(
     }
     if quiet_host is not None:
         content["quiet_host"] = quiet_host
+    if finished and run.kind == RunKind.APPLY:  # what the apply changed that its plan did not say
+        shown, unplanned_total = planned.unplanned(session, run.id, limit=UNPLANNED_SHOWN)
+        content["plan_id"] = run.plan_id
+        content["unplanned"] = [u.model_dump() for u in shown]
+        content["unplanned_total"] = unplanned_total
     content["text"] = _text(content, finished)
     return content
+
+
+UNPLANNED_SHOWN = 10
 
 
 def for_approval(session: Session, message: Message, base_url: str) -> dict[str, Any]:
@@ -291,6 +299,16 @@ def _text(content: dict[str, Any], finished: bool) -> str:
         ]
         if content["hosts_total"] > len(content["hosts"]):
             lines.append(f"  … and {content['hosts_total'] - len(content['hosts'])} more")
+    if content.get("unplanned_total"):
+        lines.append(
+            f"Unplanned changes ({content['unplanned_total']}, not predicted by plan"
+            f" #{content['plan_id']}):"
+        )
+        lines += [
+            f"  task '{u['task']}' ({u['task_path']}) on {u['host']}" for u in content["unplanned"]
+        ]
+        if content["unplanned_total"] > len(content["unplanned"]):
+            lines.append(f"  … and {content['unplanned_total'] - len(content['unplanned'])} more")
     failure = content["first_failure"]
     if failure:
         lines.append(

@@ -13,6 +13,15 @@ from steward.db import Base, utcnow
 from steward.runs.status import RunStatus
 
 
+class RunKind(enum.StrEnum):
+    """What a run is for: a run, a plan (check + diff mode, whose apply is bound to it) or the
+    apply of a plan (``plans``)."""
+
+    RUN = "run"
+    PLAN = "plan"
+    APPLY = "apply"
+
+
 class LaunchType(enum.StrEnum):
     API = "api"
     UI = "ui"
@@ -64,6 +73,12 @@ class Run(Base):
     # a node of this workflow run (workflows.progress); its status changes mark it for a pass
     workflow_run_id: Mapped[int | None] = mapped_column(
         ForeignKey("workflow_runs.id", ondelete="SET NULL"), index=True
+    )
+
+    kind: Mapped[RunKind] = mapped_column(String(8), default=RunKind.RUN, server_default="run")
+    # an apply: the plan it applies (``plans``)
+    plan_id: Mapped[int | None] = mapped_column(
+        ForeignKey("runs.id", ondelete="SET NULL"), index=True
     )
 
     # effective parameters with secrets redacted, and the template as it was at launch
@@ -179,3 +194,49 @@ class RunHost(Base):
     skipped: Mapped[int] = mapped_column(default=0)
     rescued: Mapped[int] = mapped_column(default=0)
     ignored: Mapped[int] = mapped_column(default=0)
+
+
+class Plan(Base):
+    """What binds a plan run (``Run.kind`` plan) to its apply (``plans``): hashes of what it ran
+    with, its expiry, its approval, and the apply that consumed it. Written at launch; the
+    inventory's hashes while it executes."""
+
+    __tablename__ = "plans"
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
+    expires_at: Mapped[dt.datetime]
+    # hashes of the template, environment, keys and launch values as launched: {name: sha256}
+    binding: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # the resolved inventory (ansible-inventory --list --export) and its host names, hashed
+    inventory_hash: Mapped[str] = mapped_column(String(64), default="")
+    inventory_hosts_hash: Mapped[str] = mapped_column(String(64), default="")
+    inventory_host_count: Mapped[int] = mapped_column(default=0)
+    needs_approval: Mapped[bool] = mapped_column(default=False)
+    approval: Mapped[str] = mapped_column(String(16), default="")  # "", approved, rejected
+    approved_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    approval_comment: Mapped[str] = mapped_column(Text, default="")
+    decided_at: Mapped[dt.datetime | None]
+    # the apply that consumed it: set once, by a conditional update (``plans.service.apply``)
+    apply_run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+
+
+class RunChange(Base):
+    """A task result of a plan or an apply that changed (or, in a plan, would change, or cannot
+    be predicted: ``unknown``), per host; a task is known across runs of one commit by its
+    ``task_path`` (file:line), host and ``occurrence`` (the nth result of that path there)."""
+
+    __tablename__ = "run_changes"
+    __table_args__ = (Index("ix_run_changes_run_id_outcome", "run_id", "outcome", "task_path"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    counter: Mapped[int]  # the event
+    host: Mapped[str] = mapped_column(String(255))
+    task: Mapped[str] = mapped_column(String(500), default="")
+    task_path: Mapped[str] = mapped_column(String(1000), default="")
+    occurrence: Mapped[int] = mapped_column(default=1)
+    action: Mapped[str] = mapped_column(String(200), default="")
+    outcome: Mapped[str] = mapped_column(String(8))  # change, unknown
+    reason: Mapped[str] = mapped_column(Text, default="")  # why unknown
+    diff: Mapped[str] = mapped_column(Text, default="")  # unified, masked, bounded
+    unplanned: Mapped[bool] = mapped_column(default=False)  # an apply's change no plan predicted

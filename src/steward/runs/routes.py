@@ -19,7 +19,7 @@ from steward.api.deps import (
     ViewedRun,
 )
 from steward.bounds import POSITION_MAX
-from steward.runs import output, refs, relaunch, service, story, waiting
+from steward.runs import output, planned, refs, relaunch, service, story, waiting
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import (
     FAILED_HOSTS_SHOWN,
@@ -152,7 +152,8 @@ def read_run(run: ViewedRun, rights: AccessDep, session: SessionDep, rt: Runtime
     counts = story.host_counts(session, [run.id]).get(run.id)
     told = story.story(session, run)
     read = _read(run, *service.names(session, run), why, counts)
-    return read.model_copy(update={"refs": named, "story": told})
+    plan = planned.info(session, run)
+    return read.model_copy(update={"refs": named, "story": told, "plan": plan})
 
 
 @router.patch("/{run_id}")

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from steward.bounds import RUN_VALUE_FILTERS_MAX, Id, LineAfter, Offset, RunLabel, RunNote
-from steward.runs.models import LaunchType
+from steward.runs.models import LaunchType, RunKind
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.runs.values import FILTER_TEXT_MAX, LAUNCH_FIELDS
@@ -93,6 +93,27 @@ class RunStory(ResponseModel):
     unfinished_host_count: int
 
 
+class UnplannedChange(ResponseModel):
+    host: str
+    task: str
+    task_path: str
+    occurrence: int
+    counter: int
+
+
+class RunPlanInfo(ResponseModel):
+    """On the read of a plan or an apply: the plan's approval and apply, and an apply's changes
+    its plan did not predict (``unplanned``)."""
+
+    plan_id: int
+    approval: str = Field(description="'', approved or rejected")
+    approved_by: str = ""
+    approval_comment: str = ""
+    apply_run_id: int | None = None
+    unplanned: list[UnplannedChange] = Field(default_factory=list)
+    unplanned_count: int = 0
+
+
 class RunRead(ResponseModel):
     id: int
     project_id: int
@@ -110,6 +131,11 @@ class RunRead(ResponseModel):
     webhook_id: int | None = Field(default=None, description="launched by this webhook")
     workflow_run_id: int | None = Field(
         default=None, description="launched as a node of this workflow run"
+    )
+    kind: RunKind | None = Field(default=None, description="run, plan or apply (of plan_id)")
+    plan_id: int | None = Field(default=None, description="an apply: the plan it applies")
+    plan: RunPlanInfo | None = Field(
+        default=None, description="a plan's or an apply's: in the read of one run only"
     )
     params: RunParams
     refs: RunRefs | None = Field(

@@ -21,7 +21,7 @@ from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
 from steward.runs import handoff, lifecycle, values
 from steward.runs import relaunch as relaunch_values
-from steward.runs.models import LaunchType, Run, RunHost
+from steward.runs.models import LaunchType, Run, RunHost, RunKind
 from steward.runs.params import RunParams
 from steward.runs.schemas import RunFilters, RunLabelUpdate
 from steward.runs.status import Reason, RunStatus
@@ -81,6 +81,22 @@ class Launch:
     overrides: LaunchOverrides
     trigger: Trigger
     granted: frozenset[str] = frozenset()
+    kind: RunKind = RunKind.RUN  # a plan runs in check + diff mode; an apply in neither
+    plan_id: int | None = None  # an apply: its plan
+
+
+def _for_kind(template: Template, kind: RunKind, params: RunParams) -> RunParams:
+    """The launch values of a run of ``kind``: a plan (which the template must allow) in check
+    and diff mode whatever the template says, an apply in neither."""
+    if kind is RunKind.RUN:
+        return params
+    if kind is RunKind.PLAN and not template.plans_allowed:
+        raise InvalidState(
+            f"template '{template.name}' does not allow plans: its editor may allow them"
+            " (plans_allowed)"
+        )
+    planned = kind is RunKind.PLAN
+    return params.model_copy(update={"check_mode": planned, "diff_mode": planned})
 
 
 def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
@@ -94,6 +110,7 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     actor, trigger, project = request.actor, request.trigger, request.rights.project
     template = launchable(session, request.rights, request.template_id)
     resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
+    params = _for_kind(template, request.kind, resolved.params)
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -103,7 +120,9 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
-        params=resolved.params.model_dump(mode="json"),
+        kind=request.kind,
+        plan_id=request.plan_id,
+        params=params.model_dump(mode="json"),
         template_snapshot=_snapshot(session, template),
         secret_params=(
             cipher.encrypt({"extra_vars": resolved.secrets}) if resolved.secrets else None
@@ -111,7 +130,7 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     )
     session.add(run)
     session.flush()
-    session.add_all(values.rows(run, resolved.params))
+    session.add_all(values.rows(run, params))
     relaunched = trigger.relaunch_of_id is not None
     action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
     _audit(session, actor, action, run, template.name, launched=True)
@@ -153,7 +172,10 @@ def _audit(
             for kind, name, value in given
         },
         detail=(
-            f"{template_name} ({params.playbook}) limit={params.limit or 'all'}"
+            f"{template_name} ({params.playbook})"
+            + (f" {run.kind}" if run.kind != RunKind.RUN else "")
+            + (f" of plan {run.plan_id}" if run.plan_id else "")
+            + f" limit={params.limit or 'all'}"
             f" via {run.launch_type}"
             + (f" of run {run.relaunch_of_id}" if run.relaunch_of_id else "")
             + "".join(f" {name}={value}" for kind, name, value in given if kind == values.ANSWER)

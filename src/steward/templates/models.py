@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, String, Table
+from sqlalchemy import Column, ForeignKey, String, Table, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base
@@ -51,6 +51,10 @@ class Template(ProjectScoped):
     # the virtual environment whose Ansible runs it: "" the server's own, else one of
     # STEWARD_ANSIBLE_VENVS (execution/ansible/venvs.py)
     ansible_venv: Mapped[str] = mapped_column(String(1000), default="")
+    # plans (check + diff runs whose apply is bound to them) may be launched; with
+    # ``plan_approval`` a plan needs another person's approval before its apply (``plans``)
+    plans_allowed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    plan_approval: Mapped[bool] = mapped_column(default=False, server_default=false())
     # names of the launch fields a launch may override (see templates.schemas.OverridableField)
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question

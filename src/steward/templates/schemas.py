@@ -69,6 +69,15 @@ EXCEPTIONS_DOC = (
     " how Ansible connects, escalates or runs code"
 )
 
+PLANS_ALLOWED_DOC = (
+    "it may be launched as a plan (check + diff mode; what would change per host and task),"
+    " whose apply is bound to what the plan ran"
+)
+PLAN_APPROVAL_DOC = (
+    "its plans need the approval of someone other than their launcher (permission"
+    " 'plan:approve') before they are applied"
+)
+
 
 class RunOptionChanges(RequestModel):
     """A template's run options, each optional: what a template's update changes, and what a
@@ -125,6 +134,9 @@ class TemplateCreate(RequestModel):
     runner_group_id: Id | None = Field(
         default=None, description="where its runs execute (admins choose); null: the project's"
     )
+    # None: off (optional in the typed client)
+    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
 
 
 class TemplateUpdate(NamedUpdate, RunOptionChanges):
@@ -144,6 +156,8 @@ class TemplateUpdate(NamedUpdate, RunOptionChanges):
     install_requirements: bool | None = None
     ansible_venv: AnsibleVenv | None = None
     runner_group_id: Id | None = None
+    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
 
     NULLABLE = frozenset(
         {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
@@ -189,6 +203,8 @@ class TemplateRead(ResponseModel):
     install_requirements: bool
     ansible_venv: str
     runner_group_id: int | None
+    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -51,7 +51,9 @@ AUDITED_FIELDS = (
     "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
     "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
+    "plans_allowed", "plan_approval",
 )  # fmt: skip
+PLAN_FLAGS = ("plans_allowed", "plan_approval")
 # what decides which survey variables launch values may set
 LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})
 
@@ -116,7 +118,10 @@ def create(
     if body.runner_group_id is not None:
         runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     template = Template(project_id=project.id)
-    _apply(session, project, template, body.model_dump(mode="json"))
+    values = body.model_dump(mode="json")
+    for flag in PLAN_FLAGS:  # optional in the request: off unless said
+        values[flag] = bool(values[flag])
+    _apply(session, project, template, values)
     _check_survey_variables(template)
     _check_playbook(session, reach, template)
     return audit.commit_created(session, actor, AuditAction.TEMPLATE_CREATE, template, _fields)

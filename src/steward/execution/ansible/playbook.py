@@ -43,6 +43,7 @@ Event = dict[str, Any]
 BIN_DIR = Path(sys.executable).parent
 CALLBACK_DIR = Path(__file__).resolve().parent / "callback"
 EVENTS_FD_VARIABLE = "STEWARD_EVENTS_FD"  # read by the plugin
+PLAN_DIFF_VARIABLE = "STEWARD_PLAN_DIFF_BYTES"  # the callback's DIFF_VARIABLE: set for a plan
 HEADER = struct.Struct("!II")  # a record: event JSON length, text length (the plugin's format)
 POLL_SECONDS = 0.25  # should_cancel is called this often
 # while output flows, the pipes are read at most this often: a pipe holds the output meanwhile
@@ -406,3 +407,46 @@ def _follow(
                 proc.wait()
                 return True
     return False
+
+
+INVENTORY_TIMEOUT_SECONDS = 300.0
+
+
+def inventory_listing(spec: RunnerSpec, timeout: float = INVENTORY_TIMEOUT_SECONDS) -> bytes:
+    """``ansible-inventory --list --export`` of the run's inventory as ansible-playbook would
+    read it: the same sandbox, environment, Ansible and vault passwords (what binds an apply to
+    its plan: ``execution/binding``). Raises ``InvalidState`` when it fails (its exit code only:
+    an inventory script's complaint may hold anything)."""
+    argv = [
+        *spec.sandbox,
+        str(spec.bin_dir / "ansible-inventory"),
+        f"--inventory={spec.inventory}",
+        "--list",
+        "--export",
+    ]
+    for label, path in spec.vault_ids:
+        argv.append(f"--vault-id={label}@{path}" if label else f"--vault-id={path}")
+    env = spec.environment(-1, None)
+    env.pop(EVENTS_FD_VARIABLE, None)
+    with subprocess.Popen(
+        argv,
+        cwd=spec.project_dir,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    ) as child:
+        try:
+            stdout, _ = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, 9)
+            child.communicate()
+            raise InvalidState(
+                f"ansible-inventory did not list the inventory within {timeout:g} seconds"
+            ) from None
+    if child.returncode != 0:
+        raise InvalidState(
+            f"ansible-inventory could not list the inventory (exit code {child.returncode})"
+        )
+    return stdout

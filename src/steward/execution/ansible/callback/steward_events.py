@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import difflib
 import io
 import json
 import os
+import re
 import struct
 import sys
 import threading
@@ -49,6 +51,13 @@ DOCUMENTATION = """
 """
 
 FD_VARIABLE = "STEWARD_EVENTS_FD"
+# set for a plan or an apply (Steward's plans): the largest diff kept of one result, in bytes; the
+# plugin then adds to events what a plan reads (each result's diff as unified text, a skip's
+# message, what a task registers and the variables it names)
+DIFF_VARIABLE = "STEWARD_PLAN_DIFF_BYTES"
+SKIP_MSG_MAX = 500
+REFS_MAX = 200
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 HEADER = struct.Struct("!II")
 MAX_EVENT_BYTES = 64 * 1024  # Steward stores no more of an event's data (execution/recorder.py)
 MAX_VALUE_BYTES = 4096  # a value of a trimmed result is kept under this size
@@ -111,6 +120,89 @@ def _trimmed(res: dict[str, Any]) -> dict[str, Any]:
         except (TypeError, ValueError):
             continue
     return kept
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, indent=4, sort_keys=True, default=_jsonable) + "\n"
+
+
+def unified_diff(diffs: Any, limit: int) -> str:
+    """Ansible's ``diff`` of a result (a dict or a list of them: ``before``/``after`` with their
+    headers, ``prepared`` text, or why there is none) as unified text without colours, cut at
+    ``limit`` bytes (said in its last line)."""
+    parts: list[str] = []
+    for diff in diffs if isinstance(diffs, list) else [diffs]:
+        if not isinstance(diff, dict):
+            continue
+        for key, said in (
+            ("dst_binary", "diff skipped: destination file appears to be binary"),
+            ("src_binary", "diff skipped: source file appears to be binary"),
+            ("dst_larger", "diff skipped: destination file is larger than %s bytes"),
+            ("src_larger", "diff skipped: source file is larger than %s bytes"),
+        ):
+            if key in diff:
+                parts.append((said % diff[key] if "%s" in said else said) + "\n")
+        if "before" in diff and "after" in diff:
+            before, after = _text(diff["before"]), _text(diff["after"])
+            lines = []
+            for text in (before, after):
+                split = text.splitlines(True)
+                if split and not split[-1].endswith("\n"):
+                    split[-1] += "\n\\ No newline at end of file\n"
+                lines.append(split)
+            header = diff.get("before_header")
+            after_header = diff.get("after_header")
+            parts.extend(
+                difflib.unified_diff(
+                    lines[0],
+                    lines[1],
+                    fromfile=f"before: {header}" if header else "before",
+                    tofile=f"after: {after_header}" if after_header else "after",
+                )
+            )
+        if "prepared" in diff:
+            parts.append(_text(diff["prepared"]))
+    text = "".join(parts)
+    if len(text.encode("utf-8", "surrogateescape")) > limit:
+        cut = text.encode("utf-8", "surrogateescape")[:limit].decode("utf-8", "ignore")
+        text = cut + f"\n[diff cut at {max(1, limit // 1024)} KiB]\n"
+    return text
+
+
+def _names(value: Any, found: set[str]) -> None:
+    """The identifiers in ``value``'s strings (a task's ``when``, args…), into ``found``."""
+    if isinstance(value, str):
+        found.update(_NAME.findall(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            _names(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _names(item, found)
+
+
+def _refs(task: Any) -> list[str]:
+    """The names a task's conditions, loop and arguments mention (where a registered result of
+    an unpredictable task would reach it)."""
+    found: set[str] = set()
+    for attribute in ("when", "changed_when", "failed_when", "until", "loop", "args"):
+        with contextlib.suppress(Exception):
+            _names(getattr(task, attribute, None), found)
+    return sorted(found)[:REFS_MAX]
+
+
+def _registered(task: Any) -> list[str]:
+    """The variables a task registers (a name; ansible-core >= 2.21 keeps a mapping)."""
+    register = getattr(task, "register", None)
+    if isinstance(register, str):
+        return [register] if register else []
+    if isinstance(register, dict):
+        return sorted(str(name) for name in register)
+    return []
 
 
 class _Frame:
@@ -365,6 +457,8 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         self._playbook_uuid = str(uuid.uuid4())
         self._play: dict[str, str] = {}
         self._host_start: dict[str, datetime.datetime] = {}
+        limit = os.environ.get(DIFF_VARIABLE, "")
+        self._diff_bytes = int(limit) if limit.isdigit() else 0  # 0: not a plan
 
     # ---- building events --------------------------------------------------------------------
 
@@ -410,8 +504,11 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         data = self._task_data(task)
         data["host"] = name
         data["remote_addr"] = host.address
+        raw = _get(result, "result", "_result")
         if with_res:
-            data["res"] = self._res(task, _get(result, "result", "_result"))
+            data["res"] = self._res(task, raw)
+        if self._diff_bytes:
+            self._plan_data(data, raw, skipped=not with_res)
         if timed:
             start = self._host_start.get(name)
             if start is not None:
@@ -423,12 +520,39 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
                 )
         return data
 
+    def _plan_data(self, data: dict[str, Any], raw: Any, *, skipped: bool) -> None:
+        """What a plan reads of a result: its diffs as unified text (``plan_diff``; the raw
+        before/after leave the stored result), a skip's message; nothing of a no_log one."""
+        if not isinstance(raw, dict) or raw.get("_ansible_no_log"):
+            return
+        diffs = []
+        if raw.get("diff"):
+            diffs.append(raw["diff"])
+        for item in raw.get("results") or []:
+            if isinstance(item, dict) and item.get("diff") and not item.get("_ansible_no_log"):
+                diffs.append(item["diff"])
+        if diffs:
+            flat = [d for found in diffs for d in (found if isinstance(found, list) else [found])]
+            data["plan_diff"] = unified_diff(flat, self._diff_bytes)
+        res = data.get("res")
+        if isinstance(res, dict):  # its own copy: the items are the result's, left as they are
+            res.pop("diff", None)
+            items = res.get("results")
+            if isinstance(items, list):
+                res["results"] = [
+                    {k: v for k, v in i.items() if k != "diff"} if isinstance(i, dict) else i
+                    for i in items
+                ]
+        message = raw.get("msg") or raw.get("skip_reason")
+        if (skipped or raw.get("skipped")) and message:
+            data["skip_msg"] = str(message)[:SKIP_MSG_MAX]
+
     @staticmethod
     def _res(task: Any, result: Any) -> dict[str, Any]:
         """A copy of the result, as the event stores it (``no_log``: only that it is hidden)."""
         res: dict[str, Any] = dict(result) if result is not None else {}
-        if res.get("_ansible_no_log"):
-            return {"censored": CENSORED}
+        if res.get("_ansible_no_log"):  # whether it changed is no secret (the recap counts it)
+            return {"censored": CENSORED, "changed": bool(res.get("changed"))}
         if task.action in ("setup", "gather_facts", "ansible.builtin.setup"):
             facts = res.get("ansible_facts")
             if isinstance(facts, dict) and "ansible_env" in facts:  # the job's env: not stored
@@ -466,6 +590,8 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
     def _task_start(self, task: Any, is_conditional: bool) -> None:
         data = self._task_data(task)
         data.update(name=task.get_name(), is_conditional=is_conditional)
+        if self._diff_bytes:
+            data.update(register=_registered(task), refs=_refs(task))
         self._emit("playbook_on_task_start", data, data["task_uuid"], parent=data.get("play_uuid"))
 
     def v2_playbook_on_task_start(self, task: Any, is_conditional: bool) -> None:
@@ -546,7 +672,9 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         self._emit("runner_retry", self._result_data(result, timed=False))
 
     def v2_on_file_diff(self, result: Any) -> None:
+        if self._diff_bytes:  # a plan keeps the diff with the result (``plan_diff``)
+            return
         data = self._result_data(result, with_res=False, timed=False)
         res = _get(result, "result", "_result") or {}
-        data["diff"] = res.get("diff")
+        data["diff"] = None if res.get("_ansible_no_log") else res.get("diff")
         self._emit("runner_on_file_diff", data)

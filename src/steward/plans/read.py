@@ -1,0 +1,153 @@
+"""The read of a plan: its summary line, the hosts that would change, the items grouped by task
+(unknowns first) with per-host diffs, its binding, approval and apply. The counts come from one
+aggregate query on ``run_changes`` (its index: run, outcome, task path)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import distinct, func, select
+from sqlalchemy.orm import Session
+
+from steward.access.actor import Actor
+from steward.access.policy import ProjectAccess
+from steward.auth.models import User
+from steward.db import utcnow
+from steward.plans import approvers, binding, service
+from steward.plans.schemas import PlanApproval, PlanBinding, PlanHostItem, PlanRead, PlanTask
+from steward.runs.models import Plan, Run, RunChange
+from steward.runs.params import RunParams
+from steward.runs.status import RunStatus
+from steward.templates.models import Template
+
+ITEMS_SHOWN = 5000  # host results listed with their diffs; the counts are of all of them
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(hosts: int, tasks: int, unknown: int) -> str:
+    return (
+        f"{_plural(hosts, 'host')} {'changes' if hosts == 1 else 'change'},"
+        f" {_plural(tasks, 'task')}, {unknown} unknown"
+    )
+
+
+def counts(session: Session, run_id: int) -> tuple[int, int, int]:
+    """Hosts that would change, tasks that would change, tasks whose outcome is unknown."""
+    rows = dict(
+        (outcome, (hosts, tasks))
+        for outcome, hosts, tasks in session.execute(
+            select(
+                RunChange.outcome,
+                func.count(distinct(RunChange.host)),
+                func.count(distinct(RunChange.task_path)),
+            )
+            .where(RunChange.run_id == run_id)
+            .group_by(RunChange.outcome)
+        )
+    )
+    hosts, tasks = rows.get("change", (0, 0))
+    return hosts, tasks, rows.get("unknown", (0, 0))[1]
+
+
+def _tasks(session: Session, run_id: int) -> tuple[list[PlanTask], bool]:
+    query = (
+        select(RunChange)
+        .where(RunChange.run_id == run_id)
+        .order_by(RunChange.outcome.desc(), RunChange.counter)  # unknown before change
+        .limit(ITEMS_SHOWN + 1)
+    )
+    found = list(session.scalars(query))
+    grouped: dict[tuple[str, str], PlanTask] = {}
+    for row in found[:ITEMS_SHOWN]:
+        key = (row.outcome, row.task_path)
+        task = grouped.get(key)
+        if task is None:
+            task = grouped[key] = PlanTask(
+                task=row.task,
+                task_path=row.task_path,
+                action=row.action,
+                outcome="unknown" if row.outcome == "unknown" else "change",
+                hosts=[],
+            )
+        task.hosts.append(
+            PlanHostItem(
+                host=row.host,
+                counter=row.counter,
+                occurrence=row.occurrence,
+                diff=row.diff,
+                reason=row.reason,
+            )
+        )
+    return list(grouped.values()), len(found) > ITEMS_SHOWN
+
+
+def _hosts(session: Session, run_id: int) -> list[str]:
+    return list(
+        session.scalars(
+            select(RunChange.host)
+            .where(RunChange.run_id == run_id, RunChange.outcome == "change")
+            .distinct()
+            .order_by(RunChange.host)
+        )
+    )
+
+
+def _changed(session: Session, run: Run, plan: Plan) -> list[str]:
+    template = session.get(Template, run.template_id) if run.template_id else None
+    if template is None:
+        return ["the template"]
+    params = RunParams.of(run.params, run.id)
+    return binding.changed(plan.binding, binding.binding(session, template, params))
+
+
+def read(
+    session: Session, rights: ProjectAccess, actor: Actor, run: Run, now: dt.datetime | None = None
+) -> PlanRead:
+    plan = service.plan_of(session, run)
+    moment = now or utcnow()
+    hosts, tasks, unknown = counts(session, run.id)
+    items, truncated = _tasks(session, run.id)
+    decider = session.get(User, plan.approved_by_id) if plan.approved_by_id else None
+    refused = approvers.refusal(rights, actor, run, approve=True)
+    state = plan.approval or "waiting" if plan.needs_approval else plan.approval or "not_needed"
+    applied = session.get(Run, plan.apply_run_id) if plan.apply_run_id else None
+    changed = _changed(session, run, plan)
+    refusal = service.standing_refusal(run, plan, moment)
+    if not refusal and changed:
+        refusal = f"{', '.join(changed)} changed since the plan: {service.PLAN_AGAIN}"
+    return PlanRead(
+        run_id=run.id,
+        status=RunStatus(run.status),
+        summary=summary(hosts, tasks, unknown),
+        hosts_changing=_hosts(session, run.id),
+        host_count=hosts,
+        task_count=tasks,
+        unknown_count=unknown,
+        tasks=items,
+        tasks_truncated=truncated,
+        expires_at=plan.expires_at,
+        expired=service.expired(plan, moment),
+        binding=PlanBinding(
+            commit=run.commit_hash,
+            inventory_hosts=plan.inventory_host_count,
+            inventory_recorded=bool(plan.inventory_hash),
+            changed=changed,
+        ),
+        approval=PlanApproval(
+            required=plan.needs_approval,
+            state=state,  # type: ignore[arg-type]
+            decided_by_id=plan.approved_by_id,
+            decided_by=decider.username if decider else "",
+            comment=plan.approval_comment,
+            decided_at=plan.decided_at,
+            who=approvers.who(run),
+            can_approve=plan.needs_approval and not plan.approval and not refused,
+            approve_reason=refused,
+        ),
+        apply_run_id=plan.apply_run_id,
+        apply_status=RunStatus(applied.status) if applied else None,
+        apply_refusal=refusal,
+    )

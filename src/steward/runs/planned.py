@@ -1,0 +1,53 @@
+"""A plan's or an apply's part of its run read: the plan's approval and apply, and the changes
+an apply made that its plan did not predict (``execution/changes``; ``plans``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from steward.auth.models import User
+from steward.runs.models import Plan, Run, RunChange, RunKind
+from steward.runs.schemas import RunPlanInfo, UnplannedChange
+
+UNPLANNED_SHOWN = 100
+
+
+def unplanned(
+    session: Session, run_id: int, *, limit: int = UNPLANNED_SHOWN
+) -> tuple[list[UnplannedChange], int]:
+    where = (RunChange.run_id == run_id, RunChange.unplanned.is_(True))
+    total = session.scalar(select(func.count()).select_from(RunChange).where(*where)) or 0
+    rows = session.scalars(select(RunChange).where(*where).order_by(RunChange.counter).limit(limit))
+    items = [
+        UnplannedChange(
+            host=r.host,
+            task=r.task,
+            task_path=r.task_path,
+            occurrence=r.occurrence,
+            counter=r.counter,
+        )
+        for r in rows
+    ]
+    return items, total
+
+
+def info(session: Session, run: Run) -> RunPlanInfo | None:
+    kind = RunKind(run.kind)
+    plan_id = run.id if kind is RunKind.PLAN else run.plan_id
+    if kind is RunKind.RUN or plan_id is None:
+        return None
+    plan = session.get(Plan, plan_id)
+    if plan is None:
+        return None
+    approver = session.get(User, plan.approved_by_id) if plan.approved_by_id else None
+    found, total = unplanned(session, run.id) if kind is RunKind.APPLY else ([], 0)
+    return RunPlanInfo(
+        plan_id=plan_id,
+        approval=plan.approval,
+        approved_by=approver.username if approver else "",
+        approval_comment=plan.approval_comment,
+        apply_run_id=plan.apply_run_id,
+        unplanned=found,
+        unplanned_count=total,
+    )
