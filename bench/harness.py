@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -198,3 +200,26 @@ def restart_template(api: Api, repo_dir: Path, project_name: str) -> tuple[int, 
         },
     )
     return int(project), int(template["id"])
+
+
+def finished_run_row(
+    project: int, template: int, n: int, at: dt.datetime, seconds: float = 30, **columns: Any
+) -> dict[str, Any]:
+    """The ``runs`` row of the ``n``-th finished run a benchmark inserts itself (1 in 10
+    failed), created at ``at`` and ``seconds`` long; ``columns`` replace its defaults."""
+    return {
+        "uuid": str(uuid.uuid4()),
+        "project_id": project,
+        "template_id": template,
+        "status": "failed" if n % 10 == 0 else "successful",
+        "launched_by_id": 1,
+        "launch_type": "api",
+        "params": {"playbook": "site.yml", "repository_id": 1, "inventory_id": 1},
+        "template_snapshot": {"name": "restart"},
+        "created_at": at,
+        "started_at": at,
+        "finished_at": at + dt.timedelta(seconds=seconds),
+        "line_count": 40,
+        "event_count": 12,
+        **columns,
+    }

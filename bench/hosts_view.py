@@ -20,11 +20,10 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any, cast
 
-from harness import Api, Server, restart_template
+from harness import Api, Server, finished_run_row, restart_template
 from sqlalchemy import Table, text
 
 from steward.db import make_engine
@@ -53,21 +52,7 @@ def _fill(database: Path, project: int, template: int, count: int, hosts: int) -
             for n in range(first, min(first + BATCH, count)):
                 at = start + dt.timedelta(seconds=n * 300)
                 rows.append(
-                    {
-                        "uuid": str(uuid.uuid4()),
-                        "project_id": project,
-                        "template_id": template,
-                        "status": "failed" if n % 10 == 0 else "successful",
-                        "launched_by_id": 1,
-                        "launch_type": "api",
-                        "params": {"limit": ""},
-                        "template_snapshot": {"name": "restart"},
-                        "created_at": at,
-                        "started_at": at,
-                        "finished_at": at + dt.timedelta(seconds=30),
-                        "line_count": 40,
-                        "event_count": 2 * HOSTS_PER_RUN,
-                    }
+                    finished_run_row(project, template, n, at, event_count=2 * HOSTS_PER_RUN)
                 )
             conn.execute(runs.insert(), rows)
             ids = [

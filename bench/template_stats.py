@@ -24,7 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any, cast
 
-from harness import Api, Server, restart_template
+from harness import Api, Server, finished_run_row, restart_template
 from sqlalchemy import Table
 
 from steward.db import make_engine
@@ -74,23 +74,7 @@ def _fill(database: Path, project: int, template: int, count: int) -> None:
             rows: list[dict[str, Any]] = []
             for n in range(first, min(first + BATCH, count)):
                 at = start + dt.timedelta(seconds=n * 25)
-                rows.append(
-                    {
-                        "uuid": str(uuid.uuid4()),
-                        "project_id": project,
-                        "template_id": template,
-                        "status": "failed" if n % 10 == 0 else "successful",
-                        "launched_by_id": 1,
-                        "launch_type": "api",
-                        "params": {"playbook": "site.yml", "repository_id": 1, "inventory_id": 1},
-                        "template_snapshot": {"name": "restart"},
-                        "created_at": at,
-                        "started_at": at,
-                        "finished_at": at + dt.timedelta(seconds=20 + n % 7),
-                        "line_count": 40,
-                        "event_count": 12,
-                    }
-                )
+                rows.append(finished_run_row(project, template, n, at, 20 + n % 7))
             conn.execute(runs.insert(), rows)
         newest = [
             (row[0], row[1])
