@@ -121,6 +121,7 @@ def test_a_schedule_fires_every_occurrence_once_through_the_server_loop(
         run = wait_until(
             lambda: _finished(api, project, first[-1]["id"]), timeout=20, what="the first run"
         )
+        assert run is not None
         audit = api.get("/audit", params={"action": "run:launch"}).json()["items"]
         read = schedule_of(api, project, schedule["id"])
 
