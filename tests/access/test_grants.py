@@ -64,6 +64,7 @@ def test_a_run_grant_shows_its_template_and_runs_and_nothing_else(shared_world: 
     assert runner.get(f"{p1}/members").status_code == 403
 
 
+@pytest.mark.sqlite_only  # who may launch is the rights' rule; the run it starts is a real one
 def test_who_may_launch_and_with_what(world: World) -> None:
     p1 = world.url("p1")
     t1 = {"template_id": world.ids["t1"]}

@@ -32,7 +32,7 @@ from support.builders import (
     make_project,
     make_template,
 )
-from support.server import FreshServer, Server
+from support.server import Server
 
 from steward.inventories.models import Inventory
 from steward.runs.models import Run
@@ -484,8 +484,9 @@ def test_x_forwarded_for_does_not_change_the_recorded_address(client: TestClient
 
 @pytest.mark.sqlite_only  # a real server on its embedded default
 def test_a_real_server_does_not_trust_x_forwarded_for_by_default(tmp_path: Path) -> None:
-    """A first start too: an empty data directory is migrated, the admin made."""
-    with FreshServer(tmp_path / "data").running() as server, server.api() as api:
+    """On a database migrated once (support.server): a first start is tests/auth/test_totp.py's
+    and tests/runs/test_secrets.py's (their servers log at debug from an empty directory)."""
+    with Server(tmp_path / "data").running() as server, server.api() as api:
         addresses = recorded_addresses(api, prefix="")
     assert addresses == {"project:create": {"127.0.0.1"}, "auth:login_failed": {"127.0.0.1"}}
 

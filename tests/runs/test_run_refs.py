@@ -3,6 +3,8 @@ keys (key names only for who may see the project's keys)."""
 
 from __future__ import annotations
 
+import shutil
+
 from support.builders import Workbench, bearer, make_user, token
 
 
@@ -15,6 +17,9 @@ def test_a_run_names_its_repository_inventory_environment_and_keys(
     template = workbench.template(
         "ok.yml", become_key_id=become, vault_key_ids=[vault], environment_id=environment
     )
+    # the refs come from the run's parameters, not its execution: with the repository's
+    # directory gone, the run ends at its checkout instead of starting ansible-playbook
+    shutil.rmtree(workbench.repo_dir)
     run = workbench.launch(template)
     read = workbench.run(run["id"])
     assert read["refs"] == {
@@ -47,4 +52,4 @@ def test_a_run_names_its_repository_inventory_environment_and_keys(
     assert (refs["become_key"], refs["vault_keys"]) == (None, [])
     assert "sudo-pw" not in as_runner.text
     assert "vault-prod" not in as_runner.text
-    workbench.wait(run["id"])
+    assert workbench.wait(run["id"])["status"] == "error"

@@ -93,6 +93,12 @@ class HookServer:
     def repo_dir(self, name: str) -> Path:
         return self.root / f"{name}-playbooks"
 
+    def unrunnable(self, name: str) -> None:
+        """Remove project ``name``'s repository directory once its templates are saved: the
+        runs its deliveries launch are real launches that end at once (``error``, the checkout
+        fails) without starting ansible-playbook, for tests about the delivery, not the run."""
+        shutil.rmtree(self.repo_dir(name))
+
     def template(self, ids: dict[str, int], playbook: str = "ok.yml", **body: Any) -> int:
         created = post(
             self.api,

@@ -31,6 +31,7 @@ READS_BODY = [{"source": "body", "path": "ref", "op": "exists"}]
 def ids(hook_server: HookServer) -> dict[str, int]:
     ids = hook_server.project("hostile")
     ids["template"] = hook_server.template(ids, overridable=["extra_vars", "ref"])
+    hook_server.unrunnable("hostile")  # the deliveries are the point: a run ends at once
     return ids
 
 
