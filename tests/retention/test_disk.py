@@ -100,6 +100,20 @@ def test_a_prune_reports_the_rows_and_the_bytes_it_freed(own_session: Session) -
         assert "reusable by new rows (PostgreSQL VACUUM)" in record.detail
 
 
+def test_old_rows_at_a_tables_end_go_back_to_the_filesystem(own_session: Session) -> None:
+    """PostgreSQL gives pages back only by truncating a table's empty end (VACUUM, on a
+    connection of its own, with the prune's session committed first so that nothing of ours
+    holds the tables): old rows stored last are given back, not only made reusable."""
+    project = services.project(own_session)
+    _runs_with_output(own_session, project.id, count=1, days_old=1)  # control: kept, first
+    _runs_with_output(own_session, project.id, count=2, days_old=40)  # the tables' end
+
+    pruned = service.prune(own_session, Periods(runs=30))
+
+    assert pruned.runs == 2
+    assert pruned.bytes_freed >= OUTPUT_BYTES  # the end of run_output, given back
+
+
 def test_nothing_removed_nothing_measured_nothing_recorded(db_session: Session) -> None:
     project = services.project(db_session)
     _runs_with_output(db_session, project.id, count=1, days_old=10)

@@ -151,6 +151,10 @@ def reclaim(session: Session, pruned: Iterable[str]) -> None:
             left = now
         _checkpoint(session)
         return
+    # VACUUM runs on a connection of its own: a transaction this session still has open (the
+    # removal's last, empty read) holds locks its truncation of a table's end would wait for,
+    # about 5 s a table before it gives up
+    session.commit()
     engine: Engine = session.get_bind().engine
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         for name in sorted(cascaded(pruned)):
