@@ -59,16 +59,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
         parsed.set_defaults(fn=fn, client=True)
         return parsed
 
-    run = command(
-        "run",
-        launch,
-        "launch a template through the API (--url/STEWARD_URL, --token/STEWARD_TOKEN)",
-        parents=[common, follows],
-        description="Launch PROJECT/TEMPLATE with the values its template lets a launch give."
-        + prints_id,
-    )
-    run.add_argument("target", metavar="PROJECT/TEMPLATE")
-    run.add_argument(
+    # what a launch gives, for run and plan alike
+    values = argparse.ArgumentParser(add_help=False)
+    values.add_argument("target", metavar="PROJECT/TEMPLATE")
+    values.add_argument(
         "--answer",
         "-a",
         action="append",
@@ -78,35 +72,33 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
         "NAME=@FILE sends FILE's content, @- standard input; a password only so, or asked "
         "without echo on a terminal",
     )
-    run.add_argument(
+    values.add_argument(
         "--no-input", action="store_true", help="never ask: a missing answer is an error"
     )
-    run.add_argument("--limit")
-    run.add_argument("--tags")
-    run.add_argument("--skip-tags", dest="skip_tags")
-    run.add_argument("--check", action="store_true")
-    run.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
+    values.add_argument("--limit")
+    values.add_argument("--tags")
+    values.add_argument("--skip-tags", dest="skip_tags")
+    values.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
 
-    planned = command(
+    run = command(
+        "run",
+        launch,
+        "launch a template through the API (--url/STEWARD_URL, --token/STEWARD_TOKEN)",
+        parents=[common, follows, values],
+        description="Launch PROJECT/TEMPLATE with the values its template lets a launch give."
+        + prints_id,
+    )
+    run.add_argument("--check", action="store_true")
+
+    command(
         "plan",
         plan,
         "launch a plan of a template (check + diff mode), wait, print what would change",
-        parents=[common, follows],
+        parents=[common, follows, values],
         description="Launch a plan of PROJECT/TEMPLATE (its template must allow plans), wait"
         " for it, then print its summary, the tasks that would change with their diffs and the"
         " tasks whose outcome is unknown; exit with its status. --follow prints its output too.",
     )
-    planned.add_argument("target", metavar="PROJECT/TEMPLATE")
-    planned.add_argument(
-        "--answer", "-a", action="append", default=[], metavar="NAME=VALUE",
-        help="a survey answer, as for run",
-    )  # fmt: skip
-    planned.add_argument("--no-input", action="store_true", help="never ask for an answer")
-    planned.add_argument("--limit")
-    planned.add_argument("--tags")
-    planned.add_argument("--skip-tags", dest="skip_tags")
-    planned.add_argument("--extra-vars", help="a YAML or JSON mapping, or @FILE holding one")
-
     applied = command(
         "apply",
         apply,

@@ -10,15 +10,7 @@ from steward.access.actor import Actor
 from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, ResourceView, RuntimeDep, SessionDep
 from steward.bounds import HOST_NAME_MAX
-from steward.hosts import service
-from steward.hosts.schemas import (
-    HostChangeFilters,
-    HostChangePage,
-    HostDetail,
-    HostFilters,
-    HostRunPage,
-    HostSummary,
-)
+from steward.hosts import schemas, service
 from steward.runs.schemas import RunFilters
 from steward.schemas import Page
 
@@ -37,8 +29,8 @@ def _admin_reader(actor: ActorDep) -> Actor:
 def list_all_hosts(
     session: SessionDep,
     _actor: Annotated[Actor, Depends(_admin_reader)],
-    filters: Annotated[HostFilters, Query()],
-) -> Page[HostSummary]:
+    filters: Annotated[schemas.HostFilters, Query()],
+) -> Page[schemas.HostSummary]:
     """The hosts of every project (admins): by name, then project."""
     items, total = service.list_hosts(session, filters, None)
     return Page.of(items, total, filters)
@@ -46,8 +38,8 @@ def list_all_hosts(
 
 @router.get("")
 def list_hosts(
-    project: ResourceView, session: SessionDep, filters: Annotated[HostFilters, Query()]
-) -> Page[HostSummary]:
+    project: ResourceView, session: SessionDep, filters: Annotated[schemas.HostFilters, Query()]
+) -> Page[schemas.HostSummary]:
     """Every host of the project's inventories (as last read) and of its runs, by name;
     searchable by name, group and inventory variable. For who may see the project's
     inventories."""
@@ -56,7 +48,7 @@ def list_hosts(
 
 
 @router.get("/{host}")
-def read_host(project: ResourceView, session: SessionDep, host: HostName) -> HostDetail:
+def read_host(project: ResourceView, session: SessionDep, host: HostName) -> schemas.HostDetail:
     """Where the project's inventories list the host (groups, variables masked) and what its
     runs saw (first and last run, the last outcome)."""
     return service.read_host(session, project, host)
@@ -69,11 +61,11 @@ def host_runs(
     actor: ActorDep,
     host: HostName,
     filters: Annotated[RunFilters, Query()],
-) -> HostRunPage:
+) -> schemas.HostRunPage:
     """The runs that reached the host, newest first, with how each went on it: the runs list's
     filters (dates, template, launcher, status, answers; ``host`` is the path's)."""
     items, next_before = service.host_runs(session, actor, project, host, filters)
-    return HostRunPage(items=items, next_before_id=next_before)
+    return schemas.HostRunPage(items=items, next_before_id=next_before)
 
 
 @router.get(
@@ -108,7 +100,7 @@ def host_changes(
     session: SessionDep,
     actor: ActorDep,
     host: HostName,
-    filters: Annotated[HostChangeFilters, Query()],
-) -> HostChangePage:
+    filters: Annotated[schemas.HostChangeFilters, Query()],
+) -> schemas.HostChangePage:
     """The tasks that changed the host, newest first, in the runs the caller may see."""
     return service.host_changes(session, actor, project, host, filters)

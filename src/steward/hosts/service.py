@@ -232,30 +232,19 @@ def _host_run(run: Run, template: str, user: str, counts: RunHost) -> HostRun:
     duration = None
     if run.started_at is not None and run.finished_at is not None:
         duration = round((run.finished_at - run.started_at).total_seconds(), 3)
+    # the fields of the run and of its recap on this host, by their names
+    named = {name: getattr(run, name) for name in HostRun.model_fields if hasattr(Run, name)}
+    named |= {
+        name: getattr(counts, name) for name in HostRun.model_fields if hasattr(RunHost, name)
+    }
     return HostRun(
-        run_id=run.id,
-        template_id=run.template_id,
+        **named,
         template=template or str(run.template_snapshot.get("name", "")),
-        status=run.status,
         launched_by=user,
-        launch_type=run.launch_type,
-        schedule_id=run.schedule_id,
-        webhook_id=run.webhook_id,
-        workflow_run_id=run.workflow_run_id,
-        source_ip=run.source_ip,
-        label=run.label,
-        created_at=run.created_at,
-        started_at=run.started_at,
-        finished_at=run.finished_at,
         duration=duration,
         outcome=seen.outcome(
             {"failed": counts.failed, "unreachable": counts.unreachable, "changed": counts.changed}
         ),
-        ok=counts.ok,
-        changed=counts.changed,
-        failed=counts.failed,
-        unreachable=counts.unreachable,
-        skipped=counts.skipped,
     )
 
 

@@ -72,15 +72,7 @@ def _tasks(session: Session, run_id: int) -> tuple[list[PlanTask], bool]:
                 outcome="unknown" if row.outcome == "unknown" else "change",
                 hosts=[],
             )
-        task.hosts.append(
-            PlanHostItem(
-                host=row.host,
-                counter=row.counter,
-                occurrence=row.occurrence,
-                diff=row.diff,
-                reason=row.reason,
-            )
-        )
+        task.hosts.append(PlanHostItem.model_validate(row))
     return list(grouped.values()), len(found) > ITEMS_SHOWN
 
 

@@ -19,16 +19,7 @@ def unplanned(
     where = (RunChange.run_id == run_id, RunChange.unplanned.is_(True))
     total = session.scalar(select(func.count()).select_from(RunChange).where(*where)) or 0
     rows = session.scalars(select(RunChange).where(*where).order_by(RunChange.counter).limit(limit))
-    items = [
-        UnplannedChange(
-            host=r.host,
-            task=r.task,
-            task_path=r.task_path,
-            occurrence=r.occurrence,
-            counter=r.counter,
-        )
-        for r in rows
-    ]
+    items = [UnplannedChange.model_validate(r) for r in rows]
     return items, total
 
 
