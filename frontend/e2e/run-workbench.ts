@@ -85,6 +85,21 @@ export class Workbench {
     expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
   }
 
+  async patch(url: string, data: unknown): Promise<void> {
+    const response = await this.request.patch(url, {
+      data,
+      headers: { "X-CSRF-Token": this.csrf },
+    });
+    expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
+  }
+
+  /** The id of the template made for `name` (its playbook's file name without .yml). */
+  templateId(name: string): number {
+    const id = this.templates.get(name);
+    if (id === undefined) throw new Error(`no template ${name}`);
+    return id;
+  }
+
   async post(url: string, data: unknown): Promise<Record<string, unknown>> {
     const response = await this.request.post(url, {
       data,

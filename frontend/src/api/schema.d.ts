@@ -5597,7 +5597,7 @@ export interface components {
        */
       workflow_run_id?: number | null;
       /** @description run, plan or apply (of plan_id) */
-      kind?: components["schemas"]["RunKind"] | null;
+      kind: components["schemas"]["RunKind"];
       /**
        * Plan Id
        * @description an apply: the plan it applies
@@ -6654,13 +6654,15 @@ export interface components {
       /**
        * Plans Allowed
        * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
+       * @default false
        */
-      plans_allowed?: boolean | null;
+      plans_allowed: boolean;
       /**
        * Plan Approval
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
+       * @default false
        */
-      plan_approval?: boolean | null;
+      plan_approval: boolean;
     };
     /** TemplateRead */
     TemplateRead: {
@@ -6732,12 +6734,12 @@ export interface components {
        * Plans Allowed
        * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
        */
-      plans_allowed?: boolean | null;
+      plans_allowed: boolean;
       /**
        * Plan Approval
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
        */
-      plan_approval?: boolean | null;
+      plan_approval: boolean;
       /**
        * Created At
        * Format: date-time

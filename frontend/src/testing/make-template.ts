@@ -49,6 +49,8 @@ export function makeTemplate(overrides: Partial<Template> = {}): Template {
     install_requirements: false,
     ansible_venv: "",
     launch_var_exceptions: [],
+    plans_allowed: false,
+    plan_approval: false,
     runner_group_id: null,
     survey: [],
     created_at: "",

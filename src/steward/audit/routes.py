@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from steward.access.actor import Actor
 from steward.access.policy import Action, projects_allowing, require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
+from steward.api.downloads import attachment
 from steward.audit import export, service, sinks, stream
 from steward.audit.schemas import AuditFilters, AuditPage, AuditRead, StreamStatus
 from steward.bounds import Id
@@ -70,11 +71,7 @@ def _download(
             for line in lines(records):
                 yield line.encode()
 
-    return StreamingResponse(
-        body(),
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    return attachment(body(), media_type, filename)
 
 
 @router.get(

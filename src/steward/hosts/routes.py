@@ -9,6 +9,7 @@ from fastapi.responses import StreamingResponse
 from steward.access.actor import Actor
 from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, ResourceView, RuntimeDep, SessionDep
+from steward.api.downloads import attachment
 from steward.bounds import HOST_NAME_MAX
 from steward.hosts import schemas, service
 from steward.runs.schemas import RunFilters
@@ -87,11 +88,7 @@ def export_host_runs(
             for line in service.export_runs(session, actor, project, host, filters):
                 yield line.encode()
 
-    return StreamingResponse(
-        body(),
-        media_type="text/csv",
-        headers={"Content-Disposition": 'attachment; filename="steward-host-runs.csv"'},
-    )
+    return attachment(body(), "text/csv", "steward-host-runs.csv")
 
 
 @router.get("/{host}/changes")

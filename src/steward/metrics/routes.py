@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from steward.api.deps import RuntimeDep, SessionDep, ViewedRun
+from steward.api.downloads import attachment
 from steward.metrics import export, service
 from steward.metrics.schemas import ExportFormat, MetricsExport, MetricsQuery, MetricsRead
 
@@ -45,12 +46,4 @@ def export_metrics(
         text = export.csv_text(rt.sessions, run.id, query, win)
     else:
         text = export.json_text(rt.sessions, run.id, query, win)
-    return StreamingResponse(
-        text,
-        media_type=MEDIA[query.format],
-        headers={
-            "Content-Disposition": (
-                f'attachment; filename="run-{run.id}-metrics.{query.format.value}"'
-            )
-        },
-    )
+    return attachment(text, MEDIA[query.format], f"run-{run.id}-metrics.{query.format.value}")

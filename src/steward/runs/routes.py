@@ -18,6 +18,7 @@ from steward.api.deps import (
     SessionDep,
     ViewedRun,
 )
+from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
 from steward.runs import output, planned, refs, relaunch, service, story, waiting
 from steward.runs.models import LaunchType, Run
@@ -271,10 +272,10 @@ def read_timeline(
 )
 def download_output(run: ViewedRun, rt: RuntimeDep, ansi: bool = False) -> StreamingResponse:
     """The whole output as text; ANSI colour codes stripped unless ansi=true."""
-    return StreamingResponse(
+    return attachment(
         output.text(rt.sessions, run.id, strip_ansi=not ansi),
-        media_type="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="run-{run.id}.log"'},
+        "text/plain; charset=utf-8",
+        f"run-{run.id}.log",
     )
 
 

@@ -132,7 +132,7 @@ class RunRead(ResponseModel):
     workflow_run_id: int | None = Field(
         default=None, description="launched as a node of this workflow run"
     )
-    kind: RunKind | None = Field(default=None, description="run, plan or apply (of plan_id)")
+    kind: RunKind = Field(description="run, plan or apply (of plan_id)")
     plan_id: int | None = Field(default=None, description="an apply: the plan it applies")
     plan: RunPlanInfo | None = Field(
         default=None, description="a plan's or an apply's: in the read of one run only"

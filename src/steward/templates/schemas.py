@@ -134,9 +134,8 @@ class TemplateCreate(RequestModel):
     runner_group_id: Id | None = Field(
         default=None, description="where its runs execute (admins choose); null: the project's"
     )
-    # None: off (optional in the typed client)
-    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
-    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
+    plans_allowed: bool = Field(default=False, description=PLANS_ALLOWED_DOC)
+    plan_approval: bool = Field(default=False, description=PLAN_APPROVAL_DOC)
 
 
 class TemplateUpdate(NamedUpdate, RunOptionChanges):
@@ -203,8 +202,8 @@ class TemplateRead(ResponseModel):
     install_requirements: bool
     ansible_venv: str
     runner_group_id: int | None
-    plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
-    plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
+    plans_allowed: bool = Field(description=PLANS_ALLOWED_DOC)
+    plan_approval: bool = Field(description=PLAN_APPROVAL_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -53,7 +53,6 @@ AUDITED_FIELDS = (
     "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
     "plans_allowed", "plan_approval",
 )  # fmt: skip
-PLAN_FLAGS = ("plans_allowed", "plan_approval")
 # what decides which survey variables launch values may set
 LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})
 
@@ -119,8 +118,6 @@ def create(
         runner_groups.choose(session, actor, body.runner_group_id, "runner_group_id")
     template = Template(project_id=project.id)
     values = body.model_dump(mode="json")
-    for flag in PLAN_FLAGS:  # optional in the request: off unless said
-        values[flag] = bool(values[flag])
     _apply(session, project, template, values)
     _check_survey_variables(template)
     _check_playbook(session, reach, template)

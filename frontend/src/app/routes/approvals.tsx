@@ -1,4 +1,5 @@
 import { Alert, Center, Loader, Stack, Text, Title } from "@mantine/core";
+import { WaitingPlans } from "@/features/plans/components/waiting-plans";
 import { useWaitingApprovals } from "@/features/workflows/api/get-approvals";
 import { ApprovalsTable } from "@/features/workflows/components/approvals-table";
 import { useNow } from "@/hooks/use-now";
@@ -14,7 +15,8 @@ export function Component() {
       <div>
         <Title order={2}>Approvals</Title>
         <Text c="dimmed" size="sm">
-          Workflow approvals waiting for a decision you may give, the longest waiting first
+          Workflow approvals and plans waiting for a decision you may give, the longest waiting
+          first
         </Text>
       </div>
       {approvals.isError && !data && (
@@ -33,6 +35,7 @@ export function Component() {
           Showing the first {data.items.length} of {plural(data.total, "approval")}.
         </Text>
       )}
+      <WaitingPlans />
     </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { Alert, Loader } from "@mantine/core";
 import { Suspense, lazy } from "react";
 import { useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
+import { PlanPanel } from "@/features/plans/components/plan-panel";
 import { RunPage } from "@/features/runs/components/run-page";
 import { RelaunchModal } from "@/features/templates/components/relaunch-modal";
 import { idParam } from "@/lib/id-param";
@@ -27,6 +28,7 @@ export function Component() {
       projectPermissions={project.permissions}
       runsHref={paths.project(project.id, "runs")}
       renderRelaunch={(props) => <RelaunchModal {...props} />}
+      renderPlan={(run) => <PlanPanel run={run} />}
       renderTimelineExtra={(run, version) => (
         <Suspense fallback={<Loader size="sm" aria-label="Loading host metrics" />}>
           <div style={{ marginTop: "var(--mantine-spacing-lg)" }}>

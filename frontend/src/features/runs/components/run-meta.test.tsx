@@ -3,7 +3,7 @@ import { act, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
-import { makeRun } from "@/features/runs/testing/make-run";
+import { makeRun } from "@/testing/make-run";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -37,7 +37,12 @@ interface RunPageProps {
   renderTimelineExtra?: (run: Run, version: string) => ReactNode;
   /** the relaunch dialog, composed by the app (it is the templates' launch dialog) */
   renderRelaunch?: RenderRelaunch;
+  /** above the tabs, composed by the app: a plan's changes, approval and apply; an apply's
+   * plan and unplanned changes */
+  renderPlan?: (run: Run) => ReactNode;
 }
+
+const KIND_TITLES: Record<Run["kind"], string> = { run: "Run", plan: "Plan", apply: "Apply" };
 
 function RunView({
   run,
@@ -46,6 +51,7 @@ function RunView({
   runsHref,
   renderTimelineExtra,
   renderRelaunch,
+  renderPlan,
 }: { run: Run; store: LineStore } & Omit<RunPageProps, "projectId" | "runId">) {
   const { live, connected, progress, quietSeconds } = useRunLog(run, store);
   const active = isActive(run.status);
@@ -103,7 +109,7 @@ function RunView({
             ←&nbsp;Runs
           </Anchor>
           <Title order={3} size="h4" style={{ overflowWrap: "anywhere" }}>
-            Run #{run.id}
+            {KIND_TITLES[run.kind]} #{run.id}
             {run.template_name && ` · ${run.template_name}`}
           </Title>
           <RunStatusBadge status={run.status} />
@@ -141,6 +147,7 @@ function RunView({
           onFirstFailure={() => void showFirstFailure()}
         />
       )}
+      {renderPlan?.(run)}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Run details">
           <Tabs.Tab value="output">Output</Tabs.Tab>

@@ -6,7 +6,7 @@ import {
   runDuration,
   runSeconds,
 } from "@/features/runs/lib/run-facts";
-import { makeRun } from "@/features/runs/testing/make-run";
+import { makeRun } from "@/testing/make-run";
 
 describe("launchedHow", () => {
   it("names the schedule or webhook that launched a run", () => {

@@ -5,7 +5,7 @@ import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
-import { useLaunchTemplate } from "@/features/templates/api/launch-template";
+import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
@@ -18,12 +18,22 @@ interface LaunchModalProps {
   template: Template;
   onClose: () => void;
   onLaunched: (run: Run) => void;
+  /** launch a plan of it (check + diff mode, applied later as planned) rather than a run */
+  plan?: boolean;
 }
 
 /** Launch a template: the overrides it allows, its survey as a typed form. */
-export function LaunchModal({ projectId, template, onClose, onLaunched }: LaunchModalProps) {
+export function LaunchModal({
+  projectId,
+  template,
+  onClose,
+  onLaunched,
+  plan = false,
+}: LaunchModalProps) {
   const phone = useMediaQuery("(max-width: 48em)");
-  const launch = useLaunchTemplate(projectId);
+  const run = useLaunchTemplate(projectId);
+  const planned = usePlanTemplate(projectId, template.id);
+  const launch = plan ? planned : run;
   const form = useForm<LaunchFormValues>({
     mode: "controlled",
     initialValues: toLaunchValues(template),
@@ -45,12 +55,12 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
   return (
     <FormModal
       onClose={onClose}
-      title={`Launch “${template.name}”`}
+      title={plan ? `Plan “${template.name}”` : `Launch “${template.name}”`}
       size="lg"
       fullScreen={phone}
       onSubmit={submit}
       error={serverErrors.message}
-      submitLabel="Launch"
+      submitLabel={plan ? "Plan" : "Launch"}
       pending={launch.isPending}
       autofocusSubmit={template.survey.length === 0}
     >
@@ -59,6 +69,7 @@ export function LaunchModal({ projectId, template, onClose, onLaunched }: Launch
           {template.playbook}
         </Text>{" "}
         on {template.inventory.name}
+        {plan && " — in check and diff mode: nothing changes until the plan is applied"}
       </Text>
       {!mayRun && (
         <Alert color="yellow" title="You may not launch this template">

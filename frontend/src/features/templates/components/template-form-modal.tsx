@@ -352,6 +352,22 @@ export function TemplateFormModal({
           </SimpleGrid>
         </Fieldset>
 
+        <Fieldset legend="Plans">
+          <Stack gap="sm">
+            <Switch
+              label="May be launched as a plan"
+              description="A run in check and diff mode that says what would change on which host; its apply runs exactly what was planned, or is refused when anything moved"
+              {...form.getInputProps("plans_allowed", { type: "checkbox" })}
+            />
+            <Switch
+              label="Plans need another person's approval"
+              description="Before its apply, someone else who may approve plans (plan:approve) reviews the plan"
+              disabled={!form.getValues().plans_allowed}
+              {...form.getInputProps("plan_approval", { type: "checkbox" })}
+            />
+          </Stack>
+        </Fieldset>
+
         <Fieldset legend="What a launch may change">
           <Checkbox.Group
             aria-label="What a launch may change"

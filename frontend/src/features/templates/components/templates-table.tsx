@@ -59,6 +59,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
   const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Template | null>(null);
   const [granting, setGranting] = useState<Template | null>(null);
+  const [planning, setPlanning] = useState<Template | null>(null);
 
   // the launch dialog is in the URL (?launch=<id>), so a launch can be linked to
   const launchId = idParam(searchParams.get("launch"));
@@ -118,6 +119,16 @@ export function TemplatesTable(props: TemplatesTableProps) {
               onClick={() => setLaunch(template.id)}
             >
               Launch
+            </Button>
+          )}
+          {may(template, "run") && template.plans_allowed && (
+            <Button
+              size="compact-sm"
+              variant="light"
+              aria-label={`Plan ${template.name}`}
+              onClick={() => setPlanning(template)}
+            >
+              Plan
             </Button>
           )}
           {canViewGrants && (
@@ -193,6 +204,15 @@ export function TemplatesTable(props: TemplatesTableProps) {
             />
           )
         ))}
+      {planning && (
+        <LaunchModal
+          plan
+          projectId={projectId}
+          template={planning}
+          onClose={() => setPlanning(null)}
+          onLaunched={onLaunched}
+        />
+      )}
       {(editing !== null || (creating && canCreate)) && (
         <TemplateFormModal
           projectId={projectId}

@@ -44,6 +44,10 @@ export interface TemplateFormValues extends RunOptionValues {
   ansible_venv: string;
   /** Ansible settings launch values may set all the same (the server's launch_var_exceptions) */
   launch_var_exceptions: string[];
+  /** it may be launched as a plan (check + diff), then applied as planned */
+  plans_allowed: boolean;
+  /** its plans need another person's approval before their apply */
+  plan_approval: boolean;
 }
 
 /** At most this many exceptions (the server's bound). */
@@ -121,6 +125,8 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     install_requirements: t?.install_requirements ?? true,
     ansible_venv: t?.ansible_venv ?? "",
     launch_var_exceptions: t?.launch_var_exceptions ?? [],
+    plans_allowed: t?.plans_allowed ?? false,
+    plan_approval: t?.plan_approval ?? false,
   };
 }
 
@@ -155,5 +161,7 @@ export function toTemplateBody(
     install_requirements: v.install_requirements,
     ansible_venv: v.ansible_venv,
     launch_var_exceptions: exceptionNames(v.launch_var_exceptions),
+    plans_allowed: v.plans_allowed,
+    plan_approval: v.plans_allowed && v.plan_approval,
   };
 }

@@ -1,4 +1,6 @@
-import type { Run } from "@/features/runs/api/get-run";
+import type { Schemas } from "@/api/client";
+
+type Run = Schemas["RunRead"];
 
 /** A run as the API reads it, for component tests; `overrides` change what the test is about. */
 export function makeRun(overrides: Partial<Run> = {}): Run {
@@ -9,6 +11,7 @@ export function makeRun(overrides: Partial<Run> = {}): Run {
     template_name: "patch",
     status: "running",
     status_reason: "",
+    kind: "run",
     rc: null,
     launched_by_id: 1,
     launched_by: "admin",
