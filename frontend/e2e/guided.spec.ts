@@ -19,6 +19,9 @@ import {
 } from "./admin-api.ts";
 import { artifacts, repositoryDir } from "./server.ts";
 
+// the project's sections an admin sees (src/app/routes/project/sections.ts)
+const PROJECT_SECTIONS = 14;
+
 const tag = Date.now().toString(36);
 const PROJECT = `guided-${tag}`;
 
@@ -195,8 +198,8 @@ test("an empty project says what comes first; the template form creates what it 
     await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeVisible();
     const folded = await menu.getByRole("menuitem").allTextContents();
     // the row and the menu hold every section once
-    expect(new Set([...inRow, ...folded]).size).toBe(13);
-    expect(inRow.length + folded.length).toBe(13);
+    expect(new Set([...inRow, ...folded]).size).toBe(PROJECT_SECTIONS);
+    expect(inRow.length + folded.length).toBe(PROJECT_SECTIONS);
     expect(folded).toContain("Settings");
     await pageShot(page, "project-tabs-more", [width]);
     await menu.getByRole("menuitem", { name: "Settings" }).click();

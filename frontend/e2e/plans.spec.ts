@@ -1,9 +1,9 @@
 import { expect as baseExpect, test } from "@playwright/test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pageShot } from "./admin-api.ts";
 import { Workbench } from "./run-workbench.ts";
-import { repositoryDir } from "./server.ts";
 
 const expect = baseExpect.configure({ timeout: 30_000 });
 
@@ -20,7 +20,9 @@ const CONFIG = `- hosts: all
 
 test("plan a template, read what would change, apply exactly that", async ({ page }) => {
   const bench = await Workbench.create(page.request, "plans", { "listener.yml": CONFIG });
-  const target = repositoryDir("plan-target-");
+  // a new directory of the machine's /tmp, which runs on localhost see: the plan finds no
+  // file there, its apply writes one
+  const target = mkdtempSync(join(tmpdir(), "steward-e2e-plan-"));
   await bench.patch(bench.url(`templates/${bench.templateId("listener")}`), {
     plans_allowed: true,
     extra_vars: { target_dir: target },
@@ -47,6 +49,10 @@ test("plan a template, read what would change, apply exactly that", async ({ pag
   await expect(page.getByText(/^Apply of plan #\d+/)).toBeVisible();
   const applyId = Number(/\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
   expect((await bench.waitFinished(applyId)).status).toBe("successful");
+  // the apply changed what the plan said it would, and nothing else: no unplanned change
   expect(readFileSync(join(target, "listener.ora"), "utf8")).toBe("PORT=1521\n");
+  await expect(page.getByText("1 changed", { exact: true })).toBeVisible();
+  await expect(page.getByText(/unplanned change/)).toHaveCount(0);
   await pageShot(page, "plan-apply");
+  rmSync(target, { recursive: true, force: true });
 });

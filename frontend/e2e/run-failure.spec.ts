@@ -60,7 +60,10 @@ test("open a failed run, jump to its failure, filter, see recap, timeline and pa
   await matches.getByRole("button").first().click();
   await expect(log.locator("[data-highlight]")).toContainText("2999");
 
-  await page.getByRole("tab", { name: "Hosts" }).click();
+  await page
+    .getByRole("tablist", { name: "Run details" })
+    .getByRole("tab", { name: "Hosts" })
+    .click();
   const recap = page.getByRole("table", { name: "Host recap" });
   await expect(recap).toContainText("localhost");
   await page.getByRole("tab", { name: "Timeline" }).click();

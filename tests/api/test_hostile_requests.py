@@ -95,7 +95,12 @@ def world(world_client: TestClient) -> World:
     project = make_project(client)
     base = f"{API}/projects/{project}"
     repository = make_local_repository(client, project, PLAYBOOKS)
-    inventory = inserted(app, Inventory(project_id=project, name="hosts", kind="static"))
+    inventory = inserted(
+        app,
+        Inventory(
+            project_id=project, name="hosts", kind="static", format="ini", content="localhost\n"
+        ),
+    )
     key = make_key(client, project)["id"]
     environment = created(client, f"{base}/environments", {"name": "prod"})
     template = make_template(
@@ -165,6 +170,7 @@ def world(world_client: TestClient) -> World:
             "workflow_id": workflow,
             "workflow_run_id": workflow_run,
             "key": "gate",
+            "host": "localhost",  # a host name (the hosts view): known or not, a 404 at most
         },
     )
 

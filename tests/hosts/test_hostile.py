@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from support import services
 from support.builders import assert_problem, make_project
-from support.hosts import finished_run, recap, static_inventory
+from support.hosts import finished_run, static_inventory
 
-from steward.db import utcnow
-from steward.hosts import seen, service
+from steward.errors import NotFound
+from steward.hosts import service
 from steward.hosts.schemas import HostFilters
 from steward.projects.models import Project
 from steward.runs.models import RunHost
@@ -32,13 +32,14 @@ def names(session: Session, project: Project, **filters: str) -> list[str]:
 def test_another_projects_hosts_stay_there(db_session: Session, tmp_path: Path) -> None:
     mine, theirs = services.project(db_session, "mine"), services.project(db_session, "theirs")
     static_inventory(db_session, theirs, tmp_path)
-    run = finished_run(db_session, theirs)
-    seen.record(db_session, run, [recap("secretdb", changed=1)], at=utcnow())
+    finished_run(db_session, theirs, RunHost(host="secretdb", changed=1))
     assert names(db_session, theirs) == ["oradb01", "oradb02", "secretdb", "web01"]  # control
     assert names(db_session, mine) == []
-    assert service.host_runs(
-        db_session, services.admin(db_session), mine, "secretdb", RunFilters()
-    ) == ([], None)
+    with pytest.raises(NotFound):
+        service.host_runs(db_session, services.admin(db_session), mine, "secretdb", RunFilters())
+    assert service.host_runs(  # control: in its own project
+        db_session, services.admin(db_session), theirs, "secretdb", RunFilters()
+    )[0]
 
 
 def test_a_secret_variables_value_is_never_a_match(db_session: Session, tmp_path: Path) -> None:

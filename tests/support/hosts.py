@@ -9,6 +9,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from steward.db import utcnow
+from steward.hosts import seen
 from steward.inventories import service as inventories
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import InventoryCreate
@@ -37,6 +39,8 @@ def recap(host: str, **counts: int) -> dict[str, Any]:
 
 
 def finished_run(session: Session, project: Project, *hosts: RunHost, **columns: Any) -> int:
+    """A finished run of ``project`` with the recap ``hosts``, kept per host as the recorder
+    keeps a recap (``hosts.seen``)."""
     run = inserted_run(project.id, None, RunStatus.SUCCESSFUL, **columns)
     session.add(run)
     session.flush()
@@ -44,6 +48,11 @@ def finished_run(session: Session, project: Project, *hosts: RunHost, **columns:
         host.run_id = run.id
         session.add(host)
     session.flush()
+    counts = [
+        {"host": h.host, "failed": h.failed, "unreachable": h.unreachable, "changed": h.changed}
+        for h in hosts
+    ]
+    seen.record(session, run.id, counts, at=run.created_at or utcnow())
     return run.id
 
 

@@ -76,12 +76,15 @@ def host_runs(
 )
 def export_host_runs(
     project: ResourceView,
+    session: SessionDep,
     actor: ActorDep,
     rt: RuntimeDep,
     host: HostName,
     filters: Annotated[RunFilters, Query()],
 ) -> StreamingResponse:
     """``/runs`` as CSV, every page: "what ran on this host between two dates, by whom"."""
+    # its first row now: an unknown host (404) or a filter refused (422) before the download
+    service.host_runs(session, actor, project, host, filters.model_copy(update={"limit": 1}))
 
     def body() -> Iterator[bytes]:
         with rt.sessions() as session:

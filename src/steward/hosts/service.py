@@ -170,6 +170,18 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def require_known(session: Session, project: Project, name: str) -> None:
+    """404 unless an inventory of the project lists host ``name`` or a run of it reached it."""
+    inventories.keep_unread_hosts(session, project.id)
+    listed = select(InventoryHost.name).join(Inventory, Inventory.id == InventoryHost.inventory_id)
+    listed = listed.where(Inventory.project_id == project.id, InventoryHost.name == name)
+    if session.get(ProjectHost, (project.id, name)) is None and session.scalar(listed) is None:
+        raise NotFound(
+            f"host '{name}' is in no inventory of project '{project.name}'"
+            " and no run of it reached it"
+        )
+
+
 def read_host(session: Session, project: Project, name: str) -> HostDetail:
     """A host of the project: where its inventories list it, and what its runs saw; 404 when
     neither knows it."""
@@ -182,10 +194,7 @@ def read_host(session: Session, project: Project, name: str) -> HostDetail:
     ).all()
     ran = session.get(ProjectHost, (project.id, name))
     if not listed and ran is None:
-        raise NotFound(
-            f"host '{name}' is in no inventory of project '{project.name}'"
-            " and no run of it reached it"
-        )
+        require_known(session, project, name)  # says why: 404
     return HostDetail(
         project_id=project.id,
         name=name,
@@ -211,7 +220,8 @@ def host_runs(
     session: Session, actor: Actor, project: Project, name: str, filters: RunFilters
 ) -> tuple[list[HostRun], int | None]:
     """The runs that reached host ``name``, newest first, as the runs list filters them, each
-    with how it went on this host."""
+    with how it went on this host; 404 for a host the project does not know."""
+    require_known(session, project, name)
     rows, next_before = runs.list_runs(
         session, actor, filters.model_copy(update={"host": name}), project
     )
@@ -267,7 +277,8 @@ def host_changes(
     session: Session, actor: Actor, project: Project, name: str, filters: HostChangeFilters
 ) -> HostChangePage:
     """The task results that changed host ``name``, newest first (a loop's result once), in
-    the runs the actor may see."""
+    the runs the actor may see; 404 for a host the project does not know."""
+    require_known(session, project, name)
     conditions: list[ColumnElement[bool]] = [
         RunHost.host == name,
         RunHost.changed > 0,

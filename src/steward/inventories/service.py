@@ -274,7 +274,9 @@ def keep_unread_hosts(session: Session, project_id: int | None) -> None:
     """Read the hosts of the static inventories whose hosts were never read (saved before the
     hosts view kept them): once each, for the hosts view. ``project_id`` None: every project."""
     query = select(Inventory).where(
-        Inventory.kind == InventoryKind.STATIC, Inventory.hosts_read_at.is_(None)
+        Inventory.kind == InventoryKind.STATIC,
+        Inventory.format.is_not(None),
+        Inventory.hosts_read_at.is_(None),
     )
     if project_id is not None:
         query = query.where(Inventory.project_id == project_id)
