@@ -35,6 +35,10 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
         # only when it is sent by a proxy the administrator named
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=",".join(settings.trusted_proxies) or None,
+        # an idle connection stays open longer than the clients and proxies in front of it keep
+        # theirs (nginx, load balancers: 60 s): with uvicorn's 5 s, a request sent on a pooled
+        # connection as the server closed it was lost ("socket hang up", seen in e2e)
+        timeout_keep_alive=75,
     )
     return 0
 
