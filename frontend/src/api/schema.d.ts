@@ -1769,6 +1769,11 @@ export interface paths {
      *     (key names only for who may see the project's keys); queued, why it is still waiting;
      *     ``story``: how it went (first failure with its message and log line, who canceled it, the
      *     hosts that did not finish).
+     *
+     *     Its ``ETag`` changes with the run (status, output and events, label, its plan's approval,
+     *     names): poll with ``If-None-Match`` and an unchanged run is a 304 with no body, at a
+     *     fraction of the cost. Renaming a repository, inventory or key shows in ``refs`` at the
+     *     run's next change. To follow a run, ``/stream`` (or ``steward run --follow``) is better.
      */
     get: operations["read_run_api_v1_projects__project_id__runs__run_id__get"];
     put?: never;
@@ -18130,6 +18135,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["RunRead"];
         };
+      };
+      /** @description Not modified: the ``If-None-Match`` named the current ``ETag``; no body */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Not authenticated */
       401: {

@@ -45,23 +45,29 @@ DB_INTEGERS = range(-(2**63), 2**63)
 _INT = TypeAdapter(int)
 
 
-def get_runtime(request: Request) -> Runtime:
+def runtime_of(request: Request) -> Runtime:
     runtime: Runtime = request.app.state.runtime
     return runtime
 
 
+# The dependencies that do no I/O are coroutines: FastAPI awaits them on the event loop, where
+# a plain function would cost a hop to a worker thread and back on every request.
+async def get_runtime(request: Request) -> Runtime:
+    return runtime_of(request)
+
+
 def get_session(request: Request) -> Iterator[Session]:
-    with get_runtime(request).sessions() as session:
+    with runtime_of(request).sessions() as session:
         yield session
 
 
-def get_queue(request: Request) -> RunQueue:
+async def get_queue(request: Request) -> RunQueue:
     queue: RunQueue = request.app.state.queue
     return queue
 
 
-def get_cipher(request: Request) -> KeyCipher:
-    return get_runtime(request).cipher
+async def get_cipher(request: Request) -> KeyCipher:
+    return runtime_of(request).cipher
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
@@ -70,7 +76,7 @@ QueueDep = Annotated[RunQueue, Depends(get_queue)]
 CipherDep = Annotated[KeyCipher, Depends(get_cipher)]
 
 
-def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
+async def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
     """The instance's local repository roots (``Settings.repository_roots``): each project's own
     local directories, where its local repositories must be, are inside them
     (``repositories.local``)."""
@@ -80,7 +86,7 @@ def get_repository_roots(runtime: RuntimeDep) -> tuple[pathlib.Path, ...]:
 RootsDep = Annotated[tuple[pathlib.Path, ...], Depends(get_repository_roots)]
 
 
-def get_outbound_guard(runtime: RuntimeDep) -> Guard:
+async def get_outbound_guard(runtime: RuntimeDep) -> Guard:
     """Where the server may connect (``outbound.network``), from the settings."""
     return Guard.of(runtime.settings)
 
@@ -88,7 +94,9 @@ def get_outbound_guard(runtime: RuntimeDep) -> Guard:
 OutboundDep = Annotated[Guard, Depends(get_outbound_guard)]
 
 
-def get_reach(cipher: CipherDep, roots: RootsDep, guard: OutboundDep, runtime: RuntimeDep) -> Reach:
+async def get_reach(
+    cipher: CipherDep, roots: RootsDep, guard: OutboundDep, runtime: RuntimeDep
+) -> Reach:
     return Reach(cipher, roots, guard, runtime.settings.data_dir)
 
 

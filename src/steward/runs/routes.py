@@ -4,10 +4,11 @@ import json
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, status
+from fastapi import APIRouter, Depends, Header, Query, Request, status
 from fastapi.responses import Response, StreamingResponse
 
 from steward.access.policy import Action, require_run_label
+from steward.api import conditional
 from steward.api.deps import (
     AccessDep,
     ActorDep,
@@ -142,18 +143,37 @@ def launch_run(body: RunCreate, launching: LaunchingDep) -> RunRead:
     return _read(run, *service.names(session, run))
 
 
-@router.get("/{run_id}")
-def read_run(run: ViewedRun, rights: AccessDep, session: SessionDep, rt: RuntimeDep) -> RunRead:
+@router.get("/{run_id}", response_model=RunRead, responses=conditional.NOT_MODIFIED_DOC)
+def read_run(
+    run: ViewedRun,
+    rights: AccessDep,
+    session: SessionDep,
+    rt: RuntimeDep,
+    request: Request,
+    response: Response,
+) -> RunRead | Response:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
     (key names only for who may see the project's keys); queued, why it is still waiting;
     ``story``: how it went (first failure with its message and log line, who canceled it, the
-    hosts that did not finish)."""
-    named = refs.refs(session, run, sees_keys=rights.sees_resources)
+    hosts that did not finish).
+
+    Its ``ETag`` changes with the run (status, output and events, label, its plan's approval,
+    names): poll with ``If-None-Match`` and an unchanged run is a 304 with no body, at a
+    fraction of the cost. Renaming a repository, inventory or key shows in ``refs`` at the
+    run's next change. To follow a run, ``/stream`` (or ``steward run --follow``) is better."""
+    names = service.names(session, run)
     why = waiting.reasons(session, [run], rt.settings).get(run.id)
+    plan = planned.info(session, run)
+    tag = conditional.etag(
+        service.version(run), names, why, plan and plan.model_dump(), rights.sees_resources
+    )
+    if conditional.unchanged(request, tag):
+        return conditional.not_modified(tag)
+    named = refs.refs(session, run, sees_keys=rights.sees_resources)
     counts = story.host_counts(session, [run.id]).get(run.id)
     told = story.story(session, run)
-    read = _read(run, *service.names(session, run), why, counts)
-    plan = planned.info(session, run)
+    read = _read(run, *names, why, counts)
+    conditional.tagged(response, tag)
     return read.model_copy(update={"refs": named, "story": told, "plan": plan})
 
 

@@ -5,6 +5,7 @@ from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, exists, select
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -302,8 +303,26 @@ def list_runs(
     return page, next_before
 
 
+def version(run: Run) -> dict[str, object]:
+    """Every column of the run's row: what its tag (``api.conditional``) is made of, with what
+    the read adds from elsewhere. All of them, so a column added later cannot be forgotten."""
+    return {column.key: getattr(run, column.key) for column in _RUN_COLUMNS}
+
+
+_RUN_COLUMNS = tuple(sa_inspect(Run).column_attrs)
+
+
 def names(session: Session, run: Run) -> tuple[str, str]:
-    template = session.get(Template, run.template_id) if run.template_id else None
-    user = session.get(User, run.launched_by_id) if run.launched_by_id else None
-    template_name = template.name if template else str(run.template_snapshot.get("name", ""))
-    return template_name, user.username if user else ""
+    """The names of its template (as it ran, once the template is gone) and of its launcher
+    (columns only: loading the objects would load their eager relationships too)."""
+    template = (
+        session.scalar(select(Template.name).where(Template.id == run.template_id))
+        if run.template_id
+        else None
+    )
+    user = (
+        session.scalar(select(User.username).where(User.id == run.launched_by_id))
+        if run.launched_by_id
+        else None
+    )
+    return template or str(run.template_snapshot.get("name", "")), user or ""

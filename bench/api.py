@@ -1,0 +1,236 @@
+"""What one API request costs the server: CPU and wall per request, with realistic data.
+
+    .venv/bin/python bench/api.py [--runs N] [--requests N]
+
+Starts a real `steward serve` (SQLite), makes 50 templates and 20 users through the API,
+inserts N finished runs (with per-host rows) straight into its database, then sends each kind
+of request the console, the CLI and scripts send, one after another on one kept-alive
+connection: health, an authenticated read with a token and with a console cookie, one run
+with its recap, the runs list at 50 and 500, a launch, a run read answered 304 by its ETag,
+and the SSE stream's first event. For each: the server's CPU per request (its process's
+user + system time over the batch, less what it spends idle in as long), and wall p50, p95,
+p99 and the worst three. Then the idle RSS and the time from start to ready. Prints a
+Markdown table with the targets of issue 29 beside.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import httpx2
+from harness import ADMIN_PASSWORD, Api, Server, finished_run_row, restart_template
+from sqlalchemy import Table
+
+from steward.db import make_engine
+from steward.runs.models import Run, RunHost
+
+BATCH = 10_000
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def _rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    cpu_ms: float
+    walls: list[float]
+    target: str
+
+    def row(self) -> str:
+        walls = sorted(self.walls)
+        p = statistics.quantiles(walls, n=100)
+        worst = ", ".join(f"{w:.1f}" for w in walls[-3:][::-1])
+        return (
+            f"| {self.name} | {self.cpu_ms:.2f} | {p[49]:.2f} | {p[94]:.2f} | {p[98]:.2f} |"
+            f" {worst} | {self.target} |"
+        )
+
+
+class Bench:
+    def __init__(self, pid: int, requests: int) -> None:
+        self.pid = pid
+        self.requests = requests
+        self.idle_cpu_per_s = self._idle_rate()
+
+    def _idle_rate(self) -> float:
+        """The server's CPU per second with nothing asked of it (its background loops)."""
+        began, cpu = time.perf_counter(), _cpu_seconds(self.pid)
+        time.sleep(3)
+        return (_cpu_seconds(self.pid) - cpu) / (time.perf_counter() - began)
+
+    def measure(self, name: str, send: Callable[[], httpx2.Response], target: str) -> Result:
+        for _ in range(20):  # warm: the first requests of a kind import and compile
+            send()
+        walls: list[float] = []
+        began, cpu = time.perf_counter(), _cpu_seconds(self.pid)
+        for _ in range(self.requests):
+            at = time.perf_counter()
+            response = send()
+            walls.append((time.perf_counter() - at) * 1000)
+            if response.is_error:
+                raise RuntimeError(f"{name}: {response.status_code} {response.text}")
+        elapsed = time.perf_counter() - began
+        spent = _cpu_seconds(self.pid) - cpu - self.idle_cpu_per_s * elapsed
+        return Result(name, max(spent, 0.0) * 1000 / self.requests, walls, target)
+
+
+def _fill(database: Path, project: int, templates: list[int], count: int) -> int:
+    """``count`` finished runs over the past year spread over the templates; the last run's id."""
+    engine = make_engine(f"sqlite:///{database}")
+    runs, hosts = cast(Table, Run.__table__), cast(Table, RunHost.__table__)
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(days=365)
+    with engine.begin() as conn:
+        for first in range(0, count, BATCH):
+            rows: list[dict[str, Any]] = []
+            for n in range(first, min(first + BATCH, count)):
+                at = start + dt.timedelta(seconds=n * 3000)
+                rows.append(finished_run_row(project, templates[n % len(templates)], n, at))
+            conn.execute(runs.insert(), rows)
+        ids = [r[0] for r in conn.execute(runs.select().with_only_columns(runs.c.id))]
+        conn.execute(
+            hosts.insert(),
+            [
+                {"run_id": i, "host": h, "ok": 5, "changed": 1}
+                for i in ids
+                for h in ("db01", "db02")
+            ],
+        )
+    engine.dispose()
+    return int(max(ids))
+
+
+def _cookie_client(base_url: str) -> httpx2.Client:
+    login = httpx2.post(
+        f"{base_url}/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
+    )
+    login.raise_for_status()
+    return httpx2.Client(base_url=base_url, cookies=login.cookies, timeout=60)
+
+
+def _first_event(api: Api, path: str) -> httpx2.Response:
+    with api.http.stream("GET", path, params={"after": -1}) as response:
+        for line in response.iter_lines():
+            if line.startswith("data:"):
+                break
+        return response
+
+
+def _scenario(server: Server, api: Api, workdir: Path, runs: int, requests: int) -> list[Result]:
+    project, template = restart_template(api, workdir / "repo", "api")
+    base = f"/projects/{project}"
+    first = api.get(f"{base}/templates/{template}")
+    body = {k: first[k] for k in ("playbook", "repository_id", "inventory_id")}
+    templates = [template] + [
+        api.post(f"{base}/templates", {**body, "name": f"t{n:02}"})["id"] for n in range(49)
+    ]
+    for n in range(20):
+        api.post("/users", {"username": f"user{n:02}", "password": f"bench-password-{n:02}"})
+    last = _fill(server.data_dir / "steward.db", project, templates, runs)
+    cookie = _cookie_client(server.base_url)
+    bench = Bench(server.pid, requests)
+    print(f"idle server CPU: {bench.idle_cpu_per_s * 1000:.1f} ms/s", file=sys.stderr)
+    http = api.http
+    run = f"{base}/runs/{last}"
+    etag = http.get(run).headers.get("etag", "")
+    results = [
+        bench.measure("health", lambda: http.get("/health"), "0.44 ms before"),
+        bench.measure("authenticated read, token", lambda: http.get("/auth/me"), "≤ 0.7 ms"),
+        bench.measure("authenticated read, cookie", lambda: cookie.get("/auth/me"), "≤ 0.7 ms"),
+        bench.measure("a run with its recap", lambda: http.get(run), "≤ 1 ms (4.2 before)"),
+        bench.measure(
+            "a run, unchanged (If-None-Match)",
+            lambda: http.get(run, headers={"If-None-Match": etag}),
+            "almost nothing",
+        ),
+        bench.measure(
+            "runs list, 50",
+            lambda: http.get(f"{base}/runs", params={"limit": 50}),
+            "p95 ≤ 10 ms",
+        ),
+        bench.measure(
+            "runs list, 500",
+            lambda: http.get(f"{base}/runs", params={"limit": 500}),
+            "p95 ≤ 40 ms (157 before)",
+        ),
+    ]
+    launches = max(requests // 10, 10)
+    launch = Bench(server.pid, launches)
+    launch.idle_cpu_per_s = bench.idle_cpu_per_s
+    results.append(
+        launch.measure(
+            "a launch (wall is the target)",
+            lambda: http.post(f"{base}/runs", json={"template_id": template}),
+            "≤ 5 ms wall (15 before)",
+        )
+    )
+    results.append(
+        launch.measure(
+            "SSE stream, first event",
+            lambda: _first_event(api, f"{run}/stream"),
+            "watch path ≤ 1.05x",
+        )
+    )
+    cookie.close()
+    return results
+
+
+def _start_to_ready(workdir: Path) -> float:
+    """From ``steward serve`` to its first answered health check, on an existing data dir."""
+    workdir.mkdir(exist_ok=True)
+    began = time.perf_counter()
+    with Server(workdir):
+        return time.perf_counter() - began
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="steward-bench-api-") as tmp:
+        workdir = Path(tmp)
+        (workdir / "repo").mkdir()
+        (workdir / "repo" / "site.yml").write_text("- hosts: all\n  gather_facts: false\n")
+        ready = [_start_to_ready(workdir / "start") for _ in range(4)][1:]  # the 1st makes it
+        with Server(workdir) as server:
+            api = Api(server.base_url)
+            try:
+                time.sleep(2)
+                idle_rss = _rss_mib(server.pid)
+                results = _scenario(server, api, workdir, args.runs, args.requests)
+                loaded_rss = _rss_mib(server.pid)
+            finally:
+                api.close()
+    print(f"\n### The API with {args.runs:,} runs, 50 templates, 20 users (SQLite)\n")
+    print("| request | server CPU ms | p50 ms | p95 ms | p99 ms | worst 3 ms | target |")
+    print("|---|---|---|---|---|---|---|")
+    for result in results:
+        print(result.row())
+    print(f"\nidle RSS {idle_rss:.0f} MiB (target ≤ 90; 141 before), after the batches")
+    print(f" {loaded_rss:.0f} MiB; start to ready {min(ready):.2f} s best of 3 (target ≤ 1 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
