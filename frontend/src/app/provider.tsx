@@ -6,6 +6,7 @@ import { setCsrfToken } from "@/api/csrf";
 import { isApiError } from "@/api/errors";
 import { router } from "@/app/router";
 import { theme } from "@/app/theme";
+import { LOGOUT_KEY } from "@/features/auth/api/logout";
 import { paths } from "@/lib/paths";
 
 /** Any 401 means the session is gone (expired, signed out elsewhere): sign in again. */
@@ -13,6 +14,7 @@ function signInAgain(error: unknown) {
   if (!isApiError(error) || error.status !== 401) return;
   const { pathname, search } = router.state.location;
   if (pathname === "/login") return; // a wrong password is the login form's business
+  if (queryClient.isMutating({ mutationKey: LOGOUT_KEY }) > 0) return; // signing out: it goes to login
   setCsrfToken(null);
   queryClient.clear();
   void router.navigate(paths.login(pathname + search), { replace: true });
