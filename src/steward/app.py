@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute
 
 from steward import __version__
 from steward.api import problems
+from steward.api.branches import branched, unbranched
 from steward.api.limits import BodyLimit
 from steward.api.spa import DEFAULT_DIST, mount_spa
 from steward.audit.routes import router as audit_router
@@ -108,7 +110,7 @@ def create_app(runtime: Runtime, queue: RunQueue, services: Sequence[Lifecycle] 
     app.add_middleware(BodyLimit, max_bytes=runtime.settings.max_body_bytes)
     _mount_docs(app)
 
-    app.router.routes.extend(_api_routes())
+    app.router.routes.extend(branched(_api_routes()))
     mount_spa(app, runtime.settings.ui_dir or DEFAULT_DIST)
     return app
 
@@ -172,10 +174,19 @@ def _api_routes() -> tuple[BaseRoute, ...]:
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document, with ``LISTED`` among its schemas."""
     if app.openapi_schema is None:
-        schemas = FastAPI.openapi(app).setdefault("components", {}).setdefault("schemas", {})
+        document = get_openapi(
+            title=app.title,
+            version=app.version,
+            openapi_version=app.openapi_version,
+            summary=app.summary,
+            description=app.description,
+            routes=unbranched(app.routes),  # api.branches: the routers behind the branches
+        )
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
         for name, listed in LISTED.items():
             schemas[name] = {"title": name, **TypeAdapter(listed).json_schema()}
-    return app.openapi_schema  # type: ignore[return-value]  # set by FastAPI.openapi
+        app.openapi_schema = document
+    return app.openapi_schema
 
 
 def _mount_docs(app: FastAPI) -> None:

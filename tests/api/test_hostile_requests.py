@@ -34,6 +34,7 @@ from support.builders import (
 )
 from support.server import Server
 
+from steward.api.branches import unbranched
 from steward.inventories.models import Inventory
 from steward.runs.models import Run
 from steward.runs.status import RunStatus
@@ -51,7 +52,7 @@ NOT_THE_API = {f"{API}/openapi.json", f"{API}/docs"}  # served under the prefix,
 def api_routes(app: FastAPI) -> list[tuple[str, str]]:
     """(method, path) of every API route, from ``app.routes`` (not the console nor the docs)."""
     found = set()
-    for route in iter_route_contexts(app.routes):
+    for route in iter_route_contexts(unbranched(app.routes)):
         path = route.path or ""
         if not path.startswith(f"{API}/") or path in NOT_THE_API:
             continue
