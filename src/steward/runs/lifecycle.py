@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, aliased
 
 from steward.config import Settings
 from steward.db import utcnow
+from steward.drift import state as drift
 from steward.notifications import outbox
 from steward.projects.models import Project
 from steward.runner_groups.models import RunnerGroup
@@ -91,6 +92,8 @@ def _set_status(
     if row is None:
         return None
     changed, workflow_run_id = row
+    if new is RunStatus.SUCCESSFUL:
+        drift.on_success(session, changed)  # found by a plan, cleared by a run (drift.state)
     outbox.on_transition(session, changed, new)
     ring_after_commit(session, changed)
     if workflow_run_id is not None and new.is_finished:
