@@ -6,9 +6,10 @@ template). Only templates whose runs the caller may see (run:view) are shown."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, select, true
+from sqlalchemy import ColumnElement, Row, select, true
 from sqlalchemy.orm import Session
 
 from steward.access.policy import Action, ProjectAccess
@@ -31,6 +32,24 @@ from steward.templates.models import Template
 CHANGE = "change"
 HOSTS_SHOWN = 100  # hosts named per template in the project's list
 TEMPLATES_MAX = 500  # drifted templates listed at once
+
+
+def _drifted(
+    session: Session, rights: ProjectAccess, *where: ColumnElement[bool]
+) -> Sequence[Row[TemplateDrift, str]]:
+    """The project's drifted templates the caller may see the runs of, by name."""
+    return session.execute(
+        select(TemplateDrift, Template.name)
+        .join(Template, Template.id == TemplateDrift.template_id)
+        .where(
+            TemplateDrift.project_id == rights.project.id,
+            TemplateDrift.drifted.is_(True),
+            _seen(rights),
+            *where,
+        )
+        .order_by(Template.name)
+        .limit(TEMPLATES_MAX)
+    ).all()
 
 
 def _seen(rights: ProjectAccess) -> ColumnElement[bool]:
@@ -68,17 +87,7 @@ def _hosts(session: Session, plan_ids: list[int]) -> dict[int, list[str]]:
 
 
 def project_drift(session: Session, rights: ProjectAccess, now: dt.datetime) -> ProjectDrift:
-    rows = session.execute(
-        select(TemplateDrift, Template.name)
-        .join(Template, Template.id == TemplateDrift.template_id)
-        .where(
-            TemplateDrift.project_id == rights.project.id,
-            TemplateDrift.drifted.is_(True),
-            _seen(rights),
-        )
-        .order_by(Template.name)
-        .limit(TEMPLATES_MAX)
-    ).all()
+    rows = _drifted(session, rights)
     hosts = _hosts(session, [d.plan_run_id for d, _ in rows if d.plan_run_id is not None])
     templates: list[DriftSummary] = []
     by_host: dict[str, list[DriftedTemplate]] = {}
@@ -110,65 +119,57 @@ def _fix(
     return apply_to_fix(session, rights, drift.plan_run_id, now).model_dump()
 
 
+# a template's drift as kept, and as read before any plan of it spoke ('unchecked')
+KEPT: dict[str, Any] = {
+    "host_count": 0, "task_count": 0, "baseline_run_id": None, "detected_at": None,
+    "checked_at": None, "cleared_at": None, "cleared_by_run_id": None, "cleared_reason": "",
+}  # fmt: skip
+
+
 def template_drift(
     session: Session, rights: ProjectAccess, template: Template, now: dt.datetime
 ) -> TemplateDriftRead:
     """Its drift ('unchecked' before a plan of the whole template spoke for it)."""
     drift = session.get(TemplateDrift, template.id)
-    if drift is None:
-        return TemplateDriftRead(
-            plan_run_id=None, can_apply=False, apply_refusal="no plan of the template found drift",
-            template_id=template.id, template_name=template.name, state="unchecked",
-            host_count=0, task_count=0, hosts=[], tasks=[], tasks_truncated=False,
-            baseline_run_id=None, detected_at=None, checked_at=None, cleared_at=None,
-            cleared_by_run_id=None, cleared_reason="",
-        )  # fmt: skip
     items: list[PlanTask] = []
     truncated = False
-    fix = ApplyToFix(plan_run_id=drift.plan_run_id, can_apply=False, apply_refusal="no drift")
-    if drift.drifted and drift.plan_run_id is not None:
+    hosts: list[str] = []
+    said = "no plan of the template found drift" if drift is None else "no drift"
+    fix = ApplyToFix(plan_run_id=None, can_apply=False, apply_refusal=said)
+    if drift is not None:
+        fix.plan_run_id = drift.plan_run_id
+    if drift is not None and drift.drifted and drift.plan_run_id is not None:
         items, truncated = plans.tasks(session, drift.plan_run_id, RunChange.outcome == CHANGE)
         fix = apply_to_fix(session, rights, drift.plan_run_id, now)
-    hosts = _hosts(session, [drift.plan_run_id]) if drift.drifted and drift.plan_run_id else {}
+        hosts = _hosts(session, [drift.plan_run_id]).get(drift.plan_run_id, [])
+    kept = KEPT if drift is None else {name: getattr(drift, name) for name in KEPT}
+    state: Literal["drift", "clean", "unchecked"] = (
+        "unchecked" if drift is None else "drift" if drift.drifted else "clean"
+    )
     return TemplateDriftRead(
         **fix.model_dump(),
+        **kept,
         template_id=template.id,
         template_name=template.name,
-        state="drift" if drift.drifted else "clean",
-        host_count=drift.host_count,
-        task_count=drift.task_count,
-        hosts=hosts.get(drift.plan_run_id or 0, []),
+        state=state,
+        hosts=hosts,
         tasks=items,
         tasks_truncated=truncated,
-        baseline_run_id=drift.baseline_run_id,
-        detected_at=drift.detected_at,
-        checked_at=drift.checked_at,
-        cleared_at=drift.cleared_at,
-        cleared_by_run_id=drift.cleared_by_run_id,
-        cleared_reason=drift.cleared_reason,
     )
 
 
 def host_drift(session: Session, rights: ProjectAccess, host: str, now: dt.datetime) -> HostDrift:
     """The drifted templates that would change ``host``, with what they would change there."""
-    rows = session.execute(
-        select(TemplateDrift, Template.name)
-        .join(Template, Template.id == TemplateDrift.template_id)
+    on_host = (
+        select(RunChange.id)
         .where(
-            TemplateDrift.project_id == rights.project.id,
-            TemplateDrift.drifted.is_(True),
-            _seen(rights),
-            select(RunChange.id)
-            .where(
-                RunChange.run_id == TemplateDrift.plan_run_id,
-                RunChange.outcome == CHANGE,
-                RunChange.host == host,
-            )
-            .exists(),
+            RunChange.run_id == TemplateDrift.plan_run_id,
+            RunChange.outcome == CHANGE,
+            RunChange.host == host,
         )
-        .order_by(Template.name)
-        .limit(TEMPLATES_MAX)
-    ).all()
+        .exists()
+    )
+    rows = _drifted(session, rights, on_host)
     templates = []
     for drift, name in rows:
         assert drift.plan_run_id is not None  # noqa: S101 - the EXISTS joined on it

@@ -185,19 +185,13 @@ def _found(
         )
         return
     name = _name(session, run)
-    audit.record(
+    said = f"{hosts} host{'' if hosts == 1 else 's'}, {tasks} task{'' if tasks == 1 else 's'}"
+    _record(
         session,
-        None,
+        run,
         AuditAction.DRIFT_DETECT,
-        object_type="template",
-        object_id=run.template_id,
-        object_name=name,
-        project_id=run.project_id,
-        changes={"drifted": [False, True], "plan_run_id": [None, run.id]},
-        detail=(
-            f"plan {run.id} of {name} found drift since run {baseline}: {hosts} host"
-            f"{'' if hosts == 1 else 's'}, {tasks} task{'' if tasks == 1 else 's'}"
-        ),
+        {"drifted": [False, True], "plan_run_id": [None, run.id]},
+        f"plan {run.id} of {name} found drift since run {baseline}: {said}",
     )
     outbox.on_drift(session, run.id)
 
@@ -235,17 +229,29 @@ def _clear(session: Session, run: Run, reason: str, *, drifted: bool = True) -> 
     )
     if cleared.rowcount != 1:  # type: ignore[attr-defined]
         return
-    name = _name(session, run)
+    _record(
+        session,
+        run,
+        AuditAction.DRIFT_CLEAR,
+        {"drifted": [True, False], "cleared_by_run_id": [None, run.id]},
+        f"drift of {_name(session, run)} cleared: {reason}",
+    )
+
+
+def _record(
+    session: Session, run: Run, action: AuditAction, changes: dict[str, list[Any]], detail: str
+) -> None:
+    """Steward's own change of the template's drift, in the audit trail."""
     audit.record(
         session,
         None,
-        AuditAction.DRIFT_CLEAR,
+        action,
         object_type="template",
         object_id=run.template_id,
-        object_name=name,
+        object_name=_name(session, run),
         project_id=run.project_id,
-        changes={"drifted": [True, False], "cleared_by_run_id": [None, run.id]},
-        detail=f"drift of {name} cleared: {reason}",
+        changes=changes,
+        detail=detail,
     )
 
 

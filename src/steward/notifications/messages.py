@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
 from steward.auth.models import User
@@ -121,14 +121,7 @@ def for_run(
     """The content of a run event's message, from the run as it is now; a ``host_quiet``
     message's names the host (``message.host``), the task it is on and how long it has been
     quiet (``quiet``, what the notifier found when it queued the message)."""
-    row = session.execute(
-        select(Run, Project.name, Template.name, User.username)
-        .join(Project, Project.id == Run.project_id)
-        .outerjoin(Template, Template.id == Run.template_id)
-        .outerjoin(User, User.id == Run.launched_by_id)
-        .where(Run.id == message.run_id)
-    ).one()
-    run, project_name, template_name, username = row
+    run, project_name, template_name, username = _run_named(session, message)
     event = RunEventKind(message.event)
     template = template_name or str(run.template_snapshot.get("name") or "a deleted template")
     url = run_url(base_url, run.project_id, run.id)
@@ -243,17 +236,22 @@ def drift_url(base_url: str, project_id: int) -> str:
     return f"{base_url.rstrip('/')}/projects/{project_id}/drift"
 
 
-def for_plan(session: Session, message: Message, base_url: str) -> dict[str, Any]:
-    """The content of a plan's ``approval_needed`` (it waits for someone to approve it) or
-    ``drift_detected`` message (a scheduled plan found drift): the template, the plan's summary
-    line, the hosts and tasks it would change, and the links to the plan (and the drift view)."""
-    run, project_name, template_name, username = session.execute(
+def _run_named(session: Session, message: Message) -> Row[Run, str, str, str]:
+    """The message's run with the names of its project, template and launcher."""
+    return session.execute(
         select(Run, Project.name, Template.name, User.username)
         .join(Project, Project.id == Run.project_id)
         .outerjoin(Template, Template.id == Run.template_id)
         .outerjoin(User, User.id == Run.launched_by_id)
         .where(Run.id == message.run_id)
     ).one()
+
+
+def for_plan(session: Session, message: Message, base_url: str) -> dict[str, Any]:
+    """The content of a plan's ``approval_needed`` (it waits for someone to approve it) or
+    ``drift_detected`` message (a scheduled plan found drift): the template, the plan's summary
+    line, the hosts and tasks it would change, and the links to the plan (and the drift view)."""
+    run, project_name, template_name, username = _run_named(session, message)
     event = RunEventKind(message.event)
     template = template_name or str(run.template_snapshot.get("name") or "a deleted template")
     url = run_url(base_url, run.project_id, run.id)

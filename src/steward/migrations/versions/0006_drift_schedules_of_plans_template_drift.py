@@ -78,7 +78,6 @@ def upgrade() -> None:
         )
 
 
-
 def downgrade() -> None:
     with op.batch_alter_table("schedules", schema=None) as batch_op:
         batch_op.drop_column("plan")
