@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ScalarSelect, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -40,6 +40,15 @@ CHANGE = "change"
 BASELINE_LOOKBACK = 20  # runs of the template read to find its last one that was not in check mode
 FINISHED = (RunStatus.SUCCESSFUL, RunStatus.FAILED, RunStatus.ERROR, RunStatus.TIMED_OUT)
 SCOPE = ("limit", "tags", "skip_tags")
+
+
+def drifted_now() -> ScalarSelect[bool]:
+    """On ``Run`` (in the RETURNING of its status change): whether its template is in drift."""
+    return (
+        select(TemplateDrift.drifted)
+        .where(TemplateDrift.template_id == Run.template_id)
+        .scalar_subquery()
+    )
 
 
 def on_success(session: Session, run_id: int) -> None:
