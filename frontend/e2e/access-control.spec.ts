@@ -147,7 +147,14 @@ test("a run-only grantee sees only its template, and may launch it", async ({ pa
   await expect(templates).not.toContainText("not-granted");
   await expect(page.getByRole("button", { name: "Launch granted-one" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Edit granted-one" })).toHaveCount(0);
-  await expect(page.getByRole("tab")).toHaveText(["Templates", "Runs", "Schedules", "Webhooks"]);
+  // Drift too: the drift of the templates whose runs it sees
+  await expect(page.getByRole("tab")).toHaveText([
+    "Templates",
+    "Runs",
+    "Schedules",
+    "Webhooks",
+    "Drift",
+  ]);
   await shots(page, "grantee-templates");
 
   await page.getByRole("button", { name: "Launch granted-one" }).click();

@@ -122,6 +122,9 @@ export async function startServer(
       // ticks (1 s and 2 s by default), several times a spec (workflows, triggers, inbox)
       STEWARD_WORKFLOW_TICK_SECONDS: "0.25",
       STEWARD_NOTIFIER_TICK_SECONDS: "0.25",
+      // a schedule's occurrence is launched at the next tick (10 s by default): drift.spec
+      // waits for a scheduled plan
+      STEWARD_SCHEDULER_TICK_SECONDS: "0.5",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

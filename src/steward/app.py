@@ -29,6 +29,7 @@ from steward.auth.routes import router as auth_router
 from steward.dashboard.routes import router as dashboard_router
 from steward.directory.oidc_routes import router as oidc_router
 from steward.directory.sync_routes import router as directory_sync_router
+from steward.drift.routes import router as drift_router
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
@@ -155,6 +156,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
         plans_router,
+        drift_router,
         metrics_router,
         all_runs_router,
         hosts_router,

@@ -3,6 +3,7 @@
 from steward.audit.models import AuditRecord
 from steward.auth.models import ApiToken, RecoveryCode, User, WebSession
 from steward.db import Base
+from steward.drift.models import TemplateDrift
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
@@ -54,6 +55,7 @@ __all__ = [
     "Team",
     "TeamMember",
     "Template",
+    "TemplateDrift",
     "TemplateGrant",
     "User",
     "WebSession",

@@ -281,6 +281,14 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("plan_approve", 422, body=BAD),
         Probe("t2_plan_approve", 422, R2, BAD),
     ],
+    # drift (tests/drift): the templates whose runs the caller sees; a host's, for who sees
+    # the project's hosts
+    ("GET", "/projects/{project_id}/drift"): [Probe("project", 200)],
+    ("GET", "/projects/{project_id}/templates/{template_id}/drift"): [
+        Probe("project", 200),
+        Probe("t2", 200, T2),
+    ],
+    ("GET", "/projects/{project_id}/hosts/{host}/drift"): [Probe("resources", 200)],
 }
 for _view in (
     "",

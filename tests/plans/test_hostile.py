@@ -1,24 +1,31 @@
 """Hostile cases of plans, each with its control: another project's plan, a viewer planning or
-applying, the launcher approving, applying a run that is not a plan, an oversized diff."""
+applying, the launcher approving, applying a run that is not a plan, an oversized diff; drift:
+another project's, a template not granted, a viewer's "apply to fix"."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 from support import runs as support_runs
 from support import services
 from support.runs import NoQueue
+from support.schedules import create_below
 
 from steward.access.actor import Actor
+from steward.db import utcnow
+from steward.drift import read as drift_read
 from steward.errors import InvalidState, NotFound, PermissionDenied
 from steward.execution.ansible.callback.steward_events import unified_diff
+from steward.grants.models import TemplateGrant
 from steward.plans import service
-from steward.projects.models import Project, ProjectRole
+from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.repositories.checkout import Reach
+from steward.runs import lifecycle
 from steward.runs import service as runs
-from steward.runs.models import LaunchType, Run
+from steward.runs.models import LaunchType, Run, RunChange
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 
@@ -101,3 +108,99 @@ def test_an_oversized_diff_is_cut_and_says_so() -> None:
     assert text.endswith("[diff cut at 32 KiB]\n")
     small = unified_diff({"before": "a\n", "after": "b\n"}, 32 * 1024)  # the control
     assert small == "--- before\n+++ after\n@@ -1 +1 @@\n-a\n+b\n"
+
+
+def _drifted(session: Session, project: Project, name: str = "site") -> Run:
+    """A template of ``project`` in drift: a clean run, then a scheduled plan that found a
+    change on web1 (``drift.state``, as the worker's final transition runs it)."""
+    made = support_runs.template(session, project, name, plans_allowed=True, survey=[])
+    baseline = support_runs.launch(session, project, made)
+    for status in (RunStatus.RUNNING, RunStatus.SUCCESSFUL):
+        lifecycle.transition(session, baseline.id, status)
+    admin = services.admin(session)
+    request = runs.Launch(
+        support_runs.rights(session, admin, project),
+        admin,
+        made.id,
+        LaunchOverrides(),
+        runs.Trigger(LaunchType.SCHEDULE),
+    )
+    plan = service.plan(session, request, cipher=services.cipher(), queue=NoQueue(), ttl_hours=24)
+    plan.schedule_id = _schedule(session, made)
+    session.add(
+        RunChange(run_id=plan.id, counter=1, host="web1", task="t", task_path="site.yml:4",
+                  occurrence=1, action="copy", outcome="change", diff="+x\n")
+    )  # fmt: skip
+    session.flush()
+    for status in (RunStatus.RUNNING, RunStatus.SUCCESSFUL):
+        lifecycle.transition(session, plan.id, status)
+    session.commit()
+    return plan
+
+
+def _schedule(session: Session, template: Any) -> int:
+    body = {
+        "name": f"nightly-{template.id}",
+        "kind": "cron",
+        "expression": "0 3 * * *",
+        "plan": True,
+    }
+    return create_below(session, template, body).id
+
+
+def test_another_projects_drift_is_not_visible(db_session: Session) -> None:
+    mine = services.project(db_session, "mine")
+    theirs = services.project(db_session, "theirs")
+    _drifted(db_session, theirs)
+    admin = services.admin(db_session)
+    now = utcnow()
+    assert (
+        drift_read.project_drift(
+            db_session, support_runs.rights(db_session, admin, mine), now
+        ).templates
+        == []
+    )
+    assert (
+        drift_read.host_drift(
+            db_session, support_runs.rights(db_session, admin, mine), "web1", now
+        ).templates
+        == []
+    )
+    seen = drift_read.project_drift(db_session, support_runs.rights(db_session, admin, theirs), now)
+    assert [t.template_name for t in seen.templates] == ["site"]  # the control
+
+
+def test_a_grant_holder_sees_only_the_drift_of_the_template_granted(db_session: Session) -> None:
+    project = services.project(db_session)
+    _drifted(db_session, project, "hidden")
+    granted = _drifted(db_session, project, "granted")
+    guest = support_runs.member(db_session, project, "gus", ProjectRole.VIEWER)
+    db_session.execute(delete(ProjectMember).where(ProjectMember.user_id == guest.user.id))
+    db_session.add(
+        TemplateGrant(template_id=granted.template_id, user_id=guest.user.id, permission="view")
+    )
+    db_session.flush()
+    rights = support_runs.rights(db_session, guest, project)
+    seen = drift_read.project_drift(db_session, rights, utcnow())
+    assert [t.template_name for t in seen.templates] == ["granted"]
+    assert [h.templates[0].template_name for h in seen.hosts] == ["granted"]
+    admin_rights = support_runs.rights(db_session, services.admin(db_session), project)
+    both = drift_read.project_drift(db_session, admin_rights, utcnow())  # the control
+    assert [t.template_name for t in both.templates] == ["granted", "hidden"]
+
+
+def test_a_viewer_sees_drift_but_may_not_apply_it(db_session: Session) -> None:
+    project = services.project(db_session)
+    _drifted(db_session, project)
+    viewer = support_runs.member(db_session, project, "vic", ProjectRole.VIEWER)
+    operator = support_runs.member(db_session, project, "opal", ProjectRole.OPERATOR)
+    now = utcnow()
+    (seen,) = drift_read.project_drift(
+        db_session, support_runs.rights(db_session, viewer, project), now
+    ).templates
+    assert not seen.can_apply
+    assert "run:launch" in seen.apply_refusal
+    (ops,) = drift_read.project_drift(
+        db_session, support_runs.rights(db_session, operator, project), now
+    ).templates
+    assert ops.can_apply, ops.apply_refusal  # the control

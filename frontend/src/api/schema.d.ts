@@ -2051,6 +2051,71 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/drift": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Project Drift
+     * @description The project's drifted templates (those whose runs the caller may see) and their hosts:
+     *     what a scheduled plan found changed since the template's last clean run or apply, each with
+     *     its plan and whether the caller may apply it now ("apply to fix").
+     */
+    get: operations["project_drift_api_v1_projects__project_id__drift_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/templates/{template_id}/drift": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Template Drift
+     * @description The template's drift: its state, the hosts and the tasks with their diffs (its plan's),
+     *     when it was found or cleared and by which run; "apply to fix". Needs run:view on it.
+     */
+    get: operations["template_drift_api_v1_projects__project_id__templates__template_id__drift_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/drift": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Drift
+     * @description The drifted templates that would change the host, with what they would change there (for
+     *     who may see the project's hosts; templates whose runs they may see). 404 for a host the
+     *     project does not know.
+     */
+    get: operations["host_drift_api_v1_projects__project_id__hosts__host__drift_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/runs/{run_id}/metrics": {
     parameters: {
       query?: never;
@@ -3142,6 +3207,58 @@ export interface components {
        */
       viewer_tz: string;
     };
+    /** DriftSummary */
+    DriftSummary: {
+      /**
+       * Plan Run Id
+       * @description the latest plan that found the drift
+       */
+      plan_run_id: number | null;
+      /** Can Apply */
+      can_apply: boolean;
+      /**
+       * Apply Refusal
+       * @description why not now ('' when it can be applied)
+       */
+      apply_refusal: string;
+      /** Template Id */
+      template_id: number;
+      /** Template Name */
+      template_name: string;
+      /** Host Count */
+      host_count: number;
+      /** Task Count */
+      task_count: number;
+      /**
+       * Hosts
+       * @description the hosts it would change (at most 100)
+       */
+      hosts: string[];
+      /**
+       * Detected At
+       * @description when this drift was first found
+       */
+      detected_at: string | null;
+      /**
+       * Checked At
+       * @description when a plan last found it
+       */
+      checked_at: string | null;
+    };
+    /** DriftedHost */
+    DriftedHost: {
+      /** Host */
+      host: string;
+      /** Templates */
+      templates: components["schemas"]["DriftedTemplate"][];
+    };
+    /** DriftedTemplate */
+    DriftedTemplate: {
+      /** Template Id */
+      template_id: number;
+      /** Template Name */
+      template_name: string;
+    };
     /**
      * EdgeOn
      * @enum {string}
@@ -3712,6 +3829,13 @@ export interface components {
       last_run_id: number | null;
       last_outcome: components["schemas"]["Outcome"];
     };
+    /** HostDrift */
+    HostDrift: {
+      /** Host */
+      host: string;
+      /** Templates */
+      templates: components["schemas"]["HostTemplateDrift"][];
+    };
     /** HostInventory */
     HostInventory: {
       /** Inventory Id */
@@ -3856,6 +3980,32 @@ export interface components {
       /** Last Run Id */
       last_run_id: number | null;
       last_outcome: components["schemas"]["Outcome"];
+    };
+    /** HostTemplateDrift */
+    HostTemplateDrift: {
+      /**
+       * Plan Run Id
+       * @description the latest plan that found the drift
+       */
+      plan_run_id: number | null;
+      /** Can Apply */
+      can_apply: boolean;
+      /**
+       * Apply Refusal
+       * @description why not now ('' when it can be applied)
+       */
+      apply_refusal: string;
+      /** Template Id */
+      template_id: number;
+      /** Template Name */
+      template_name: string;
+      /** Detected At */
+      detected_at: string | null;
+      /**
+       * Tasks
+       * @description what the plan would change on this host
+       */
+      tasks: components["schemas"]["PlanTask"][];
     };
     /** ImportReport */
     ImportReport: {
@@ -5033,6 +5183,16 @@ export interface components {
        */
       runner_group_id?: number | null;
     };
+    /**
+     * ProjectDrift
+     * @description The project's drifted templates (the caller may see the runs of) and their hosts.
+     */
+    ProjectDrift: {
+      /** Templates */
+      templates: components["schemas"]["DriftSummary"][];
+      /** Hosts */
+      hosts: components["schemas"]["DriftedHost"][];
+    };
     /** ProjectRead */
     ProjectRead: {
       /** Id */
@@ -5396,7 +5556,8 @@ export interface components {
       | "changed"
       | "long_running"
       | "host_quiet"
-      | "approval_needed";
+      | "approval_needed"
+      | "drift_detected";
     /**
      * RunKind
      * @description What a run is for: a run, a plan (check + diff mode, whose apply is bound to it) or the
@@ -5840,6 +6001,12 @@ export interface components {
       missed_policy: components["schemas"]["MissedPolicy"];
       /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
       launch?: components["schemas"]["LaunchOverrides"];
+      /**
+       * Plan
+       * @description true: each occurrence launches a plan of the template (check + diff mode, as POST …/templates/{id}/plans does; the template must allow plans), whose changes on a template that last applied cleanly are drift. Not for a workflow's schedule.
+       * @default false
+       */
+      plan: boolean;
     };
     /**
      * ScheduleKind
@@ -5915,6 +6082,11 @@ export interface components {
       missed_policy: components["schemas"]["MissedPolicy"];
       /** @description secret survey answers shown as ******** */
       launch: components["schemas"]["LaunchOverrides"];
+      /**
+       * Plan
+       * @description true: each occurrence launches a plan of the template (check + diff mode, as POST …/templates/{id}/plans does; the template must allow plans), whose changes on a template that last applied cleanly are drift. Not for a workflow's schedule.
+       */
+      plan: boolean;
       /**
        * Owner Id
        * @description who saved it last: it launches with their rights
@@ -5999,6 +6171,12 @@ export interface components {
       /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
       launch?: components["schemas"]["LaunchOverrides"];
       /**
+       * Plan
+       * @description true: each occurrence launches a plan of the template (check + diff mode, as POST …/templates/{id}/plans does; the template must allow plans), whose changes on a template that last applied cleanly are drift. Not for a workflow's schedule.
+       * @default false
+       */
+      plan: boolean;
+      /**
        * Template Id
        * @description the template it launches
        */
@@ -6037,6 +6215,11 @@ export interface components {
       missed_policy?: components["schemas"]["MissedPolicy"] | null;
       /** @description Launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer. A schedule of a workflow takes none (its nodes carry their own): anything sent is a 422. */
       launch?: components["schemas"]["LaunchOverrides"] | null;
+      /**
+       * Plan
+       * @description true: each occurrence launches a plan of the template (check + diff mode, as POST …/templates/{id}/plans does; the template must allow plans), whose changes on a template that last applied cleanly are drift. Not for a workflow's schedule.
+       */
+      plan?: boolean | null;
     };
     /** SecretKeyCreate */
     SecretKeyCreate: {
@@ -6668,6 +6851,59 @@ export interface components {
        * @default false
        */
       plan_approval: boolean;
+    };
+    /** TemplateDriftRead */
+    TemplateDriftRead: {
+      /**
+       * Plan Run Id
+       * @description the latest plan that found the drift
+       */
+      plan_run_id: number | null;
+      /** Can Apply */
+      can_apply: boolean;
+      /**
+       * Apply Refusal
+       * @description why not now ('' when it can be applied)
+       */
+      apply_refusal: string;
+      /** Template Id */
+      template_id: number;
+      /** Template Name */
+      template_name: string;
+      /**
+       * State
+       * @description 'drift': a scheduled plan found changes on a template whose last run or apply finished cleanly; 'clean': the last plan found none, or a run or apply converged the hosts since; 'unchecked': no plan of the whole template yet
+       * @enum {string}
+       */
+      state: "drift" | "clean" | "unchecked";
+      /** Host Count */
+      host_count: number;
+      /** Task Count */
+      task_count: number;
+      /** Hosts */
+      hosts: string[];
+      /**
+       * Tasks
+       * @description what the plan would change, by task, with diffs
+       */
+      tasks: components["schemas"]["PlanTask"][];
+      /** Tasks Truncated */
+      tasks_truncated: boolean;
+      /**
+       * Baseline Run Id
+       * @description the clean run or apply it moved away from
+       */
+      baseline_run_id: number | null;
+      /** Detected At */
+      detected_at: string | null;
+      /** Checked At */
+      checked_at: string | null;
+      /** Cleared At */
+      cleared_at: string | null;
+      /** Cleared By Run Id */
+      cleared_by_run_id: number | null;
+      /** Cleared Reason */
+      cleared_reason: string;
     };
     /** TemplateRead */
     TemplateRead: {
@@ -19355,6 +19591,254 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PlanRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  project_drift_api_v1_projects__project_id__drift_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProjectDrift"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  template_drift_api_v1_projects__project_id__templates__template_id__drift_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateDriftRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_drift_api_v1_projects__project_id__hosts__host__drift_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HostDrift"];
         };
       };
       /** @description Not authenticated */

@@ -19,6 +19,8 @@ class AuditAction(enum.StrEnum):
     DESTINATION_TEST = "destination:test"
     DESTINATION_UPDATE = "destination:update"
     DIRECTORY_SYNC = "directory:sync"
+    DRIFT_CLEAR = "drift:clear"  # by Steward: a clean plan, or a successful run or apply
+    DRIFT_DETECT = "drift:detect"  # by Steward: a scheduled plan found a new drift
     ENVIRONMENT_CREATE = "environment:create"
     ENVIRONMENT_DELETE = "environment:delete"
     ENVIRONMENT_UPDATE = "environment:update"

@@ -12,14 +12,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
 from steward.auth.models import User
 from steward.notifications.models import Message, RunEventKind
+from steward.plans import read
 from steward.projects.models import Project
 from steward.runs import planned, story
-from steward.runs.models import Run, RunHost, RunKind
+from steward.runs.models import Plan, Run, RunChange, RunHost, RunKind
 from steward.runs.quiet import QuietHost
 from steward.templates.models import Template
 from steward.workflows import approvers
@@ -41,6 +42,7 @@ VERBS: dict[RunEventKind, str] = {
     RunEventKind.LONG_RUNNING: "is still running",
     RunEventKind.HOST_QUIET: "has a quiet host",
     RunEventKind.APPROVAL_NEEDED: "needs an approval",
+    RunEventKind.DRIFT_DETECTED: "found drift",
 }
 # the events that tell how a run ended: they carry the recap and the first failure
 FINISHED = frozenset(VERBS) - {
@@ -48,7 +50,12 @@ FINISHED = frozenset(VERBS) - {
     RunEventKind.LONG_RUNNING,
     RunEventKind.HOST_QUIET,
     RunEventKind.APPROVAL_NEEDED,
+    RunEventKind.DRIFT_DETECTED,
 }
+# a plan's messages (``for_plan``): drift, and a plan waiting for approval (a workflow's
+# approval_needed has its workflow run)
+PLAN_EVENTS = frozenset({RunEventKind.DRIFT_DETECTED, RunEventKind.APPROVAL_NEEDED})
+DRIFT_SHOWN = 10  # hosts and tasks a drift message names; the totals are given
 
 
 def run_url(base_url: str, project_id: int, run_id: int) -> str:
@@ -114,14 +121,7 @@ def for_run(
     """The content of a run event's message, from the run as it is now; a ``host_quiet``
     message's names the host (``message.host``), the task it is on and how long it has been
     quiet (``quiet``, what the notifier found when it queued the message)."""
-    row = session.execute(
-        select(Run, Project.name, Template.name, User.username)
-        .join(Project, Project.id == Run.project_id)
-        .outerjoin(Template, Template.id == Run.template_id)
-        .outerjoin(User, User.id == Run.launched_by_id)
-        .where(Run.id == message.run_id)
-    ).one()
-    run, project_name, template_name, username = row
+    run, project_name, template_name, username = _run_named(session, message)
     event = RunEventKind(message.event)
     template = template_name or str(run.template_snapshot.get("name") or "a deleted template")
     url = run_url(base_url, run.project_id, run.id)
@@ -229,6 +229,84 @@ def for_approval(session: Session, message: Message, base_url: str) -> dict[str,
         "hosts_total": 0,
         "first_failure": None,
     }
+
+
+def drift_url(base_url: str, project_id: int) -> str:
+    """The project's drift view in the console (``frontend/src/app/router.tsx``)."""
+    return f"{base_url.rstrip('/')}/projects/{project_id}/drift"
+
+
+def _run_named(session: Session, message: Message) -> Row[Run, str, str, str]:
+    """The message's run with the names of its project, template and launcher."""
+    return session.execute(
+        select(Run, Project.name, Template.name, User.username)
+        .join(Project, Project.id == Run.project_id)
+        .outerjoin(Template, Template.id == Run.template_id)
+        .outerjoin(User, User.id == Run.launched_by_id)
+        .where(Run.id == message.run_id)
+    ).one()
+
+
+def for_plan(session: Session, message: Message, base_url: str) -> dict[str, Any]:
+    """The content of a plan's ``approval_needed`` (it waits for someone to approve it) or
+    ``drift_detected`` message (a scheduled plan found drift): the template, the plan's summary
+    line, the hosts and tasks it would change, and the links to the plan (and the drift view)."""
+    run, project_name, template_name, username = _run_named(session, message)
+    event = RunEventKind(message.event)
+    template = template_name or str(run.template_snapshot.get("name") or "a deleted template")
+    url = run_url(base_url, run.project_id, run.id)
+    changes = session.execute(
+        select(RunChange.host, RunChange.task)
+        .where(RunChange.run_id == run.id, RunChange.outcome == "change")
+        .order_by(RunChange.counter)
+    ).all()
+    hosts = sorted({host for host, _task in changes})
+    tasks = list(dict.fromkeys(task for _host, task in changes))
+    unknown = session.scalar(
+        select(func.count(func.distinct(RunChange.task_path))).where(
+            RunChange.run_id == run.id, RunChange.outcome == "unknown"
+        )
+    )
+    summary = read.summary(len(hosts), len(tasks), unknown or 0)
+    drift = event is RunEventKind.DRIFT_DETECTED
+    verb = "found drift" if drift else "waits for an approval"
+    title = f"[{project_name}] {template}: plan #{run.id} {verb}"
+    lines = [title, f"Plan: {summary}", f"Launched by: {launcher(username, run)}"]
+    lines.append("Hosts: " + ", ".join(hosts[:DRIFT_SHOWN]) + _more(len(hosts)))
+    lines.append("Tasks: " + ", ".join(f"'{t}'" for t in tasks[:DRIFT_SHOWN]) + _more(len(tasks)))
+    if drift:
+        lines.append(f"Apply to fix: {url}")
+        lines.append(drift_url(base_url, run.project_id))
+    else:
+        plan = session.get(Plan, run.id)
+        if plan is not None:
+            lines.append(f"Expires: {plan.expires_at.isoformat(timespec='seconds')}")
+        lines.append(url)
+    return {
+        "event": event.value,
+        "title": title,
+        "text": "\n".join(lines),
+        "url": url,
+        "project": {"id": run.project_id, "name": project_name},
+        "run": {
+            "id": run.id,
+            "status": run.status,
+            "kind": run.kind,
+            "template": {"id": run.template_id, "name": template},
+            "launched_by": launcher(username, run),
+            "launch_type": run.launch_type,
+            "schedule_id": run.schedule_id,
+        },
+        "summary": summary,
+        "hosts": [{"host": h} for h in hosts[:HOSTS_MAX]],
+        "hosts_total": len(hosts),
+        "tasks": tasks[:HOSTS_MAX],
+        "first_failure": None,
+    }
+
+
+def _more(total: int) -> str:
+    return f" … and {total - DRIFT_SHOWN} more" if total > DRIFT_SHOWN else ""
 
 
 def _quiet_host(quiet: QuietHost | None, now: dt.datetime) -> dict[str, Any] | None:

@@ -37,6 +37,9 @@ class RunEventKind(enum.StrEnum):
     # a workflow's approval node waits: project-wide subscriptions, a template's when a node
     # of the workflow run runs it, the schedule's that launched it (outbox.on_approval_waiting)
     APPROVAL_NEEDED = "approval_needed"
+    # a scheduled plan found drift on a template that last applied cleanly: once per change of
+    # the drift (``drift.state``), with the plan's summary
+    DRIFT_DETECTED = "drift_detected"
 
 
 class Destination(ProjectScoped):
@@ -106,7 +109,7 @@ class Message(Base):
         ForeignKey("notification_destinations.id", ondelete="CASCADE")
     )
     run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
-    # approval_needed: the workflow run and its waiting node (no run_id)
+    # approval_needed: the workflow run and its waiting node (no run_id); a plan's: its run
     workflow_run_id: Mapped[int | None] = mapped_column(
         ForeignKey("workflow_runs.id", ondelete="CASCADE"), index=True
     )

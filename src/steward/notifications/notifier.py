@@ -156,11 +156,12 @@ class Notifier:
             if destination is None:
                 return None
             if not message.content:
-                message.content = (
-                    messages.for_approval(session, message, settings.url)
-                    if message.workflow_run_id is not None
-                    else messages.for_run(session, message, settings.url, utcnow())
-                )
+                if message.workflow_run_id is not None:
+                    message.content = messages.for_approval(session, message, settings.url)
+                elif message.event in messages.PLAN_EVENTS:
+                    message.content = messages.for_plan(session, message, settings.url)
+                else:
+                    message.content = messages.for_run(session, message, settings.url, utcnow())
                 session.commit()
             secret = (
                 keys.reveal(

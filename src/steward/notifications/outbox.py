@@ -20,7 +20,7 @@ from sqlalchemy import ColumnElement, and_, exists, insert, or_, select
 from sqlalchemy.orm import Session
 
 from steward.notifications.models import Destination, Message, RunEventKind, Subscription
-from steward.runs.models import Run, RunHost
+from steward.runs.models import Plan, Run, RunHost
 from steward.runs.status import RunStatus
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
@@ -60,8 +60,9 @@ def wanted(events: Iterable[object]) -> set[RunEventKind]:
 def on_transition(session: Session, run_id: int, status: RunStatus) -> None:
     """Queue one message per destination whose subscriptions (of the run's project, template
     or schedule) want an event this status stands for: started, succeeded, failed, error,
-    canceled, timed out; "fixed" (a success after a failed run of the same template) and
-    "changed" (a success that changed something on a host) on success."""
+    canceled, timed out; "fixed" (a success after a failed run of the same template),
+    "changed" (a success that changed something on a host) and "approval_needed" (a plan
+    whose template asks for approval: it now waits for one) on success."""
     event = EVENT_OF_STATUS.get(status)
     if event is None:
         return
@@ -84,6 +85,8 @@ def on_transition(session: Session, run_id: int, status: RunStatus) -> None:
             events.add(RunEventKind.FIXED)
         if RunEventKind.CHANGED in wants and _changed(session, run_id):
             events.add(RunEventKind.CHANGED)
+        if RunEventKind.APPROVAL_NEEDED in wants and _waits_for_approval(session, run_id):
+            events.add(RunEventKind.APPROVAL_NEEDED)
     messages = [
         {"project_id": project_id, "destination_id": d, "run_id": run_id, "event": kind.value}
         for kind in sorted(events)
@@ -91,6 +94,42 @@ def on_transition(session: Session, run_id: int, status: RunStatus) -> None:
     ]
     if messages:
         session.execute(insert(Message), messages)
+
+
+def on_drift(session: Session, run_id: int) -> None:
+    """Queue a ``drift_detected`` message of plan ``run_id`` per enabled destination whose
+    subscriptions (of the plan's project, template or schedule) want it, in the transaction
+    that found the drift (``drift.state``: once per change of the drift)."""
+    rows = session.execute(
+        select(Subscription.destination_id, Subscription.events, Run.project_id)
+        .join(Run, Run.id == run_id)
+        .join(Destination, Destination.id == Subscription.destination_id)
+        .where(applies_to_run())
+    ).all()
+    wanting = sorted(
+        {r.destination_id for r in rows if RunEventKind.DRIFT_DETECTED in wanted(r.events)}
+    )
+    if wanting:
+        event = RunEventKind.DRIFT_DETECTED.value
+        session.execute(
+            insert(Message),
+            [
+                {
+                    "project_id": rows[0].project_id,
+                    "destination_id": d,
+                    "run_id": run_id,
+                    "event": event,
+                }
+                for d in wanting
+            ],
+        )
+
+
+def _waits_for_approval(session: Session, run_id: int) -> bool:
+    """Whether the run is a plan whose template asked for approval (it just succeeded)."""
+    return bool(
+        session.scalar(select(exists().where(Plan.run_id == run_id, Plan.needs_approval.is_(True))))
+    )
 
 
 def _follows_a_failure(session: Session, run_id: int, template_id: int | None) -> bool:

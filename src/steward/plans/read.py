@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import distinct, func, select
+from sqlalchemy import ColumnElement, distinct, func, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -52,10 +52,14 @@ def counts(session: Session, run_id: int) -> tuple[int, int, int]:
     return hosts, tasks, rows.get("unknown", (0, 0))[1]
 
 
-def _tasks(session: Session, run_id: int) -> tuple[list[PlanTask], bool]:
+def tasks(
+    session: Session, run_id: int, *where: ColumnElement[bool]
+) -> tuple[list[PlanTask], bool]:
+    """The plan's results grouped by task, unknowns first (``where``: only some of them, e.g.
+    one host's); whether more than ``ITEMS_SHOWN`` were left out."""
     query = (
         select(RunChange)
-        .where(RunChange.run_id == run_id)
+        .where(RunChange.run_id == run_id, *where)
         .order_by(RunChange.outcome.desc(), RunChange.counter)  # unknown before change
         .limit(ITEMS_SHOWN + 1)
     )
@@ -100,23 +104,21 @@ def read(
 ) -> PlanRead:
     plan = service.plan_of(session, run)
     moment = now or utcnow()
-    hosts, tasks, unknown = counts(session, run.id)
-    items, truncated = _tasks(session, run.id)
+    hosts, task_count, unknown = counts(session, run.id)
+    items, truncated = tasks(session, run.id)
     decider = session.get(User, plan.approved_by_id) if plan.approved_by_id else None
     refused = approvers.refusal(rights, actor, run, approve=True)
     state = plan.approval or "waiting" if plan.needs_approval else plan.approval or "not_needed"
     applied = session.get(Run, plan.apply_run_id) if plan.apply_run_id else None
     changed = _changed(session, run, plan)
-    refusal = service.standing_refusal(run, plan, moment)
-    if not refusal and changed:
-        refusal = f"{', '.join(changed)} changed since the plan: {service.PLAN_AGAIN}"
+    refused_apply = refusal(session, run, plan, moment, changed)
     return PlanRead(
         run_id=run.id,
         status=RunStatus(run.status),
-        summary=summary(hosts, tasks, unknown),
+        summary=summary(hosts, task_count, unknown),
         hosts_changing=_hosts(session, run.id),
         host_count=hosts,
-        task_count=tasks,
+        task_count=task_count,
         unknown_count=unknown,
         tasks=items,
         tasks_truncated=truncated,
@@ -141,5 +143,17 @@ def read(
         ),
         apply_run_id=plan.apply_run_id,
         apply_status=RunStatus(applied.status) if applied else None,
-        apply_refusal=refusal,
+        apply_refusal=refused_apply,
     )
+
+
+def refusal(
+    session: Session, run: Run, plan: Plan, now: dt.datetime, changed: list[str] | None = None
+) -> str:
+    """Why plan ``run`` cannot be applied now ('' when it can; the branch head is asked only
+    when applying): the plan read's, and drift's "apply to fix"."""
+    said = service.standing_refusal(run, plan, now)
+    moved = _changed(session, run, plan) if changed is None and not said else changed or []
+    if not said and moved:
+        said = f"{', '.join(moved)} changed since the plan: {service.PLAN_AGAIN}"
+    return said

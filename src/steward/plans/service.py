@@ -57,18 +57,27 @@ def launch_plan(
     *,
     ttl_hours: float,
 ) -> Run:
-    """A plan of the template: through the launch gate (run:launch, the values checked, the
-    template must allow plans; check and diff mode forced), with its binding. Commits."""
+    """A plan of the template by a person (``plan``). Commits."""
     request = runs.Launch(
-        launching.rights,
-        launching.actor,
-        template_id,
-        overrides,
-        runs.Trigger(launch_type),
-        kind=RunKind.PLAN,
+        launching.rights, launching.actor, template_id, overrides, runs.Trigger(launch_type)
     )
-    run = runs.launch(session, request, cipher=launching.cipher, queue=launching.queue)
-    template = session.get_one(Template, template_id)
+    run = plan(
+        session, request, cipher=launching.cipher, queue=launching.queue, ttl_hours=ttl_hours
+    )
+    session.commit()
+    return run
+
+
+def plan(
+    session: Session, request: runs.Launch, *, cipher: KeyCipher, queue: RunQueue, ttl_hours: float
+) -> Run:
+    """A plan of ``request``'s template: through the launch gate as a run of kind plan
+    (run:launch, the values checked, the template must allow plans; check and diff mode
+    forced), with its binding and expiry, in the caller's transaction (a person's request, or
+    a schedule's occurrence: ``triggers.launch``)."""
+    request = dataclasses.replace(request, kind=RunKind.PLAN)
+    run = runs.launch(session, request, cipher=cipher, queue=queue)
+    template = session.get_one(Template, request.template_id)
     params = RunParams.of(run.params, run.id)
     session.add(
         Plan(
@@ -78,7 +87,6 @@ def launch_plan(
             needs_approval=template.plan_approval,
         )
     )
-    session.commit()
     return run
 
 

@@ -15,11 +15,12 @@ from sqlalchemy.orm import Session, aliased
 
 from steward.config import Settings
 from steward.db import utcnow
+from steward.drift import state as drift
 from steward.notifications import outbox
 from steward.projects.models import Project
 from steward.runner_groups.models import RunnerGroup
 from steward.runs.bell import ring_after_commit
-from steward.runs.models import Run
+from steward.runs.models import Run, RunKind
 from steward.runs.status import RunStatus, check_transition, sources
 from steward.workflows import passes as workflow_passes
 
@@ -85,12 +86,16 @@ def _set_status(
         update(Run)
         .where(which, Run.status.in_(list(allowed)))
         .values(values)
-        .returning(Run.id, Run.workflow_run_id)
+        .returning(Run.id, Run.workflow_run_id, Run.kind, drift.drifted_now())
         .execution_options(synchronize_session="fetch")
     ).one_or_none()
     if row is None:
         return None
-    changed, workflow_run_id = row
+    changed, workflow_run_id, kind, drifted = row
+    if new is RunStatus.SUCCESSFUL and (kind == RunKind.PLAN or drifted):
+        # found by a plan, cleared by a run (drift.state); no statement more for a run of a
+        # template without drift
+        drift.on_success(session, changed)
     outbox.on_transition(session, changed, new)
     ring_after_commit(session, changed)
     if workflow_run_id is not None and new.is_finished:

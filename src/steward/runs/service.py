@@ -86,16 +86,25 @@ class Launch:
     plan_id: int | None = None  # an apply: its plan
 
 
+def kind_refusal(template: Template, kind: RunKind) -> str:
+    """Why ``template`` may not be launched as a run of ``kind`` ('' when it may): the one rule
+    of which templates plan (asked by the gate, and by a schedule of plans when it is saved)."""
+    if kind is RunKind.PLAN and not template.plans_allowed:
+        return (
+            f"template '{template.name}' does not allow plans: its editor may allow them"
+            " (plans_allowed)"
+        )
+    return ""
+
+
 def _for_kind(template: Template, kind: RunKind, params: RunParams) -> RunParams:
     """The launch values of a run of ``kind``: a plan (which the template must allow) in check
     and diff mode whatever the template says, an apply in neither."""
     if kind is RunKind.RUN:
         return params
-    if kind is RunKind.PLAN and not template.plans_allowed:
-        raise InvalidState(
-            f"template '{template.name}' does not allow plans: its editor may allow them"
-            " (plans_allowed)"
-        )
+    refused = kind_refusal(template, kind)
+    if refused:
+        raise InvalidState(refused)
     planned = kind is RunKind.PLAN
     return params.model_copy(update={"check_mode": planned, "diff_mode": planned})
 

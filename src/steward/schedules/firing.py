@@ -20,10 +20,13 @@ from sqlalchemy.orm import Session, joinedload
 from steward.access.policy import ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
+from steward.config import Settings
 from steward.crypto import KeyCipher
 from steward.errors import DomainError
 from steward.projects.models import Project
 from steward.queue import RunQueue
+from steward.runs import service as runs
+from steward.runs.models import RunKind
 from steward.schedules import recurrence
 from steward.schedules.models import MissedPolicy, Schedule
 from steward.schedules.service import recurrence_of
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 # an occurrence found later than this after its time counts as missed (servers were down):
 # a "skip" schedule then does not launch it; added to the scheduler's tick
 LATE_AFTER = dt.timedelta(seconds=60)
+DEFAULT_PLAN_TTL_HOURS = Settings.model_fields["plan_ttl_hours"].default
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,11 +88,18 @@ def plan(schedule: Schedule, now: dt.datetime, *, late_after: dt.timedelta) -> P
 
 
 def fire(
-    session: Session, cipher: KeyCipher, queue: RunQueue, todos: list[Plan], now: dt.datetime
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    todos: list[Plan],
+    now: dt.datetime,
+    *,
+    plan_ttl_hours: float = DEFAULT_PLAN_TTL_HOURS,
 ) -> list[int]:
     """Claim each occurrence and launch its run (or disable the schedule, saying why), all in
     one transaction; the ids of the runs launched. An occurrence another process claimed
-    first is left to it. Commits."""
+    first is left to it. A schedule of plans launches plans expiring after
+    ``plan_ttl_hours`` (``STEWARD_PLAN_TTL_HOURS``). Commits."""
     known: dict[tuple[int, int], ProjectAccess] = {}  # (owner, project): the same in a batch
     launched: list[int] = []
     claimed = [todo for todo in todos if _claim(session, todo)]
@@ -113,7 +124,7 @@ def fire(
         elif not todo.launch:
             log.info("schedule %s: skipped the occurrence of %s (missed)", schedule.id, todo.due)
         else:
-            launched += _launch(session, cipher, queue, schedule, now, known)
+            launched += _launch(session, (cipher, queue, plan_ttl_hours), schedule, now, known)
     session.commit()  # the runs are handed to the queue once committed (runs.handoff)
     return launched
 
@@ -152,20 +163,27 @@ def _fired(session: Session, schedule: Schedule, now: dt.datetime, **last: int) 
 
 def _launch(
     session: Session,
-    cipher: KeyCipher,
-    queue: RunQueue,
+    where: tuple[KeyCipher, RunQueue, float],
     schedule: Schedule,
     now: dt.datetime,
     known: dict[tuple[int, int], ProjectAccess],
 ) -> list[int]:
-    """Launch its target as the owner (``triggers.launch``); or disable the schedule, saying
-    why. The ids of the runs launched (a workflow's root nodes' runs)."""
+    """Launch its target as the owner (``triggers.launch``), a plan for a schedule of plans;
+    or disable the schedule, saying why. The ids of the runs launched (a workflow's root
+    nodes' runs)."""
+    cipher, queue, plan_ttl_hours = where
     target: Target | None = schedule.template or schedule.workflow
     if target is None:
         disable(session, schedule, f"its {schedule.target_kind} was deleted")
         return []
     project = session.get_one(Project, schedule.project_id)  # deleted with its project
-    firing = Firing("schedule", schedule.id, project, schedule.owner, target)
+    planned = plan_ttl_hours if schedule.plan and isinstance(target, Template) else None
+    firing = Firing("schedule", schedule.id, project, schedule.owner, target, "", planned)
+    if planned is not None and isinstance(target, Template):
+        refused = runs.kind_refusal(target, RunKind.PLAN)  # the gate's rule, said as the schedule's
+        if refused:
+            disable(session, schedule, f"it runs plans, and {refused}")
+            return []
     try:  # refused before anything of the launch is added to the session
         triggers.as_owner(session, firing, known)  # the owner first, before their values
         overrides = LaunchOverrides()

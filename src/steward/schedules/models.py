@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -69,6 +70,8 @@ class Schedule(ProjectScoped):
     # LaunchOverrides body, validated like a manual launch; secret survey answers are sealed in
     # ``secret_launch`` and shown as ******** in ``launch``
     launch: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # a template target's runs are plans (check + diff mode, ``plans``): drift found by itself
+    plan: Mapped[bool] = mapped_column(default=False, server_default=false())
     secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
 
     next_fire_at: Mapped[dt.datetime | None]  # UTC; None when no occurrence is left

@@ -69,7 +69,10 @@ class Scheduler:
         be fired does not hold back the others."""
         try:
             with self.runtime.sessions() as session:
-                return firing.fire(session, self.runtime.cipher, self.queue, todos, now)
+                ttl = self.runtime.settings.plan_ttl_hours
+                return firing.fire(
+                    session, self.runtime.cipher, self.queue, todos, now, plan_ttl_hours=ttl
+                )
         except OperationalError as exc:  # SQLite busy with another server: the next tick retries
             log.warning("schedules: %d not fired this tick: %s", len(todos), exc)
             return []

@@ -18,6 +18,11 @@ EXPRESSION_DOC = (
     " local times of the schedule's timezone, without TZID or Z. An RRULE without DTSTART"
     " starts at start_at, else when the schedule was created."
 )
+PLAN_DOC = (
+    "true: each occurrence launches a plan of the template (check + diff mode, as"
+    " POST …/templates/{id}/plans does; the template must allow plans), whose changes on a"
+    " template that last applied cleanly are drift. Not for a workflow's schedule."
+)
 LAUNCH_DOC = (
     "Launch values, checked like a manual launch of the template (only the overrides it"
     " allows; survey answers). Password answers are stored encrypted and read back as"
@@ -44,6 +49,7 @@ class ScheduleCreate(RequestModel):
         " occurrence once, 'skip' waits for the next one",
     )
     launch: LaunchOverrides = Field(default_factory=LaunchOverrides, description=LAUNCH_DOC)
+    plan: bool = Field(default=False, description=PLAN_DOC)
 
 
 class ScheduleTargetCreate(TargetChoice, ScheduleCreate):
@@ -65,6 +71,7 @@ class ScheduleUpdate(NamedUpdate):
     enabled: bool | None = None
     missed_policy: MissedPolicy | None = None
     launch: LaunchOverrides | None = Field(default=None, description=LAUNCH_DOC)
+    plan: bool | None = Field(default=None, description=PLAN_DOC)
 
     NULLABLE = frozenset({"start_at", "end_at"})
 
@@ -79,6 +86,7 @@ class ScheduleRead(TriggerRead):
     disabled_reason: str = Field(description="why Steward disabled it; empty otherwise")
     missed_policy: MissedPolicy
     launch: LaunchOverrides = Field(description="secret survey answers shown as ********")
+    plan: bool = Field(description=PLAN_DOC)
     owner_id: int | None = Field(description="who saved it last: it launches with their rights")
     owner_name: str = ""
     next_fire_at: dt.datetime | None = Field(description="null when disabled or exhausted")

@@ -21,7 +21,8 @@ from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState
 from steward.projects import scoped
 from steward.projects.models import Project
-from steward.runs.models import Run
+from steward.runs import service as runs
+from steward.runs.models import Run, RunKind
 from steward.schedules import recurrence
 from steward.schedules.models import Schedule, ScheduleKind
 from steward.schedules.recurrence import Recurrence
@@ -50,7 +51,7 @@ WITH_NAMES = (
 TIMING_FIELDS = frozenset({"kind", "expression", "timezone", "start_at", "end_at"})
 PLAIN_FIELDS = (
     "name", "description", "kind", "expression", "timezone", "start_at", "end_at", "enabled",
-    "missed_policy",
+    "missed_policy", "plan",
 )  # fmt: skip
 AUDITED_FIELDS = (
     *PLAIN_FIELDS, "template_id", "workflow_id", "launch", "owner_id", "disabled_reason",
@@ -58,6 +59,7 @@ AUDITED_FIELDS = (
 WORKFLOW_LAUNCH = (
     "a workflow's nodes carry their own launch values: a schedule of a workflow takes none"
 )
+WORKFLOW_PLAN = "a schedule of a workflow cannot run plans: only a template's can"
 
 
 def _fields(schedule: Schedule) -> dict[str, Any]:
@@ -111,6 +113,20 @@ def get(session: Session, project: Project, schedule_id: int, *, seen: targets.S
     )
 
 
+def check_plan(schedule: Schedule) -> None:
+    """A schedule of plans: of a template that allows them (the launch gate's rule,
+    ``runs.kind_refusal``, asked at save as the gate asks it at every firing); 422 on
+    ``plan``."""
+    if not schedule.plan:
+        return
+    if schedule.target_kind == TargetKind.WORKFLOW:
+        raise InvalidInput("plan", WORKFLOW_PLAN)
+    if schedule.template is not None:
+        refused = runs.kind_refusal(schedule.template, RunKind.PLAN)
+        if refused:
+            raise InvalidInput("plan", refused)
+
+
 def _refuse_launch_values(body: LaunchOverrides | None) -> None:
     """A workflow target takes no launch values: anything but an empty body is a 422."""
     if body is not None and body.model_dump(exclude_defaults=True):
@@ -157,6 +173,7 @@ def create(
         schedule.launch, schedule.secret_launch, _secrets = values.seal(
             session, cipher, target, body.launch, {}
         )
+    check_plan(schedule)
     first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)
     schedule.next_fire_at = first if schedule.enabled else None
     return audit.commit_created(session, actor, AuditAction.SCHEDULE_CREATE, schedule, _fields)
@@ -190,6 +207,8 @@ def update(session: Session, saver: Saver, schedule: Schedule, body: ScheduleUpd
         triggers.require_launch(session, rights, template)
         if body.launch is not None or schedule.enabled:
             detail = _seal_again(session, cipher, schedule, template, body.launch)
+    if "plan" in changes or schedule.enabled:
+        check_plan(schedule)
     now = utcnow()
     if TIMING_FIELDS & changes.keys() or (schedule.enabled and not was_enabled):
         first = recurrence.check(recurrence_of(schedule), now, min_interval=saver.min_interval)

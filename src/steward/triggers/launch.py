@@ -23,6 +23,7 @@ from steward.access.policy import Action, ProjectAccess, access
 from steward.auth.models import User
 from steward.crypto import KeyCipher
 from steward.errors import InvalidState, NotFound, PermissionDenied
+from steward.plans import service as plans
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runs import service as runs
@@ -51,6 +52,8 @@ class Firing:
     owner: User | None
     target: Target
     source_ip: str = ""  # a webhook's sender
+    # a template target launched as a plan (a schedule of plans), expiring after these hours
+    plan_ttl_hours: float | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +115,11 @@ def launch(
             return Launched(None, wrun, done.runs)
         trigger = runs.Trigger(LaunchType(firing.via), **_by(firing))
         request = runs.Launch(rights, actor, target.id, overrides, trigger)
-        run = runs.launch(session, request, cipher=cipher, queue=queue)
+        if firing.plan_ttl_hours is not None:
+            ttl = firing.plan_ttl_hours
+            run = plans.plan(session, request, cipher=cipher, queue=queue, ttl_hours=ttl)
+        else:
+            run = runs.launch(session, request, cipher=cipher, queue=queue)
         return Launched(run, None, [run.id])
 
 

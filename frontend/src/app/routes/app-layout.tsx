@@ -18,6 +18,7 @@ import { useServerVersion } from "@/api/queries/server";
 import { ColorSchemeToggle } from "@/components/color-scheme-toggle";
 import { useMe } from "@/features/auth/api/get-me";
 import { useLogout } from "@/features/auth/api/logout";
+import { useWaitingPlans } from "@/features/plans/api/plans";
 import { useWaitingApprovals } from "@/features/workflows/api/get-approvals";
 import { badgeLabel } from "@/features/workflows/lib/inbox";
 import { paths } from "@/lib/paths";
@@ -102,9 +103,14 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
   );
 }
 
-/** The approvals inbox in the navigation, with the count of what waits for the user. */
+/** The approvals inbox in the navigation, with the count of what waits for the user: workflow
+ * approval nodes and plans. */
 function ApprovalsLink({ active, onClick }: { active: boolean; onClick: () => void }) {
-  const count = badgeLabel(useWaitingApprovals().data?.total);
+  const nodes = useWaitingApprovals().data?.total;
+  const plans = useWaitingPlans(1).data?.total;
+  const count = badgeLabel(
+    nodes === undefined && plans === undefined ? undefined : (nodes ?? 0) + (plans ?? 0),
+  );
   return (
     <NavLink
       component={Link}

@@ -2,6 +2,7 @@ import { Alert, Anchor, Stack } from "@mantine/core";
 import { Link, useParams } from "react-router";
 import { useProjectContext } from "@/app/routes/project/context";
 import { HostPage } from "@/features/hosts/components/host-page";
+import { HostDriftSection } from "@/features/plans/components/drift";
 import { paths } from "@/lib/paths";
 
 export function Component() {
@@ -14,6 +15,7 @@ export function Component() {
         ← All hosts
       </Anchor>
       <HostPage projectId={project.id} host={host} />
+      <HostDriftSection projectId={project.id} host={host} />
     </Stack>
   );
 }

@@ -52,6 +52,7 @@ export const PROJECT_SECTIONS = [
     page: () => import("@/app/routes/project/notifications"),
     requires: PROJECT_ACTIONS.resourceView,
   },
+  { path: "drift", label: "Drift", page: () => import("@/app/routes/project/drift") },
   {
     path: "members",
     label: "Members",

@@ -9,6 +9,7 @@ import { RunsTable } from "@/features/runs/components/runs-table";
 import { SchedulesTable } from "@/features/schedules/components/schedules-table";
 import { useTemplate } from "@/api/queries/project-options";
 import { TemplateFormModal } from "@/features/templates/components/template-form-modal";
+import { TemplateDriftBadge } from "@/features/plans/components/drift";
 import { LAST_CHOICES, TemplateStatsPanel } from "@/features/templates/components/template-stats";
 import { WebhooksTable } from "@/features/webhooks/components/webhooks-table";
 import { idParam } from "@/lib/id-param";
@@ -56,9 +57,12 @@ function TemplatePage({ templateId }: { templateId: number }) {
             </Anchor>
             <Group justify="space-between" align="flex-start" wrap="wrap">
               <Stack gap={2} miw={0} style={{ flex: "1 1 16rem" }}>
-                <Title order={3} style={{ overflowWrap: "anywhere" }}>
-                  {t.name}
-                </Title>
+                <Group gap="xs" wrap="wrap">
+                  <Title order={3} style={{ overflowWrap: "anywhere" }}>
+                    {t.name}
+                  </Title>
+                  <TemplateDriftBadge projectId={project.id} templateId={t.id} />
+                </Group>
                 <Text size="sm" c="dimmed">
                   <Text span ff="monospace">
                     {t.playbook}

@@ -18,7 +18,16 @@ export const EVENTS: { value: Event; label: string; description?: string }[] = [
     label: "Host quiet",
     description: "a host silent on a task for N minutes, once per host",
   },
-  { value: "approval_needed", label: "Approval needed", description: "for workflows" },
+  {
+    value: "approval_needed",
+    label: "Approval needed",
+    description: "a workflow's approval, or a plan waiting for one",
+  },
+  {
+    value: "drift_detected",
+    label: "Drift detected",
+    description: "a scheduled plan found changes since the last clean run, once per change",
+  },
 ];
 
 export const eventLabel = (event: string) => EVENTS.find((e) => e.value === event)?.label ?? event;

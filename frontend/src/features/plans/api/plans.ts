@@ -63,3 +63,55 @@ export function useWaitingPlans(limit: number) {
     refetchInterval: 30_000,
   });
 }
+
+export type ProjectDrift = Schemas["ProjectDrift"];
+export type TemplateDrift = Schemas["TemplateDriftRead"];
+export type HostDrift = Schemas["HostDrift"];
+
+const DRIFT_REFRESH_MS = 30_000;
+const driftKey = (projectId: number) => ["projects", projectId, "drift"] as const;
+
+/** The project's drifted templates and hosts (what a scheduled plan found). */
+export function useProjectDrift(projectId: number) {
+  return useQuery({
+    queryKey: [...driftKey(projectId), "all"],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/drift", {
+          params: { path: { project_id: projectId } },
+          signal,
+        }),
+      ),
+    refetchInterval: DRIFT_REFRESH_MS,
+  });
+}
+
+/** One template's drift, with its tasks and diffs. */
+export function useTemplateDrift(projectId: number, templateId: number) {
+  return useQuery({
+    queryKey: [...driftKey(projectId), "template", templateId],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/templates/{template_id}/drift", {
+          params: { path: { project_id: projectId, template_id: templateId } },
+          signal,
+        }),
+      ),
+    refetchInterval: DRIFT_REFRESH_MS,
+  });
+}
+
+/** The drifted templates that would change one host. */
+export function useHostDrift(projectId: number, host: string) {
+  return useQuery({
+    queryKey: [...driftKey(projectId), "host", host],
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/hosts/{host}/drift", {
+          params: { path: { project_id: projectId, host } },
+          signal,
+        }),
+      ),
+    refetchInterval: DRIFT_REFRESH_MS,
+  });
+}

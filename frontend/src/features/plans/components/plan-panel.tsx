@@ -1,21 +1,10 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  Stack,
-  Text,
-  Textarea,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Textarea, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Schemas } from "@/api/client";
 import { QueryState } from "@/components/query-state";
 import { type Plan, useApplyPlan, useDecidePlan, usePlan } from "@/features/plans/api/plans";
+import { PlanTaskCard } from "@/features/plans/components/plan-task";
 import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -112,38 +101,7 @@ function PlanView({ run, plan }: { run: Run; plan: Plan }) {
           Nothing would change.
         </Text>
       ) : (
-        plan.tasks.map((task) => (
-          <Card key={task.task_path || task.task} withBorder padding="sm">
-            <Group gap="xs" wrap="wrap">
-              <Badge color={task.outcome === "unknown" ? "orange" : "yellow"} variant="light">
-                {task.outcome === "unknown" ? "unknown" : "would change"}
-              </Badge>
-              <Text fw={500}>{task.task}</Text>
-              <Text size="xs" c="dimmed" ff="monospace">
-                {task.action} · {task.task_path}
-              </Text>
-            </Group>
-            <Stack gap={6} mt="xs">
-              {task.hosts.map((host) => (
-                <div key={`${host.host}:${host.counter}`}>
-                  <Text size="sm" ff="monospace">
-                    {host.host}
-                  </Text>
-                  {host.reason && (
-                    <Text size="sm" c="dimmed">
-                      {host.reason}
-                    </Text>
-                  )}
-                  {host.diff && (
-                    <Code block fz="xs" style={{ maxHeight: 320, overflow: "auto" }}>
-                      {host.diff}
-                    </Code>
-                  )}
-                </div>
-              ))}
-            </Stack>
-          </Card>
-        ))
+        plan.tasks.map((task) => <PlanTaskCard key={task.task_path || task.task} task={task} />)
       )}
       {plan.tasks_truncated && (
         <Text size="xs" c="dimmed">

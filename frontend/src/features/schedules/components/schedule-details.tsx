@@ -184,6 +184,9 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
                     </Text>
                   )}
                 </Fact>
+                {s.plan && (
+                  <Fact label="Runs">plans (check and diff mode): what they find is drift</Fact>
+                )}
                 <Fact label="Launches as">{s.owner_name || "nobody (owner deleted)"}</Fact>
                 <Fact label="Start">{when(s.start_at)}</Fact>
                 <Fact label="End">{when(s.end_at)}</Fact>

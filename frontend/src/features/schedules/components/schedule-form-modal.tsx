@@ -194,6 +194,13 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
             {...form.getInputProps("missed_policy")}
           />
           <Switch label="Enabled" {...form.getInputProps("enabled", { type: "checkbox" })} />
+          {!ofWorkflow && (
+            <Switch
+              label="Run plans"
+              description="Each run is a plan (check and diff mode; the template must allow plans): changes it finds after a clean run show as drift"
+              {...form.getInputProps("plan", { type: "checkbox" })}
+            />
+          )}
         </Stack>
       </Fieldset>
 

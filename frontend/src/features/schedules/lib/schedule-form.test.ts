@@ -46,9 +46,16 @@ describe("schedule form", () => {
       end_at: null,
       enabled: true,
       missed_policy: "skip",
+      plan: false,
       // the password answer goes back masked: the server keeps the stored one
       launch: { limit: "db1", survey: { db: "ORCL", token: "********", days: 7 } },
     });
+  });
+
+  it("sends a schedule of plans, never for a workflow", () => {
+    const values = { ...toScheduleValues(makeSchedule(), template, "UTC"), plan: true };
+    expect(body(values).plan).toBe(true);
+    expect(body({ ...values, target_kind: "workflow" }).plan).toBe(false);
   });
 
   it("reads start and end in the schedule's zone, not the browser's", () => {

@@ -41,6 +41,8 @@ export interface ScheduleFormValues extends TargetValues {
   end_at: string;
   enabled: boolean;
   missed_policy: Schemas["MissedPolicy"];
+  /** each occurrence launches a plan of the template (check + diff): drift found by itself */
+  plan: boolean;
   launch: { limit: string; extra_vars: string; survey: Record<string, Answer> };
 }
 
@@ -75,6 +77,7 @@ export function toScheduleValues(
     end_at: schedule?.end_at ? utcToZonedWall(schedule.end_at, timezone) : "",
     enabled: schedule?.enabled ?? true,
     missed_policy: schedule?.missed_policy ?? "run_once",
+    plan: schedule?.plan ?? false,
     launch: {
       limit: launch?.limit ?? "",
       extra_vars: extraVarsText(launch?.extra_vars),
@@ -131,6 +134,8 @@ export function toScheduleBody(
       end_at,
       enabled: v.enabled,
       missed_policy: v.missed_policy,
+      // a workflow's schedule runs no plans (the server refuses it)
+      plan: v.target_kind === "workflow" ? false : v.plan,
       // a workflow's nodes carry their own launch values: its schedule sends none
       ...(v.target_kind === "workflow" ? {} : { launch }),
     },

@@ -38,6 +38,7 @@ export function makeSchedule(
     enabled: true,
     disabled_reason: "",
     missed_policy: "skip",
+    plan: false,
     launch: { limit: "db1", survey: { db: "ORCL", token: "********" } },
     owner_id: 1,
     owner_name: "admin",
