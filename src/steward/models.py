@@ -6,7 +6,7 @@ from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
-from steward.hosts.models import ProjectHost
+from steward.hosts.models import HostFactPoint, HostFacts, ProjectHost
 from steward.inventories.models import Inventory, InventoryHost
 from steward.keys.models import Key
 from steward.metrics.models import MetricChunk, MetricGap
@@ -30,6 +30,8 @@ __all__ = [
     "Environment",
     "EnvironmentSecret",
     "GalaxyServer",
+    "HostFactPoint",
+    "HostFacts",
     "Inventory",
     "InventoryHost",
     "Key",
