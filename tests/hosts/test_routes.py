@@ -3,6 +3,7 @@ arrives, and each route reads it back (the rules: test_service.py)."""
 
 from __future__ import annotations
 
+import platform
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,44 @@ def test_every_projects_hosts_are_for_admins(workbench: Workbench) -> None:
     refused = workbench.client.get("/api/v1/hosts", headers={"Authorization": f"Bearer {secret}"})
     assert refused.status_code == 403
     assert "admin" in refused.json()["detail"]
+
+
+def test_facts_gathered_by_one_run_are_the_next_runs_fact_cache(workbench: Workbench) -> None:
+    client = workbench.client
+    gathering = workbench.wait(workbench.launch(workbench.template("facts.yml"))["id"])
+    assert gathering["status"] == "successful", gathering
+    cached = workbench.template("facts_cached.yml", use_fact_cache=True)
+    assert client.get(workbench.url(f"templates/{cached}")).json()["use_fact_cache"] is True
+    second = workbench.wait(workbench.launch(cached)["id"])
+    assert second["status"] == "successful", second
+    kernel = platform.release()
+    assert any(f"cached kernel={kernel} stage=gathered" in line for line in workbench.lines(
+        second["id"]
+    )), workbench.lines(second["id"])
+
+    facts = client.get(workbench.url("hosts/localhost/facts")).json()
+    assert (facts["facts"]["ansible_kernel"], facts["run_id"]) == (kernel, second["id"])
+    assert facts["facts"]["steward_stage"] == "cached"  # the second run's set_fact, stored back
+    assert "ansible_env" not in facts["facts"]  # the job's environment is not a fact
+
+    history = client.get(workbench.url("hosts/localhost/facts/history")).json()
+    assert [(p["run_id"], p["first"]) for p in history["items"]] == [
+        (second["id"], False),
+        (gathering["id"], True),
+    ]
+    assert history["items"][0]["summary"] == "1 other fact"
+    newer, older = (p["id"] for p in history["items"])
+    at = client.get(workbench.url("hosts/localhost/facts"), params={"point": older}).json()
+    assert at["facts"]["steward_stage"] == "gathered"
+
+    diff = client.get(
+        workbench.url("hosts/localhost/facts/diff"), params={"from": older, "to": newer}
+    ).json()
+    assert [(c["path"], c["old"], c["new"]) for c in diff["changed"]] == [
+        ("steward_stage", "gathered", "cached")
+    ]
+    refused = client.get(
+        workbench.url("hosts/localhost/facts/diff"), params={"from": older, "to": newer + 1000}
+    )
+    assert_problem(refused, 422, "to")
+    assert_problem(client.get(workbench.url("hosts/nowhere/facts")), 404, "")

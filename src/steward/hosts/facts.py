@@ -16,6 +16,8 @@ run's private directory (a template's ``use_fact_cache``)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 import os
 import zlib
 from collections.abc import Sequence
@@ -181,36 +183,63 @@ def snapshot(session: Session, point: HostFactPoint) -> Facts:
 # ---- the fact cache (a run's private directory) -----------------------------------------------
 
 
-def cache_file_name(name: str) -> str | None:
-    """``name`` as a file of the cache directory, or None when it would not be one (a host
-    name with "/", "..", a NUL: Ansible's jsonfile cache joins the name to its directory)."""
-    if name in ("", ".", "..") or "/" in name or "\x00" in name or len(name.encode()) > 255:
-        return None
-    return name
+# what Ansible's file caches refuse in a key (``BaseFileCacheModule._PATH_CHARS``: it hashes
+# such a name), and what would leave the directory or end a name
+UNSAFE_IN_NAMES = ("/", "..", "<", ">", "|", "\x00")
+
+
+@functools.cache
+def cache_schema_prefix() -> str:
+    """The prefix ansible-core >= 2.19 gives a cache key (``s1_``: its cache serialization
+    schema), which then holds ``{"__payload__": "<the facts' JSON>"}``; "" before 2.19."""
+    try:
+        from ansible._internal._json._profiles import _cache_persistence
+    except ImportError:
+        return ""
+    return f"s{_cache_persistence._Profile.schema_id}_"
+
+
+def cache_file_names(name: str) -> list[str]:
+    """The files of the cache directory that hold host ``name``'s facts, for the Ansible before
+    2.19 (the name) and after (prefixed); none for a name that could leave the directory or
+    that Ansible would hash."""
+    if name in ("", ".") or any(part in name for part in UNSAFE_IN_NAMES):
+        return []
+    names = [name]
+    if prefix := cache_schema_prefix():
+        names.append(prefix + name)
+    return names
 
 
 def write_cache(session: Session, project_id: int, inventory_id: int, directory: Path) -> int:
     """Write the project's current facts of the inventory's hosts (as last read; every host of
     the project with facts when the inventory's hosts were never read) as Ansible's jsonfile
-    fact cache in ``directory`` (created, 0700); how many hosts. Never follows a link."""
+    fact cache in ``directory`` (created, 0700), for the run's Ansible whatever its version; how
+    many hosts. Never follows a link, never writes outside ``directory``."""
     directory.mkdir(mode=0o700)
     query = select(HostFacts.name, HostFacts.data).where(HostFacts.project_id == project_id)
     read_at = session.scalar(select(Inventory.hosts_read_at).where(Inventory.id == inventory_id))
     if read_at is not None:
         listed = select(InventoryHost.name).where(InventoryHost.inventory_id == inventory_id)
         query = query.where(HostFacts.name.in_(listed))
+    prefix = cache_schema_prefix()
     written = 0
     for name, data in session.execute(query.execution_options(yield_per=200)):
-        file_name = cache_file_name(name)
-        if file_name is None:
+        files = cache_file_names(name)
+        if not files or any((directory / f).parent != directory for f in files):
             continue
-        path = directory / file_name
-        if path.parent != directory:
-            continue
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-        fd = os.open(path, flags, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(zlib.decompress(data))
+        plain = zlib.decompress(data)
+        for file_name in files:
+            payload = plain
+            if prefix and file_name.startswith(prefix) and file_name != name:
+                payload = json.dumps({"__payload__": plain.decode()}).encode()
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            try:  # "s1_db" may be a host of its own (old format) and db's (new format)
+                fd = os.open(directory / file_name, flags, 0o600)
+            except FileExistsError:
+                continue
+            with os.fdopen(fd, "wb") as f:
+                f.write(payload)
         written += 1
     return written
 
