@@ -64,9 +64,9 @@ def test_facts_gathered_by_one_run_are_the_next_runs_fact_cache(workbench: Workb
     second = workbench.wait(workbench.launch(cached)["id"])
     assert second["status"] == "successful", second
     kernel = platform.release()
-    assert any(f"cached kernel={kernel} stage=gathered" in line for line in workbench.lines(
-        second["id"]
-    )), workbench.lines(second["id"])
+    assert any(
+        f"cached kernel={kernel} stage=gathered" in line for line in workbench.lines(second["id"])
+    ), workbench.lines(second["id"])
 
     facts = client.get(workbench.url("hosts/localhost/facts")).json()
     assert (facts["facts"]["ansible_kernel"], facts["run_id"]) == (kernel, second["id"])
