@@ -173,3 +173,19 @@ def test_the_fact_cache_holds_the_inventorys_hosts(db_session: Session, tmp_path
     assert written["ansible_kernel"] == "6.1.0"
     assert "ansible_date_time" in written  # the current facts, whole
     assert oct(cache.stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_delta_keeps_what_changed_inside_an_object() -> None:
+    packages: dict[str, Any] = {f"p{n}": [{"version": "1"}] for n in range(500)}
+    before = {"packages": packages, "k": 1, "gone": 2}
+    changed = {**packages, "p7": [{"version": "2"}]}
+    del changed["p9"]
+    after = {"packages": changed, "k": 1, "new": 3}
+    change = factdiff.delta(before, after)
+    assert change == {
+        "set": {"new": 3},
+        "unset": ["gone"],
+        "sub": {"packages": {"set": {"p7": [{"version": "2"}]}, "unset": ["p9"]}},
+    }
+    assert factdiff.apply(before, change) == after
+    assert factdiff.apply(after, factdiff.delta(after, before)) == before

@@ -102,14 +102,31 @@ def stable(facts: Facts) -> Facts:
 
 
 def delta(before: Facts, after: Facts) -> dict[str, Any]:
-    """What turns ``before`` into ``after``: top-level facts set and removed."""
+    """What turns ``before`` into ``after``: keys set and removed, and (``sub``) the delta of
+    each object present in both (a package changed is that package, not every package)."""
+    out: dict[str, Any] = {}
     changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
-    return {"set": changed, "unset": sorted(k for k in before if k not in after)}
+    sub = {
+        k: delta(before[k], v)
+        for k, v in changed.items()
+        if k in before and isinstance(before[k], dict) and isinstance(v, dict)
+    }
+    if set_ := {k: v for k, v in changed.items() if k not in sub}:
+        out["set"] = set_
+    if unset := sorted(k for k in before if k not in after):
+        out["unset"] = unset
+    if sub:
+        out["sub"] = sub
+    return out
 
 
 def apply(before: Facts, change: Mapping[str, Any]) -> Facts:
-    out = {k: v for k, v in before.items() if k not in set(change.get("unset") or [])}
+    """``before`` changed by ``delta``'s ``change``."""
+    gone = set(change.get("unset") or [])
+    out = {k: v for k, v in before.items() if k not in gone}
     out.update(change.get("set") or {})
+    for key, inner in (change.get("sub") or {}).items():
+        out[key] = apply(out.get(key) or {}, inner)
     return out
 
 
