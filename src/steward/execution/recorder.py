@@ -468,14 +468,25 @@ class Recorder:
                 )
                 seen.record(session, self._run_id, rows.recap, at=utcnow())
             if rows.facts:
-                host_facts.record(
-                    session, self._run_id, rows.facts, at=utcnow(), limit=self._facts_max_bytes
-                )
+                self._keep_facts(session, rows.facts)
             self._progress(session, numbering)
             session.commit()
         BELL.ring(self._run_id)
         self._numbering = numbering
         self._hosts.update(h["host"] for h in rows.new_hosts)
+
+    def _keep_facts(self, session: Session, found: list[host_facts.Gathered]) -> None:
+        """The batch's facts kept in a savepoint: facts that cannot be kept are logged, never
+        a reason to lose the run's output (a database away is: the batch is stored again)."""
+        try:
+            with session.begin_nested():
+                host_facts.record(
+                    session, self._run_id, found, at=utcnow(), limit=self._facts_max_bytes
+                )
+        except OperationalError:
+            raise
+        except Exception:
+            log.exception("run %s: the facts of a batch could not be kept", self._run_id)
 
     def _not_stored(self, session: Session, rows: BatchRows) -> BatchRows:
         """``rows`` less what an attempt that failed midway had committed (its first parts)."""
