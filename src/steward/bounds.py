@@ -62,6 +62,8 @@ WEBHOOK_MATCHERS_MAX = 20
 # recorder's 64 KiB an event), and of a whole plan; past either a diff ends "[diff cut at N KiB]"
 PLAN_DIFF_RESULT_MAX = 32 * KIB
 PLAN_DIFF_RUN_MAX = 8 * MIB
+# a host's facts as JSON before compression (``hosts.facts``): the default of the setting
+FACTS_MAX_BYTES = 256 * KIB
 PLAN_COMMENT_MAX = 2000  # an approval's comment
 WEBHOOK_EXTRACTORS_MAX = 50
 WEBHOOK_PATH_MAX = 200  # a dotted path into a JSON body (a.b.0.c), or a header name

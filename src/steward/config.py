@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from steward.bounds import HOST_QUIET_MAX_MINUTES
+from steward.bounds import FACTS_MAX_BYTES, HOST_QUIET_MAX_MINUTES, MIB
 from steward.outbound import network as outbound
 
 # the list settings: how the environment separates their items, and whether it may give them
@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     session_hours: float = Field(default=12.0, gt=0)
     # how long a plan may be applied after it was launched (``plans``)
     plan_ttl_hours: float = Field(default=24.0, gt=0, le=24 * 365)
+    # a host's facts kept (``hosts.facts``), as JSON before compression; the biggest facts past
+    # it are left out (named); 0: facts are not kept
+    facts_max_bytes: int = Field(default=FACTS_MAX_BYTES, ge=0, le=16 * MIB)
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     lease_seconds: float = Field(default=60.0, gt=0)
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)

@@ -7,7 +7,7 @@ from steward.drift.models import TemplateDrift
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
-from steward.hosts.models import ProjectHost
+from steward.hosts.models import HostFactPoint, HostFacts, ProjectHost
 from steward.inventories.models import Inventory, InventoryHost
 from steward.keys.models import Key
 from steward.metrics.models import MetricChunk, MetricGap
@@ -31,6 +31,8 @@ __all__ = [
     "Environment",
     "EnvironmentSecret",
     "GalaxyServer",
+    "HostFactPoint",
+    "HostFacts",
     "Inventory",
     "InventoryHost",
     "Key",

@@ -262,6 +262,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}/hosts/{host}/runs"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/runs.csv"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/changes"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/facts"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/facts/history"): [Probe("resources", 200)],
+    # from and to are required: the allowed are told so (422), the others never get that far
+    ("GET", "/projects/{project_id}/hosts/{host}/facts/diff"): [Probe("resources", 422)],
     ("GET", "/approvals/plans"): [Probe("signed_in", 200)],
     # plans (tests/plans): T1 does not let a launch override the limit: 422 once allowed
     ("POST", "/projects/{project_id}/templates/{template_id}/plans"): [

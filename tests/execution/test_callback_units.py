@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from steward.execution.ansible.callback.steward_events import MAX_EVENT_BYTES, _Channel
+from steward.execution.ansible.callback.steward_events import (
+    MAX_EVENT_BYTES,
+    CallbackModule,
+    _Channel,
+)
 
 
 def _event(res: dict[str, Any]) -> dict[str, Any]:
@@ -30,3 +34,46 @@ def test_a_result_too_big_only_once_serialised_is_trimmed_too() -> None:
     meta = _Channel.dump(_event(res))
     assert len(json.dumps(_event(res))) > MAX_EVENT_BYTES
     assert json.loads(meta)["event_data"]["res"] == {"_truncated": True, "ok": "fine"}
+
+
+def test_facts_sent_beside_an_event_do_not_count_against_its_bound() -> None:
+    res = {"stdout": "x" * 50_000, "rc": 0}
+    event = {**_event(res), "facts": {"big": "f" * 100_000}, "facts_bytes": 100_012}
+    sent = json.loads(_Channel.dump(event))
+    assert sent["event_data"]["res"] == res  # control below: without its facts_bytes, trimmed
+    assert len(sent["facts"]["big"]) == 100_000
+    alone = {**_event(res), "facts": {"big": "f" * 100_000}}
+    assert "_truncated" in json.loads(_Channel.dump(alone))["event_data"]["res"]
+
+
+class _Task:
+    def __init__(self, action: str) -> None:
+        self.action = action
+        self.delegate_to = None
+        self.delegate_facts = False
+
+
+class _Result:
+    def __init__(self, action: str, result: dict[str, Any]) -> None:
+        self.task = _Task(action)
+        self.result = result
+
+
+def test_the_facts_of_a_result_are_those_ansible_caches() -> None:
+    plugin = CallbackModule()
+    plugin._facts_bytes = 1024
+    gathered = {"ansible_kernel": "6.1", "ansible_env": {"TOKEN": "job's"}}
+    sent = plugin._facts(_Result("ansible.builtin.setup", {"ansible_facts": gathered}))
+    assert sent == {"facts": {"ansible_kernel": "6.1"}, "facts_dropped": [], "facts_bytes": 24}
+    cacheable = {"ansible_facts": {"a": 1}, "_ansible_facts_cacheable": True}
+    assert plugin._facts(_Result("set_fact", cacheable)) is not None  # control
+    assert plugin._facts(_Result("set_fact", {"ansible_facts": {"a": 1}})) is None
+    assert plugin._facts(_Result("include_vars", {"ansible_facts": {"a": 1}})) is None
+    hidden = {"ansible_facts": {"a": 1}, "_ansible_facts_cacheable": True, "_ansible_no_log": True}
+    assert plugin._facts(_Result("set_fact", hidden)) is None
+    big = {"ansible_facts": {"small": 1, "huge": "h" * 5000}}
+    assert plugin._facts(_Result("setup", big)) == {
+        "facts": {"small": 1},
+        "facts_dropped": ["huge"],
+        "facts_bytes": 11,
+    }

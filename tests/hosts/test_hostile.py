@@ -4,6 +4,8 @@ spreadsheet formulas in the export, oversized names and filters."""
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from pathlib import Path
 
 import pydantic
@@ -14,9 +16,15 @@ from support import services
 from support.builders import assert_problem, make_project
 from support.hosts import finished_run, static_inventory
 
+from steward.bounds import FACTS_MAX_BYTES
+from steward.db import utcnow
 from steward.errors import NotFound
-from steward.hosts import service
-from steward.hosts.schemas import HostFilters
+from steward.execution.recorder import Numbering, batch_rows
+from steward.hosts import factdiff, factread, facts, service
+from steward.hosts.facts import Gathered
+from steward.hosts.models import HostFacts
+from steward.hosts.schemas import FactsHistoryFilters, HostFilters
+from steward.masking import MASK, Masker
 from steward.projects.models import Project
 from steward.runs.models import RunHost
 from steward.runs.schemas import RunFilters
@@ -82,3 +90,93 @@ def test_an_oversized_host_name_is_a_422_naming_it(client: TestClient) -> None:
     assert_problem(client.get(f"{base}/{'h' * 255}"), 404, "")  # control: a name, not known
     assert_problem(client.get(f"{base}/{'h' * 256}"), 422, "host")
     assert_problem(client.get(f"{base}/{'h' * 256}/runs"), 422, "host")
+
+
+# ---- facts over time ------------------------------------------------------------------------
+
+
+def _gathered(session: Session, project: Project, host: str, found: dict[str, object]) -> None:
+    run = finished_run(session, project, RunHost(host=host))
+    facts.record(session, run, [Gathered(host, found, [])], at=utcnow(), limit=FACTS_MAX_BYTES)
+
+
+def test_another_projects_facts_stay_there(db_session: Session) -> None:
+    mine, theirs = services.project(db_session, "mine"), services.project(db_session, "theirs")
+    _gathered(db_session, theirs, "secretdb", {"ansible_kernel": "6.1"})
+    _gathered(db_session, theirs, "secretdb", {"ansible_kernel": "6.2"})
+    read = factread.current(db_session, theirs, "secretdb", None)  # control: in its project
+    assert read.facts == {"ansible_kernel": "6.2"}
+    with pytest.raises(NotFound):
+        factread.current(db_session, mine, "secretdb", None)
+    _gathered(db_session, mine, "secretdb", {"ansible_kernel": "5.10"})  # a host of the same name
+    assert factread.current(db_session, mine, "secretdb", None).facts == {"ansible_kernel": "5.10"}
+    points = factread.history(db_session, theirs, "secretdb", FactsHistoryFilters()).items
+    assert len(points) == 2  # control: their points, read in their project
+    for point in (p.id for p in points):  # their points named in my project are not my host's
+        services.refused(partial(factread.current, db_session, mine, "secretdb", point), "point")
+        services.refused(
+            partial(factread.compare, db_session, mine, "secretdb", point, point), "from"
+        )
+
+
+def test_a_key_store_secret_in_a_cacheable_fact_is_masked(db_session: Session) -> None:
+    project = services.project(db_session)
+    secret = "s3cr3t-from-the-key-store"
+    event = {
+        "event": "runner_on_ok",
+        "event_data": {"host": "db1", "task": "set_fact", "res": {"ansible_facts": {}}},
+        "facts": {"db_password": secret, f"key_{secret}": 1},
+        "facts_bytes": 80,
+        "facts_dropped": [],
+    }
+    plain = batch_rows(1, [event], Masker([]), Numbering(), set()).facts  # control: as sent
+    assert plain[0].facts["db_password"] == secret
+    rows = batch_rows(1, [event], Masker([secret]), Numbering(), set())
+    assert rows.facts[0].facts == {"db_password": MASK, f"key_{MASK}": 1}
+    assert "facts" not in rows.events[0]["data"]  # sent beside the event, not in its data
+    assert secret not in json.dumps(rows.events[0], default=str)
+    run = finished_run(db_session, project, RunHost(host="db1"))
+    facts.record(db_session, run, rows.facts, at=utcnow(), limit=FACTS_MAX_BYTES)
+    stored = factread.current(db_session, project, "db1", None)
+    assert secret not in json.dumps(stored.model_dump(mode="json"))
+    assert stored.facts["db_password"] == MASK
+
+
+def test_an_oversized_fact_set_is_bounded_naming_what_was_left_out(db_session: Session) -> None:
+    project = services.project(db_session)
+    huge = {
+        "ansible_kernel": "6.1",
+        "packages": {f"pkg{n}": [{"v": "1" * 50}] for n in range(20_000)},
+    }
+    run = finished_run(db_session, project, RunHost(host="db1"))
+    facts.record(db_session, run, [Gathered("db1", huge, [])], at=utcnow(), limit=64 * 1024)
+    stored = db_session.get_one(HostFacts, (project.id, "db1"))
+    assert stored.size <= 64 * 1024
+    assert stored.dropped == ["packages"]
+    assert len(stored.data) < 1024  # compressed
+    read = factread.current(db_session, project, "db1", None)
+    assert read.facts == {"ansible_kernel": "6.1"}  # control: what fits is kept
+    bounded, dropped = factdiff.bounded(huge, 10 * 1024 * 1024)  # control: under a bigger bound
+    assert (bounded, dropped) == (huge, [])
+
+
+HOSTILE_NAMES = ("../../escape", "a/../../b", "..", "x|y", "s1_../z", "db1/../../c")
+
+
+def test_a_host_name_cannot_leave_the_fact_cache(db_session: Session, tmp_path: Path) -> None:
+    project = services.project(db_session)
+    for name in HOSTILE_NAMES:
+        _gathered(db_session, project, name, {"ansible_kernel": "evil"})
+        assert db_session.get(HostFacts, (project.id, name)) is not None  # control: it has facts
+    _gathered(db_session, project, "db1", {"ansible_kernel": "6.1"})
+    inventory = static_inventory(db_session, project, tmp_path, content="db1\n")
+    inventory.hosts_read_at = None  # never read: every host of the project is a candidate
+    db_session.flush()
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    written = facts.write_cache(db_session, project.id, inventory.id, run_dir / "facts")
+    assert written == 1  # control: db1's facts are written
+    assert sorted(p.name for p in (run_dir / "facts").iterdir()) == facts.cache_file_names("db1")
+    leaked = [p for p in tmp_path.rglob("*") if p.is_file() and p.parent != run_dir / "facts"]
+    assert leaked == []
+    assert not (tmp_path.parent / "escape").exists()

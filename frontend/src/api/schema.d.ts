@@ -2286,6 +2286,69 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/hosts/{host}/facts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Facts
+     * @description The facts runs gathered on the host, merged as Ansible's fact cache merges them, masked
+     *     and bounded; ``point``: as they were at a point of their history.
+     */
+    get: operations["host_facts_api_v1_projects__project_id__hosts__host__facts_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/facts/history": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Facts History
+     * @description The points where the host's facts changed, newest first, with the run that gathered
+     *     them and what changed since the point before.
+     */
+    get: operations["host_facts_history_api_v1_projects__project_id__hosts__host__facts_history_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/hosts/{host}/facts/diff": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Facts Diff
+     * @description What changed between two points of the host's facts: added, removed and changed facts
+     *     by dotted path, and a one-line summary.
+     */
+    get: operations["host_facts_diff_api_v1_projects__project_id__hosts__host__facts_diff_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/hosts": {
     parameters: {
       query?: never;
@@ -3533,6 +3596,109 @@ export interface components {
      * @enum {string}
      */
     ExportFormat: "csv" | "json";
+    /** FactChange */
+    FactChange: {
+      /**
+       * Path
+       * @description dotted path: "ansible_mounts./boot.size_total"
+       */
+      path: string;
+      /** Old */
+      old?: unknown;
+      /** New */
+      new?: unknown;
+    };
+    /** FactDiff */
+    FactDiff: {
+      /** Name */
+      name: string;
+      /** From Id */
+      from_id: number;
+      /** To Id */
+      to_id: number;
+      /** Summary */
+      summary: string;
+      /** Added */
+      added: components["schemas"]["FactChange"][];
+      /** Removed */
+      removed: components["schemas"]["FactChange"][];
+      /** Changed */
+      changed: components["schemas"]["FactChange"][];
+      /**
+       * Truncated
+       * @description more changes than a diff lists
+       */
+      truncated: boolean;
+    };
+    /**
+     * FactPoint
+     * @description A point where the host's facts changed (time, free memory and disk left aside).
+     */
+    FactPoint: {
+      /** Id */
+      id: number;
+      /** Run Id */
+      run_id: number | null;
+      /**
+       * Gathered At
+       * Format: date-time
+       */
+      gathered_at: string;
+      /**
+       * First
+       * @description the host's first facts
+       */
+      first: boolean;
+      /**
+       * Summary
+       * @description what changed since the point before: "kernel 5.10 → 6.1"
+       */
+      summary: string;
+      /**
+       * Changes
+       * @description facts added, removed or changed since the point before
+       */
+      changes: number;
+      /**
+       * Stored Bytes
+       * @description what the point takes in the database (compressed)
+       */
+      stored_bytes: number;
+    };
+    /**
+     * FactsRead
+     * @description A host's facts: the current ones (as runs left them, masked), or a point's.
+     */
+    FactsRead: {
+      /** Name */
+      name: string;
+      /**
+       * Point Id
+       * @description the history point they are (current: the latest point)
+       */
+      point_id?: number | null;
+      /**
+       * Run Id
+       * @description the run that gathered them last
+       */
+      run_id?: number | null;
+      /** Gathered At */
+      gathered_at?: string | null;
+      /** Facts */
+      facts: {
+        [key: string]: unknown;
+      };
+      /**
+       * Size
+       * @description bytes of their JSON
+       */
+      size: number;
+      /**
+       * Dropped
+       * @description facts left out to stay within the size bound
+       */
+      dropped: string[];
+    };
     /**
      * FailingTemplate
      * @description A template whose latest finished run (canceled ones left out) failed, errored or timed
@@ -4674,6 +4840,16 @@ export interface components {
       /** Login Url */
       login_url: string;
     };
+    /** OlderPage[FactPoint] */
+    OlderPage_FactPoint_: {
+      /** Items */
+      items: components["schemas"]["FactPoint"][];
+      /**
+       * Next Before Id
+       * @description pass as before_id to get the next (older) page; null on the last page
+       */
+      next_before_id: number | null;
+    };
     /** OlderPage[HostRun] */
     OlderPage_HostRun_: {
       /** Items */
@@ -5677,6 +5853,12 @@ export interface components {
        * @default true
        */
       install_requirements: boolean;
+      /**
+       * Use Fact Cache
+       * @description start with the project's stored facts as the fact cache
+       * @default false
+       */
+      use_fact_cache: boolean;
       /**
        * Ansible Venv
        * @description the virtual environment whose Ansible runs it ("": the server's)
@@ -6846,6 +7028,12 @@ export interface components {
        */
       plans_allowed: boolean;
       /**
+       * Use Fact Cache
+       * @description its runs start with the facts earlier runs gathered on the project's hosts as Ansible's fact cache: a play with gather_facts: false still sees ansible_facts
+       * @default false
+       */
+      use_fact_cache: boolean;
+      /**
        * Plan Approval
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
        * @default false
@@ -6977,6 +7165,11 @@ export interface components {
        */
       plans_allowed: boolean;
       /**
+       * Use Fact Cache
+       * @description its runs start with the facts earlier runs gathered on the project's hosts as Ansible's fact cache: a play with gather_facts: false still sees ansible_facts
+       */
+      use_fact_cache: boolean;
+      /**
        * Plan Approval
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
        */
@@ -7086,6 +7279,11 @@ export interface components {
        * @description it may be launched as a plan (check + diff mode; what would change per host and task), whose apply is bound to what the plan ran
        */
       plans_allowed?: boolean | null;
+      /**
+       * Use Fact Cache
+       * @description its runs start with the facts earlier runs gathered on the project's hosts as Ansible's fact cache: a play with gather_facts: false still sees ansible_facts
+       */
+      use_fact_cache?: boolean | null;
       /**
        * Plan Approval
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
@@ -20582,6 +20780,267 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["HostChangePage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_facts_api_v1_projects__project_id__hosts__host__facts_get: {
+    parameters: {
+      query?: {
+        /** @description the facts at this point of the history */
+        point?: number | null;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FactsRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_facts_history_api_v1_projects__project_id__hosts__host__facts_history_get: {
+    parameters: {
+      query?: {
+        /** @description the page after this point */
+        before_id?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OlderPage_FactPoint_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_facts_diff_api_v1_projects__project_id__hosts__host__facts_diff_get: {
+    parameters: {
+      query: {
+        /** @description a point of the host's facts */
+        from: number;
+        /** @description another point */
+        to: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FactDiff"];
         };
       };
       /** @description Not authenticated */

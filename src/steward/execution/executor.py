@@ -186,6 +186,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             heartbeat=lambda s: lifecycle.heartbeat(s, run_id),
             heartbeat_seconds=runtime.settings.heartbeat_seconds,
             retry_seconds=runtime.settings.lease_seconds,
+            facts_max_bytes=runtime.settings.facts_max_bytes,
         )
         sampling = recording.start(runtime, run_id, prepared.spec)  # host metrics, own threads
         installed = Installed()

@@ -20,11 +20,17 @@ from steward.environments.models import Environment
 from steward.errors import InvalidState
 from steward.execution import workdirs
 from steward.execution.ansible import extravars, venvs
-from steward.execution.ansible.playbook import PLAN_DIFF_VARIABLE, RunnerSpec, write_secret
+from steward.execution.ansible.playbook import (
+    FACTS_VARIABLE,
+    PLAN_DIFF_VARIABLE,
+    RunnerSpec,
+    write_secret,
+)
 from steward.execution.ansible.sandbox import Sandbox
 from steward.execution.requirements import Installed, RequirementsPlan
 from steward.galaxy import service as galaxy
 from steward.galaxy.service import ServerAccess
+from steward.hosts import facts as host_facts
 from steward.inventories.models import Inventory, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import plugins_for, write_static
@@ -134,6 +140,9 @@ def prepare(
             "ANSIBLE_INVENTORY_ENABLED": ",".join(plugins_for(inventory)),
         }
     )
+    env[FACTS_VARIABLE] = str(settings.facts_max_bytes)  # the callback sends facts this big
+    if params.use_fact_cache:
+        env.update(_fact_cache(ctx, inventory))
     if run.kind == RunKind.PLAN:  # the callback keeps what a plan reads (diffs, skips, refs)
         env[PLAN_DIFF_VARIABLE] = str(PLAN_DIFF_RESULT_MAX)
     visible = (workdir, control_dir, known_hosts)
@@ -165,6 +174,19 @@ def prepare(
         sandbox=sandbox,
         visible=visible,
     )
+
+
+def _fact_cache(ctx: _Context, inventory: Inventory) -> dict[str, str]:
+    """The project's stored facts of the inventory's hosts as Ansible's jsonfile fact cache, in
+    the private directory; the settings that make it the run's (over any ``ansible.cfg``)."""
+    directory = ctx.workdir / "facts"
+    host_facts.write_cache(ctx.session, ctx.run.project_id, inventory.id, directory)
+    return {
+        "ANSIBLE_CACHE_PLUGIN": "jsonfile",
+        "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(directory),
+        "ANSIBLE_CACHE_PLUGIN_PREFIX": "",
+        "ANSIBLE_CACHE_PLUGIN_TIMEOUT": "0",  # never expired: Steward wrote them just now
+    }
 
 
 def _check_patterns(params: RunParams) -> None:

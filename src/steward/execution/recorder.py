@@ -29,7 +29,9 @@ from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from steward.bounds import FACTS_MAX_BYTES
 from steward.db import utcnow
+from steward.hosts import facts as host_facts
 from steward.hosts import seen
 from steward.masking import Masker
 from steward.runs.bell import BELL
@@ -210,6 +212,7 @@ class BatchRows:
     new_hosts: list[Row]  # run_hosts rows of hosts not known before this batch
     recap: list[Row]  # counts to set per host, from the batch's last playbook_on_stats
     numbering: Numbering
+    facts: list[host_facts.Gathered] = dataclasses.field(default_factory=list)
 
 
 def batch_rows(
@@ -226,10 +229,14 @@ def batch_rows(
     new_hosts: list[Row] = []
     seen: set[str] = set()
     recap: list[Row] = []
+    facts: list[host_facts.Gathered] = []
     next_line, count = numbering.next_line, numbering.events
     for raw in batch:
         count += 1
+        gathered, raw = _facts(raw, masker)
         row, text = event_row(run_id, raw, masker, default_counter=count)
+        if gathered is not None and row["host"]:
+            facts.append(host_facts.Gathered(row["host"], *gathered))
         stored = output_chunks(run_id, row["counter"], next_line, text)
         chunks += stored
         row["start_line"] = next_line
@@ -247,7 +254,25 @@ def batch_rows(
         if host not in known_hosts and host not in seen:
             seen.add(host)
             new_hosts.append({"run_id": run_id, "host": host})
-    return BatchRows(events, chunks, new_hosts, recap, Numbering(next_line, count))
+    return BatchRows(events, chunks, new_hosts, recap, Numbering(next_line, count), facts)
+
+
+def _facts(
+    raw: dict[str, Any], masker: Masker
+) -> tuple[tuple[dict[str, Any], list[str]] | None, dict[str, Any]]:
+    """The facts the callback sent beside an event (``facts``: masked, and the names it left
+    out), and the event without them (its ``json_bytes`` less theirs)."""
+    if "facts" not in raw:
+        return None, raw
+    found = raw.get("facts")
+    rest = {k: v for k, v in raw.items() if k not in ("facts", "facts_bytes", "facts_dropped")}
+    if isinstance(rest.get("json_bytes"), int):
+        rest["json_bytes"] = max(0, rest["json_bytes"] - int(raw.get("facts_bytes") or 0))
+    if not isinstance(found, dict):
+        return None, rest
+    dropped = raw.get("facts_dropped")
+    names = [str(d) for d in dropped] if isinstance(dropped, list) else []
+    return (masker.data(found) if masker else found, masker.data(names)), rest
 
 
 def commit_parts(chunks: Sequence[Row], max_lines: int) -> list[list[Row]]:
@@ -311,8 +336,10 @@ class Recorder:
         heartbeat: Callable[[Session], None],
         heartbeat_seconds: float,
         retry_seconds: float = 60.0,
+        facts_max_bytes: int = FACTS_MAX_BYTES,
     ) -> None:
         self._sessions = sessions
+        self._facts_max_bytes = facts_max_bytes
         self._retry_seconds = retry_seconds
         self._run_id = run_id
         self._masker = masker
@@ -440,11 +467,26 @@ class Recorder:
                     ],
                 )
                 seen.record(session, self._run_id, rows.recap, at=utcnow())
+            if rows.facts:
+                self._keep_facts(session, rows.facts)
             self._progress(session, numbering)
             session.commit()
         BELL.ring(self._run_id)
         self._numbering = numbering
         self._hosts.update(h["host"] for h in rows.new_hosts)
+
+    def _keep_facts(self, session: Session, found: list[host_facts.Gathered]) -> None:
+        """The batch's facts kept in a savepoint: facts that cannot be kept are logged, never
+        a reason to lose the run's output (a database away is: the batch is stored again)."""
+        try:
+            with session.begin_nested():
+                host_facts.record(
+                    session, self._run_id, found, at=utcnow(), limit=self._facts_max_bytes
+                )
+        except OperationalError:
+            raise
+        except Exception:
+            log.exception("run %s: the facts of a batch could not be kept", self._run_id)
 
     def _not_stored(self, session: Session, rows: BatchRows) -> BatchRows:
         """``rows`` less what an attempt that failed midway had committed (its first parts)."""

@@ -10,8 +10,8 @@ from steward.access.actor import Actor
 from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, ResourceView, RuntimeDep, SessionDep
 from steward.api.downloads import attachment
-from steward.bounds import HOST_NAME_MAX
-from steward.hosts import schemas, service
+from steward.bounds import HOST_NAME_MAX, Id
+from steward.hosts import factread, schemas, service
 from steward.runs.schemas import RunFilters
 from steward.schemas import Page
 
@@ -104,3 +104,40 @@ def host_changes(
 ) -> schemas.HostChangePage:
     """The tasks that changed the host, newest first, in the runs the caller may see."""
     return service.host_changes(session, actor, project, host, filters)
+
+
+@router.get("/{host}/facts")
+def host_facts(
+    project: ResourceView,
+    session: SessionDep,
+    host: HostName,
+    query: Annotated[schemas.FactsQuery, Query()],
+) -> schemas.FactsRead:
+    """The facts runs gathered on the host, merged as Ansible's fact cache merges them, masked
+    and bounded; ``point``: as they were at a point of their history."""
+    return factread.current(session, project, host, query.point)
+
+
+@router.get("/{host}/facts/history")
+def host_facts_history(
+    project: ResourceView,
+    session: SessionDep,
+    host: HostName,
+    filters: Annotated[schemas.FactsHistoryFilters, Query()],
+) -> schemas.FactPointPage:
+    """The points where the host's facts changed, newest first, with the run that gathered
+    them and what changed since the point before."""
+    return factread.history(session, project, host, filters)
+
+
+@router.get("/{host}/facts/diff")
+def host_facts_diff(
+    project: ResourceView,
+    session: SessionDep,
+    host: HostName,
+    from_id: Annotated[Id, Query(alias="from", description="a point of the host's facts")],
+    to_id: Annotated[Id, Query(alias="to", description="another point")],
+) -> schemas.FactDiff:
+    """What changed between two points of the host's facts: added, removed and changed facts
+    by dotted path, and a one-line summary."""
+    return factread.compare(session, project, host, from_id, to_id)

@@ -114,3 +114,58 @@ class HostChangePage(BaseModel):
     items: list[HostChange]
     next_before_run_id: int | None
     next_before_counter: int | None
+
+
+class FactsRead(ResponseModel):
+    """A host's facts: the current ones (as runs left them, masked), or a point's."""
+
+    name: str
+    point_id: int | None = Field(
+        default=None, description="the history point they are (current: the latest point)"
+    )
+    run_id: int | None = Field(default=None, description="the run that gathered them last")
+    gathered_at: dt.datetime | None = None
+    facts: dict[str, Any]
+    size: int = Field(description="bytes of their JSON")
+    dropped: list[str] = Field(description="facts left out to stay within the size bound")
+
+
+class FactsQuery(BaseModel):
+    point: Id | None = Field(default=None, description="the facts at this point of the history")
+
+
+class FactsHistoryFilters(BaseModel):
+    before_id: Id | None = Field(default=None, description="the page after this point")
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+class FactPoint(ResponseModel):
+    """A point where the host's facts changed (time, free memory and disk left aside)."""
+
+    id: int
+    run_id: int | None
+    gathered_at: dt.datetime
+    first: bool = Field(description="the host's first facts")
+    summary: str = Field(description='what changed since the point before: "kernel 5.10 → 6.1"')
+    changes: int = Field(description="facts added, removed or changed since the point before")
+    stored_bytes: int = Field(description="what the point takes in the database (compressed)")
+
+
+FactPointPage = OlderPage[FactPoint]
+
+
+class FactChange(ResponseModel):
+    path: str = Field(description='dotted path: "ansible_mounts./boot.size_total"')
+    old: Any = None
+    new: Any = None
+
+
+class FactDiff(ResponseModel):
+    name: str
+    from_id: int
+    to_id: int
+    summary: str
+    added: list[FactChange]
+    removed: list[FactChange]
+    changed: list[FactChange]
+    truncated: bool = Field(description="more changes than a diff lists")

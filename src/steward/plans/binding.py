@@ -26,7 +26,7 @@ TEMPLATE_FIELDS = (
     "playbook", "repository_id", "inventory_id", "environment_id", "ssh_key_id",
     "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags", "verbosity",
     "forks", "timeout_seconds", "overridable", "survey", "launch_var_exceptions",
-    "install_requirements", "ansible_venv", "runner_group_id",
+    "install_requirements", "ansible_venv", "runner_group_id", "use_fact_cache",
 )  # fmt: skip
 # launch values an apply sets itself
 UNBOUND_PARAMS = frozenset({"check_mode", "diff_mode", "ref"})

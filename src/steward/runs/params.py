@@ -50,6 +50,9 @@ class RunParams(BaseModel):
     install_requirements: bool = Field(
         default=True, description="install the repository's roles and collections first"
     )
+    use_fact_cache: bool = Field(
+        default=False, description="start with the project's stored facts as the fact cache"
+    )
     ansible_venv: str = Field(
         default="", description='the virtual environment whose Ansible runs it ("": the server\'s)'
     )

@@ -83,6 +83,7 @@ def resolve_launch(
         secret_extra_vars=dict.fromkeys(answers.secret_values, MASK),
         install_requirements=template.install_requirements,
         ansible_venv=template.ansible_venv,
+        use_fact_cache=template.use_fact_cache,
     )
     return Resolved(params, dict(answers.secret_values))
 

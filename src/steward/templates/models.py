@@ -55,6 +55,8 @@ class Template(ProjectScoped):
     # ``plan_approval`` a plan needs another person's approval before its apply (``plans``)
     plans_allowed: Mapped[bool] = mapped_column(default=False, server_default=false())
     plan_approval: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # its runs read the project's stored facts as Ansible's fact cache (``hosts.facts``)
+    use_fact_cache: Mapped[bool] = mapped_column(default=False, server_default=false())
     # names of the launch fields a launch may override (see templates.schemas.OverridableField)
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question

@@ -69,6 +69,10 @@ EXCEPTIONS_DOC = (
     " how Ansible connects, escalates or runs code"
 )
 
+FACT_CACHE_DOC = (
+    "its runs start with the facts earlier runs gathered on the project's hosts as Ansible's"
+    " fact cache: a play with gather_facts: false still sees ansible_facts"
+)
 PLANS_ALLOWED_DOC = (
     "it may be launched as a plan (check + diff mode; what would change per host and task),"
     " whose apply is bound to what the plan ran"
@@ -135,6 +139,7 @@ class TemplateCreate(RequestModel):
         default=None, description="where its runs execute (admins choose); null: the project's"
     )
     plans_allowed: bool = Field(default=False, description=PLANS_ALLOWED_DOC)
+    use_fact_cache: bool = Field(default=False, description=FACT_CACHE_DOC)
     plan_approval: bool = Field(default=False, description=PLAN_APPROVAL_DOC)
 
 
@@ -156,6 +161,7 @@ class TemplateUpdate(NamedUpdate, RunOptionChanges):
     ansible_venv: AnsibleVenv | None = None
     runner_group_id: Id | None = None
     plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
+    use_fact_cache: bool | None = Field(default=None, description=FACT_CACHE_DOC)
     plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
 
     NULLABLE = frozenset(
@@ -203,6 +209,7 @@ class TemplateRead(ResponseModel):
     ansible_venv: str
     runner_group_id: int | None
     plans_allowed: bool = Field(description=PLANS_ALLOWED_DOC)
+    use_fact_cache: bool = Field(description=FACT_CACHE_DOC)
     plan_approval: bool = Field(description=PLAN_APPROVAL_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime

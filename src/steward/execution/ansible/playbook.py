@@ -44,6 +44,7 @@ BIN_DIR = Path(sys.executable).parent
 CALLBACK_DIR = Path(__file__).resolve().parent / "callback"
 EVENTS_FD_VARIABLE = "STEWARD_EVENTS_FD"  # read by the plugin
 PLAN_DIFF_VARIABLE = "STEWARD_PLAN_DIFF_BYTES"  # the callback's DIFF_VARIABLE: set for a plan
+FACTS_VARIABLE = "STEWARD_FACTS_BYTES"  # the callback's: the largest facts of a result it sends
 HEADER = struct.Struct("!II")  # a record: event JSON length, text length (the plugin's format)
 POLL_SECONDS = 0.25  # should_cancel is called this often
 # while output flows, the pipes are read at most this often: a pipe holds the output meanwhile

@@ -2,6 +2,7 @@ import { Group, Stack, Text, Title } from "@mantine/core";
 import { QueryState } from "@/components/query-state";
 import { useHost } from "@/features/hosts/api/get-hosts";
 import { HostChanges } from "@/features/hosts/components/host-changes";
+import { HostFacts } from "@/features/hosts/components/host-facts";
 import { HostInventories } from "@/features/hosts/components/host-inventories";
 import { HostRuns } from "@/features/hosts/components/host-runs";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
@@ -38,6 +39,7 @@ export function HostPage({ projectId, host }: { projectId: number; host: string 
             <Title order={3}>Changes</Title>
             <HostChanges projectId={projectId} host={detail.name} />
           </Stack>
+          <HostFacts projectId={projectId} host={detail.name} />
         </Stack>
       )}
     </QueryState>

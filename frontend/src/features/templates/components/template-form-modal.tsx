@@ -349,6 +349,11 @@ export function TemplateFormModal({
               description="The repository's requirements.yml files (roles, collections), before each run"
               {...form.getInputProps("install_requirements", { type: "checkbox" })}
             />
+            <Switch
+              label="Use the stored facts"
+              description="Runs start with the facts earlier runs gathered on these hosts, as Ansible's fact cache: a play with gather_facts: false still sees ansible_facts"
+              {...form.getInputProps("use_fact_cache", { type: "checkbox" })}
+            />
           </SimpleGrid>
         </Fieldset>
 

@@ -48,6 +48,8 @@ export interface TemplateFormValues extends RunOptionValues {
   plans_allowed: boolean;
   /** its plans need another person's approval before their apply */
   plan_approval: boolean;
+  /** its runs start with the facts earlier runs gathered (Ansible's fact cache) */
+  use_fact_cache: boolean;
 }
 
 /** At most this many exceptions (the server's bound). */
@@ -127,6 +129,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     launch_var_exceptions: t?.launch_var_exceptions ?? [],
     plans_allowed: t?.plans_allowed ?? false,
     plan_approval: t?.plan_approval ?? false,
+    use_fact_cache: t?.use_fact_cache ?? false,
   };
 }
 
@@ -163,5 +166,6 @@ export function toTemplateBody(
     launch_var_exceptions: exceptionNames(v.launch_var_exceptions),
     plans_allowed: v.plans_allowed,
     plan_approval: v.plans_allowed && v.plan_approval,
+    use_fact_cache: v.use_fact_cache,
   };
 }

@@ -55,6 +55,13 @@ FD_VARIABLE = "STEWARD_EVENTS_FD"
 # plugin then adds to events what a plan reads (each result's diff as unified text, a skip's
 # message, what a task registers and the variables it names)
 DIFF_VARIABLE = "STEWARD_PLAN_DIFF_BYTES"
+# the largest facts of one result kept as the host's facts (Steward's hosts.facts), in bytes of
+# their JSON: the biggest facts are left out until they fit; unset or 0: no facts are kept
+FACTS_VARIABLE = "STEWARD_FACTS_BYTES"
+NOT_FACTS = (
+    "include_vars",
+    "debug",
+)  # their ansible_facts are variables, not facts (Ansible's rule)
 SKIP_MSG_MAX = 500
 REFS_MAX = 200
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -120,6 +127,33 @@ def _trimmed(res: dict[str, Any]) -> dict[str, Any]:
         except (TypeError, ValueError):
             continue
     return kept
+
+
+def _bounded(facts: dict[str, Any], limit: int) -> tuple[dict[str, Any], list[str]]:
+    """``facts`` whose JSON fits in ``limit`` bytes (the biggest top-level facts left out), and
+    the names left out. Steward bounds the merged facts the same way (``hosts.factdiff``)."""
+    sizes = {key: len(_dumps(value)) + len(key) + 4 for key, value in facts.items()}
+    total = sum(sizes.values()) + 2
+    dropped: list[str] = []
+    for key in sorted(sizes, key=lambda k: (-sizes[k], k)):
+        if total <= limit:
+            break
+        dropped.append(key)
+        total -= sizes[key]
+    return {k: v for k, v in facts.items() if k not in dropped}, sorted(dropped)
+
+
+def _cacheable_layer(result: Any) -> Any:
+    """ansible-core >= 2.21: the facts a result gives Ansible's fact cache (``None``: the
+    result says nothing of it, its ``ansible_facts`` are the facts, as before 2.21)."""
+    for name in dir(result):
+        if name.endswith("__utr"):
+            with contextlib.suppress(Exception):
+                layers = getattr(result, name).pending_changes.register_host_variables
+                for layer, values in layers.items():
+                    if getattr(layer, "name", "") == "CACHEABLE_FACT":
+                        return values
+    return None
 
 
 def _text(value: Any) -> str:
@@ -262,13 +296,18 @@ class _Channel:
         res = data.get("res")
         if isinstance(res, dict) and _size_floor(res) > MAX_EVENT_BYTES:  # too big, surely
             data["res"] = _trimmed(res)
+        facts_bytes = int(event.get("facts_bytes") or 0)  # sent beside the data, bounded apart
         try:
             meta = _dumps(event)
         except (TypeError, ValueError):  # a result json cannot take: keep the event, not its res
             data.pop("res", None)
             return json.dumps(event, default=str, separators=(",", ":")).encode()
         res = data.get("res")
-        if len(meta) > MAX_EVENT_BYTES and isinstance(res, dict) and "_truncated" not in res:
+        if (
+            len(meta) - facts_bytes > MAX_EVENT_BYTES
+            and isinstance(res, dict)
+            and "_truncated" not in res
+        ):
             data["res"] = _trimmed(res)
             meta = _dumps(event)
         return meta
@@ -459,6 +498,8 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         self._host_start: dict[str, datetime.datetime] = {}
         limit = os.environ.get(DIFF_VARIABLE, "")
         self._diff_bytes = int(limit) if limit.isdigit() else 0  # 0: not a plan
+        limit = os.environ.get(FACTS_VARIABLE, "")
+        self._facts_bytes = int(limit) if limit.isdigit() else 0  # 0: no facts kept
 
     # ---- building events --------------------------------------------------------------------
 
@@ -468,6 +509,7 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         data: dict[str, Any],
         event_uuid: str | None = None,
         parent: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         if parent is None:
             parent = data.get("task_uuid") or data.get("play_uuid") or self._playbook_uuid
@@ -478,6 +520,8 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
             "created": _now(),
             "event_data": data,
         }
+        if extra:
+            event.update(extra)
         if self._channel is not None:
             self._channel.event(event)
 
@@ -546,6 +590,36 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         message = raw.get("msg") or raw.get("skip_reason")
         if (skipped or raw.get("skipped")) and message:
             data["skip_msg"] = str(message)[:SKIP_MSG_MAX]
+
+    def _facts(self, result: Any) -> dict[str, Any] | None:
+        """The facts a result gives Ansible's fact cache (what Ansible's strategy merges into
+        it: ``ansible_facts`` of any action but ``include_vars`` and ``debug``; of ``set_fact``
+        only with ``cacheable``), bounded, with how big and what was left out; nothing of a
+        ``no_log`` result or of facts delegated to another host."""
+        raw = _get(result, "result", "_result")
+        if not self._facts_bytes or not isinstance(raw, dict) or raw.get("_ansible_no_log"):
+            return None
+        task = _get(result, "task", "_task")
+        facts = raw.get("ansible_facts")
+        action = str(task.action)
+        short = action.rsplit(".", 1)[-1] if action.startswith("ansible.") else action
+        if not isinstance(facts, dict) or not facts or short in NOT_FACTS:
+            return None
+        if getattr(task, "delegate_to", None) and getattr(task, "delegate_facts", False):
+            return None
+        layer = _cacheable_layer(result)
+        if isinstance(layer, dict):
+            facts = layer
+        elif short == "set_fact" and not raw.get("_ansible_facts_cacheable"):
+            return None
+        try:
+            clean = json.loads(_dumps({k: v for k, v in facts.items() if k != "ansible_env"}))
+        except (TypeError, ValueError):
+            return None
+        if not clean:
+            return None
+        kept, dropped = _bounded(clean, self._facts_bytes)
+        return {"facts": kept, "facts_dropped": dropped, "facts_bytes": len(_dumps(kept))}
 
     @staticmethod
     def _res(task: Any, result: Any) -> dict[str, Any]:
@@ -637,7 +711,7 @@ class CallbackModule(CallbackBase):  # type: ignore[misc]  # ansible has no type
         self._host_start[host.get_name()] = datetime.datetime.now(datetime.UTC)
 
     def v2_runner_on_ok(self, result: Any) -> None:
-        self._emit("runner_on_ok", self._result_data(result))
+        self._emit("runner_on_ok", self._result_data(result), extra=self._facts(result))
 
     def v2_runner_on_failed(self, result: Any, ignore_errors: bool = False) -> None:
         data = self._result_data(result)

@@ -1,0 +1,260 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useMemo, useState } from "react";
+import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { QueryState } from "@/components/query-state";
+import { useFactDiff, useFactHistory, useHostFacts } from "@/features/hosts/api/get-facts";
+import { factRows, searchFacts, showValue } from "@/features/hosts/lib/fact-rows";
+import { formatDateTime, plural } from "@/lib/format";
+import { paths } from "@/lib/paths";
+
+const SHOWN = 200; // rows of the key/value list at once: the search narrows the rest
+
+/** The host's facts: the current ones (a searchable key/value list), the points where they
+ * changed, and the diff of two points. */
+export function HostFacts({ projectId, host }: { projectId: number; host: string }) {
+  const current = useHostFacts(projectId, host);
+  return (
+    <Stack gap="xs">
+      <Title order={3}>Facts</Title>
+      <QueryState
+        query={current}
+        loading="Loading the facts"
+        failed="Could not load the facts"
+        small
+      >
+        {(read) =>
+          read.run_id == null && Object.keys(read.facts).length === 0 ? (
+            <Text c="dimmed" size="sm">
+              No run has gathered facts on it yet (gather_facts, setup, or set_fact with cacheable).
+            </Text>
+          ) : (
+            <Stack gap="md">
+              <CurrentFacts projectId={projectId} read={read} />
+              <FactHistory projectId={projectId} host={host} />
+            </Stack>
+          )
+        }
+      </QueryState>
+    </Stack>
+  );
+}
+
+function CurrentFacts({ projectId, read }: { projectId: number; read: Schemas["FactsRead"] }) {
+  const [search, setSearch] = useState("");
+  const rows = useMemo(() => factRows(read.facts), [read.facts]);
+  const found = useMemo(() => searchFacts(rows, search), [rows, search]);
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {read.run_id != null && (
+          <>
+            Last gathered by{" "}
+            <Anchor component={Link} to={paths.run(projectId, read.run_id)}>
+              run #{read.run_id}
+            </Anchor>
+          </>
+        )}
+        {read.gathered_at ? ` on ${formatDateTime(read.gathered_at)}` : ""} ·{" "}
+        {plural(rows.length, "value")}
+      </Text>
+      {read.dropped.length > 0 && (
+        <Alert color="yellow" title="Some facts were too big to keep">
+          Left out to stay within the size bound: {read.dropped.join(", ")}
+        </Alert>
+      )}
+      <TextInput
+        aria-label="Search the facts"
+        placeholder="Search the facts: kernel, mounts /boot, eth0…"
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={480}
+      />
+      <Table.ScrollContainer minWidth={0} mah={420}>
+        <Table aria-label="Current facts" verticalSpacing={4} fz="sm" layout="fixed">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w="45%">Fact</Table.Th>
+              <Table.Th>Value</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {found.slice(0, SHOWN).map((row) => (
+              <Table.Tr key={row.path}>
+                <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                  {row.path}
+                </Table.Td>
+                <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                  {row.value}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {found.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No fact matches “{search}”.
+        </Text>
+      )}
+      {found.length > SHOWN && (
+        <Text size="sm" c="dimmed">
+          {plural(found.length - SHOWN, "more value")}: narrow the search to see them.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function pointLabel(point: Schemas["FactPoint"]): string {
+  const run = point.run_id != null ? ` · run #${point.run_id}` : "";
+  return `${formatDateTime(point.gathered_at)}${run} · ${point.summary}`;
+}
+
+function FactHistory({ projectId, host }: { projectId: number; host: string }) {
+  const history = useFactHistory(projectId, host);
+  const points = useMemo(
+    () => history.data?.pages.flatMap((page) => page.items) ?? [],
+    [history.data],
+  );
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  // by default: the two newest points
+  const toId = to ?? (points[0] ? String(points[0].id) : null);
+  const fromId = from ?? (points[1] ? String(points[1].id) : null);
+  const options = points.map((point) => ({ value: String(point.id), label: pointLabel(point) }));
+  return (
+    <Stack gap="xs">
+      <Title order={4}>Changes over time</Title>
+      <QueryState query={history} loading="Loading the history" small>
+        {() =>
+          points.length < 2 ? (
+            <Text size="sm" c="dimmed">
+              {points[0]
+                ? `Unchanged since they were first gathered (${formatDateTime(points[0].gathered_at)}): there is nothing to compare yet.`
+                : "No history yet."}
+            </Text>
+          ) : (
+            <Stack gap="xs">
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                <Select label="From" data={options} value={fromId} onChange={setFrom} />
+                <Select label="To" data={options} value={toId} onChange={setTo} />
+              </SimpleGrid>
+              {history.hasNextPage && (
+                <Button
+                  variant="default"
+                  size="xs"
+                  w="fit-content"
+                  onClick={() => void history.fetchNextPage()}
+                  loading={history.isFetchingNextPage}
+                >
+                  Older points
+                </Button>
+              )}
+              <FactDiffView
+                projectId={projectId}
+                host={host}
+                from={fromId ? Number(fromId) : undefined}
+                to={toId ? Number(toId) : undefined}
+              />
+            </Stack>
+          )
+        }
+      </QueryState>
+    </Stack>
+  );
+}
+
+const KINDS = [
+  { key: "added", label: "added", color: "green" },
+  { key: "removed", label: "removed", color: "red" },
+  { key: "changed", label: "changed", color: "blue" },
+] as const;
+
+function FactDiffView({
+  projectId,
+  host,
+  from,
+  to,
+}: {
+  projectId: number;
+  host: string;
+  from?: number;
+  to?: number;
+}) {
+  const diff = useFactDiff(projectId, host, from, to);
+  if (from === to) {
+    return (
+      <Text size="sm" c="dimmed">
+        Choose two different points.
+      </Text>
+    );
+  }
+  return (
+    <QueryState query={diff} loading="Comparing" failed="Could not compare" small>
+      {(found) => {
+        const rows = KINDS.flatMap((kind) => found[kind.key].map((change) => ({ kind, change })));
+        return (
+          <Stack gap="xs" aria-label="Facts diff">
+            <Text fw={600} size="sm">
+              {found.summary}
+            </Text>
+            {rows.length > 0 && (
+              <Table.ScrollContainer minWidth={0} mah={420}>
+                <Table aria-label="Fact changes" verticalSpacing={4} fz="sm" layout="fixed">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th w="40%">Fact</Table.Th>
+                      <Table.Th>Before</Table.Th>
+                      <Table.Th>After</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map(({ kind, change }) => (
+                      <Table.Tr key={`${kind.key}:${change.path}`}>
+                        <Table.Td style={{ overflowWrap: "anywhere" }}>
+                          <Group gap={4} wrap="wrap">
+                            <Badge size="xs" variant="light" color={kind.color}>
+                              {kind.label}
+                            </Badge>
+                            <Text span ff="monospace" size="sm">
+                              {change.path}
+                            </Text>
+                          </Group>
+                        </Table.Td>
+                        <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                          {kind.key === "added" ? "—" : showValue(change.old)}
+                        </Table.Td>
+                        <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                          {kind.key === "removed" ? "—" : showValue(change.new)}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            {found.truncated && (
+              <Text size="sm" c="dimmed">
+                More changes than a diff lists: compare closer points.
+              </Text>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
