@@ -6,6 +6,7 @@ from steward.db import Base
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
+from steward.health.models import HealthSweep, HostCheck, HostHealth, RunPreflightHost
 from steward.hosts.models import ProjectHost
 from steward.inventories.models import Inventory, InventoryHost
 from steward.keys.models import Key
@@ -30,6 +31,9 @@ __all__ = [
     "Environment",
     "EnvironmentSecret",
     "GalaxyServer",
+    "HealthSweep",
+    "HostCheck",
+    "HostHealth",
     "Inventory",
     "InventoryHost",
     "Key",
@@ -47,6 +51,7 @@ __all__ = [
     "RunEvent",
     "RunHost",
     "RunOutput",
+    "RunPreflightHost",
     "RunValue",
     "RunnerGroup",
     "Schedule",

@@ -51,7 +51,7 @@ AUDITED_FIELDS = (
     "ssh_key_id", "become_key_id", "vault_key_ids", "extra_vars", "limit", "tags", "skip_tags",
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
     "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
-    "plans_allowed", "plan_approval",
+    "plans_allowed", "plan_approval", "preflight",
 )  # fmt: skip
 # what decides which survey variables launch values may set
 LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})

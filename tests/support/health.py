@@ -1,0 +1,71 @@
+"""Hosts for the health checks' tests, all on 127.0.0.1: a port nothing listens on (refused),
+and a small TCP server that answers after a delay (a slow host) or with something that is not
+SSH. The real sshd is ``support.sshd``."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+from steward.config import Settings
+from steward.health import checks
+from steward.outbound import network
+
+LOOPBACK = "127.0.0.1"
+
+
+def health_guard(*allowed: str) -> network.Guard:
+    """The health checks' guard with ``allowed`` in STEWARD_HEALTH_ALLOWED_NETWORKS (and
+    nothing in the outbound allow-list: loopback stays refused for web requests)."""
+    return checks.guard(Settings(health_allowed_networks=list(allowed)))
+
+
+def refused_port() -> int:
+    """A port of 127.0.0.1 nothing listens on (bound, never listening: no one else takes it
+    while the test runs... closed right after, so the connect is refused)."""
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def answering(
+    greeting: bytes = b"SSH-2.0-OpenSSH_9.2 test\r\n", delay: float = 0.0
+) -> Iterator[int]:
+    """A TCP server on 127.0.0.1 that sends ``greeting`` ``delay`` seconds after each connect
+    (then holds the connection until the client closes); its port."""
+    server = socket.create_server((LOOPBACK, 0), backlog=1024)
+    server.settimeout(0.2)
+    stopping = threading.Event()
+
+    def serve(conn: socket.socket) -> None:
+        with conn:
+            if stopping.wait(delay):
+                return
+            with contextlib.suppress(OSError):
+                conn.sendall(greeting)
+                conn.settimeout(5)
+                conn.recv(1)
+
+    def accept() -> None:
+        while not stopping.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield int(server.getsockname()[1])
+    finally:
+        stopping.set()
+        thread.join(timeout=2)
+        server.close()
+        time.sleep(0)
