@@ -24,7 +24,8 @@ def one(address: str, port: int, timeout: float = 2.0) -> probe.Result:
 def test_a_real_sshd_answers_with_its_banner(sshd: SshServer) -> None:
     result = one(LOOPBACK, sshd.port)
     assert result.status == Status.REACHABLE, result
-    assert result.tcp_ms is not None and result.banner_ms is not None
+    assert result.tcp_ms is not None
+    assert result.banner_ms is not None
     assert 0 <= result.tcp_ms <= result.banner_ms < 2000
 
 
@@ -42,15 +43,18 @@ def test_a_banner_later_than_the_timeout_is_a_timeout_and_in_time_is_reachable()
         assert "within 0.3 s" in slow.reason
         in_time = one(LOOPBACK, port, timeout=3)  # control: the same host, waited for
         assert in_time.status == Status.REACHABLE
-        assert in_time.banner_ms is not None and in_time.banner_ms >= 900
+        assert in_time.banner_ms is not None
+        assert in_time.banner_ms >= 900
 
 
 def test_an_answer_that_is_not_ssh_is_not_kept() -> None:
     with answering(b"220 smtp.example ESMTP secret-banner\r\n") as port:
         result = one(LOOPBACK, port)
     assert result.status == Status.NOT_SSH
-    assert "secret-banner" not in result.reason and "smtp" not in result.reason
-    assert result.tcp_ms is not None and result.banner_ms is None
+    assert "secret-banner" not in result.reason
+    assert "smtp" not in result.reason
+    assert result.tcp_ms is not None
+    assert result.banner_ms is None
 
 
 def test_many_at_once_stay_within_concurrency_times_timeout(sshd: SshServer) -> None:
@@ -64,7 +68,8 @@ def test_many_at_once_stay_within_concurrency_times_timeout(sshd: SshServer) -> 
         results = probe.check_all(found, health_guard(LOOPBACK), timeout=0.5, concurrency=16)
     statuses = [r.status for r in results]
     assert statuses[:3] == [Status.REACHABLE, Status.REFUSED, Status.TIMEOUT]
-    assert statuses.count(Status.TIMEOUT) == 10 and statuses[-1] == Status.LOCAL
+    assert statuses.count(Status.TIMEOUT) == 10
+    assert statuses[-1] == Status.LOCAL
     assert [r.key for r in results] == [t.key for t in found]
 
 

@@ -9,10 +9,16 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy.orm import Session
 
 from steward.config import Settings
+from steward.db import utcnow
 from steward.health import checks
+from steward.inventories.models import Inventory, InventoryFormat, InventoryHost, InventoryKind
 from steward.outbound import network
+from steward.projects.models import Project
 
 LOOPBACK = "127.0.0.1"
 
@@ -69,3 +75,26 @@ def answering(
         thread.join(timeout=2)
         server.close()
         time.sleep(0)
+
+
+def listed(
+    session: Session, project: Project, hosts: dict[str, dict[str, Any]], name: str = "prod"
+) -> Inventory:
+    """A static inventory of ``project`` whose hosts were read as ``hosts`` (name -> where
+    Ansible connects), written directly: no ansible-inventory start (the reading is tested
+    once, in test_service)."""
+    inventory = Inventory(
+        project_id=project.id,
+        name=name,
+        kind=InventoryKind.STATIC,
+        format=InventoryFormat.INI,
+        content="".join(f"{h}\n" for h in hosts),
+        hosts_read_at=utcnow(),
+    )
+    inventory.host_rows = [
+        InventoryHost(name=host, groups=[], vars={}, connection=connection)
+        for host, connection in hosts.items()
+    ]
+    session.add(inventory)
+    session.flush()
+    return inventory
