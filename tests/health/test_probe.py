@@ -37,7 +37,8 @@ def test_a_port_nothing_listens_on_is_refused() -> None:
 
 
 def test_a_banner_later_than_the_timeout_is_a_timeout_and_in_time_is_reachable() -> None:
-    with answering(delay=1.0) as port:
+    with answering(delay=1.0) as port_listener:
+        port = port_listener.port
         slow = one(LOOPBACK, port, timeout=0.3)
         assert slow.status == Status.TIMEOUT
         assert "within 0.3 s" in slow.reason
@@ -48,7 +49,8 @@ def test_a_banner_later_than_the_timeout_is_a_timeout_and_in_time_is_reachable()
 
 
 def test_an_answer_that_is_not_ssh_is_not_kept() -> None:
-    with answering(b"220 smtp.example ESMTP secret-banner\r\n") as port:
+    with answering(b"220 smtp.example ESMTP secret-banner\r\n") as port_listener:
+        port = port_listener.port
         result = one(LOOPBACK, port)
     assert result.status == Status.NOT_SSH
     assert "secret-banner" not in result.reason
@@ -59,7 +61,8 @@ def test_an_answer_that_is_not_ssh_is_not_kept() -> None:
 
 def test_many_at_once_stay_within_concurrency_times_timeout(sshd: SshServer) -> None:
     refused = refused_port()
-    with answering(delay=5) as slow:
+    with answering(delay=5) as slow_listener:
+        slow = slow_listener.port
         found = [
             probe.Target((1, f"h{i}"), address=LOOPBACK, port=(sshd.port, refused, slow)[i % 3])
             for i in range(30)

@@ -183,7 +183,8 @@ def test_a_preflight_limit_leaves_out_exactly_the_failing_hosts() -> None:
 
 
 def test_every_check_answers_within_its_timeout() -> None:
-    with answering(delay=3) as slow:
+    with answering(delay=3) as slow_listener:
+        slow = slow_listener.port
         found = [probe.Target((1, "slow"), address=LOOPBACK, port=slow)]
         results = checks.run_checks(found, _settings(), checks.Limits(0.2, 4))
     assert results[0].status == Status.TIMEOUT

@@ -5,6 +5,7 @@ SSH. The real sshd is ``support.sshd``."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import socket
 import threading
 import time
@@ -37,15 +38,22 @@ def refused_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclasses.dataclass
+class Listener:
+    port: int
+    accepted: int = 0  # connections accepted so far
+
+
 @contextlib.contextmanager
 def answering(
     greeting: bytes = b"SSH-2.0-OpenSSH_9.2 test\r\n", delay: float = 0.0
-) -> Iterator[int]:
+) -> Iterator[Listener]:
     """A TCP server on 127.0.0.1 that sends ``greeting`` ``delay`` seconds after each connect
-    (then holds the connection until the client closes); its port."""
+    (then holds the connection until the client closes): its port, and how many connected."""
     server = socket.create_server((LOOPBACK, 0), backlog=1024)
     server.settimeout(0.2)
     stopping = threading.Event()
+    listener = Listener(int(server.getsockname()[1]))
 
     def serve(conn: socket.socket) -> None:
         with conn:
@@ -64,12 +72,13 @@ def answering(
                 continue
             except OSError:
                 return
+            listener.accepted += 1
             threading.Thread(target=serve, args=(conn,), daemon=True).start()
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     try:
-        yield int(server.getsockname()[1])
+        yield listener
     finally:
         stopping.set()
         thread.join(timeout=2)

@@ -18,8 +18,6 @@ from steward.health.schemas import (
     PreflightHostRead,
 )
 from steward.inventories.models import Inventory
-from steward.projects.models import Project
-from steward.runtime import Runtime
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["health"])
 
@@ -48,18 +46,16 @@ def _answer(items: list[HealthLatest]) -> HealthCheckAnswer:
     )
 
 
-def _counted(runtime: Runtime, project: Project) -> None:
-    runtime.health_checks.take(project.id)  # 429 past STEWARD_HEALTH_CHECKS_PER_MINUTE
-
-
 @router.post("/hosts/{host}/health")
 def check_host(
     project: ResourceView, session: SessionDep, runtime: RuntimeDep, host: HostName
 ) -> HealthCheckAnswer:
     """Check the host now, in every inventory of the project that lists it (kept in its
     history). At most ``STEWARD_HEALTH_CHECKS_PER_MINUTE`` checks per project (429)."""
-    _counted(runtime, project)
-    return _answer(service.check_now(session, runtime.settings, project, host=host))
+    checked = service.check_now(
+        session, runtime.settings, project, host=host, counted=runtime.health_checks
+    )
+    return _answer(checked)
 
 
 @router.post("/inventories/{inventory_id}/health")
@@ -71,8 +67,10 @@ def check_inventory(
 ) -> HealthCheckAnswer:
     """Check every host of the inventory now (as last read), ``STEWARD_HEALTH_CONCURRENCY`` at
     once. Counted like a host's check (429)."""
-    _counted(runtime, project)
-    return _answer(service.check_now(session, runtime.settings, project, inventory=inventory))
+    checked = service.check_now(
+        session, runtime.settings, project, inventory=inventory, counted=runtime.health_checks
+    )
+    return _answer(checked)
 
 
 @router.get("/runs/{run_id}/preflight")

@@ -16,6 +16,7 @@ from sqlalchemy import and_, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from steward.auth.throttle import Rate
 from steward.config import Settings
 from steward.db import utcnow
 from steward.errors import NotFound
@@ -51,11 +52,15 @@ def check_now(
     *,
     inventory: Inventory | None = None,
     host: str | None = None,
+    counted: Rate | None = None,
 ) -> list[HealthLatest]:
     """Check one host (in every inventory of the project that lists it) or one inventory now;
-    kept like any check. Commits."""
+    kept like any check. ``counted``: the project's checks per minute (429 past it), taken once
+    the host is known. Commits."""
     if host is not None:
         require_known(session, project, host)
+    if counted is not None:
+        counted.take(project.id)
     inventories.keep_unread_hosts(session, project.id)
     found, projects = checks.listed_targets(
         session,
