@@ -51,6 +51,7 @@ export function makeTemplate(overrides: Partial<Template> = {}): Template {
     launch_var_exceptions: [],
     plans_allowed: false,
     plan_approval: false,
+    preflight: "off",
     runner_group_id: null,
     survey: [],
     created_at: "",

@@ -48,7 +48,18 @@ export interface TemplateFormValues extends RunOptionValues {
   plans_allowed: boolean;
   /** its plans need another person's approval before their apply */
   plan_approval: boolean;
+  /** before ansible-playbook starts: check the target hosts (and skip the failing ones) */
+  preflight: Preflight;
 }
+
+export type Preflight = TemplateCreate["preflight"];
+
+/** The pre-flight choices, as the form shows them. */
+export const PREFLIGHT: { value: Preflight; label: string }[] = [
+  { value: "off", label: "Off" },
+  { value: "check", label: "Check the hosts, record the failing ones" },
+  { value: "skip_unreachable", label: "Check, and leave unreachable hosts out of the run" },
+];
 
 /** At most this many exceptions (the server's bound). */
 export const EXCEPTIONS_MAX = 20;
@@ -127,6 +138,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     launch_var_exceptions: t?.launch_var_exceptions ?? [],
     plans_allowed: t?.plans_allowed ?? false,
     plan_approval: t?.plan_approval ?? false,
+    preflight: t?.preflight ?? "off",
   };
 }
 
@@ -163,5 +175,6 @@ export function toTemplateBody(
     launch_var_exceptions: exceptionNames(v.launch_var_exceptions),
     plans_allowed: v.plans_allowed,
     plan_approval: v.plans_allowed && v.plan_approval,
+    preflight: v.preflight,
   };
 }
