@@ -89,8 +89,8 @@ migration: setup ## a new schema revision from the models' changes: make migrati
 db-check: setup ## migrate an empty database to head, then fail if models and migrations disagree
 	.venv/bin/python scripts/db-check.py
 
-bench: setup-test ## the benchmarks: runs vs bare ansible-playbook, runs list with 100k runs, the hosts view, console, schedules, event ingest, host metrics storage and cost
-	.venv/bin/python bench/run.py $(ARGS) && .venv/bin/python bench/runner_floor.py && .venv/bin/python bench/runs_list.py && .venv/bin/python bench/hosts_view.py && .venv/bin/python bench/ui.py && .venv/bin/python bench/schedules_due.py && .venv/bin/python bench/ingest.py && .venv/bin/python bench/metrics_storage.py && .venv/bin/python bench/metrics_cost.py
+bench: setup-test ## the benchmarks: runs vs bare ansible-playbook, runs list with 100k runs, the hosts view, a health pass over 1,000 hosts, console, schedules, event ingest, host metrics storage and cost
+	.venv/bin/python bench/run.py $(ARGS) && .venv/bin/python bench/runner_floor.py && .venv/bin/python bench/runs_list.py && .venv/bin/python bench/hosts_view.py && .venv/bin/python bench/host_health.py && .venv/bin/python bench/ui.py && .venv/bin/python bench/schedules_due.py && .venv/bin/python bench/ingest.py && .venv/bin/python bench/metrics_storage.py && .venv/bin/python bench/metrics_cost.py
 
 api-schema: setup ## regenerate frontend/openapi.json and the typed client from the server
 	cd frontend && npm run gen:api
