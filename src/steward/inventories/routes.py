@@ -67,7 +67,7 @@ def create_inventory(
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
     created = service.create(session, project, body, actor=actor, reach=reach)
-    return InventoryRead.model_validate(created)
+    return _with_health(session, [created])[0]
 
 
 @router.post("/preview", dependencies=[Previewing])
@@ -107,7 +107,7 @@ def update_inventory(
 ) -> InventoryRead:
     """A new source is checked as on create."""
     updated = service.update(session, project, inventory, body, actor=actor, reach=reach)
-    return InventoryRead.model_validate(updated)
+    return _with_health(session, [updated])[0]
 
 
 @router.delete("/{inventory_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -74,7 +74,7 @@ class InventoryRead(ResponseModel):
     created_at: dt.datetime
     updated_at: dt.datetime
     health: InventoryHealth | None = Field(
-        default=None, description="its hosts' health now (in the list and the read)"
+        default=None, description="its hosts' health now: each host's latest check"
     )
 
 
