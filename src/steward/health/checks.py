@@ -11,11 +11,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from steward.config import Settings
-from steward.db import utcnow
+from steward.db import insert_of, utcnow
 from steward.health import probe, targets
 from steward.health.models import HostCheck, HostHealth, Trigger
 from steward.inventories.models import Inventory, InventoryHost
@@ -104,7 +103,7 @@ def record(
     ]
     if not rows:
         return
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    insert = insert_of(session)
     for first in range(0, len(rows), WRITE_BATCH):
         batch = rows[first : first + WRITE_BATCH]
         session.execute(

@@ -11,14 +11,14 @@ outbound rules, with ``STEWARD_HEALTH_ALLOWED_NETWORKS`` allowed too.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import and_, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from steward.auth.throttle import Rate
 from steward.config import Settings
-from steward.db import utcnow
+from steward.db import insert_of, utcnow
 from steward.errors import NotFound
 from steward.health import checks, probe
 from steward.health.models import (
@@ -130,34 +130,26 @@ def host_health(
     ).all()
     return HostHealthRead(
         host=host,
-        latest=[
-            HealthLatest(
-                inventory_id=row.inventory_id,
-                inventory=name,
-                host=host,
-                checked_at=row.checked_at,
-                status=Status(row.status),
-                unreachable=row.status in FAILING,
-                tcp_ms=row.tcp_ms,
-                banner_ms=row.banner_ms,
-                reason=row.reason,
-            )
-            for row, name in latest
-        ],
+        latest=[_shown(HealthLatest, row, name, host=host) for row, name in latest],
         history=[
-            HealthCheckRead(
-                inventory_id=row.inventory_id,
-                inventory=name,
-                checked_at=row.checked_at,
-                status=Status(row.status),
-                unreachable=row.status in FAILING,
-                tcp_ms=row.tcp_ms,
-                banner_ms=row.banner_ms,
-                reason=row.reason,
-                trigger=Trigger(row.trigger),
-            )
-            for row, name in rows
+            _shown(HealthCheckRead, row, name, trigger=Trigger(row.trigger)) for row, name in rows
         ],
+    )
+
+
+def _shown[M: (HealthLatest, HealthCheckRead)](
+    model: type[M], row: HostHealth | HostCheck, inventory: str, **more: Any
+) -> M:
+    return model(
+        inventory_id=row.inventory_id,
+        inventory=inventory,
+        checked_at=row.checked_at,
+        status=Status(row.status),
+        unreachable=row.status in FAILING,
+        tcp_ms=row.tcp_ms,
+        banner_ms=row.banner_ms,
+        reason=row.reason,
+        **more,
     )
 
 
@@ -166,11 +158,8 @@ def claim_sweep(session: Session, interval: float, now: dt.datetime | None = Non
     ``next_at`` past now (several servers, one database: one of them). Commits."""
     now = now or utcnow()
     if session.get(HealthSweep, SWEEP) is None:
-        insert = (
-            postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-        )
         session.execute(
-            insert(HealthSweep)
+            insert_of(session)(HealthSweep)
             .values(name=SWEEP, next_at=now, hosts=0)
             .on_conflict_do_nothing(index_elements=[HealthSweep.name])
         )
