@@ -4143,7 +4143,7 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
-      /** @description its hosts' health now (in the list and the read) */
+      /** @description its hosts' health now: each host's latest check */
       health?: components["schemas"]["InventoryHealth"] | null;
     };
     /** InventoryUpdate */
