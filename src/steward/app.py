@@ -33,6 +33,7 @@ from steward.drift.routes import router as drift_router
 from steward.environments.routes import router as environments_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
+from steward.health.routes import router as health_router
 from steward.hosts.routes import instance as all_hosts_router
 from steward.hosts.routes import router as hosts_router
 from steward.inventories.routes import router as inventories_router
@@ -160,6 +161,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         metrics_router,
         all_runs_router,
         hosts_router,
+        health_router,
         all_hosts_router,
         dashboard_router,
         audit_router,

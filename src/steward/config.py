@@ -22,6 +22,7 @@ _LISTS: dict[str, tuple[str, bool]] = {
     "trusted_proxies": (",", False),  # addresses or networks
     "outbound_allowed_networks": (",", False),
     "outbound_blocked_networks": (",", False),
+    "health_allowed_networks": (",", False),
     "oidc_admin_groups": (",", False),
     "oidc_allowed_domains": (",", False),
     "local_repository_roots": (":,", True),  # directories
@@ -246,6 +247,23 @@ class Settings(BaseSettings):
     metrics_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
     metrics_max_hosts: int = Field(default=50, ge=0, le=1000)  # target hosts sampled per run
 
+    # health of inventory hosts on the port Ansible uses (src/steward/health): TCP connect and
+    # SSH banner times to ansible_host:ansible_port. Every inventory's hosts are checked each
+    # health_interval_seconds by one server (0: off, the default: a large inventory is many
+    # connections); a check waits health_timeout_seconds at most, health_concurrency at once
+    health_interval_seconds: float = Field(default=0.0, ge=0, le=7 * 86400)
+    health_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
+    health_concurrency: int = Field(default=64, ge=1, le=1024)
+    # history kept (days; 0 keeps it forever), pruned by retention
+    health_retention_days: int = Field(default=30, ge=0, le=36500)
+    # on-demand checks (POST …/health/check) per project and minute, each of one host or one
+    # inventory (429 above it)
+    health_checks_per_minute: int = Field(default=30, ge=1, le=100_000)
+    # networks health checks may reach besides outbound_allowed_networks: Ansible's hosts
+    # often live where web requests must not go (loopback, a private range blocked by
+    # outbound_block_private); the most specific entry decides, as for outbound requests
+    health_allowed_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
     # LDAP login (``steward.directory.ldap``): on when ldap_url is set. Steward searches the
     # user with its own account (bind DN), binds as the user with their password, reads their
     # groups and provisions them (``directory.provision``); local users are tried first
@@ -344,7 +362,9 @@ class Settings(BaseSettings):
         separators, json_list = _LISTS[str(info.field_name)]
         return _env_list(value, separators, json_list=json_list)
 
-    @field_validator("outbound_allowed_networks", "outbound_blocked_networks")
+    @field_validator(
+        "outbound_allowed_networks", "outbound_blocked_networks", "health_allowed_networks"
+    )
     @classmethod
     def _networks(cls, value: list[str]) -> list[str]:
         outbound.check_networks(value)  # a typo must not leave a network open (or shut)

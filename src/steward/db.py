@@ -18,6 +18,7 @@ from sqlalchemy import (
     event,
     select,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -77,6 +78,12 @@ class Base(DeclarativeBase):
         dict[str, Any]: JSON(),
         list[Any]: JSON(),
     }
+
+
+def insert_of(session: Session) -> Any:
+    """The dialect's ``insert`` (with ``on_conflict_do_update``/``_nothing``): an upsert is
+    written once per dialect, both spell it alike."""
+    return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
 
 
 def icontains(column: SQLColumnExpression[str], text: str) -> ColumnElement[bool]:

@@ -7,6 +7,7 @@ from steward.drift.models import TemplateDrift
 from steward.environments.models import Environment, EnvironmentSecret
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
+from steward.health.models import HealthSweep, HostCheck, HostHealth, RunPreflightHost
 from steward.hosts.models import HostFactPoint, HostFacts, ProjectHost
 from steward.inventories.models import Inventory, InventoryHost
 from steward.keys.models import Key
@@ -31,8 +32,11 @@ __all__ = [
     "Environment",
     "EnvironmentSecret",
     "GalaxyServer",
+    "HealthSweep",
+    "HostCheck",
     "HostFactPoint",
     "HostFacts",
+    "HostHealth",
     "Inventory",
     "InventoryHost",
     "Key",
@@ -50,6 +54,7 @@ __all__ = [
     "RunEvent",
     "RunHost",
     "RunOutput",
+    "RunPreflightHost",
     "RunValue",
     "RunnerGroup",
     "Schedule",

@@ -27,6 +27,7 @@ class Runtime:
     cipher: KeyCipher
     sandbox: Sandbox  # what runs and inventory scripts execute in
     previews: Rate  # previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)
+    health_checks: Rate  # on-demand health checks per project (STEWARD_HEALTH_CHECKS_PER_MINUTE)
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
@@ -42,5 +43,9 @@ class Runtime:
             previews=Rate(
                 settings.preview_max_per_minute,
                 "previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)",
+            ),
+            health_checks=Rate(
+                settings.health_checks_per_minute,
+                "health checks of the project's hosts (STEWARD_HEALTH_CHECKS_PER_MINUTE)",
             ),
         )

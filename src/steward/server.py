@@ -14,6 +14,7 @@ from steward.config import Settings
 from steward.directory.sync import DirectorySync
 from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
+from steward.health.sweeper import HealthSweeper
 from steward.notifications.notifier import Notifier
 from steward.repositories import local
 from steward.retention.pruner import Pruner
@@ -58,6 +59,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
             Streamer(runtime),
             Pruner(runtime),
             DirectorySync(runtime),
+            HealthSweeper(runtime),
         ],
     )
 

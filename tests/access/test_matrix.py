@@ -266,6 +266,14 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}/hosts/{host}/facts/history"): [Probe("resources", 200)],
     # from and to are required: the allowed are told so (422), the others never get that far
     ("GET", "/projects/{project_id}/hosts/{host}/facts/diff"): [Probe("resources", 422)],
+    # health on the port Ansible uses: as the hosts view; checking now too (bounded per project)
+    ("GET", "/projects/{project_id}/hosts/{host}/health"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/hosts/{host}/health"): [Probe("resources", 200)],
+    ("POST", "/projects/{project_id}/inventories/{inventory_id}/health"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/runs/{run_id}/preflight"): [
+        Probe("project", 200),
+        Probe("t2", 200, R2),
+    ],
     ("GET", "/approvals/plans"): [Probe("signed_in", 200)],
     # plans (tests/plans): T1 does not let a launch override the limit: 422 once allowed
     ("POST", "/projects/{project_id}/templates/{template_id}/plans"): [

@@ -1,6 +1,8 @@
 """Hostile inputs of the hosts view, each beside the control that shows the probe could have
 succeeded: another project's hosts, a secret variable's value as a search, LIKE wildcards,
-spreadsheet formulas in the export, oversized names and filters."""
+spreadsheet formulas in the export, oversized names and filters; and of its health checks: an
+address the outbound rules forbid (never connected to), hostile ansible_host/ansible_port
+values, another project's health, a failing host whose name is a pattern."""
 
 from __future__ import annotations
 
@@ -14,17 +16,25 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from support import services
 from support.builders import assert_problem, make_project
+from support.health import LOOPBACK, answering, health_guard, listed
 from support.hosts import finished_run, static_inventory
 
 from steward.bounds import FACTS_MAX_BYTES
+from steward.config import Settings
 from steward.db import utcnow
 from steward.errors import NotFound
+from steward.execution import preflight
 from steward.execution.recorder import Numbering, batch_rows
+from steward.health import checks, probe, targets
+from steward.health import service as health
+from steward.health.models import Status
 from steward.hosts import factdiff, factread, facts, service
 from steward.hosts.facts import Gathered
 from steward.hosts.models import HostFacts
 from steward.hosts.schemas import FactsHistoryFilters, HostFilters
+from steward.inventories.resolve import Group, Host, ResolvedInventory
 from steward.masking import MASK, Masker
+from steward.outbound import network
 from steward.projects.models import Project
 from steward.runs.models import RunHost
 from steward.runs.schemas import RunFilters
@@ -180,3 +190,99 @@ def test_a_host_name_cannot_leave_the_fact_cache(db_session: Session, tmp_path: 
     leaked = [p for p in tmp_path.rglob("*") if p.is_file() and p.parent != run_dir / "facts"]
     assert leaked == []
     assert not (tmp_path.parent / "escape").exists()
+
+
+# --- health on the port Ansible uses ------------------------------------------------------------
+
+
+def _check(target: probe.Target, guard: network.Guard) -> probe.Result:
+    return probe.check_all([target], guard, timeout=2, concurrency=1)[0]
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "localhost", "127.1", "::ffff:127.0.0.1"])
+def test_an_address_the_outbound_rules_forbid_is_never_connected_to(address: str) -> None:
+    with answering() as listener:
+        target = probe.Target((1, "h"), address=address, port=listener.port)
+        blocked = _check(target, health_guard())  # loopback: refused unless allowed
+        assert blocked.status == Status.BLOCKED
+        assert blocked.reason.startswith("not checked: ")
+        assert listener.accepted == 0
+        allowed = _check(  # control: the same listener, loopback allowed for health checks
+            probe.Target((1, "h"), address="127.0.0.1", port=listener.port),
+            health_guard(LOOPBACK),
+        )
+        assert allowed.status == Status.REACHABLE
+        assert listener.accepted == 1
+
+
+def test_the_health_allow_list_opens_nothing_to_web_requests() -> None:
+    settings = Settings(health_allowed_networks=["127.0.0.1"])
+    assert checks.guard(settings).refusal("127.0.0.1", "127.0.0.1") is None  # control
+    assert network.Guard.of(settings).refusal("127.0.0.1", "127.0.0.1") is not None
+    metadata = checks.guard(settings).refusal("169.254.169.254", "169.254.169.254")
+    assert metadata is not None
+    assert "link-local" in metadata
+
+
+@pytest.mark.parametrize(
+    "connection",
+    [
+        {"port": "22 -oProxyCommand=touch /tmp/pwned"},
+        {"port": 70000},
+        {"port": 0},
+        {"port": True},
+        {"port": "{{ lookup('pipe', 'id') }}"},
+        {"port": "\uff12\uff12"},  # full-width digits: int() would take them
+        {"host": "-oProxyCommand=id"},
+        {"host": "{{ inventory_hostname }}.example"},
+        {"host": "a b"},
+        {"host": "evil@127.0.0.1"},
+        {"host": "x" * 300},
+        {"host": MASK},
+        {"connection": "{{ conn }}"},
+        {"connection": "community.general.chroot"},
+    ],
+)
+def test_a_hostile_connection_value_is_not_measured_and_nothing_connects(
+    connection: dict[str, object],
+) -> None:
+    with answering() as listener:
+        where: dict[str, object] = {"host": LOOPBACK, "port": listener.port}
+        result = _check(targets.of(1, "h", {**where, **connection}), health_guard(LOOPBACK))
+        assert result.status == Status.NOT_MEASURED, result
+        assert result.reason.startswith("not measured: ")
+        assert len(result.reason) < 200
+        assert listener.accepted == 0
+        control = _check(targets.of(1, "h", where), health_guard(LOOPBACK))
+        assert control.status == Status.REACHABLE
+        assert listener.accepted == 1
+
+
+def test_another_projects_host_health_stays_there(db_session: Session) -> None:
+    mine, theirs = services.project(db_session, "mine"), services.project(db_session, "theirs")
+    listed(db_session, theirs, {"secretdb": {"connection": "local"}})
+    settings = Settings()
+    checked = health.check_now(db_session, settings, theirs, host="secretdb")  # control
+    assert [(c.host, c.status) for c in checked] == [("secretdb", Status.LOCAL)]
+    assert [c.status for c in health.host_health(db_session, theirs, "secretdb").history] == [
+        Status.LOCAL
+    ]
+    with pytest.raises(NotFound):
+        health.host_health(db_session, mine, "secretdb")
+    with pytest.raises(NotFound):
+        health.check_now(db_session, settings, mine, host="secretdb")
+    listed(db_session, mine, {"secretdb": {"connection": "local"}}, name="mine")
+    # the same name in my inventory: only my own checks, never theirs
+    assert health.host_health(db_session, mine, "secretdb").history == []
+
+
+def test_a_failing_host_named_like_a_pattern_is_not_left_out_by_a_pattern() -> None:
+    hosts = ["web1", "web*", "db[0:1]", "~.*", "fe80::1", "all"]
+    resolved = ResolvedInventory(
+        hosts=[Host(h, [], {}) for h in hosts], groups=[Group("all", hosts, [], {})]
+    )
+    for name in hosts[1:]:
+        composed, refusal = preflight.compose(resolved, "", [name])
+        assert composed == ""
+        assert "cannot be left out of the run safely" in refusal
+    assert preflight.compose(resolved, "", ["web1"]) == ("all,!web1", "")  # control

@@ -2349,6 +2349,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/hosts/{host}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Health
+     * @description The host's latest check on the port Ansible uses (per inventory that lists it) and its
+     *     checks of the last ``days``, newest first. For who may see the project's inventories.
+     */
+    get: operations["host_health_api_v1_projects__project_id__hosts__host__health_get"];
+    put?: never;
+    /**
+     * Check Host
+     * @description Check the host now, in every inventory of the project that lists it (kept in its
+     *     history). At most ``STEWARD_HEALTH_CHECKS_PER_MINUTE`` checks per project (429).
+     */
+    post: operations["check_host_api_v1_projects__project_id__hosts__host__health_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/inventories/{inventory_id}/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check Inventory
+     * @description Check every host of the inventory now (as last read), ``STEWARD_HEALTH_CONCURRENCY`` at
+     *     once. Counted like a host's check (429).
+     */
+    post: operations["check_inventory_api_v1_projects__project_id__inventories__inventory_id__health_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/preflight": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Run Preflight
+     * @description The hosts the run's pre-flight (the template's ``preflight``) found failing, why, and
+     *     whether the run left them out; for who may see the run.
+     */
+    get: operations["run_preflight_api_v1_projects__project_id__runs__run_id__preflight_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/hosts": {
     parameters: {
       query?: never;
@@ -3925,6 +3993,76 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /** HealthCheckAnswer */
+    HealthCheckAnswer: {
+      /** Checked */
+      checked: number;
+      /** Unreachable */
+      unreachable: number;
+      /** Items */
+      items: components["schemas"]["HealthLatest"][];
+    };
+    /** HealthCheckRead */
+    HealthCheckRead: {
+      /** Inventory Id */
+      inventory_id: number;
+      /** Inventory */
+      inventory: string;
+      /**
+       * Checked At
+       * Format: date-time
+       */
+      checked_at: string;
+      status: components["schemas"]["Status"];
+      /**
+       * Unreachable
+       * @description the check failed: refused, timed out, no route, or not SSH
+       */
+      unreachable: boolean;
+      /** Tcp Ms */
+      tcp_ms: number | null;
+      /** Banner Ms */
+      banner_ms: number | null;
+      /** Reason */
+      reason: string;
+      /** @description periodic, manual (someone asked), or a run's preflight */
+      trigger: components["schemas"]["Trigger"];
+    };
+    /**
+     * HealthLatest
+     * @description A host's latest check in one inventory (its address and port are that inventory's).
+     */
+    HealthLatest: {
+      /** Inventory Id */
+      inventory_id: number;
+      /** Inventory */
+      inventory: string;
+      /** Host */
+      host: string;
+      /**
+       * Checked At
+       * Format: date-time
+       */
+      checked_at: string;
+      status: components["schemas"]["Status"];
+      /**
+       * Unreachable
+       * @description the check failed: refused, timed out, no route, or not SSH
+       */
+      unreachable: boolean;
+      /**
+       * Tcp Ms
+       * @description TCP connect time, milliseconds
+       */
+      tcp_ms: number | null;
+      /**
+       * Banner Ms
+       * @description from the connect's start to the SSH version line, milliseconds
+       */
+      banner_ms: number | null;
+      /** Reason */
+      reason: string;
+    };
     /**
      * HostChange
      * @description A task result that changed the host.
@@ -4001,6 +4139,21 @@ export interface components {
       host: string;
       /** Templates */
       templates: components["schemas"]["HostTemplateDrift"][];
+    };
+    /** HostHealthRead */
+    HostHealthRead: {
+      /** Host */
+      host: string;
+      /**
+       * Latest
+       * @description per inventory of the project that lists it
+       */
+      latest: components["schemas"]["HealthLatest"][];
+      /**
+       * History
+       * @description newest first, at most 500
+       */
+      history: components["schemas"]["HealthCheckRead"][];
     };
     /** HostInventory */
     HostInventory: {
@@ -4247,6 +4400,27 @@ export interface components {
      */
     InventoryFormat: "ini" | "yaml";
     /**
+     * InventoryHealth
+     * @description Its hosts' latest health checks (``…/hosts/{host}/health``): "2 of 40 unreachable now".
+     */
+    InventoryHealth: {
+      /**
+       * Unreachable Now
+       * @description hosts whose latest check failed
+       */
+      unreachable_now: number;
+      /**
+       * Checked
+       * @description hosts checked at least once
+       */
+      checked: number;
+      /**
+       * Hosts
+       * @description hosts it lists (as last read)
+       */
+      hosts: number;
+    };
+    /**
      * InventoryKind
      * @enum {string}
      */
@@ -4290,6 +4464,8 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+      /** @description its hosts' health now: each host's latest check */
+      health?: components["schemas"]["InventoryHealth"] | null;
     };
     /** InventoryUpdate */
     InventoryUpdate: {
@@ -5312,6 +5488,27 @@ export interface components {
        * @description a bound (depth, files walked, bytes read) was reached: the list may miss some; type the path
        */
       truncated: boolean;
+    };
+    /**
+     * Preflight
+     * @description Before ansible-playbook starts, the run's target hosts checked on the port Ansible uses:
+     *     not at all, checked (the failing ones recorded on the run), or checked and the failing
+     *     ones left out of the run (all failing: the run fails).
+     * @enum {string}
+     */
+    Preflight: "off" | "check" | "skip_unreachable";
+    /** PreflightHostRead */
+    PreflightHostRead: {
+      /** Host */
+      host: string;
+      status: components["schemas"]["Status"];
+      /** Reason */
+      reason: string;
+      /**
+       * Skipped
+       * @description left out of the run (skip_unreachable)
+       */
+      skipped: boolean;
     };
     /**
      * Problem
@@ -6543,6 +6740,20 @@ export interface components {
       seconds: number | null;
     };
     /**
+     * Status
+     * @description What one check found, on the port Ansible uses.
+     * @enum {string}
+     */
+    Status:
+      | "reachable"
+      | "not_ssh"
+      | "refused"
+      | "timeout"
+      | "unreachable"
+      | "blocked"
+      | "local"
+      | "not_measured";
+    /**
      * StorageRead
      * @description The database's size, its biggest tables, the retention in force and the last prune.
      */
@@ -7039,6 +7250,11 @@ export interface components {
        * @default false
        */
       plan_approval: boolean;
+      /**
+       * @description before ansible-playbook starts, check the run's target hosts on the port Ansible uses: off; check (the failing hosts are recorded on the run); skip_unreachable (and left out of the run; when every host fails, the run fails)
+       * @default off
+       */
+      preflight: components["schemas"]["Preflight"];
     };
     /** TemplateDriftRead */
     TemplateDriftRead: {
@@ -7174,6 +7390,8 @@ export interface components {
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
        */
       plan_approval: boolean;
+      /** @description before ansible-playbook starts, check the run's target hosts on the port Ansible uses: off; check (the failing hosts are recorded on the run); skip_unreachable (and left out of the run; when every host fails, the run fails) */
+      preflight: components["schemas"]["Preflight"];
       /**
        * Created At
        * Format: date-time
@@ -7289,6 +7507,8 @@ export interface components {
        * @description its plans need the approval of someone other than their launcher (permission 'plan:approve') before they are applied
        */
       plan_approval?: boolean | null;
+      /** @description before ansible-playbook starts, check the run's target hosts on the port Ansible uses: off; check (the failing hosts are recorded on the run); skip_unreachable (and left out of the run; when every host fails, the run fails) */
+      preflight?: components["schemas"]["Preflight"] | null;
     };
     /**
      * TestDelivery
@@ -7489,6 +7709,11 @@ export interface components {
       /** Password */
       password: string;
     };
+    /**
+     * Trigger
+     * @enum {string}
+     */
+    Trigger: "periodic" | "manual" | "preflight";
     /** UnplannedChange */
     UnplannedChange: {
       /** Host */
@@ -21041,6 +21266,341 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["FactDiff"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  host_health_api_v1_projects__project_id__hosts__host__health_get: {
+    parameters: {
+      query?: {
+        /** @description history of the last days */
+        days?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HostHealthRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  check_host_api_v1_projects__project_id__hosts__host__health_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HealthCheckAnswer"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  check_inventory_api_v1_projects__project_id__inventories__inventory_id__health_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+        inventory_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HealthCheckAnswer"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  run_preflight_api_v1_projects__project_id__runs__run_id__preflight_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PreflightHostRead"][];
         };
       };
       /** @description Not authenticated */

@@ -52,6 +52,7 @@ export function makeTemplate(overrides: Partial<Template> = {}): Template {
     plans_allowed: false,
     plan_approval: false,
     use_fact_cache: false,
+    preflight: "off",
     runner_group_id: null,
     survey: [],
     created_at: "",

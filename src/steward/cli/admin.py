@@ -220,6 +220,7 @@ def _prune(settings: Settings, args: argparse.Namespace) -> int:
         runs=configured.runs if args.runs_days is None else args.runs_days,
         deliveries=configured.deliveries if args.deliveries_days is None else args.deliveries_days,
         messages=configured.messages if args.messages_days is None else args.messages_days,
+        health=configured.health,
     )
     runtime = Runtime.build(settings)
     try:

@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import case, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from steward.db import insert_of
 from steward.hosts.models import Outcome, ProjectHost
 from steward.runs.models import Run
 
@@ -35,7 +35,7 @@ def record(
     project_id = session.scalar(select(Run.project_id).where(Run.id == run_id))
     if project_id is None:
         return
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    insert = insert_of(session)
     rows = [
         {
             "project_id": project_id,

@@ -56,3 +56,6 @@ class InventoryHost(Base):
     name: Mapped[str] = mapped_column(String(255), primary_key=True)
     groups: Mapped[list[Any]] = mapped_column(default=list)  # names, sorted
     vars: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # where Ansible connects (``inventories.connection``: host, port, connection as merged
+    # from group and host variables, raw); what the health checks probe
+    connection: Mapped[dict[str, Any]] = mapped_column(default=dict, server_default="{}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
+from sqlalchemy.orm import Session
 
 from steward.access.policy import Action
 from steward.api.deps import (
@@ -19,6 +20,7 @@ from steward.inventories import service
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import (
     InventoryCreate,
+    InventoryHealth,
     InventoryPreview,
     InventoryRead,
     InventoryUpdate,
@@ -42,7 +44,16 @@ def list_inventories(
     project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[InventoryRead]:
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
-    return Page.of([InventoryRead.model_validate(i) for i in rows], total, page)
+    return Page.of(_with_health(session, rows), total, page)
+
+
+def _with_health(session: Session, rows: list[Inventory]) -> list[InventoryRead]:
+    counts = service.health_counts(session, [i.id for i in rows])
+    empty = InventoryHealth(unreachable_now=0, checked=0, hosts=0)
+    return [
+        InventoryRead.model_validate(i).model_copy(update={"health": counts.get(i.id, empty)})
+        for i in rows
+    ]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -56,7 +67,7 @@ def create_inventory(
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
     created = service.create(session, project, body, actor=actor, reach=reach)
-    return InventoryRead.model_validate(created)
+    return _with_health(session, [created])[0]
 
 
 @router.post("/preview", dependencies=[Previewing])
@@ -66,8 +77,8 @@ def preview_inventory(body: InventoryPreview, _project: ResourceWrite) -> Resolv
 
 
 @router.get("/{inventory_id}")
-def read_inventory(inventory: ViewedInventory) -> InventoryRead:
-    return InventoryRead.model_validate(inventory)
+def read_inventory(inventory: ViewedInventory, session: SessionDep) -> InventoryRead:
+    return _with_health(session, [inventory])[0]
 
 
 @router.get("/{inventory_id}/hosts")
@@ -96,7 +107,7 @@ def update_inventory(
 ) -> InventoryRead:
     """A new source is checked as on create."""
     updated = service.update(session, project, inventory, body, actor=actor, reach=reach)
-    return InventoryRead.model_validate(updated)
+    return _with_health(session, [updated])[0]
 
 
 @router.delete("/{inventory_id}", status_code=status.HTTP_204_NO_CONTENT)

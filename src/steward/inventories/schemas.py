@@ -4,7 +4,7 @@ import dataclasses
 import datetime as dt
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from steward.bounds import (
     Description,
@@ -52,6 +52,14 @@ class InventoryPreview(RequestModel):
     content: InventoryContent
 
 
+class InventoryHealth(ResponseModel):
+    """Its hosts' latest health checks (``…/hosts/{host}/health``): "2 of 40 unreachable now"."""
+
+    unreachable_now: int = Field(description="hosts whose latest check failed")
+    checked: int = Field(description="hosts checked at least once")
+    hosts: int = Field(description="hosts it lists (as last read)")
+
+
 class InventoryRead(ResponseModel):
     id: int
     project_id: int
@@ -65,6 +73,9 @@ class InventoryRead(ResponseModel):
     metrics_endpoint: str
     created_at: dt.datetime
     updated_at: dt.datetime
+    health: InventoryHealth | None = Field(
+        default=None, description="its hosts' health now: each host's latest check"
+    )
 
 
 class HostRead(ResponseModel):

@@ -3,10 +3,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -16,6 +17,8 @@ from steward.bounds import INVENTORY_VALUES_MAX, yaml_size_error
 from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState
 from steward.execution.ansible.sandbox import Sandbox
+from steward.health.models import FAILING, HostHealth
+from steward.inventories import connection
 from steward.inventories.models import Inventory, InventoryFormat, InventoryHost, InventoryKind
 from steward.inventories.paths import inside
 from steward.inventories.resolve import (
@@ -26,7 +29,12 @@ from steward.inventories.resolve import (
     resolve,
     static_format,
 )
-from steward.inventories.schemas import InventoryCreate, InventoryPreview, InventoryUpdate
+from steward.inventories.schemas import (
+    InventoryCreate,
+    InventoryHealth,
+    InventoryPreview,
+    InventoryUpdate,
+)
 from steward.metrics import endpoints
 from steward.outbound import network
 from steward.projects import scoped
@@ -263,8 +271,14 @@ def _keep_hosts(inventory: Inventory, resolved: ResolvedInventory) -> None:
                 todo += parents.get(name, [])
         return sorted(found - {"all"})
 
+    connections = connection.of(resolved)
     inventory.host_rows = [
-        InventoryHost(name=host.name, groups=ancestry(host.groups), vars=host.vars)
+        InventoryHost(
+            name=host.name,
+            groups=ancestry(host.groups),
+            vars=host.vars,
+            connection=connections.get(host.name, {}),
+        )
         for host in resolved.hosts
     ]
     inventory.hosts_read_at = utcnow()
@@ -326,3 +340,32 @@ def _check_in_checkout(session: Session, reach: Reach, source: Source) -> None:
         return
     repository = session.get_one(Repository, source.repository_id)
     require_path(session, reach, repository, source.path, field="path", regular_file=False)
+
+
+def health_counts(session: Session, inventory_ids: Sequence[int]) -> dict[int, InventoryHealth]:
+    """Per inventory: its hosts unreachable now, checked, listed (each host's latest health
+    check, ``steward.health``); one query."""
+    if not inventory_ids:
+        return {}
+    failing = [status.value for status in FAILING]
+    rows = session.execute(
+        select(
+            InventoryHost.inventory_id,
+            func.count(),
+            func.count(HostHealth.host),
+            func.count(HostHealth.host).filter(HostHealth.status.in_(failing)),
+        )
+        .outerjoin(
+            HostHealth,
+            and_(
+                HostHealth.inventory_id == InventoryHost.inventory_id,
+                HostHealth.host == InventoryHost.name,
+            ),
+        )
+        .where(InventoryHost.inventory_id.in_(list(inventory_ids)))
+        .group_by(InventoryHost.inventory_id)
+    )
+    return {
+        inventory: InventoryHealth(unreachable_now=bad, checked=checked, hosts=listed)
+        for inventory, listed, checked, bad in rows
+    }

@@ -188,10 +188,20 @@ class Guard:
             where = f"in the blocked network {rule.network} ({rule.why})"
         return f"{shown} {where}; an admin may allow it in {ADMIN_SETTING}"
 
+    def allowing(self, networks: Iterable[str], setting: str) -> Guard:
+        """This guard with ``networks`` allowed too (``setting`` names where, for reasons):
+        for connections of one kind only (health checks: ``STEWARD_HEALTH_ALLOWED_NETWORKS``)."""
+        extra = [Rule(network(n), True, f"allowed by {setting}") for n in networks]
+        return Guard(self.rules + tuple(extra))
+
     def vet(self, host: str, port: int) -> Target:
         """The address to connect to for ``host``: ``Refused`` when any of its addresses is
         refused (a name must not resolve there at all), ``Unresolved`` when it has none."""
-        addresses = resolve(host, port)
+        return self.choose(host, port, resolve(host, port))
+
+    def choose(self, host: str, port: int, addresses: list[str]) -> Target:
+        """``vet`` once ``host`` is resolved to ``addresses`` (by a caller that resolves
+        without blocking: the health checks' event loop)."""
         for raw in addresses:
             reason = self.refusal(host, raw)
             if reason is not None:

@@ -6,6 +6,8 @@
 - **Workflow runs** that ended before the same cutoff, with their node rows (cascade); one still
   running (a node running or an approval waiting) is never removed. A node whose run was removed
   reads that run as ``gone``.
+- **Host health checks** (``steward.health``), kept ``health_retention_days`` (30 by default);
+  each host's latest check stays.
 - **Webhook deliveries** (bodies and headers of what senders posted) and **notification
   messages** that are done (sent or failed, with their attempts): operational logs, kept 30 days
   by default.
@@ -34,6 +36,8 @@ from steward.audit.service import record
 from steward.bounds import MIB
 from steward.config import Settings
 from steward.db import utcnow
+from steward.health import service as health
+from steward.health.models import HostCheck
 from steward.notifications.models import Message, MessageStatus
 from steward.retention import storage
 from steward.retention.schemas import LastPrune, RetentionPeriods, StorageRead, TableSizeRead
@@ -52,6 +56,7 @@ class Periods:
     runs: int = 0
     deliveries: int = 0
     messages: int = 0
+    health: int = 0  # host health checks (``steward.health``; each host's latest stays)
 
     @classmethod
     def of(cls, settings: Settings) -> Periods:
@@ -59,6 +64,7 @@ class Periods:
             runs=settings.run_retention_days,
             deliveries=settings.webhook_delivery_retention_days,
             messages=settings.notification_retention_days,
+            health=settings.health_retention_days,
         )
 
 
@@ -68,6 +74,7 @@ class Pruned:
     deliveries: int = 0
     messages: int = 0
     workflow_runs: int = 0
+    health_checks: int = 0
     # measured around the pass (0 when nothing was removed: nothing is measured then)
     size_before: int = 0
     size_after: int = 0
@@ -75,12 +82,12 @@ class Pruned:
     dialect: str = "sqlite"
 
     def __bool__(self) -> bool:
-        return bool(self.runs or self.deliveries or self.messages or self.workflow_runs)
+        return bool(self.rows)
 
     @property
     def rows(self) -> int:
         """Records removed, not counting what went with them (a run's output, events…)."""
-        return self.runs + self.deliveries + self.messages + self.workflow_runs
+        return self.runs + self.deliveries + self.messages + self.workflow_runs + self.health_checks
 
     @property
     def bytes_freed(self) -> int:
@@ -111,6 +118,7 @@ class Pruned:
                 (self.workflow_runs, "workflow runs", periods.runs),
                 (self.deliveries, "webhook deliveries", periods.deliveries),
                 (self.messages, "notification messages", periods.messages),
+                (self.health_checks, "host health checks", periods.health),
             )
             if days and (count or zeros)
         ]
@@ -142,6 +150,7 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
             WorkflowRun.__tablename__: (
                 _workflow_runs(session, periods.runs, batch) if periods.runs else 0
             ),
+            HostCheck.__tablename__: health.prune(session, periods.health) if periods.health else 0,
         }
 
     removed, freed = storage.prune(session, remove)
@@ -150,6 +159,7 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
         deliveries=removed[WebhookDelivery.__tablename__],
         messages=removed[Message.__tablename__],
         workflow_runs=removed[WorkflowRun.__tablename__],
+        health_checks=removed[HostCheck.__tablename__],
     )
     if not pruned:
         return pruned

@@ -56,6 +56,7 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
         "become_key": names.get(template.become_key_id) if template.become_key_id else None,
         "vault_keys": [names.get(k.id) for k in template.vault_keys],
         "updated_at": template.updated_at.isoformat(),
+        "preflight": template.preflight,
     }
 
 

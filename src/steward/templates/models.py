@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from sqlalchemy import Column, ForeignKey, String, Table, false
@@ -18,6 +19,16 @@ template_vault_keys = Table(
     Column("template_id", ForeignKey("templates.id", ondelete="CASCADE"), primary_key=True),
     Column("key_id", ForeignKey("keys.id", ondelete="RESTRICT"), primary_key=True),
 )
+
+
+class Preflight(enum.StrEnum):
+    """Before ansible-playbook starts, the run's target hosts checked on the port Ansible uses:
+    not at all, checked (the failing ones recorded on the run), or checked and the failing
+    ones left out of the run (all failing: the run fails)."""
+
+    OFF = "off"
+    CHECK = "check"
+    SKIP_UNREACHABLE = "skip_unreachable"
 
 
 class Template(ProjectScoped):
@@ -57,6 +68,10 @@ class Template(ProjectScoped):
     plan_approval: Mapped[bool] = mapped_column(default=False, server_default=false())
     # its runs read the project's stored facts as Ansible's fact cache (``hosts.facts``)
     use_fact_cache: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # before ansible-playbook starts, check the target hosts on the port Ansible uses
+    # (``execution.preflight``): off, check (record the failing ones), skip_unreachable (and
+    # leave them out of the run)
+    preflight: Mapped[Preflight] = mapped_column(String(24), default="off", server_default="off")
     # names of the launch fields a launch may override (see templates.schemas.OverridableField)
     overridable: Mapped[list[Any]] = mapped_column(default=list)
     # survey questions, validated by templates.survey.Question

@@ -19,6 +19,7 @@ from steward.bounds import (
 )
 from steward.inventories.paths import normalize
 from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.templates.models import Preflight
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.reserved import EXCEPTIONS_MAX
 from steward.templates.survey import Question, Survey
@@ -81,6 +82,11 @@ PLAN_APPROVAL_DOC = (
     "its plans need the approval of someone other than their launcher (permission"
     " 'plan:approve') before they are applied"
 )
+PREFLIGHT_DOC = (
+    "before ansible-playbook starts, check the run's target hosts on the port Ansible uses:"
+    " off; check (the failing hosts are recorded on the run); skip_unreachable (and left out"
+    " of the run; when every host fails, the run fails)"
+)
 
 
 class RunOptionChanges(RequestModel):
@@ -141,6 +147,7 @@ class TemplateCreate(RequestModel):
     plans_allowed: bool = Field(default=False, description=PLANS_ALLOWED_DOC)
     use_fact_cache: bool = Field(default=False, description=FACT_CACHE_DOC)
     plan_approval: bool = Field(default=False, description=PLAN_APPROVAL_DOC)
+    preflight: Preflight = Field(default=Preflight.OFF, description=PREFLIGHT_DOC)
 
 
 class TemplateUpdate(NamedUpdate, RunOptionChanges):
@@ -163,6 +170,7 @@ class TemplateUpdate(NamedUpdate, RunOptionChanges):
     plans_allowed: bool | None = Field(default=None, description=PLANS_ALLOWED_DOC)
     use_fact_cache: bool | None = Field(default=None, description=FACT_CACHE_DOC)
     plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
+    preflight: Preflight | None = Field(default=None, description=PREFLIGHT_DOC)
 
     NULLABLE = frozenset(
         {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
@@ -211,6 +219,7 @@ class TemplateRead(ResponseModel):
     plans_allowed: bool = Field(description=PLANS_ALLOWED_DOC)
     use_fact_cache: bool = Field(description=FACT_CACHE_DOC)
     plan_approval: bool = Field(description=PLAN_APPROVAL_DOC)
+    preflight: Preflight = Field(description=PREFLIGHT_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -52,6 +52,7 @@ AUDITED_FIELDS = (
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
     "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
     "plans_allowed", "plan_approval", "use_fact_cache",
+    "preflight",
 )  # fmt: skip
 # what decides which survey variables launch values may set
 LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})

@@ -3,6 +3,7 @@ import { QueryState } from "@/components/query-state";
 import { useHost } from "@/features/hosts/api/get-hosts";
 import { HostChanges } from "@/features/hosts/components/host-changes";
 import { HostFacts } from "@/features/hosts/components/host-facts";
+import { HostHealth } from "@/features/hosts/components/host-health";
 import { HostInventories } from "@/features/hosts/components/host-inventories";
 import { HostRuns } from "@/features/hosts/components/host-runs";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
@@ -31,6 +32,7 @@ export function HostPage({ projectId, host }: { projectId: number; host: string 
             </Group>
           </div>
           <HostInventories host={detail} />
+          <HostHealth projectId={projectId} host={detail.name} />
           <Stack gap="xs">
             <Title order={3}>Runs</Title>
             <HostRuns projectId={projectId} host={detail.name} />

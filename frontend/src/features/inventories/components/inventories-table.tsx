@@ -10,6 +10,7 @@ import { useDeleteInventory } from "@/features/inventories/api/delete-inventory"
 import { useInventories } from "@/features/inventories/api/get-inventories";
 import { InventoryFormModal } from "@/features/inventories/components/inventory-form-modal";
 import { InventoryHostsModal } from "@/features/inventories/components/inventory-hosts-modal";
+import { healthSummary } from "@/features/inventories/lib/health";
 import { useNewParam } from "@/hooks/use-new-param";
 import { usePageParam } from "@/hooks/use-page-param";
 import type { CreateInPlace } from "@/lib/create-in-place";
@@ -66,6 +67,18 @@ export function InventoriesTable({ projectId, canWrite, createInPlace }: Invento
           {source(inventory)}
         </Text>
       ),
+    },
+    {
+      key: "health",
+      header: "Health",
+      cell: (inventory) => {
+        const summary = healthSummary(inventory.health);
+        return (
+          <Text size="sm" c={summary.color}>
+            {summary.text}
+          </Text>
+        );
+      },
     },
     {
       key: "actions",

@@ -12,6 +12,7 @@ import {
 import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
 import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
+import { PreflightHosts } from "@/features/runs/components/preflight-hosts";
 import { RunOutput } from "@/features/runs/components/run-output";
 import { LiveHosts, RunProgress } from "@/features/runs/components/run-progress";
 import { RunRecap } from "@/features/runs/components/run-recap";
@@ -147,6 +148,7 @@ function RunView({
           onFirstFailure={() => void showFirstFailure()}
         />
       )}
+      <PreflightHosts projectId={run.project_id} runId={run.id} status={run.status} />
       {renderPlan?.(run)}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List aria-label="Run details">

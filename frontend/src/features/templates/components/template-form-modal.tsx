@@ -35,6 +35,7 @@ import {
   EXCEPTIONS_MAX,
   exceptionsWarning,
   OVERRIDABLE,
+  PREFLIGHT,
   SERVER_VENV,
   type TemplateFormValues,
   toTemplateBody,
@@ -355,6 +356,16 @@ export function TemplateFormModal({
               {...form.getInputProps("use_fact_cache", { type: "checkbox" })}
             />
           </SimpleGrid>
+        </Fieldset>
+
+        <Fieldset legend="Pre-flight">
+          <Select
+            label="Before a run, check its hosts on the port Ansible uses"
+            description="TCP connect and SSH banner to ansible_host:ansible_port; with “leave out”, a run goes on without the hosts that fail and says why on its page (all fail: the run fails)"
+            data={PREFLIGHT}
+            allowDeselect={false}
+            {...form.getInputProps("preflight")}
+          />
         </Fieldset>
 
         <Fieldset legend="Plans">

@@ -50,7 +50,18 @@ export interface TemplateFormValues extends RunOptionValues {
   plan_approval: boolean;
   /** its runs start with the facts earlier runs gathered (Ansible's fact cache) */
   use_fact_cache: boolean;
+  /** before ansible-playbook starts: check the target hosts (and skip the failing ones) */
+  preflight: Preflight;
 }
+
+export type Preflight = TemplateCreate["preflight"];
+
+/** The pre-flight choices, as the form shows them. */
+export const PREFLIGHT: { value: Preflight; label: string }[] = [
+  { value: "off", label: "Off" },
+  { value: "check", label: "Check the hosts, record the failing ones" },
+  { value: "skip_unreachable", label: "Check, and leave unreachable hosts out of the run" },
+];
 
 /** At most this many exceptions (the server's bound). */
 export const EXCEPTIONS_MAX = 20;
@@ -130,6 +141,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
     plans_allowed: t?.plans_allowed ?? false,
     plan_approval: t?.plan_approval ?? false,
     use_fact_cache: t?.use_fact_cache ?? false,
+    preflight: t?.preflight ?? "off",
   };
 }
 
@@ -167,5 +179,6 @@ export function toTemplateBody(
     plans_allowed: v.plans_allowed,
     plan_approval: v.plans_allowed && v.plan_approval,
     use_fact_cache: v.use_fact_cache,
+    preflight: v.preflight,
   };
 }
