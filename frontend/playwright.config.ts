@@ -3,21 +3,23 @@ import { defineConfig, devices } from "@playwright/test";
 // No browser downloads here: Debian's chromium (apt-get install chromium) runs the tests.
 const chromium = process.env.STEWARD_CHROMIUM ?? "/usr/bin/chromium";
 
-// Two workers, each with a Steward server of its own. The global setup starts one server per
-// worker (its own free loopback port, data dir and local repository root: e2e/server.ts) and
-// names them by slot; this file, which Playwright also loads in every worker before the spec
-// files, gives the worker the server of its slot (TEST_PARALLEL_INDEX, which a worker started
-// again after a failure keeps) as STEWARD_E2E_URL/_PASSWORD/_REPOSITORIES. So the specs of one
-// worker share a server and run one after another, as all of them did on one worker, and
-// nothing one worker does to its instance (settings, users, 2FA, runs in its queue) reaches the
-// specs of the other: no spec has to know what runs beside it. A spec file stays on one worker
-// (fullyParallel: false): its tests build on each other; a spec whose tests are independent
-// says so itself (test.describe.configure({ mode: "parallel" })). The LDAP and OIDC specs start
-// servers of their own as before.
+// Three workers, each with a Steward server of its own: two left the cores idle ~40 % of the
+// run (310 s of CPU for a 258 s run on 2 cores: a worker waits on its server, its runs and the
+// page). The global setup starts one server per worker (its own free loopback port, data dir
+// and local repository root: e2e/server.ts) and names them by slot; this file, which
+// Playwright also loads in every worker before the spec files, gives the worker the server of
+// its slot (TEST_PARALLEL_INDEX, which a worker started again after a failure keeps) as
+// STEWARD_E2E_URL/_PASSWORD/_REPOSITORIES. So the specs of one worker share a server and run
+// one after another, as all of them did on one worker, and nothing one worker does to its
+// instance (settings, users, 2FA, runs in its queue) reaches the specs of another: no spec has
+// to know what runs beside it. A spec file stays on one worker (fullyParallel: false): its
+// tests build on each other; a spec whose tests are independent says so itself
+// (test.describe.configure({ mode: "parallel" })). The LDAP and OIDC specs start servers of
+// their own as before.
 //
-// The two workers take spec files from one queue, in order: project by project, by file name
+// The workers take spec files from one queue, in order: project by project, by file name
 // within one. So the long specs go first (project "long") and the short ones fill in behind
-// them ("rest"): both workers end nearly together instead of one finishing a long spec alone
+// them ("rest"): the workers end nearly together instead of one finishing a long spec alone
 // (by file name alone, triggers and workflows came last). A spec added later lands in "rest";
 // one that takes half a minute or more of a worker, or a single test of 15 s or more, belongs
 // in LONG. A worker changing project starts afresh (a new worker process and browser; the same
@@ -31,7 +33,7 @@ if (slot !== undefined) {
   }
 }
 
-// the long specs (some of them split over both workers by mode "parallel"), then the rest
+// the long specs (some of them split over the workers by mode "parallel"), then the rest
 const LONG = [
   "compare",
   "crud-flow",
@@ -55,7 +57,7 @@ export default defineConfig({
   outputDir: "test-results",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  workers: 2,
+  workers: 3,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,

@@ -30,7 +30,7 @@ pytest_plugins = [
     "support.slapd",
 ]
 
-# `make test-py` runs the suite on both cores (pytest-xdist, `-n 2 --dist loadgroup`): each worker
+# `make test-py` runs the suite on both cores (pytest-xdist, `-n 3 --dist loadgroup`): each worker
 # starts its own PostgreSQL, Redis, sshd and PCP (session fixtures, free ports, its own basetemp).
 # The cluster tests run one after another on one worker: their modules' own
 # `xdist_group("cluster")` mark (xdist reads it before a hook here could add it).

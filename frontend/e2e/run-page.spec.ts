@@ -39,7 +39,7 @@ const TWO_HOSTS = `- hosts: all
 let bench: Workbench;
 let twoHostsTemplate = 0;
 
-// each test launches runs of its own in the project: they may run on both workers at once (each
+// each test launches runs of its own in the project: they may run on several workers at once (each
 // worker builds the project on its server)
 test.describe.configure({ mode: "parallel" });
 

@@ -20,7 +20,7 @@ let api: AdminApi;
 const tag = Date.now().toString(36);
 const PHONE = { width: 390, height: 844 };
 
-// each test turns two-factor on for a user of its own: they may run on both workers at once
+// each test turns two-factor on for a user of its own: they may run on several workers at once
 test.describe.configure({ mode: "parallel" });
 
 test.beforeAll(async ({ baseURL }) => {

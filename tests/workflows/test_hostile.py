@@ -239,13 +239,20 @@ def _at_once(calls: list[Any]) -> list[httpx2.Response]:
 
     def one(i: int) -> None:
         barrier.wait()
-        answers[i] = calls[i]()
+        try:
+            answers[i] = calls[i]()
+        except Exception as exc:  # noqa: BLE001 - the server's (TestClient raises it): reported
+            answers[i] = exc
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(len(calls))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
+    for i, answer in enumerate(answers):
+        if isinstance(answer, Exception):
+            raise AssertionError(f"call {i} raised") from answer
+        assert answer is not None, f"call {i} did not answer within 30 s"
     return answers
 
 

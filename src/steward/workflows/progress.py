@@ -65,12 +65,47 @@ class Done:
             queue.cancel(run_id)
 
 
+# claims given up because node runs appeared between the read of the watched runs and the claim
+CLAIM_ATTEMPTS = 3
+
+
 def run_pass(
     session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int, now: dt.datetime
 ) -> Done | None:
     """Claim and advance one workflow run; commits. None when there was nothing to claim
-    (another process did it, or it needs no pass). The caller sends the ``Done``."""
-    watched = list(
+    (another process did it, or it needs no pass). The caller sends the ``Done``.
+
+    On PostgreSQL the node runs under way are locked before the workflow run (the lock order).
+    A pass elsewhere may launch node runs between reading them and the claim (it held the
+    workflow run, this claim waited for it): this pass would then lock those runs after the
+    workflow run (canceling them), against a pass that locked them first and waits for the
+    workflow run — a deadlock, one of them failed by PostgreSQL (a cancel request's answer a
+    500). So the claim is given up and taken again with them locked first."""
+    locking = session.get_bind().dialect.name == "postgresql"
+    for _attempt in range(CLAIM_ATTEMPTS):
+        watched = _running_node_runs(session, wrun_id)
+        if watched and locking:
+            session.execute(select(Run.id).where(Run.id.in_(watched)).with_for_update())
+        claimed = session.execute(
+            update(WorkflowRun)
+            .where(WorkflowRun.id == wrun_id, passes.wanted(now))
+            .values(needs_pass=False)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            session.rollback()
+            return None
+        if locking and not _running_node_runs(session, wrun_id) <= watched:
+            session.rollback()  # needs_pass stays set
+            continue
+        done = advance(session, cipher, queue, wrun_id, now)
+        session.commit()
+        return done
+    return None  # the workflow run still wants its pass: the next tick makes it
+
+
+def _running_node_runs(session: Session, wrun_id: int) -> set[int]:
+    return set(
         session.scalars(
             select(WorkflowNodeRun.run_id).where(
                 WorkflowNodeRun.workflow_run_id == wrun_id,
@@ -79,20 +114,6 @@ def run_pass(
             )
         )
     )
-    if watched and session.get_bind().dialect.name == "postgresql":
-        session.execute(select(Run.id).where(Run.id.in_(watched)).with_for_update())
-    claimed = session.execute(
-        update(WorkflowRun)
-        .where(WorkflowRun.id == wrun_id, passes.wanted(now))
-        .values(needs_pass=False)
-        .execution_options(synchronize_session=False)
-    )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        session.rollback()
-        return None
-    done = advance(session, cipher, queue, wrun_id, now)
-    session.commit()
-    return done
 
 
 class _Pass:
