@@ -175,17 +175,15 @@ def _api_routes() -> tuple[BaseRoute, ...]:
     return tuple(api.routes)
 
 
+_DESCRIBED = ("title", "version", "openapi_version", "summary", "description")
+
+
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document, with ``LISTED`` among its schemas."""
     if app.openapi_schema is None:
-        document = get_openapi(
-            title=app.title,
-            version=app.version,
-            openapi_version=app.openapi_version,
-            summary=app.summary,
-            description=app.description,
-            routes=unbranched(app.routes),  # api.branches: the routers behind the branches
-        )
+        described = {name: getattr(app, name) for name in _DESCRIBED}
+        # api.branches: the document walks the routers behind the branches
+        document = get_openapi(routes=unbranched(app.routes), **described)
         schemas = document.setdefault("components", {}).setdefault("schemas", {})
         for name, listed in LISTED.items():
             schemas[name] = {"title": name, **TypeAdapter(listed).json_schema()}

@@ -2599,7 +2599,8 @@ export interface paths {
     };
     /**
      * List Webhooks
-     * @description The webhooks of the templates and workflows the caller may see, by name.
+     * @description The webhooks of the templates and workflows the caller may see, by name (those of one
+     *     template or one workflow when asked).
      */
     get: operations["list_webhooks_api_v1_projects__project_id__webhooks_get"];
     put?: never;

@@ -27,14 +27,8 @@ from steward.health import checks, targets
 from steward.health.models import FAILING, RunPreflightHost, Trigger
 from steward.health.probe import Result
 from steward.inventories import connection
-from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
-from steward.inventories.resolve import (
-    InventoryUnparsable,
-    ResolvedInventory,
-    parse_content,
-    plugins_for,
-    resolve,
-)
+from steward.inventories.models import Inventory
+from steward.inventories.resolve import InventoryUnparsable, ResolvedInventory, as_run_reads
 from steward.metrics import limit as limits
 from steward.runs.models import Run
 from steward.runtime import Runtime
@@ -60,17 +54,6 @@ def _mode(run: Run) -> Preflight:
         return Preflight(str((run.template_snapshot or {}).get("preflight", Preflight.OFF)))
     except ValueError:
         return Preflight.OFF
-
-
-def _resolved(runtime: Runtime, inventory: Inventory, spec: RunnerSpec) -> ResolvedInventory:
-    if inventory.kind == InventoryKind.STATIC and inventory.format is not None:
-        return parse_content(InventoryFormat(inventory.format), inventory.content)
-    return resolve(
-        spec.inventory,
-        cwd=spec.project_dir,
-        plugins=plugins_for(inventory),
-        sandbox=runtime.sandbox,
-    )
 
 
 def compose(resolved: ResolvedInventory, limit: str, excluded: list[str]) -> tuple[str, str]:
@@ -122,7 +105,7 @@ def run(runtime: Runtime, run_id: int, spec: RunnerSpec) -> Outcome:
             return Outcome(spec, "pre-flight: the run's inventory no longer exists")
         project_id = row.project_id
         try:
-            resolved = _resolved(runtime, inventory, spec)
+            resolved = as_run_reads(inventory, spec.inventory, spec.project_dir, runtime.sandbox)
         except InventoryUnparsable as exc:
             if mode is Preflight.CHECK:
                 log.warning("run %s: pre-flight could not read the inventory", run_id)

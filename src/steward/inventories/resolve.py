@@ -122,6 +122,16 @@ def resolve(
     return _parse(json.loads(stdout))
 
 
+def as_run_reads(
+    inventory: Inventory, path: Path, cwd: Path, sandbox: Sandbox | None
+) -> ResolvedInventory:
+    """The hosts and their variables as a run's ansible-playbook reads them: a static
+    inventory's text, or its source at ``path`` in the run's checkout ``cwd``, in ``sandbox``."""
+    if inventory.kind == InventoryKind.STATIC and inventory.format is not None:
+        return parse_content(InventoryFormat(inventory.format), inventory.content)
+    return resolve(path, cwd=cwd, plugins=plugins_for(inventory), sandbox=sandbox)
+
+
 def parse_content(fmt: InventoryFormat, content: str) -> ResolvedInventory:
     """Resolve inventory text that is not saved anywhere (validation at save time, preview).
 

@@ -34,14 +34,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from steward.execution.ansible.playbook import RunnerSpec
-from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
-from steward.inventories.resolve import (
-    InventoryUnparsable,
-    ResolvedInventory,
-    parse_content,
-    plugins_for,
-    resolve,
-)
+from steward.inventories.models import Inventory
+from steward.inventories.resolve import InventoryUnparsable, ResolvedInventory, as_run_reads
 from steward.metrics import endpoints, limit
 from steward.metrics.controller import ControllerProbe
 from steward.metrics.endpoints import Endpoint, Unusable
@@ -234,15 +228,8 @@ class Recording:
         return inventory.metrics_endpoint if inventory is not None else ""
 
     def _resolved(self, inventory: Inventory) -> ResolvedInventory:
-        """The hosts and their variables, as the run's ansible-playbook reads them."""
-        if inventory.kind == InventoryKind.STATIC and inventory.format is not None:
-            return parse_content(InventoryFormat(inventory.format), inventory.content)
-        return resolve(
-            self._spec.inventory,
-            cwd=self._spec.project_dir,
-            plugins=plugins_for(inventory),
-            sandbox=self._runtime.sandbox,
-        )
+        spec = self._spec
+        return as_run_reads(inventory, spec.inventory, spec.project_dir, self._runtime.sandbox)
 
     def _endpoints(self) -> tuple[dict[str, Endpoint | Unusable | None], set[str] | None, str]:
         """Each host's endpoint (None: not sampled; ``Unusable``: why not), the hosts the run's

@@ -5,16 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, status
 
 from steward.access.policy import Action
-from steward.api.deps import (
-    AccessDep,
-    ActorDep,
-    LaunchingDep,
-    ReachDep,
-    RuntimeDep,
-    SessionDep,
-    ViewedRun,
-    ViewedTemplate,
-)
+from steward.api import deps
 from steward.db import utcnow
 from steward.plans import approvers, inbox, read, service
 from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead, WaitingPlan
@@ -28,21 +19,21 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["plans"])
 waiting_plans = APIRouter(prefix="/approvals/plans", tags=["plans"])
 
 
-def _run_read(session: SessionDep, run: Run) -> RunRead:
+def _run_read(session: deps.SessionDep, run: Run) -> RunRead:
     template, user = runs.names(session, run)
     return RunRead.model_validate(run).model_copy(
         update={"template_name": template, "launched_by": user}
     )
 
 
-def _launching(launching: LaunchingDep) -> service.Launching:
+def _launching(launching: deps.LaunchingDep) -> service.Launching:
     return service.Launching(launching.rights, launching.actor, launching.cipher, launching.queue)
 
 
 PlanLaunching = Annotated[service.Launching, Depends(_launching)]
 
 
-def _applied(run: ViewedRun, rights: AccessDep) -> Run:
+def _applied(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
     """A visible run whose template the caller may launch: 404, 403 naming run:launch, before
     the rest is looked at."""
     rights.require_on_template(run.template_id, Action.RUN_LAUNCH)
@@ -52,7 +43,7 @@ def _applied(run: ViewedRun, rights: AccessDep) -> Run:
 AppliedRun = Annotated[Run, Depends(_applied)]
 
 
-def _decided(run: ViewedRun, rights: AccessDep) -> Run:
+def _decided(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
     """A visible run the caller may decide as a plan (plan:approve in the project, run:launch
     on its template: ``approvers``), answered before the body is: 404, 403 naming it."""
     rights.require(approvers.PERMISSION)
@@ -65,11 +56,11 @@ DecidedRun = Annotated[Run, Depends(_decided)]
 
 @router.post("/templates/{template_id}/plans", status_code=status.HTTP_201_CREATED)
 def launch_plan(
-    template: ViewedTemplate,
+    template: deps.ViewedTemplate,
     body: PlanCreate,
     launching: PlanLaunching,
-    session: SessionDep,
-    rt: RuntimeDep,
+    session: deps.SessionDep,
+    rt: deps.RuntimeDep,
 ) -> RunRead:
     """Queue a plan of the template: a run in check + diff mode (whatever the body says) whose
     apply is bound to it; the body is a run launch's. 409 when the template does not allow
@@ -87,7 +78,9 @@ def launch_plan(
 
 
 @router.get("/runs/{run_id}/plan")
-def read_plan(run: ViewedRun, rights: AccessDep, actor: ActorDep, session: SessionDep) -> PlanRead:
+def read_plan(
+    run: deps.ViewedRun, rights: deps.AccessDep, actor: deps.ActorDep, session: deps.SessionDep
+) -> PlanRead:
     """What the plan would change: the summary line, the hosts, the results grouped by task
     (unknowns first) with their diffs; its expiry, binding, approval and apply. 409 for a run
     that is not a plan."""
@@ -96,7 +89,7 @@ def read_plan(run: ViewedRun, rights: AccessDep, actor: ActorDep, session: Sessi
 
 @router.post("/runs/{run_id}/apply", status_code=status.HTTP_201_CREATED)
 def apply_plan(
-    run: AppliedRun, launching: PlanLaunching, session: SessionDep, reach: ReachDep
+    run: AppliedRun, launching: PlanLaunching, session: deps.SessionDep, reach: deps.ReachDep
 ) -> RunRead:
     """Launch the plan's apply: its commit, launch values and secret answers, check and diff
     mode off. 409 naming the cause ("plan again") when the plan did not succeed, expired, was
@@ -110,9 +103,9 @@ def apply_plan(
 def decide_plan(
     run: DecidedRun,
     body: ApprovalCreate,
-    rights: AccessDep,
-    actor: ActorDep,
-    session: SessionDep,
+    rights: deps.AccessDep,
+    actor: deps.ActorDep,
+    session: deps.SessionDep,
 ) -> PlanRead:
     """Approve (or reject) a plan whose template asks for approval: permission plan:approve and
     run:launch on its template; approving, someone other than its launcher (403 naming the
@@ -123,7 +116,7 @@ def decide_plan(
 
 @waiting_plans.get("")
 def list_waiting_plans(
-    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
+    session: deps.SessionDep, actor: deps.ActorDep, page: Annotated[PageParams, Query()]
 ) -> Page[WaitingPlan]:
     """The approvals inbox's plans: plans waiting for an approval the caller may give, across
     projects (plan:approve there, and not their launcher), the longest waiting first."""

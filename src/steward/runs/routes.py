@@ -8,17 +8,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request, status
 from fastapi.responses import Response, StreamingResponse
 
 from steward.access.policy import Action, require_run_label
-from steward.api import conditional
-from steward.api.deps import (
-    AccessDep,
-    ActorDep,
-    CipherDep,
-    LaunchingDep,
-    QueueDep,
-    RuntimeDep,
-    SessionDep,
-    ViewedRun,
-)
+from steward.api import conditional, deps
 from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
 from steward.runs import output, planned, refs, relaunch, service, story, waiting
@@ -52,7 +42,7 @@ all_runs = APIRouter(prefix="/runs", tags=["runs"])
 def _acted_on(action: Action) -> Callable[..., Run]:
     """A visible run on whose template the caller may also do ``action`` (403 otherwise)."""
 
-    def check(run: ViewedRun, rights: AccessDep) -> Run:
+    def check(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
         rights.require_on_template(run.template_id, action)
         return run
 
@@ -62,7 +52,7 @@ def _acted_on(action: Action) -> Callable[..., Run]:
 CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
 
 
-def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
+def _relaunched(run: deps.ViewedRun, rights: deps.AccessDep, session: deps.SessionDep) -> Run:
     """A visible run whose template the caller may launch (the launch gate's own check,
     ``service.launchable``), answered before the body is: 404, 403 naming the permission."""
     service.relaunched_template(session, rights, run)
@@ -72,7 +62,7 @@ def _relaunched(run: ViewedRun, rights: AccessDep, session: SessionDep) -> Run:
 RelaunchedRun = Annotated[Run, Depends(_relaunched)]
 
 
-def _labelled(run: ViewedRun, rights: AccessDep) -> Run:
+def _labelled(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
     """A visible run the caller may label (``policy.require_run_label``, which
     ``service.set_label`` asks too), answered before the body is: 404, 403."""
     require_run_label(rights, run)
@@ -100,7 +90,10 @@ def _read(
 
 
 def _page(
-    session: SessionDep, rt: RuntimeDep, rows: list[tuple[Run, str, str]], next_before: int | None
+    session: deps.SessionDep,
+    rt: deps.RuntimeDep,
+    rows: list[tuple[Run, str, str]],
+    next_before: int | None,
 ) -> RunPage:
     runs = [run for run, _, _ in rows]
     why = waiting.reasons(session, runs, rt.settings)
@@ -114,7 +107,10 @@ def _page(
 
 @all_runs.get("")
 def list_all_runs(
-    session: SessionDep, actor: ActorDep, rt: RuntimeDep, filters: Annotated[RunFilters, Query()]
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    rt: deps.RuntimeDep,
+    filters: Annotated[RunFilters, Query()],
 ) -> RunPage:
     """Runs of every project the caller may see, newest first (the dashboard)."""
     rows, next_before = service.list_runs(session, actor, filters)
@@ -123,10 +119,10 @@ def list_all_runs(
 
 @router.get("")
 def list_runs(
-    rights: AccessDep,
-    session: SessionDep,
-    actor: ActorDep,
-    rt: RuntimeDep,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    rt: deps.RuntimeDep,
     filters: Annotated[RunFilters, Query()],
 ) -> RunPage:
     """The runs of the project the caller may see (of every template, or of those granted)."""
@@ -135,7 +131,7 @@ def list_runs(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def launch_run(body: RunCreate, launching: LaunchingDep) -> RunRead:
+def launch_run(body: RunCreate, launching: deps.LaunchingDep) -> RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
     session, trigger = launching.session, service.Trigger(LaunchType(body.launch_type))
     request = service.Launch(launching.rights, launching.actor, body.template_id, body, trigger)
@@ -145,10 +141,10 @@ def launch_run(body: RunCreate, launching: LaunchingDep) -> RunRead:
 
 @router.get("/{run_id}", response_model=RunRead, responses=conditional.NOT_MODIFIED_DOC)
 def read_run(
-    run: ViewedRun,
-    rights: AccessDep,
-    session: SessionDep,
-    rt: RuntimeDep,
+    run: deps.ViewedRun,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    rt: deps.RuntimeDep,
     request: Request,
     response: Response,
 ) -> RunRead | Response:
@@ -179,7 +175,11 @@ def read_run(
 
 @router.patch("/{run_id}")
 def label_run(
-    run: LabelledRun, body: RunLabelUpdate, rights: AccessDep, session: SessionDep, actor: ActorDep
+    run: LabelledRun,
+    body: RunLabelUpdate,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
 ) -> RunRead:
     """Set the run's label ("baseline", "TDE on") and note, shown in the runs list, on its page
     and when compared: for who may launch its template (run:launch); audited."""
@@ -189,7 +189,11 @@ def label_run(
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED)
 def cancel_run(
-    run: CanceledRun, rights: AccessDep, session: SessionDep, actor: ActorDep, queue: QueueDep
+    run: CanceledRun,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    queue: deps.QueueDep,
 ) -> RunRead:
     """Graceful: SIGTERM to ansible-playbook, then the whole process tree is killed."""
     run = service.cancel(session, queue, rights.project, actor, run.id)
@@ -198,7 +202,10 @@ def cancel_run(
 
 @router.get("/{run_id}/relaunch")
 def read_relaunch_values(
-    previous: RelaunchedRun, rights: AccessDep, session: SessionDep, cipher: CipherDep
+    previous: RelaunchedRun,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    cipher: deps.CipherDep,
 ) -> RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
     to what the run's template lets a launch override, and the run's failed hosts."""
@@ -216,7 +223,7 @@ def read_relaunch_values(
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: RelaunchedRun, body: RelaunchRequest, launching: LaunchingDep
+    previous: RelaunchedRun, body: RelaunchRequest, launching: deps.LaunchingDep
 ) -> RunRead:
     """Launch the run's template again with the run's launch values; the fields given replace
     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
@@ -237,7 +244,7 @@ def relaunch_run(
 
 @router.get("/{run_id}/lines", response_model=LinePage)
 def read_lines(
-    run: ViewedRun, session: SessionDep, filters: Annotated[LineFilters, Query()]
+    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[LineFilters, Query()]
 ) -> Response:
     """Output lines in order, paged by line number, optionally filtered."""
     rows = output.lines(session, run, filters)
@@ -253,7 +260,7 @@ def read_lines(
 
 @router.get("/{run_id}/events")
 def read_events(
-    run: ViewedRun, session: SessionDep, filters: Annotated[EventFilters, Query()]
+    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[EventFilters, Query()]
 ) -> EventPage:
     rows = output.events(session, run, filters)
     return EventPage(
@@ -264,7 +271,7 @@ def read_events(
 
 @router.get("/{run_id}/hosts")
 def read_hosts(
-    run: ViewedRun, session: SessionDep, page: Annotated[HostParams, Query()]
+    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[HostParams, Query()]
 ) -> list[HostRecap]:
     """Per-host recap (ok/changed/failed/unreachable/…), failed hosts first, then by name.
 
@@ -275,7 +282,7 @@ def read_hosts(
 
 @router.get("/{run_id}/timeline")
 def read_timeline(
-    run: ViewedRun, session: SessionDep, page: Annotated[TimelineParams, Query()]
+    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[TimelineParams, Query()]
 ) -> list[TimelineEntry]:
     """Every task result per host with start, end and duration, in event order.
 
@@ -290,7 +297,9 @@ def read_timeline(
     response_class=StreamingResponse,
     responses={200: {"content": {"text/plain": {}}}},
 )
-def download_output(run: ViewedRun, rt: RuntimeDep, ansi: bool = False) -> StreamingResponse:
+def download_output(
+    run: deps.ViewedRun, rt: deps.RuntimeDep, ansi: bool = False
+) -> StreamingResponse:
     """The whole output as text; ANSI colour codes stripped unless ansi=true."""
     return attachment(
         output.text(rt.sessions, run.id, strip_ansi=not ansi),
@@ -305,8 +314,8 @@ def download_output(run: ViewedRun, rt: RuntimeDep, ansi: bool = False) -> Strea
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 def stream_output(
-    run: ViewedRun,
-    rt: RuntimeDep,
+    run: deps.ViewedRun,
+    rt: deps.RuntimeDep,
     after: Annotated[int, Query(ge=-1, le=POSITION_MAX)] = -1,
     events_after: Annotated[
         int | None,

@@ -16,7 +16,6 @@ from steward.api.deps import (
     TriggerTemplate,
     ViewedTemplate,
 )
-from steward.bounds import Id
 from steward.schedules import service
 from steward.schedules.models import Schedule
 from steward.schedules.schemas import (
@@ -30,7 +29,7 @@ from steward.schedules.schemas import (
 )
 from steward.schemas import Page, PageParams
 from steward.triggers import targets
-from steward.triggers.schemas import TargetKind
+from steward.triggers.schemas import TargetFilter, TargetKind
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["schedules"])
 
@@ -126,18 +125,13 @@ def list_schedules(
     rights: AccessDep,
     session: SessionDep,
     page: Annotated[PageParams, Query()],
-    template_id: Annotated[Id | None, Query()] = None,
-    workflow_id: Annotated[Id | None, Query()] = None,
+    only: Annotated[TargetFilter, Query()],
 ) -> Page[ScheduleRead]:
     """The schedules of every template and workflow the caller may see, by name (those of
     one template or one workflow when asked)."""
+    seen = targets.seen_by(rights)
     rows, total = service.list_for_project(
-        session,
-        rights.project,
-        seen=targets.seen_by(rights),
-        template_id=template_id,
-        workflow_id=workflow_id,
-        **page.model_dump(),
+        session, rights.project, seen=seen, **only.model_dump(), **page.model_dump()
     )
     return Page.of([_read(s) for s in rows], total, page)
 

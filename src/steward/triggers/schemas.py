@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from steward.bounds import Id
 from steward.schemas import RequestModel, ResponseModel
@@ -23,6 +23,13 @@ class TargetChoice(RequestModel):
 
     template_id: Id | None = Field(default=None, description="the template it launches")
     workflow_id: Id | None = Field(default=None, description="or the workflow it launches")
+
+
+class TargetFilter(BaseModel):
+    """A list of triggers narrowed to those of one template or one workflow (query)."""
+
+    template_id: Id | None = None
+    workflow_id: Id | None = None
 
 
 class TriggerRead(ResponseModel):

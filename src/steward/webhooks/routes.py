@@ -8,25 +8,13 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from steward.access.policy import Action, ProjectAccess
-from steward.api import problems
-from steward.api.deps import (
-    AccessDep,
-    ActorDep,
-    CipherDep,
-    LaunchingDep,
-    Previewing,
-    QueueDep,
-    RuntimeDep,
-    SessionDep,
-    TriggerTemplate,
-    ViewedTemplate,
-    client_ip,
-)
-from steward.bounds import WEBHOOK_BODY_MAX, Id
+from steward.api import deps, problems
+from steward.bounds import WEBHOOK_BODY_MAX
 from steward.schemas import Page, PageParams
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import targets
+from steward.triggers.schemas import TargetFilter
 from steward.webhooks import receive, service, signatures
 from steward.webhooks.models import Webhook
 from steward.webhooks.schemas import (
@@ -47,11 +35,11 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["webhooks"])
 hooks = APIRouter(prefix="/hooks", tags=["webhooks"])
 
 
-def _viewed(webhook_id: int, rights: AccessDep, session: SessionDep) -> Webhook:
+def _viewed(webhook_id: int, rights: deps.AccessDep, session: deps.SessionDep) -> Webhook:
     return service.get(session, rights.project, webhook_id, seen=targets.seen_by(rights))
 
 
-def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: AccessDep) -> Webhook:
+def _written(webhook: Annotated[Webhook, Depends(_viewed)], rights: deps.AccessDep) -> Webhook:
     """Deliveries too: their bodies and headers may carry data only template writers see
     (a workflow's webhook: workflow writers)."""
     if webhook.workflow_id is not None:
@@ -72,7 +60,7 @@ def _require_launch(session: Session, rights: ProjectAccess, webhook: Webhook) -
 
 
 def _saved(
-    webhook: Annotated[Webhook, Depends(_written)], rights: AccessDep, session: SessionDep
+    webhook: Annotated[Webhook, Depends(_written)], rights: deps.AccessDep, session: deps.SessionDep
 ) -> Webhook:
     """Whoever saves it becomes its owner: they must be allowed to launch its target."""
     _require_launch(session, rights, webhook)
@@ -103,10 +91,10 @@ def _reads(session: Session, base_url: str, webhooks: list[Webhook]) -> list[Web
 
 @router.get("/templates/{template_id}/webhooks")
 def list_template_webhooks(
-    template: ViewedTemplate,
-    rights: AccessDep,
-    session: SessionDep,
-    runtime: RuntimeDep,
+    template: deps.ViewedTemplate,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
     page: Annotated[PageParams, Query()],
 ) -> Page[WebhookRead]:
     """The template's webhooks, by name."""
@@ -118,12 +106,12 @@ def list_template_webhooks(
 
 @router.post("/templates/{template_id}/webhooks", status_code=status.HTTP_201_CREATED)
 def create_webhook(
-    template: TriggerTemplate,
+    template: deps.TriggerTemplate,
     body: WebhookCreate,
-    rights: AccessDep,
-    session: SessionDep,
-    runtime: RuntimeDep,
-    actor: ActorDep,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
+    actor: deps.ActorDep,
 ) -> WebhookRead:
     """A webhook launching the template; its deliveries run with the rights of whoever saved
     it last. The secret is a ``secret`` key of the project, never shown."""
@@ -134,10 +122,10 @@ def create_webhook(
 @router.post("/webhooks", status_code=status.HTTP_201_CREATED)
 def create_targeted_webhook(
     body: WebhookTargetCreate,
-    rights: AccessDep,
-    session: SessionDep,
-    runtime: RuntimeDep,
-    actor: ActorDep,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
+    actor: deps.ActorDep,
 ) -> WebhookRead:
     """A webhook launching a template (``template_id``: template:write and run:launch on it)
     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
@@ -150,27 +138,25 @@ def create_targeted_webhook(
 
 @router.get("/webhooks")
 def list_webhooks(
-    rights: AccessDep,
-    session: SessionDep,
-    runtime: RuntimeDep,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
     page: Annotated[PageParams, Query()],
-    template_id: Annotated[Id | None, Query()] = None,
-    workflow_id: Annotated[Id | None, Query()] = None,
+    only: Annotated[TargetFilter, Query()],
 ) -> Page[WebhookRead]:
-    """The webhooks of the templates and workflows the caller may see, by name."""
+    """The webhooks of the templates and workflows the caller may see, by name (those of one
+    template or one workflow when asked)."""
+    seen = targets.seen_by(rights)
     rows, total = service.list_for_project(
-        session,
-        rights.project,
-        seen=targets.seen_by(rights),
-        template_id=template_id,
-        workflow_id=workflow_id,
-        **page.model_dump(),
+        session, rights.project, seen=seen, **only.model_dump(), **page.model_dump()
     )
     return Page.of(_reads(session, runtime.settings.url, rows), total, page)
 
 
 @router.get("/webhooks/{webhook_id}")
-def read_webhook(webhook: ViewedWebhook, session: SessionDep, runtime: RuntimeDep) -> WebhookRead:
+def read_webhook(
+    webhook: ViewedWebhook, session: deps.SessionDep, runtime: deps.RuntimeDep
+) -> WebhookRead:
     return _reads(session, runtime.settings.url, [webhook])[0]
 
 
@@ -178,10 +164,10 @@ def read_webhook(webhook: ViewedWebhook, session: SessionDep, runtime: RuntimeDe
 def update_webhook(
     webhook: SavedWebhook,
     body: WebhookUpdate,
-    rights: AccessDep,
-    session: SessionDep,
-    runtime: RuntimeDep,
-    actor: ActorDep,
+    rights: deps.AccessDep,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
+    actor: deps.ActorDep,
 ) -> WebhookRead:
     """Change fields; the caller becomes the owner. Enabling it clears Steward's reason."""
     updated = service.update(session, rights.project, webhook, body, actor=actor)
@@ -190,7 +176,10 @@ def update_webhook(
 
 @router.post("/webhooks/{webhook_id}/rotate-id")
 def rotate_webhook_id(
-    webhook: WrittenWebhook, session: SessionDep, runtime: RuntimeDep, actor: ActorDep
+    webhook: WrittenWebhook,
+    session: deps.SessionDep,
+    runtime: deps.RuntimeDep,
+    actor: deps.ActorDep,
 ) -> WebhookRead:
     """A new unguessable receive URL; the old one answers 404 from now on."""
     rotated = service.rotate_hook_id(session, webhook, actor=actor)
@@ -198,14 +187,14 @@ def rotate_webhook_id(
 
 
 @router.delete("/webhooks/{webhook_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_webhook(webhook: WrittenWebhook, session: SessionDep, actor: ActorDep) -> None:
+def delete_webhook(webhook: WrittenWebhook, session: deps.SessionDep, actor: deps.ActorDep) -> None:
     """Delete the webhook and its deliveries; the runs it launched stay."""
     service.delete(session, webhook, actor=actor)
 
 
 @router.get("/webhooks/{webhook_id}/deliveries")
 def list_deliveries(
-    webhook: WrittenWebhook, session: SessionDep, filters: Annotated[DeliveryFilters, Query()]
+    webhook: WrittenWebhook, session: deps.SessionDep, filters: Annotated[DeliveryFilters, Query()]
 ) -> DeliveryPage:
     """Every delivery received, newest first: what was answered and why."""
     rows, next_before = service.deliveries(session, webhook, filters)
@@ -215,16 +204,18 @@ def list_deliveries(
 
 
 @router.get("/webhooks/{webhook_id}/deliveries/{delivery_id}")
-def read_delivery(webhook: WrittenWebhook, delivery_id: int, session: SessionDep) -> DeliveryRead:
+def read_delivery(
+    webhook: WrittenWebhook, delivery_id: int, session: deps.SessionDep
+) -> DeliveryRead:
     """A delivery with its headers (credentials masked), body (up to 64 KiB) and launch values."""
     return DeliveryRead.model_validate(service.delivery(session, webhook, delivery_id))
 
 
-@router.post("/webhooks/{webhook_id}/test", dependencies=[Previewing])
+@router.post("/webhooks/{webhook_id}/test", dependencies=[deps.Previewing])
 def test_webhook(
     webhook: WrittenWebhook,
     body: TestDelivery,
-    launching: LaunchingDep,
+    launching: deps.LaunchingDep,
 ) -> DeliveryRead:
     """Send a delivery signed with the webhook's secret through the same checks as a real one.
     Dry run by default: it answers what it would launch; ``launch: true`` launches the run."""
@@ -251,7 +242,7 @@ async def _inbound(request: Request) -> receive.Inbound:
     headers: dict[str, str] = {}
     for name, value in request.headers.items():  # lower-case names
         headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    return receive.Inbound(b"".join(chunks), too_large, headers, client_ip(request))
+    return receive.Inbound(b"".join(chunks), too_large, headers, deps.client_ip(request))
 
 
 _BODY_DOC = {
@@ -275,9 +266,9 @@ _BODY_DOC = {
 def receive_delivery(
     hook_id: str,
     inbound: Annotated[receive.Inbound, Depends(_inbound)],
-    session: SessionDep,
-    cipher: CipherDep,
-    queue: QueueDep,
+    session: deps.SessionDep,
+    cipher: deps.CipherDep,
+    queue: deps.QueueDep,
 ) -> DeliveryResult | JSONResponse:
     """A sender's delivery: no login; it proves the webhook's secret (per its scheme). 202 once
     recorded (launched or ignored, and why); the run is queued, not waited for. Refusals are
