@@ -11,28 +11,8 @@ from steward.access.policy import Action, require_run_label
 from steward.api import conditional, deps
 from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
-from steward.runs import output, planned, refs, relaunch, service, story, waiting
+from steward.runs import output, planned, refs, relaunch, schemas, service, story, waiting
 from steward.runs.models import LaunchType, Run
-from steward.runs.schemas import (
-    FAILED_HOSTS_SHOWN,
-    EventFilters,
-    EventPage,
-    EventRead,
-    HostCounts,
-    HostParams,
-    HostRecap,
-    LineFilters,
-    LinePage,
-    RelaunchRequest,
-    RelaunchValues,
-    RunCreate,
-    RunFilters,
-    RunLabelUpdate,
-    RunPage,
-    RunRead,
-    TimelineEntry,
-    TimelineParams,
-)
 from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
@@ -77,9 +57,9 @@ def _read(
     template: str,
     user: str,
     waiting: str | None = None,
-    counts: HostCounts | None = None,
-) -> RunRead:
-    return RunRead.model_validate(run).model_copy(
+    counts: schemas.HostCounts | None = None,
+) -> schemas.RunRead:
+    return schemas.RunRead.model_validate(run).model_copy(
         update={
             "template_name": template,
             "launched_by": user,
@@ -94,7 +74,7 @@ def _page(
     rt: deps.RuntimeDep,
     rows: list[tuple[Run, str, str]],
     next_before: int | None,
-) -> RunPage:
+) -> schemas.RunPage:
     runs = [run for run, _, _ in rows]
     why = waiting.reasons(session, runs, rt.settings)
     counts = story.host_counts(session, [run.id for run in runs])
@@ -102,7 +82,7 @@ def _page(
         _read(run, template, user, why.get(run.id), counts.get(run.id))
         for run, template, user in rows
     ]
-    return RunPage(items=items, next_before_id=next_before)
+    return schemas.RunPage(items=items, next_before_id=next_before)
 
 
 @all_runs.get("")
@@ -110,8 +90,8 @@ def list_all_runs(
     session: deps.SessionDep,
     actor: deps.ActorDep,
     rt: deps.RuntimeDep,
-    filters: Annotated[RunFilters, Query()],
-) -> RunPage:
+    filters: Annotated[schemas.RunFilters, Query()],
+) -> schemas.RunPage:
     """Runs of every project the caller may see, newest first (the dashboard)."""
     rows, next_before = service.list_runs(session, actor, filters)
     return _page(session, rt, rows, next_before)
@@ -123,15 +103,15 @@ def list_runs(
     session: deps.SessionDep,
     actor: deps.ActorDep,
     rt: deps.RuntimeDep,
-    filters: Annotated[RunFilters, Query()],
-) -> RunPage:
+    filters: Annotated[schemas.RunFilters, Query()],
+) -> schemas.RunPage:
     """The runs of the project the caller may see (of every template, or of those granted)."""
     rows, next_before = service.list_runs(session, actor, filters, rights.project)
     return _page(session, rt, rows, next_before)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def launch_run(body: RunCreate, launching: deps.LaunchingDep) -> RunRead:
+def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> schemas.RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
     session, trigger = launching.session, service.Trigger(LaunchType(body.launch_type))
     request = service.Launch(launching.rights, launching.actor, body.template_id, body, trigger)
@@ -139,7 +119,7 @@ def launch_run(body: RunCreate, launching: deps.LaunchingDep) -> RunRead:
     return _read(run, *service.names(session, run))
 
 
-@router.get("/{run_id}", response_model=RunRead, responses=conditional.NOT_MODIFIED_DOC)
+@router.get("/{run_id}", response_model=schemas.RunRead, responses=conditional.NOT_MODIFIED_DOC)
 def read_run(
     run: deps.ViewedRun,
     rights: deps.AccessDep,
@@ -147,7 +127,7 @@ def read_run(
     rt: deps.RuntimeDep,
     request: Request,
     response: Response,
-) -> RunRead | Response:
+) -> schemas.RunRead | Response:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
     (key names only for who may see the project's keys); queued, why it is still waiting;
     ``story``: how it went (first failure with its message and log line, who canceled it, the
@@ -176,11 +156,11 @@ def read_run(
 @router.patch("/{run_id}")
 def label_run(
     run: LabelledRun,
-    body: RunLabelUpdate,
+    body: schemas.RunLabelUpdate,
     rights: deps.AccessDep,
     session: deps.SessionDep,
     actor: deps.ActorDep,
-) -> RunRead:
+) -> schemas.RunRead:
     """Set the run's label ("baseline", "TDE on") and note, shown in the runs list, on its page
     and when compared: for who may launch its template (run:launch); audited."""
     run = service.set_label(session, rights, actor, run, body)
@@ -194,7 +174,7 @@ def cancel_run(
     session: deps.SessionDep,
     actor: deps.ActorDep,
     queue: deps.QueueDep,
-) -> RunRead:
+) -> schemas.RunRead:
     """Graceful: SIGTERM to ansible-playbook, then the whole process tree is killed."""
     run = service.cancel(session, queue, rights.project, actor, run.id)
     return _read(run, *service.names(session, run))
@@ -206,25 +186,25 @@ def read_relaunch_values(
     rights: deps.AccessDep,
     session: deps.SessionDep,
     cipher: deps.CipherDep,
-) -> RelaunchValues:
+) -> schemas.RelaunchValues:
     """The launch values a relaunch of this run starts from (to prefill its dialog), restricted
     to what the run's template lets a launch override, and the run's failed hosts."""
     template = service.relaunched_template(session, rights, previous)
     before = relaunch.previous(cipher, previous, template)
     failed = relaunch.failed_hosts(session, previous)
-    return RelaunchValues(
+    return schemas.RelaunchValues(
         launch=before.shown(),
         kept_secrets=sorted(before.secrets),
         overridable=list(template.overridable),
-        failed_hosts=failed[:FAILED_HOSTS_SHOWN],
+        failed_hosts=failed[: schemas.FAILED_HOSTS_SHOWN],
         failed_host_count=len(failed),
     )
 
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: RelaunchedRun, body: RelaunchRequest, launching: deps.LaunchingDep
-) -> RunRead:
+    previous: RelaunchedRun, body: schemas.RelaunchRequest, launching: deps.LaunchingDep
+) -> schemas.RunRead:
     """Launch the run's template again with the run's launch values; the fields given replace
     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
     hosts (409 when there are none)."""
@@ -242,9 +222,9 @@ def relaunch_run(
     return _read(run, *service.names(launching.session, run))
 
 
-@router.get("/{run_id}/lines", response_model=LinePage)
+@router.get("/{run_id}/lines", response_model=schemas.LinePage)
 def read_lines(
-    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[LineFilters, Query()]
+    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[schemas.LineFilters, Query()]
 ) -> Response:
     """Output lines in order, paged by line number, optionally filtered."""
     rows = output.lines(session, run, filters)
@@ -260,19 +240,19 @@ def read_lines(
 
 @router.get("/{run_id}/events")
 def read_events(
-    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[EventFilters, Query()]
-) -> EventPage:
+    run: deps.ViewedRun, session: deps.SessionDep, filters: Annotated[schemas.EventFilters, Query()]
+) -> schemas.EventPage:
     rows = output.events(session, run, filters)
-    return EventPage(
-        items=[EventRead.model_validate(e) for e in rows],
+    return schemas.EventPage(
+        items=[schemas.EventRead.model_validate(e) for e in rows],
         next_after=rows[-1].counter if len(rows) == filters.limit else None,
     )
 
 
 @router.get("/{run_id}/hosts")
 def read_hosts(
-    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[HostParams, Query()]
-) -> list[HostRecap]:
+    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[schemas.HostParams, Query()]
+) -> list[schemas.HostRecap]:
     """Per-host recap (ok/changed/failed/unreachable/…), failed hosts first, then by name.
 
     Paged by ``limit`` (default and maximum 10,000 hosts) and ``offset``: a page shorter than
@@ -282,8 +262,8 @@ def read_hosts(
 
 @router.get("/{run_id}/timeline")
 def read_timeline(
-    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[TimelineParams, Query()]
-) -> list[TimelineEntry]:
+    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[schemas.TimelineParams, Query()]
+) -> list[schemas.TimelineEntry]:
     """Every task result per host with start, end and duration, in event order.
 
     Paged by ``limit`` (default and maximum 10,000 results) and ``after``: pass the last

@@ -15,20 +15,8 @@ from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import targets
 from steward.triggers.schemas import TargetFilter
-from steward.webhooks import receive, service, signatures
+from steward.webhooks import receive, schemas, service, signatures
 from steward.webhooks.models import Webhook
-from steward.webhooks.schemas import (
-    DeliveryFilters,
-    DeliveryPage,
-    DeliveryRead,
-    DeliveryResult,
-    DeliverySummary,
-    TestDelivery,
-    WebhookCreate,
-    WebhookRead,
-    WebhookTargetCreate,
-    WebhookUpdate,
-)
 from steward.workflows.models import Workflow
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["webhooks"])
@@ -72,10 +60,10 @@ WrittenWebhook = Annotated[Webhook, Depends(_written)]
 SavedWebhook = Annotated[Webhook, Depends(_saved)]
 
 
-def _reads(session: Session, base_url: str, webhooks: list[Webhook]) -> list[WebhookRead]:
+def _reads(session: Session, base_url: str, webhooks: list[Webhook]) -> list[schemas.WebhookRead]:
     names = service.names(session, webhooks)
     return [
-        WebhookRead.model_validate(w).model_copy(
+        schemas.WebhookRead.model_validate(w).model_copy(
             update={
                 "url": service.receive_url(base_url, w),
                 "template_name": names[w.id][0],
@@ -96,7 +84,7 @@ def list_template_webhooks(
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
     page: Annotated[PageParams, Query()],
-) -> Page[WebhookRead]:
+) -> Page[schemas.WebhookRead]:
     """The template's webhooks, by name."""
     rows, total = service.list_for_project(
         session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
@@ -107,12 +95,12 @@ def list_template_webhooks(
 @router.post("/templates/{template_id}/webhooks", status_code=status.HTTP_201_CREATED)
 def create_webhook(
     template: deps.TriggerTemplate,
-    body: WebhookCreate,
+    body: schemas.WebhookCreate,
     rights: deps.AccessDep,
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
     actor: deps.ActorDep,
-) -> WebhookRead:
+) -> schemas.WebhookRead:
     """A webhook launching the template; its deliveries run with the rights of whoever saved
     it last. The secret is a ``secret`` key of the project, never shown."""
     created = service.create(session, rights.project, template, body, actor=actor)
@@ -121,12 +109,12 @@ def create_webhook(
 
 @router.post("/webhooks", status_code=status.HTTP_201_CREATED)
 def create_targeted_webhook(
-    body: WebhookTargetCreate,
+    body: schemas.WebhookTargetCreate,
     rights: deps.AccessDep,
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
     actor: deps.ActorDep,
-) -> WebhookRead:
+) -> schemas.WebhookRead:
     """A webhook launching a template (``template_id``: template:write and run:launch on it)
     or a workflow (``workflow_id``: workflow:write and run:launch on every template node):
     exactly one. Its deliveries run with the rights of whoever saved it last. A workflow's
@@ -143,7 +131,7 @@ def list_webhooks(
     runtime: deps.RuntimeDep,
     page: Annotated[PageParams, Query()],
     only: Annotated[TargetFilter, Query()],
-) -> Page[WebhookRead]:
+) -> Page[schemas.WebhookRead]:
     """The webhooks of the templates and workflows the caller may see, by name (those of one
     template or one workflow when asked)."""
     seen = targets.seen_by(rights)
@@ -156,19 +144,19 @@ def list_webhooks(
 @router.get("/webhooks/{webhook_id}")
 def read_webhook(
     webhook: ViewedWebhook, session: deps.SessionDep, runtime: deps.RuntimeDep
-) -> WebhookRead:
+) -> schemas.WebhookRead:
     return _reads(session, runtime.settings.url, [webhook])[0]
 
 
 @router.patch("/webhooks/{webhook_id}")
 def update_webhook(
     webhook: SavedWebhook,
-    body: WebhookUpdate,
+    body: schemas.WebhookUpdate,
     rights: deps.AccessDep,
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
     actor: deps.ActorDep,
-) -> WebhookRead:
+) -> schemas.WebhookRead:
     """Change fields; the caller becomes the owner. Enabling it clears Steward's reason."""
     updated = service.update(session, rights.project, webhook, body, actor=actor)
     return _reads(session, runtime.settings.url, [updated])[0]
@@ -180,7 +168,7 @@ def rotate_webhook_id(
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
     actor: deps.ActorDep,
-) -> WebhookRead:
+) -> schemas.WebhookRead:
     """A new unguessable receive URL; the old one answers 404 from now on."""
     rotated = service.rotate_hook_id(session, webhook, actor=actor)
     return _reads(session, runtime.settings.url, [rotated])[0]
@@ -194,36 +182,38 @@ def delete_webhook(webhook: WrittenWebhook, session: deps.SessionDep, actor: dep
 
 @router.get("/webhooks/{webhook_id}/deliveries")
 def list_deliveries(
-    webhook: WrittenWebhook, session: deps.SessionDep, filters: Annotated[DeliveryFilters, Query()]
-) -> DeliveryPage:
+    webhook: WrittenWebhook,
+    session: deps.SessionDep,
+    filters: Annotated[schemas.DeliveryFilters, Query()],
+) -> schemas.DeliveryPage:
     """Every delivery received, newest first: what was answered and why."""
     rows, next_before = service.deliveries(session, webhook, filters)
-    return DeliveryPage(
-        items=[DeliverySummary.model_validate(d) for d in rows], next_before_id=next_before
+    return schemas.DeliveryPage(
+        items=[schemas.DeliverySummary.model_validate(d) for d in rows], next_before_id=next_before
     )
 
 
 @router.get("/webhooks/{webhook_id}/deliveries/{delivery_id}")
 def read_delivery(
     webhook: WrittenWebhook, delivery_id: int, session: deps.SessionDep
-) -> DeliveryRead:
+) -> schemas.DeliveryRead:
     """A delivery with its headers (credentials masked), body (up to 64 KiB) and launch values."""
-    return DeliveryRead.model_validate(service.delivery(session, webhook, delivery_id))
+    return schemas.DeliveryRead.model_validate(service.delivery(session, webhook, delivery_id))
 
 
 @router.post("/webhooks/{webhook_id}/test", dependencies=[deps.Previewing])
 def test_webhook(
     webhook: WrittenWebhook,
-    body: TestDelivery,
+    body: schemas.TestDelivery,
     launching: deps.LaunchingDep,
-) -> DeliveryRead:
+) -> schemas.DeliveryRead:
     """Send a delivery signed with the webhook's secret through the same checks as a real one.
     Dry run by default: it answers what it would launch; ``launch: true`` launches the run."""
     session, cipher, queue = launching.session, launching.cipher, launching.queue
     if body.launch:
         _require_launch(session, launching.rights, webhook)
     sent = receive.send_test(session, cipher, queue, webhook, body, actor=launching.actor)
-    return DeliveryRead.model_validate(sent)
+    return schemas.DeliveryRead.model_validate(sent)
 
 
 async def _inbound(request: Request) -> receive.Inbound:
@@ -256,7 +246,7 @@ _BODY_DOC = {
 @hooks.post(
     "/{hook_id}",
     status_code=status.HTTP_202_ACCEPTED,
-    response_model=DeliveryResult,
+    response_model=schemas.DeliveryResult,
     openapi_extra=_BODY_DOC,
     responses={
         413: {"description": "The body is over 1 MiB"},
@@ -269,7 +259,7 @@ def receive_delivery(
     session: deps.SessionDep,
     cipher: deps.CipherDep,
     queue: deps.QueueDep,
-) -> DeliveryResult | JSONResponse:
+) -> schemas.DeliveryResult | JSONResponse:
     """A sender's delivery: no login; it proves the webhook's secret (per its scheme). 202 once
     recorded (launched or ignored, and why); the run is queued, not waited for. Refusals are
     problem+json carrying ``delivery_id`` and ``outcome``: 401 unproven, 404 unknown or
@@ -277,7 +267,7 @@ def receive_delivery(
     413, 422 an unreadable body or refused values, 429 rate limited."""
     received = receive.receive(session, cipher, queue, hook_id, inbound)
     if received.status < 300:
-        return DeliveryResult(
+        return schemas.DeliveryResult(
             delivery_id=received.delivery_id,
             outcome=received.outcome,
             reason=received.reason,

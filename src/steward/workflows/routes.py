@@ -9,23 +9,8 @@ from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import AccessDep, ActorDep, CipherDep, Launching, LaunchingDep, SessionDep
 from steward.db import utcnow
 from steward.schemas import Page, PageParams
-from steward.workflows import approvers, inbox, service
+from steward.workflows import approvers, inbox, schemas, service
 from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
-from steward.workflows.schemas import (
-    KEY_MAX,
-    KEY_PATTERN,
-    Decision,
-    NodeRunRead,
-    WaitingApproval,
-    WorkflowCreate,
-    WorkflowEdgeRead,
-    WorkflowNodeRead,
-    WorkflowRead,
-    WorkflowRunFilters,
-    WorkflowRunPage,
-    WorkflowRunRead,
-    WorkflowUpdate,
-)
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["workflows"])
 approvals = APIRouter(prefix="/approvals", tags=["workflows"])
@@ -61,17 +46,17 @@ def _run(workflow_run_id: int, rights: Viewer, session: SessionDep) -> WorkflowR
 ViewedRun = Annotated[WorkflowRun, Depends(_run)]
 # the node keys' own pattern: a NUL or any other character no key holds is a 422 here, never a
 # query (PostgreSQL refuses NUL in text with an error)
-NodeKeyPath = Annotated[str, Path(max_length=KEY_MAX, pattern=KEY_PATTERN)]
+NodeKeyPath = Annotated[str, Path(max_length=schemas.KEY_MAX, pattern=schemas.KEY_PATTERN)]
 
 
 def _read(
     session: SessionDep, workflow: Workflow, names: dict[int, str] | None = None
-) -> WorkflowRead:
+) -> schemas.WorkflowRead:
     """``names``: the templates' names, when read for a whole page at once."""
     if names is None:
         names = service.template_names(session, workflow.nodes)
     nodes = [
-        WorkflowNodeRead.model_validate(
+        schemas.WorkflowNodeRead.model_validate(
             {
                 **node,
                 "template_name": names.get(node.get("template_id") or 0, ""),
@@ -82,13 +67,13 @@ def _read(
         )
         for node in workflow.nodes
     ]
-    return WorkflowRead(
+    return schemas.WorkflowRead(
         id=workflow.id,
         project_id=workflow.project_id,
         name=workflow.name,
         description=workflow.description,
         nodes=nodes,
-        edges=[WorkflowEdgeRead.model_validate(e) for e in workflow.edges],
+        edges=[schemas.WorkflowEdgeRead.model_validate(e) for e in workflow.edges],
         created_at=workflow.created_at,
         updated_at=workflow.updated_at,
     )
@@ -101,16 +86,16 @@ def _run_read(
     *,
     launcher: str,
     caller: Actor | None,
-) -> WorkflowRunRead:
+) -> schemas.WorkflowRunRead:
     """``caller``: for the full read (with its nodes), who asks, whose right to decide each
     approval node it says; None for a row of a list (the run alone)."""
-    read = WorkflowRunRead.model_validate(wrun).model_copy(update={"launched_by": launcher})
+    read = schemas.WorkflowRunRead.model_validate(wrun).model_copy(update={"launched_by": launcher})
     if caller is None:
         return read
     rows = service.nodes_of(session, wrun)
     names = service.template_names(session, [{"template_id": n.template_id} for n, _ in rows])
     nodes = [
-        NodeRunRead.model_validate(node).model_copy(
+        schemas.NodeRunRead.model_validate(node).model_copy(
             update={
                 "run_status": run_status,
                 "template_name": names.get(node.template_id or 0, ""),
@@ -121,7 +106,7 @@ def _run_read(
         )
         for node, run_status in rows
     ]
-    edges = [WorkflowEdgeRead.model_validate(e) for e in wrun.edges]
+    edges = [schemas.WorkflowEdgeRead.model_validate(e) for e in wrun.edges]
     can = Action.WORKFLOW_APPROVE in rights.actions
     return read.model_copy(update={"nodes": nodes, "edges": edges, "can_decide": can})
 
@@ -129,7 +114,7 @@ def _run_read(
 @router.get("/workflows")
 def list_workflows(
     rights: Viewer, session: SessionDep, page: Annotated[PageParams, Query()]
-) -> Page[WorkflowRead]:
+) -> Page[schemas.WorkflowRead]:
     """The project's workflows by name (project viewers and above)."""
     rows, total = service.list_for_project(
         session, rights.project, limit=page.limit, offset=page.offset
@@ -140,8 +125,12 @@ def list_workflows(
 
 @router.post("/workflows", status_code=status.HTTP_201_CREATED)
 def create_workflow(
-    body: WorkflowCreate, rights: Editor, session: SessionDep, actor: ActorDep, cipher: CipherDep
-) -> WorkflowRead:
+    body: schemas.WorkflowCreate,
+    rights: Editor,
+    session: SessionDep,
+    actor: ActorDep,
+    cipher: CipherDep,
+) -> schemas.WorkflowRead:
     """Needs workflow:write (managers and owners). The document is checked as a whole: keys
     unique, edges between existing nodes, no cycle, templates of this project, each node's
     launch values as a launch of its template would check them; a 422 names the field."""
@@ -150,19 +139,19 @@ def create_workflow(
 
 
 @router.get("/workflows/{workflow_id}")
-def read_workflow(workflow: ViewedWorkflow, session: SessionDep) -> WorkflowRead:
+def read_workflow(workflow: ViewedWorkflow, session: SessionDep) -> schemas.WorkflowRead:
     return _read(session, workflow)
 
 
 @router.patch("/workflows/{workflow_id}")
 def update_workflow(
     workflow: ViewedWorkflow,
-    body: WorkflowUpdate,
+    body: schemas.WorkflowUpdate,
     rights: Editor,
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
-) -> WorkflowRead:
+) -> schemas.WorkflowRead:
     """Only the fields sent change; ``nodes`` and ``edges`` replace the graph as a whole.
     Workflow runs under way keep the document they were launched with."""
     updated = service.update_workflow(
@@ -180,7 +169,7 @@ def delete_workflow(
 
 
 @router.post("/workflows/{workflow_id}/launch", status_code=status.HTTP_201_CREATED)
-def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> WorkflowRunRead:
+def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> schemas.WorkflowRunRead:
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
     session, rights, actor = launching.session, launching.rights, launching.actor
@@ -191,18 +180,18 @@ def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> Workfl
 
 @router.get("/workflow-runs")
 def list_workflow_runs(
-    rights: Viewer, session: SessionDep, filters: Annotated[WorkflowRunFilters, Query()]
-) -> WorkflowRunPage:
+    rights: Viewer, session: SessionDep, filters: Annotated[schemas.WorkflowRunFilters, Query()]
+) -> schemas.WorkflowRunPage:
     """Newest first, keyset-paged by id like runs (``before_id``)."""
     rows, next_before = service.list_runs(session, rights.project, filters)
     items = [_run_read(session, w, rights, launcher=name, caller=None) for w, name in rows]
-    return WorkflowRunPage(items=items, next_before_id=next_before)
+    return schemas.WorkflowRunPage(items=items, next_before_id=next_before)
 
 
 @router.get("/workflow-runs/{workflow_run_id}")
 def read_workflow_run(
     wrun: ViewedRun, rights: Viewer, session: SessionDep, actor: ActorDep
-) -> WorkflowRunRead:
+) -> schemas.WorkflowRunRead:
     """Its status and each node's: status, run, decision and why; for an approval node, who
     may decide it and whether the caller may (``approval``)."""
     launcher = service.launcher_name(session, wrun)
@@ -210,7 +199,7 @@ def read_workflow_run(
 
 
 @router.post("/workflow-runs/{workflow_run_id}/cancel")
-def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> WorkflowRunRead:
+def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> schemas.WorkflowRunRead:
     """Needs run:cancel. Cancels the node runs under way and every node not decided; the
     workflow run is ``canceled`` once they stopped. 409 when it already ended."""
     launching.rights.require(Action.RUN_CANCEL)
@@ -221,8 +210,8 @@ def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> WorkflowRun
 
 
 def _decide(
-    approve: bool, wrun: WorkflowRun, key: str, body: Decision | None, launching: Launching
-) -> WorkflowRunRead:
+    approve: bool, wrun: WorkflowRun, key: str, body: schemas.Decision | None, launching: Launching
+) -> schemas.WorkflowRunRead:
     comment = body.comment if body is not None else ""
     session, cipher, queue = launching.session, launching.cipher, launching.queue
     service.decide(
@@ -240,7 +229,7 @@ def _decide(
     return _moved_on(wrun, launching)
 
 
-def _moved_on(wrun: WorkflowRun, launching: Launching) -> WorkflowRunRead:
+def _moved_on(wrun: WorkflowRun, launching: Launching) -> schemas.WorkflowRunRead:
     """The workflow run as the caller who moved it on sees it."""
     launcher = service.launcher_name(launching.session, wrun)
     return _run_read(
@@ -250,8 +239,8 @@ def _moved_on(wrun: WorkflowRun, launching: Launching) -> WorkflowRunRead:
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
 def approve_node(
-    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: Decision | None = None
-) -> WorkflowRunRead:
+    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: schemas.Decision | None = None
+) -> schemas.WorkflowRunRead:
     """Needs workflow:approve (operators and above; not a template grant), and someone other
     than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
     says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
@@ -261,8 +250,8 @@ def approve_node(
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/deny")
 def deny_node(
-    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: Decision | None = None
-) -> WorkflowRunRead:
+    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: schemas.Decision | None = None
+) -> schemas.WorkflowRunRead:
     """As approve, except that the run's launcher may deny (withdraw) their own request; the
     node fails, and its failure edges fire."""
     return _decide(False, wrun, key, body, launching)
@@ -271,7 +260,7 @@ def deny_node(
 @approvals.get("")
 def list_waiting_approvals(
     session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
-) -> Page[WaitingApproval]:
+) -> Page[schemas.WaitingApproval]:
     """The approvals inbox: approval nodes waiting for a decision the caller may give, across
     projects (workflow:approve there, and not the launcher of a run whose node says
     ``approver_must_differ``), the longest waiting first; ``total`` counts them all."""
