@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.access.policy import Action
 from steward.api.deps import (
@@ -15,9 +15,19 @@ from steward.api.deps import (
     ViewedRun,
     ViewedTemplate,
 )
+from steward.bounds import Offset
 from steward.db import utcnow
 from steward.plans import approvers, inbox, read, service
-from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead, WaitingPlan
+from steward.plans.schemas import (
+    ApprovalCreate,
+    PlanCreate,
+    PlanHostPage,
+    PlanHostParams,
+    PlanRead,
+    PlanTaskPage,
+    PlanTaskParams,
+    WaitingPlan,
+)
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import RunRead
@@ -88,10 +98,33 @@ def launch_plan(
 
 @router.get("/runs/{run_id}/plan")
 def read_plan(run: ViewedRun, rights: AccessDep, actor: ActorDep, session: SessionDep) -> PlanRead:
-    """What the plan would change: the summary line, the hosts, the results grouped by task
-    (unknowns first) with their diffs; its expiry, binding, approval and apply. 409 for a run
-    that is not a plan."""
+    """What the plan would change: the summary line, the counts, the hosts, its first results
+    grouped by task (unknowns first) with their diffs (every task: ``…/plan/tasks``); its
+    expiry, binding, approval and apply. 409 for a run that is not a plan."""
     return read.read(session, rights, actor, run)
+
+
+@router.get("/runs/{run_id}/plan/tasks")
+def read_plan_tasks(
+    run: ViewedRun, session: SessionDep, page: Annotated[PlanTaskParams, Query()]
+) -> PlanTaskPage:
+    """The plan's tasks, unknowns first, each with its host count (its diffs:
+    ``…/plan/tasks/{key}/hosts``), paged by ``limit`` and ``after`` (the last task's key).
+    409 for a run that is not a plan."""
+    return read.task_page(session, run, page.after, page.limit)
+
+
+TaskKey = Annotated[Offset, Path(description="the task's key (``PlanTaskEntry.key``)")]
+
+
+@router.get("/runs/{run_id}/plan/tasks/{task}/hosts")
+def read_plan_task_hosts(
+    run: ViewedRun, task: TaskKey, session: SessionDep, page: Annotated[PlanHostParams, Query()]
+) -> PlanHostPage:
+    """One task's results with their diffs (masked, bounded) or reasons, paged by ``limit``
+    and ``after`` (the last result's counter). 409 for a run that is not a plan, 404 for a
+    task it does not have."""
+    return read.task_hosts(session, run, task, page.after, page.limit)
 
 
 @router.post("/runs/{run_id}/apply", status_code=status.HTTP_201_CREATED)
