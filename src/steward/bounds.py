@@ -217,6 +217,7 @@ EnvVars = Annotated[
 Id = Annotated[int, Field(ge=1, le=ID_MAX)]
 # positions and offsets: a bound given again in Field() would lose to these, so each has its own
 Offset = Annotated[int, Field(ge=0, le=POSITION_MAX)]  # an OFFSET, an event counter to start after
+Counter = Annotated[int, Field(ge=1, le=POSITION_MAX)]  # an event counter: the first is 1
 LineAfter = Annotated[int, Field(ge=-1, le=POSITION_MAX)]  # a line number to start after (-1: all)
 PlanTasksLimit = Annotated[int, Field(ge=1, le=PLAN_TASKS_PAGE_MAX)]
 PlanHostsLimit = Annotated[int, Field(ge=1, le=PLAN_HOSTS_PAGE_MAX)]

@@ -15,7 +15,7 @@ from steward.api.deps import (
     ViewedRun,
     ViewedTemplate,
 )
-from steward.bounds import Offset
+from steward.bounds import Counter
 from steward.db import utcnow
 from steward.plans import approvers, inbox, read, service
 from steward.plans.schemas import (
@@ -114,7 +114,7 @@ def read_plan_tasks(
     return read.task_page(session, run, page.after, page.limit)
 
 
-TaskKey = Annotated[Offset, Path(description="the task's key (``PlanTaskEntry.key``)")]
+TaskKey = Annotated[Counter, Path(description="the task's key (``PlanTaskEntry.key``)")]
 
 
 @router.get("/runs/{run_id}/plan/tasks/{task}/hosts")
