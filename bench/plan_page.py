@@ -182,11 +182,12 @@ def main() -> int:
     print(f"summary: {summary}\n")
     print("| measure | p50 ms | p95 ms | bytes | target |")
     print("|---|---|---|---|---|")
-    for name, (p50, p95, size) in cases.items():
-        print(f"| {name} | {p50:.1f} | {p95:.1f} | {size:,} | ≤ {TARGET_MS} ms (summary) |")
+    for n, (name, (p50, p95, size)) in enumerate(cases.items()):
+        target = f"≤ {TARGET_MS} ms" if n == 0 else ""  # the summary's request
+        print(f"| {name} | {p50:.1f} | {p95:.1f} | {size:,} | {target} |")
     for name, value in console.items():
         shown = f"{value} ms" if name.endswith("_ms") else str(value)
-        target = f"≤ {TARGET_MS} ms" if name.startswith("summary") else ""
+        target = f"≤ {TARGET_MS} ms" if name.startswith("summary_visible_page") else ""
         print(f"| console: {name} | {shown} | | | {target} |")
     return 0
 
