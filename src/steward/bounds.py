@@ -65,6 +65,8 @@ PLAN_DIFF_RUN_MAX = 8 * MIB
 # a host's facts as JSON before compression (``hosts.facts``): the default of the setting
 FACTS_MAX_BYTES = 256 * KIB
 PLAN_COMMENT_MAX = 2000  # an approval's comment
+PLAN_TASKS_PAGE_MAX = 500  # tasks of a plan in one page (each a line: name, path, host count)
+PLAN_HOSTS_PAGE_MAX = 200  # one task's host results in one page, each with its diff
 WEBHOOK_EXTRACTORS_MAX = 50
 WEBHOOK_PATH_MAX = 200  # a dotted path into a JSON body (a.b.0.c), or a header name
 WEBHOOK_HEADERS_MAX = 100  # headers kept with a delivery, or given to a test delivery
@@ -215,7 +217,10 @@ EnvVars = Annotated[
 Id = Annotated[int, Field(ge=1, le=ID_MAX)]
 # positions and offsets: a bound given again in Field() would lose to these, so each has its own
 Offset = Annotated[int, Field(ge=0, le=POSITION_MAX)]  # an OFFSET, an event counter to start after
+Counter = Annotated[int, Field(ge=1, le=POSITION_MAX)]  # an event counter: the first is 1
 LineAfter = Annotated[int, Field(ge=-1, le=POSITION_MAX)]  # a line number to start after (-1: all)
+PlanTasksLimit = Annotated[int, Field(ge=1, le=PLAN_TASKS_PAGE_MAX)]
+PlanHostsLimit = Annotated[int, Field(ge=1, le=PLAN_HOSTS_PAGE_MAX)]
 TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
 # a run's ansible-playbook options: a template's values, a launch's overrides, a run's parameters
 Verbosity = Annotated[int, Field(ge=0, le=VERBOSITY_MAX)]  # -v … -vvvv

@@ -285,6 +285,14 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
         Probe("project", 409),
         Probe("t2", 409, R2),
     ],
+    ("GET", "/projects/{project_id}/runs/{run_id}/plan/tasks"): [
+        Probe("project", 409),
+        Probe("t2", 409, R2),
+    ],
+    ("GET", "/projects/{project_id}/runs/{run_id}/plan/tasks/{task}/hosts"): [
+        Probe("project", 409),
+        Probe("t2", 409, R2),
+    ],
     ("POST", "/projects/{project_id}/runs/{run_id}/apply"): [
         Probe("t1_run", 409),
         Probe("t2_run", 409, R2),
@@ -458,6 +466,7 @@ DEFAULT_PATH = {
     "workflow_run_id": "wr1",
     "key": "approval_key",
     "host": "host_name",
+    "task": "missing",  # a plan's task key: r1 and r2 are not plans (409 first)
 }
 
 

@@ -172,6 +172,7 @@ def world(world_client: TestClient) -> World:
             "workflow_run_id": workflow_run,
             "key": "gate",
             "host": "localhost",  # a host name (the hosts view): known or not, a 404 at most
+            "task": 1,  # a plan's task key: run_id is not a plan (409 once the key is valid)
         },
     )
 

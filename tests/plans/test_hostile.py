@@ -1,31 +1,36 @@
-"""Hostile cases of plans, each with its control: another project's plan, a viewer planning or
+"""Hostile cases of plans, each with its control: another project's plan (and its tasks' pages),
+a page beyond its bound, a viewer planning or
 applying, the launcher approving, applying a run that is not a plan, an oversized diff; drift:
 another project's, a template not granted, a viewer's "apply to fix"."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 from support import runs as support_runs
 from support import services
+from support.builders import assert_problem, inserted_run, make_project
 from support.runs import NoQueue
 from support.schedules import create_below
 
 from steward.access.actor import Actor
+from steward.bounds import PLAN_HOSTS_PAGE_MAX, PLAN_TASKS_PAGE_MAX
 from steward.db import utcnow
 from steward.drift import read as drift_read
 from steward.errors import InvalidState, NotFound, PermissionDenied
 from steward.execution.ansible.callback.steward_events import unified_diff
 from steward.grants.models import TemplateGrant
-from steward.plans import service
+from steward.plans import read, service
 from steward.projects.models import Project, ProjectMember, ProjectRole
 from steward.repositories.checkout import Reach
 from steward.runs import lifecycle
 from steward.runs import service as runs
-from steward.runs.models import LaunchType, Run, RunChange
+from steward.runs.models import LaunchType, Plan, Run, RunChange, RunKind
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 
@@ -60,6 +65,48 @@ def test_another_projects_plan_is_not_found(db_session: Session) -> None:
     with pytest.raises(NotFound):
         runs.get(db_session, mine, plan.id)  # what {project_id}/runs/{run_id}/… looks up
     assert runs.get(db_session, theirs, plan.id) is plan  # the control
+
+
+def test_another_plans_task_is_not_found_through_mine(db_session: Session) -> None:
+    admin = services.admin(db_session)
+    mine = _plan(db_session, services.project(db_session, "mine"), admin)
+    theirs = _plan(db_session, services.project(db_session, "theirs"), admin)
+    db_session.add(
+        RunChange(run_id=theirs.id, counter=7, host="db1", task="secret", task_path="s.yml:1",
+                  occurrence=1, action="copy", outcome="change", diff="+their secret\n")
+    )  # fmt: skip
+    db_session.flush()
+    with pytest.raises(NotFound, match="no task 7"):
+        read.task_hosts(db_session, mine, 7, None, 50)
+    assert read.task_page(db_session, mine, None, 50).items == []
+    # the control: their plan answers with its diff
+    assert read.task_hosts(db_session, theirs, 7, None, 50).items[0].diff == "+their secret\n"
+
+
+def test_task_pages_of_another_projects_plan_and_beyond_their_bound(
+    module_client: TestClient,
+) -> None:
+    client = module_client
+    mine, theirs = make_project(client, "pages-mine"), make_project(client, "pages-theirs")
+    with client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
+        plan = inserted_run(theirs, None, RunStatus.SUCCESSFUL, kind=RunKind.PLAN)
+        session.add(plan)
+        session.flush()
+        session.add(Plan(run_id=plan.id, expires_at=utcnow() + dt.timedelta(hours=1)))
+        session.add(
+            RunChange(run_id=plan.id, counter=3, host="db1", task="t", task_path="s.yml:1",
+                      occurrence=1, action="copy", outcome="change", diff="+x\n")
+        )  # fmt: skip
+        session.commit()
+        plan_id = plan.id
+    tasks, hosts = f"runs/{plan_id}/plan/tasks", f"runs/{plan_id}/plan/tasks/3/hosts"
+    for path in (tasks, hosts):
+        assert_problem(client.get(f"/api/v1/projects/{mine}/{path}"), 404, "run")
+        assert client.get(f"/api/v1/projects/{theirs}/{path}").status_code == 200  # control
+    for path, bound in ((tasks, PLAN_TASKS_PAGE_MAX), (hosts, PLAN_HOSTS_PAGE_MAX)):
+        url = f"/api/v1/projects/{theirs}/{path}"
+        assert_problem(client.get(url, params={"limit": bound + 1}), 422, "limit")
+        assert client.get(url, params={"limit": bound}).status_code == 200  # the control
 
 
 def test_a_viewer_may_neither_plan_nor_apply(db_session: Session) -> None:

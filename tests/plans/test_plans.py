@@ -284,3 +284,23 @@ def test_a_plan_needing_approval_is_approved_by_another_person_only(bench: Bench
     assert read["apply_refusal"] == ""
     run = bench.client.get(bench.url(f"runs/{plan_id}")).json()
     assert run["plan"]["approval"] == "approved"
+
+
+def test_the_plans_tasks_and_a_tasks_hosts_are_paged(bench: Bench, planned: dict[str, Any]) -> None:
+    run_id = planned["run"]["id"]
+    first = bench.client.get(bench.url(f"runs/{run_id}/plan/tasks"), params={"limit": 3})
+    assert first.status_code == 200, first.text
+    page = first.json()
+    assert [t["outcome"] for t in page["items"]] == ["unknown", "unknown", "change"]
+    rest = bench.client.get(
+        bench.url(f"runs/{run_id}/plan/tasks"), params={"after": page["next_after"]}
+    ).json()
+    names = [t["task"] for t in page["items"] + rest["items"]]
+    assert names == [t["task"] for t in planned["plan"]["tasks"]]  # the read's order, all of it
+    assert rest["next_after"] is None
+    config = next(t for t in page["items"] + rest["items"] if t["task"] == "write the config")
+    assert config["host_count"] == 1
+    hosts = bench.client.get(bench.url(f"runs/{run_id}/plan/tasks/{config['key']}/hosts"))
+    assert hosts.status_code == 200, hosts.text
+    assert [h["host"] for h in hosts.json()["items"]] == ["localhost"]
+    assert "+port=8080" in hosts.json()["items"][0]["diff"]

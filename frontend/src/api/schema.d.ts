@@ -1993,11 +1993,55 @@ export interface paths {
     };
     /**
      * Read Plan
-     * @description What the plan would change: the summary line, the hosts, the results grouped by task
-     *     (unknowns first) with their diffs; its expiry, binding, approval and apply. 409 for a run
-     *     that is not a plan.
+     * @description What the plan would change: the summary line, the counts, the hosts, its first results
+     *     grouped by task (unknowns first) with their diffs (every task: ``…/plan/tasks``); its
+     *     expiry, binding, approval and apply. 409 for a run that is not a plan.
      */
     get: operations["read_plan_api_v1_projects__project_id__runs__run_id__plan_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/plan/tasks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Plan Tasks
+     * @description The plan's tasks, unknowns first, each with its host count (its diffs:
+     *     ``…/plan/tasks/{key}/hosts``), paged by ``limit`` and ``after`` (the last task's key).
+     *     409 for a run that is not a plan.
+     */
+    get: operations["read_plan_tasks_api_v1_projects__project_id__runs__run_id__plan_tasks_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/runs/{run_id}/plan/tasks/{task}/hosts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read Plan Task Hosts
+     * @description One task's results with their diffs (masked, bounded) or reasons, paged by ``limit``
+     *     and ``after`` (the last result's counter). 409 for a run that is not a plan, 404 for a
+     *     task it does not have.
+     */
+    get: operations["read_plan_task_hosts_api_v1_projects__project_id__runs__run_id__plan_tasks__task__hosts_get"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5406,6 +5450,19 @@ export interface components {
        */
       reason: string;
     };
+    /** PlanHostPage */
+    PlanHostPage: {
+      /**
+       * Items
+       * @description one task's results, in the order they came
+       */
+      items: components["schemas"]["PlanHostItem"][];
+      /**
+       * Next After
+       * @description pass as after= to continue; null at the end
+       */
+      next_after: number | null;
+    };
     /** PlanRead */
     PlanRead: {
       /** Run Id */
@@ -5426,10 +5483,13 @@ export interface components {
       unknown_count: number;
       /**
        * Tasks
-       * @description grouped by task, unknowns first
+       * @description its first results grouped by task, unknowns first (every task, paged: …/plan/tasks, and a task's hosts: …/plan/tasks/{key}/hosts)
        */
       tasks: components["schemas"]["PlanTask"][];
-      /** Tasks Truncated */
+      /**
+       * Tasks Truncated
+       * @description more results than ``tasks`` lists
+       */
       tasks_truncated: boolean;
       /**
        * Expires At
@@ -5467,6 +5527,54 @@ export interface components {
       outcome: "change" | "unknown";
       /** Hosts */
       hosts: components["schemas"]["PlanHostItem"][];
+    };
+    /**
+     * PlanTaskEntry
+     * @description One task of a plan's task list, without its hosts' diffs (``…/plan/tasks/{key}/hosts``).
+     */
+    PlanTaskEntry: {
+      /**
+       * Key
+       * @description the event counter of its first result: its hosts are read at …/plan/tasks/{key}/hosts, and it is the next page's after=
+       */
+      key: number;
+      /** Task */
+      task: string;
+      /**
+       * Task Path
+       * @description file:line of the task in the plan's commit
+       */
+      task_path: string;
+      /** Action */
+      action: string;
+      /**
+       * Outcome
+       * @enum {string}
+       */
+      outcome: "change" | "unknown";
+      /**
+       * Host Count
+       * @description hosts it would change (or cannot predict)
+       */
+      host_count: number;
+      /**
+       * Result Count
+       * @description its results (a loop or a task run twice: more)
+       */
+      result_count: number;
+    };
+    /** PlanTaskPage */
+    PlanTaskPage: {
+      /**
+       * Items
+       * @description grouped by task, unknowns first
+       */
+      items: components["schemas"]["PlanTaskEntry"][];
+      /**
+       * Next After
+       * @description pass as after= to continue; null at the end
+       */
+      next_after: number | null;
     };
     /**
      * PlaybookList
@@ -19845,6 +19953,182 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PlanRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_plan_tasks_api_v1_projects__project_id__runs__run_id__plan_tasks_get: {
+    parameters: {
+      query?: {
+        /** @description the key of the last task of the previous page */
+        after?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlanTaskPage"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  read_plan_task_hosts_api_v1_projects__project_id__runs__run_id__plan_tasks__task__hosts_get: {
+    parameters: {
+      query?: {
+        /** @description the counter of the last result of the previous page */
+        after?: number | null;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description the task's key (``PlanTaskEntry.key``) */
+        task: number;
+        run_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PlanHostPage"];
         };
       };
       /** @description Not authenticated */

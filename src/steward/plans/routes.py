@@ -2,13 +2,23 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.access.policy import Action
 from steward.api import deps
+from steward.bounds import Counter
 from steward.db import utcnow
 from steward.plans import approvers, inbox, read, service
-from steward.plans.schemas import ApprovalCreate, PlanCreate, PlanRead, WaitingPlan
+from steward.plans.schemas import (
+    ApprovalCreate,
+    PlanCreate,
+    PlanHostPage,
+    PlanHostParams,
+    PlanRead,
+    PlanTaskPage,
+    PlanTaskParams,
+    WaitingPlan,
+)
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import RunRead
@@ -81,10 +91,36 @@ def launch_plan(
 def read_plan(
     run: deps.ViewedRun, rights: deps.AccessDep, actor: deps.ActorDep, session: deps.SessionDep
 ) -> PlanRead:
-    """What the plan would change: the summary line, the hosts, the results grouped by task
-    (unknowns first) with their diffs; its expiry, binding, approval and apply. 409 for a run
-    that is not a plan."""
+    """What the plan would change: the summary line, the counts, the hosts, its first results
+    grouped by task (unknowns first) with their diffs (every task: ``…/plan/tasks``); its
+    expiry, binding, approval and apply. 409 for a run that is not a plan."""
     return read.read(session, rights, actor, run)
+
+
+@router.get("/runs/{run_id}/plan/tasks")
+def read_plan_tasks(
+    run: deps.ViewedRun, session: deps.SessionDep, page: Annotated[PlanTaskParams, Query()]
+) -> PlanTaskPage:
+    """The plan's tasks, unknowns first, each with its host count (its diffs:
+    ``…/plan/tasks/{key}/hosts``), paged by ``limit`` and ``after`` (the last task's key).
+    409 for a run that is not a plan."""
+    return read.task_page(session, run, page.after, page.limit)
+
+
+TaskKey = Annotated[Counter, Path(description="the task's key (``PlanTaskEntry.key``)")]
+
+
+@router.get("/runs/{run_id}/plan/tasks/{task}/hosts")
+def read_plan_task_hosts(
+    run: deps.ViewedRun,
+    task: TaskKey,
+    session: deps.SessionDep,
+    page: Annotated[PlanHostParams, Query()],
+) -> PlanHostPage:
+    """One task's results with their diffs (masked, bounded) or reasons, paged by ``limit``
+    and ``after`` (the last result's counter). 409 for a run that is not a plan, 404 for a
+    task it does not have."""
+    return read.task_hosts(session, run, task, page.after, page.limit)
 
 
 @router.post("/runs/{run_id}/apply", status_code=status.HTTP_201_CREATED)

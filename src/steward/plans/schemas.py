@@ -3,9 +3,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
-from steward.bounds import PLAN_COMMENT_MAX
+from steward.bounds import PLAN_COMMENT_MAX, Offset, PlanHostsLimit, PlanTasksLimit
 from steward.runs.status import RunStatus
 from steward.schemas import RequestModel, ResponseModel
 from steward.templates.launch import LaunchOverrides
@@ -38,6 +38,45 @@ class PlanTask(ResponseModel):
     hosts: list[PlanHostItem]
 
 
+class PlanTaskEntry(ResponseModel):
+    """One task of a plan's task list, without its hosts' diffs (``…/plan/tasks/{key}/hosts``)."""
+
+    key: int = Field(
+        description="the event counter of its first result: its hosts are read at"
+        " …/plan/tasks/{key}/hosts, and it is the next page's after="
+    )
+    task: str
+    task_path: str = Field(description="file:line of the task in the plan's commit")
+    action: str
+    outcome: Literal["change", "unknown"]
+    host_count: int = Field(description="hosts it would change (or cannot predict)")
+    result_count: int = Field(description="its results (a loop or a task run twice: more)")
+
+
+class PlanTaskPage(ResponseModel):
+    items: list[PlanTaskEntry] = Field(description="grouped by task, unknowns first")
+    next_after: int | None = Field(description="pass as after= to continue; null at the end")
+
+
+class PlanHostPage(ResponseModel):
+    items: list[PlanHostItem] = Field(description="one task's results, in the order they came")
+    next_after: int | None = Field(description="pass as after= to continue; null at the end")
+
+
+class PlanTaskParams(BaseModel):
+    after: Offset | None = Field(
+        default=None, description="the key of the last task of the previous page"
+    )
+    limit: PlanTasksLimit = 50
+
+
+class PlanHostParams(BaseModel):
+    after: Offset | None = Field(
+        default=None, description="the counter of the last result of the previous page"
+    )
+    limit: PlanHostsLimit = 50
+
+
 class PlanApproval(ResponseModel):
     required: bool
     state: Literal["not_needed", "waiting", "approved", "rejected"]
@@ -68,8 +107,11 @@ class PlanRead(ResponseModel):
     host_count: int
     task_count: int
     unknown_count: int
-    tasks: list[PlanTask] = Field(description="grouped by task, unknowns first")
-    tasks_truncated: bool
+    tasks: list[PlanTask] = Field(
+        description="its first results grouped by task, unknowns first (every task, paged:"
+        " …/plan/tasks, and a task's hosts: …/plan/tasks/{key}/hosts)"
+    )
+    tasks_truncated: bool = Field(description="more results than ``tasks`` lists")
     expires_at: dt.datetime
     expired: bool
     binding: PlanBinding

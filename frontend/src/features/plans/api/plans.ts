@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
 
 export type Plan = Schemas["PlanRead"];
+export type PlanTaskEntry = Schemas["PlanTaskEntry"];
 export type WaitingPlan = Schemas["WaitingPlan"];
 
 const planKey = (projectId: number, runId: number) =>
@@ -19,6 +20,49 @@ export function usePlan(projectId: number, runId: number, version: string) {
           signal,
         }),
       ),
+  });
+}
+
+/** A page of tasks (and of one task's hosts) asked at a time. */
+export const PLAN_PAGE = 50;
+
+/** The plan's tasks, unknowns first, a page at a time (each with its host count; its diffs:
+ * `usePlanTaskHosts`). */
+export function usePlanTasks(projectId: number, runId: number, version: string) {
+  return useInfiniteQuery({
+    queryKey: [...planKey(projectId, runId), "tasks", version],
+    queryFn: ({ pageParam, signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/runs/{run_id}/plan/tasks", {
+          params: {
+            path: { project_id: projectId, run_id: runId },
+            query: { after: pageParam, limit: PLAN_PAGE },
+          },
+          signal,
+        }),
+      ),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (page) => page.next_after ?? undefined,
+  });
+}
+
+/** One task's results with their diffs, a page at a time; asked once `enabled` (expanded). */
+export function usePlanTaskHosts(projectId: number, runId: number, task: number, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...planKey(projectId, runId), "task", task],
+    queryFn: ({ pageParam, signal }) =>
+      unwrap(
+        api.GET("/api/v1/projects/{project_id}/runs/{run_id}/plan/tasks/{task}/hosts", {
+          params: {
+            path: { project_id: projectId, run_id: runId, task },
+            query: { after: pageParam, limit: PLAN_PAGE },
+          },
+          signal,
+        }),
+      ),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (page) => page.next_after ?? undefined,
+    enabled,
   });
 }
 

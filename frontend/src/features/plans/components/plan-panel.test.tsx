@@ -59,11 +59,34 @@ const PLAN: Plan = {
   apply_refusal: "plan 7 waits for an approval",
 };
 
+// the same tasks as the task pages give them: one page, each task's hosts asked apart
+const TASKS: Schemas["PlanTaskPage"] = {
+  items: PLAN.tasks.map((task) => ({
+    key: task.hosts[0]?.counter ?? 0,
+    task: task.task,
+    task_path: task.task_path,
+    action: task.action,
+    outcome: task.outcome,
+    host_count: task.hosts.length,
+    result_count: task.hosts.length,
+  })),
+  next_after: null,
+};
+
 function show(run: Schemas["RunRead"], plan?: Plan) {
   const client = testQueryClient();
   if (plan) {
     const key = ["projects", run.project_id, "runs", run.id, "plan"];
-    client.setQueryData([...key, `${run.status}:${run.event_count}`], plan);
+    const version = `${run.status}:${run.event_count}`;
+    client.setQueryData([...key, version], plan);
+    client.setQueryData([...key, "tasks", version], { pages: [TASKS], pageParams: [undefined] });
+    for (const task of plan.tasks) {
+      const page: Schemas["PlanHostPage"] = { items: task.hosts, next_after: null };
+      client.setQueryData([...key, "task", task.hosts[0]?.counter ?? 0], {
+        pages: [page],
+        pageParams: [undefined],
+      });
+    }
   }
   renderWithProviders(
     <MemoryRouter>

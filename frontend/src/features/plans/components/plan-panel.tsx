@@ -3,8 +3,16 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Schemas } from "@/api/client";
 import { QueryState } from "@/components/query-state";
-import { type Plan, useApplyPlan, useDecidePlan, usePlan } from "@/features/plans/api/plans";
-import { PlanTaskCard } from "@/features/plans/components/plan-task";
+import {
+  PLAN_PAGE,
+  type Plan,
+  useApplyPlan,
+  useDecidePlan,
+  usePlan,
+  usePlanTasks,
+} from "@/features/plans/api/plans";
+import { PlanTaskEntryCard } from "@/features/plans/components/plan-task";
+import { moreLabel, OPEN_AT_ONCE, taskTotal } from "@/features/plans/lib/paging";
 import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -96,17 +104,53 @@ function PlanView({ run, plan }: { run: Run; plan: Plan }) {
       </Group>
       <PlanApproval run={run} plan={plan} />
       <PlanApply run={run} plan={plan} />
-      {plan.tasks.length === 0 ? (
+      <PlanTasks run={run} plan={plan} />
+    </Stack>
+  );
+}
+
+/** The plan's tasks, a page at a time after the summary; the first few open with their diffs. */
+function PlanTasks({ run, plan }: { run: Run; plan: Plan }) {
+  const pages = usePlanTasks(run.project_id, run.id, `${run.status}:${run.event_count}`);
+  const total = taskTotal(plan);
+  if (total === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        Nothing would change.
+      </Text>
+    );
+  }
+  const tasks = pages.data?.pages.flatMap((page) => page.items) ?? [];
+  const more = moreLabel(tasks.length, total, PLAN_PAGE, "task");
+  return (
+    <Stack gap="sm" aria-label="Plan tasks">
+      {pages.isPending && (
         <Text size="sm" c="dimmed">
-          Nothing would change.
+          Loading the tasks
         </Text>
-      ) : (
-        plan.tasks.map((task) => <PlanTaskCard key={task.task_path || task.task} task={task} />)
       )}
-      {plan.tasks_truncated && (
-        <Text size="xs" c="dimmed">
-          The first results are shown; the run's output has every diff.
+      {pages.error && (
+        <Text size="sm" c="red">
+          Could not load the tasks: {pages.error.message}
         </Text>
+      )}
+      {tasks.map((task, index) => (
+        <PlanTaskEntryCard
+          key={task.key}
+          projectId={run.project_id}
+          runId={run.id}
+          task={task}
+          open={index < OPEN_AT_ONCE}
+        />
+      ))}
+      {pages.hasNextPage && more && (
+        <Button
+          variant="default"
+          loading={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
+          {more}
+        </Button>
       )}
     </Stack>
   );
