@@ -14,7 +14,7 @@ from support.apps import settings_for, shared_client
 from support.builders import Workbench
 
 from steward.config import Settings
-from steward.server import build_app
+from steward.server import LOOPS, build_app
 
 # Real services from the system binaries (see tests/support/__init__.py); cheap password hashes
 # and no network beyond this machine (support.isolation).
@@ -62,16 +62,29 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
 
 
 @pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
+def client(settings: Settings, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """The real app, authenticated as the bootstrap admin with its seeded token "tests".
 
     The database is a copy of one already migrated (support.databases): Alembic finding nothing
-    to do cost ~0.1 s a test; migrating at start is what every `steward serve` test does."""
-    app = build_app(settings, migrate=False)
+    to do cost ~0.1 s a test; migrating at start is what every `steward serve` test does.
+    The app runs its queue (the dispatcher) and only the background loops a test names with
+    ``@pytest.mark.loops("notifier", ...)`` (``steward.server.LOOPS``): their first ticks
+    were ~40 % of this fixture's cost in a test that looks at none of them."""
+    app = build_app(settings, migrate=False, loops=loops_of(request))
     with TestClient(app) as c:
         c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield c
     app.state.runtime.engine.dispose()  # give the connections back before the database is dropped
+
+
+def loops_of(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    names = tuple(name for mark in request.node.iter_markers("loops") for name in mark.args)
+    unknown = set(names) - set(LOOPS)
+    if unknown:
+        raise pytest.UsageError(
+            f"unknown loops {sorted(unknown)}: steward.server.LOOPS has {list(LOOPS)}"
+        )
+    return names
 
 
 @pytest.fixture(scope="module")

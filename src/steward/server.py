@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection
 
 from fastapi import FastAPI
 
 from steward import migrations
-from steward.app import create_app
+from steward.app import Lifecycle, create_app
 from steward.audit.streamer import Streamer
 from steward.auth.bootstrap import ensure_admin, no_user_yet, welcome
 from steward.config import Settings
@@ -26,7 +27,23 @@ from steward.workflows.ticker import WorkflowTicker
 log = logging.getLogger(__name__)
 
 
-def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
+# The server's background loops besides the queue, by name (a loop's thread has the same name).
+LOOPS: dict[str, Callable[[Runtime, LocalDispatcher | CeleryQueue], Lifecycle]] = {
+    "scheduler": Scheduler,
+    "workflows": WorkflowTicker,
+    "notifier": lambda runtime, _queue: Notifier(runtime),
+    "streamer": lambda runtime, _queue: Streamer(runtime),
+    "pruner": lambda runtime, _queue: Pruner(runtime),
+    "directory": lambda runtime, _queue: DirectorySync(runtime),
+    "health": lambda runtime, _queue: HealthSweeper(runtime),
+}
+
+
+def build_app(
+    settings: Settings, *, migrate: bool = True, loops: Collection[str] = tuple(LOOPS)
+) -> FastAPI:
+    """The server: ``loops`` names the background loops it runs beside the queue (all of them;
+    the tests start only those a test looks at)."""
     runtime = Runtime.build(settings)
     reserved.warm()  # what launch values may not set, derived from Ansible in the background
     if migrate:
@@ -51,16 +68,7 @@ def build_app(settings: Settings, *, migrate: bool = True) -> FastAPI:
     return create_app(
         runtime,
         queue,
-        [
-            queue,
-            Scheduler(runtime, queue),
-            WorkflowTicker(runtime, queue),
-            Notifier(runtime),
-            Streamer(runtime),
-            Pruner(runtime),
-            DirectorySync(runtime),
-            HealthSweeper(runtime),
-        ],
+        [queue, *(make(runtime, queue) for name, make in LOOPS.items() if name in loops)],
     )
 
 

@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from support.builders import make_project
 from support.notifications import (
@@ -26,6 +27,8 @@ from steward.db import utcnow
 from steward.notifications.models import Message, MessageStatus
 
 from .conftest import BASE_URL
+
+pytestmark = pytest.mark.loops("notifier")
 
 HMAC_SECRET = "hmac-secret-never-shown-5b2e"
 SMTP_PASSWORD = "smtp-password-never-shown-8c1a"

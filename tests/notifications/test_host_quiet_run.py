@@ -16,7 +16,7 @@ from support.notifications import (
     webhook_destination,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only]
+pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only, pytest.mark.loops("notifier")]
 
 # localhost twice, under two names: db2 sleeps on the task, db1 answers at once (skipped: no
 # module to start, which takes seconds on a busy machine)

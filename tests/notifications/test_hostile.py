@@ -137,6 +137,7 @@ def test_a_slack_url_or_smtp_host_into_a_blocked_network_is_refused_at_save(
     assert_problem(response, 422, "config.host")
 
 
+@pytest.mark.loops("notifier")
 def test_an_address_that_became_blocked_is_refused_at_send_time(
     client: TestClient, project: int, hmac_key: int
 ) -> None:
@@ -286,6 +287,7 @@ def test_another_projects_key_is_not_lent(client: TestClient, project: int) -> N
     assert_problem(response, 422, "secret_key_id")
 
 
+@pytest.mark.loops("notifier")
 def test_redirects_are_not_followed(client: TestClient, project: int, hmac_key: int) -> None:
     metadata = f"http://{METADATA}/latest/meta-data/"
     with HttpReceiver(always=307, headers={"Location": metadata}) as receiver:

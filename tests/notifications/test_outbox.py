@@ -22,7 +22,7 @@ from steward.runtime import Runtime
 from steward.schedules.models import Schedule
 
 # PostgreSQL too: the outbox written inside the transition's transaction
-pytestmark = pytest.mark.both_databases
+pytestmark = [pytest.mark.both_databases, pytest.mark.loops("notifier")]
 
 
 def runtime_of(workbench: Workbench) -> Runtime:

@@ -24,7 +24,7 @@ from support.waits import wait_until
 from .conftest import BASE_URL
 
 # real runs; what is queried and claimed is also on PostgreSQL in test_outbox and test_delivery
-pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only]
+pytestmark = [pytest.mark.slow, pytest.mark.sqlite_only, pytest.mark.loops("notifier")]
 
 SURVEY_PASSWORD = "survey-p4ssword-never-in-a-message"
 HMAC_SECRET = "signing-secret-of-the-receiver"

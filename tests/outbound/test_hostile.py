@@ -98,6 +98,7 @@ def hook(url: str, key_id: int) -> dict[str, Any]:
     return {"name": "hook", "kind": "webhook", "config": {"url": url}, "secret_key_id": key_id}
 
 
+@pytest.mark.loops("notifier")
 def test_a_webhook_to_loopback_is_refused_at_save_and_at_send_unless_an_admin_allows_it(
     client: TestClient,
 ) -> None:
@@ -126,6 +127,7 @@ def test_a_webhook_to_loopback_is_refused_at_save_and_at_send_unless_an_admin_al
         assert len(receiver.requests) == 1  # nothing more reached it
 
 
+@pytest.mark.loops("notifier")
 def test_a_slack_url_and_an_smtp_host_on_loopback_are_refused_unless_allowed(
     client: TestClient, tmp_path: Path
 ) -> None:
@@ -217,6 +219,7 @@ ANSWER_500 = f"HTTP/1.1 500 {SECRET_WORDS}\r\nContent-Length: 20\r\n\r\n{SECRET_
         ("email", f"554 5.7.1 {SECRET_WORDS}\r\n".encode()),  # an SMTP refusal with words
     ],
 )
+@pytest.mark.loops("notifier")
 def test_what_an_allowed_service_answers_is_never_stored_or_shown(
     client: TestClient, kind: str, greeting: bytes
 ) -> None:

@@ -16,6 +16,8 @@ from support.waits import wait_until
 from steward.auth.models import User
 from steward.config import Settings
 
+pytestmark = pytest.mark.loops("scheduler")
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:

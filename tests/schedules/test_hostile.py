@@ -79,6 +79,7 @@ def create(workbench: Workbench, template_id: int, **body: Any) -> Any:
     return workbench.client.post(workbench.url(f"templates/{template_id}/schedules"), json=full)
 
 
+@pytest.mark.loops("scheduler")
 @pytest.mark.sqlite_only  # what reaches Ansible does not depend on the database
 def test_jinja_in_launch_values_arrives_literal_in_the_scheduled_run(
     workbench: Workbench, settings: Settings, markers_dir: Path

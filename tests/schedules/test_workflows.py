@@ -16,6 +16,8 @@ from support.workflows import Workflows, approval_node, edge, fast, template_nod
 
 from steward.config import Settings
 
+pytestmark = pytest.mark.loops("scheduler", "workflows")
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:

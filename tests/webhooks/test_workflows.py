@@ -15,6 +15,8 @@ from support.workflows import Workflows, approval_node, edge, fast, template_nod
 
 from steward.config import Settings
 
+pytestmark = pytest.mark.loops("workflows")
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:

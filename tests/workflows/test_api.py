@@ -14,6 +14,8 @@ from support.workflows import Workflows, approval_node, edge, template_node
 from steward.keys import rotation
 from steward.workflows.models import Workflow
 
+pytestmark = pytest.mark.loops("workflows")
+
 SURVEY = [
     {"variable": "release", "label": "Release", "type": "text", "required": True},
     {"variable": "db_password", "label": "DB password", "type": "password", "required": True},

@@ -28,6 +28,8 @@ from steward.projects.models import Project
 from steward.workflows import service
 from steward.workflows.models import NodeStatus, Workflow, WorkflowNodeRun
 
+pytestmark = pytest.mark.loops("workflows", "scheduler")
+
 OWN = "the approval of node 'gate' needs someone other than {}, who launched this run"
 
 

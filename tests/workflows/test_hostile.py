@@ -40,7 +40,7 @@ from support.workflows import (
 
 from steward.config import Settings
 
-pytestmark = pytest.mark.security
+pytestmark = [pytest.mark.security, pytest.mark.loops("workflows", "scheduler")]
 
 ECHO = """- hosts: all
   gather_facts: false

@@ -24,6 +24,8 @@ from support.workflows import Workflows, approval_node, edge, node_waiting, temp
 
 from steward.config import Settings
 
+pytestmark = pytest.mark.loops("workflows", "notifier", "scheduler")
+
 BASE_URL = "https://steward.example"
 SECRET = "signing-secret-of-the-approvers"
 

@@ -14,6 +14,8 @@ from support.workflows import (
     template_node,
 )
 
+pytestmark = pytest.mark.loops("workflows")
+
 
 @pytest.fixture
 def flows(workbench: Workbench) -> Workflows:

@@ -18,7 +18,7 @@ from steward.runs.models import Run
 from steward.workflows.models import WorkflowNodeRun, WorkflowRun
 
 # PostgreSQL too: bulk deletes of workflow runs and the rows that point at them
-pytestmark = pytest.mark.both_databases
+pytestmark = [pytest.mark.both_databases, pytest.mark.loops("workflows")]
 
 
 @pytest.fixture
