@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     redeliver_seconds: float = Field(default=30.0, ge=0.05, le=3600)
     cancel_grace_seconds: float = Field(default=5.0, ge=0.1, le=300)
     session_hours: float = Field(default=12.0, gt=0)
+    # an API token's or console session's resolution kept by a server (``auth.credentials``):
+    # a revocation on another server of a cluster takes effect within it; 0 keeps none
+    auth_cache_seconds: float = Field(default=5.0, ge=0, le=60)
     # how long a plan may be applied after it was launched (``plans``)
     plan_ttl_hours: float = Field(default=24.0, gt=0, le=24 * 365)
     # a host's facts kept (``hosts.facts``), as JSON before compression; the biggest facts past

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 # of a row to tables this process may never use itself (runs -> schedules in a worker)
 import steward.models  # noqa: F401
 from steward.audit.service import STREAM_SINKS
+from steward.auth.credentials import Credentials
 from steward.auth.throttle import Rate
 from steward.config import Settings
 from steward.crypto import KeyCipher
@@ -28,16 +29,21 @@ class Runtime:
     sandbox: Sandbox  # what runs and inventory scripts execute in
     previews: Rate  # previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)
     health_checks: Rate  # on-demand health checks per project (STEWARD_HEALTH_CHECKS_PER_MINUTE)
+    credentials: Credentials  # tokens and sessions resolved lately (STEWARD_AUTH_CACHE_SECONDS)
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         engine = make_engine(settings.database_url)
+        # every audit record is queued for the audit stream's sinks (audit.stream)
+        sessions = make_session_factory(engine, {STREAM_SINKS: settings.audit_stream_sinks})
+        credentials = Credentials(settings.auth_cache_seconds)
+        credentials.watch(sessions)
         return cls(
             settings=settings,
             engine=engine,
-            # every audit record is queued for the audit stream's sinks (audit.stream)
-            sessions=make_session_factory(engine, {STREAM_SINKS: settings.audit_stream_sinks}),
+            sessions=sessions,
+            credentials=credentials,
             cipher=KeyCipher.load_or_create(settings.key_file),
             sandbox=Sandbox.from_settings(settings),
             previews=Rate(

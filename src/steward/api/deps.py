@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
+from fastapi.concurrency import run_in_threadpool
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
@@ -20,7 +21,6 @@ from steward.access.policy import (
     require_admin,
     require_directory,
 )
-from steward.auth import api_tokens, sessions
 from steward.auth.models import TokenScope
 from steward.crypto import KeyCipher
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
@@ -56,9 +56,18 @@ async def get_runtime(request: Request) -> Runtime:
     return runtime_of(request)
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with runtime_of(request).sessions() as session:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session, made on the event loop (making one does no I/O: it connects at
+    its first query, in whichever worker thread runs that). Closing it gives its connection
+    back to the pool (a rollback): done in a worker thread, and only when it has one."""
+    session = runtime_of(request).sessions()
+    try:
         yield session
+    finally:
+        if session.in_transaction():
+            await run_in_threadpool(session.close)
+        else:
+            session.close()
 
 
 async def get_queue(request: Request) -> RunQueue:
@@ -107,26 +116,41 @@ def client_ip(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def get_actor(request: Request, session: SessionDep) -> Actor:
+async def get_actor(request: Request, session: SessionDep) -> Actor:
+    """Who asks: an API token, else the console's session cookie (with its CSRF header on a
+    change). A credential resolved lately is known without I/O (``auth.credentials``), so
+    this runs on the event loop; resolving one is a worker thread's job."""
     ip, agent = client_ip(request), request.headers.get("user-agent", "")[:400]
+    credentials = runtime_of(request).credentials
     authorization = request.headers.get("authorization", "")
     if authorization:
         scheme, _, secret = authorization.partition(" ")
         if scheme.lower() != "bearer" or not secret:
             raise NotAuthenticated("Authorization header must be 'Bearer <token>'")
-        token = api_tokens.resolve_token(session, secret.strip())
+        secret = secret.strip()
+        token = credentials.cached_token(secret)
+        if token is None:
+            token = await run_in_threadpool(credentials.token, session, secret)
         return Actor(
-            token.user, TokenScope(token.scope), "token", token.name, ip, agent, token_id=token.id
+            token.for_session(session),
+            token.scope,
+            "token",
+            token.token_name,
+            ip,
+            agent,
+            token_id=token.token_id,
         )
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
         raise NotAuthenticated("log in, or send an API token as 'Authorization: Bearer <token>'")
-    web = sessions.resolve_session(session, cookie)
+    web = credentials.cached_session(cookie)
+    if web is None:
+        web = await run_in_threadpool(credentials.web_session, session, cookie)
     if request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(sent, web.csrf_token):
             raise PermissionDenied(f"missing or wrong {CSRF_HEADER} header (CSRF protection)")
-    return Actor(web.user, TokenScope.WRITE, "session", "", ip, agent)
+    return Actor(web.for_session(session), TokenScope.WRITE, "session", "", ip, agent)
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
