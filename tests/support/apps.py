@@ -35,13 +35,15 @@ def settings_for(tmp_path: Path, database_url: str) -> Settings:
 
 
 @contextlib.contextmanager
-def shared_client(request: pytest.FixtureRequest, **changes: Any) -> Iterator[TestClient]:
+def shared_client(
+    request: pytest.FixtureRequest, loops: tuple[str, ...] = (), **changes: Any
+) -> Iterator[TestClient]:
     """``client`` for a fixture of a wider scope (a module's), on a SQLite copy of its own, with
-    ``changes`` to the settings."""
+    ``changes`` to the settings; like ``client``, it runs the queue and only the named ``loops``."""
     tmp_path: Path = request.getfixturevalue("tmp_path_factory").mktemp("shared-client")
     shutil.copyfile(request.getfixturevalue("sqlite_template"), tmp_path / "steward.db")
     settings = settings_for(tmp_path, f"sqlite:///{tmp_path / 'steward.db'}")
-    app = build_app(settings.model_copy(update=changes), migrate=False)
+    app = build_app(settings.model_copy(update=changes), migrate=False, loops=loops)
     with TestClient(app) as c:
         c.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
         yield c
