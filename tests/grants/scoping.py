@@ -29,7 +29,6 @@ prod2
 dev2
 prod2
 """
-EVERY_HOST = {"dev1", "dev2", "test1", "prod1", "prod2"}
 
 
 def selected(tmp_path: Path, limit: str) -> set[str]:
