@@ -14,12 +14,18 @@ from support import runs as support_runs
 from support import services
 
 from grants.scoping import INVENTORY, grant, selected, user
+from steward.access.actor import Actor
 from steward.bounds import HOST_SCOPE_MAX
+from steward.errors import Conflict
 from steward.execution import hostscope
 from steward.grants.schemas import GrantCreate, GrantUpdate
 from steward.inventories.models import Inventory, InventoryFormat, InventoryKind
+from steward.plans import service as plans
+from steward.repositories.checkout import Reach
 from steward.runs import service as runs
+from steward.runs.models import LaunchType
 from steward.runs.params import RunParams
+from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 from steward.templates.patterns import scoped_limit
 
@@ -138,3 +144,32 @@ def test_the_run_refuses_a_limit_that_still_reaches_outside(tmp_path: Path) -> N
     moved = INVENTORY.replace("[dev]\ndev1\ndev2\n", "[dev]\ndev1\n[other]\ndev2\n")
     assert "dev2" in _refusal(tmp_path, moved, "dev2", ["dev"])
     assert _refusal(tmp_path, INVENTORY, "dev2", ["dev"]) == ""
+
+
+def test_a_plan_made_under_a_scope_is_applied_under_the_same_scope_only(
+    db_session: Session,
+) -> None:
+    """An apply whose launcher's scope differs from the plan's would run on hosts nobody
+    reviewed: its launch values count as changed; under the plan's own scope they stand."""
+    project = services.project(db_session)
+    made = support_runs.template(db_session, project, survey=[], plans_allowed=True)
+    junior = user(db_session, "junior")
+    grant(db_session, made, ["dev"], to=junior)
+
+    def launching(actor: Actor) -> plans.Launching:
+        rights = support_runs.rights(db_session, actor, project)
+        return plans.Launching(rights, actor, services.cipher(), support_runs.NoQueue())
+
+    plan = plans.launch_plan(
+        db_session, launching(junior), made.id, LaunchOverrides(), LaunchType.API, ttl_hours=24
+    )
+    assert RunParams.of(plan.params, plan.id).host_scope == ["dev"]
+    plan.status = RunStatus.SUCCESSFUL
+    reach = Reach(cipher=services.cipher(), roots=(), guard=services.guard(), scratch=None)  # type: ignore[arg-type]
+    with pytest.raises(Conflict, match="launch values changed"):
+        plans.apply(db_session, launching(services.admin(db_session)), plan, reach=reach)
+    # the control: under the plan's scope the values stand; the apply meets the next check
+    # (the repository's branch, which this plan's row-only repository cannot answer)
+    with pytest.raises(Conflict) as next_check:
+        plans.apply(db_session, launching(junior), plan, reach=reach)
+    assert "launch values" not in next_check.value.message

@@ -110,10 +110,11 @@ def _for_kind(template: Template, kind: RunKind, params: RunParams) -> RunParams
     return params.model_copy(update={"check_mode": planned, "diff_mode": planned})
 
 
-def _scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunParams:
+def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunParams:
     """The launch values with the launcher's host scope (``ProjectAccess.host_scope``): the run
     keeps it beside its limit and targets their intersection (``RunParams.effective_limit``),
-    which must be one host pattern (422 on ``limit`` otherwise)."""
+    which must be one host pattern (422 on ``limit`` otherwise). A plan's apply hashes its
+    values scoped so (``plans.service.apply``): a scope other than the plan's is a change."""
     scope = rights.host_scope(template.id)
     if scope is None:
         return params
@@ -136,7 +137,7 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     actor, trigger, project = request.actor, request.trigger, request.rights.project
     template = launchable(session, request.rights, request.template_id)
     resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
-    params = _scoped(request.rights, template, _for_kind(template, request.kind, resolved.params))
+    params = scoped(request.rights, template, _for_kind(template, request.kind, resolved.params))
     run = Run(
         project_id=project.id,
         template_id=template.id,
