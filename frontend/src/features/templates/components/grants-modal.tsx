@@ -116,7 +116,9 @@ export function GrantsModal(props: GrantsModalProps) {
                           }
                         />
                       ) : (
-                        <Text size="sm">{hostsLabel(grant.hosts)}</Text>
+                        <Text size="sm">
+                          {grant.permission === "run" ? hostsLabel(grant.hosts) : "—"}
+                        </Text>
                       )}
                     </Table.Td>
                     <Table.Td ta="right">
