@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy.orm import Session
 from support import runs as support_runs
 from support import services
+from support.schedules import YEARLY, create_below
 
 from grants.scoping import INVENTORY, grant, selected, user
 from steward.access.actor import Actor
@@ -28,6 +29,7 @@ from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 from steward.templates.patterns import scoped_limit
+from steward.triggers import launch as triggers
 
 pytestmark = pytest.mark.security
 
@@ -173,3 +175,28 @@ def test_a_plan_made_under_a_scope_is_applied_under_the_same_scope_only(
     with pytest.raises(Conflict) as next_check:
         plans.apply(db_session, launching(junior), plan, reach=reach)
     assert "launch values" not in next_check.value.message
+
+
+def test_a_trigger_fires_under_its_owners_scope(db_session: Session) -> None:
+    """A schedule or webhook fires as its owner (``triggers.launch``): a scoped owner's
+    trigger is scoped like their own launch; the admin's (the control) is not."""
+    project = services.project(db_session)
+    made = support_runs.template(db_session, project, survey=[])
+    junior = user(db_session, "junior")
+    grant(db_session, made, ["dev"], to=junior)
+    schedule = create_below(db_session, made, {"name": "s", "kind": "cron", "expression": YEARLY})
+
+    def fire(owner: Actor) -> RunParams:
+        firing = triggers.Firing("schedule", schedule.id, project, owner.user, made)
+        launched = triggers.launch(
+            db_session,
+            firing,
+            LaunchOverrides(limit="all"),
+            cipher=services.cipher(),
+            queue=support_runs.NoQueue(),
+        )
+        assert launched.run is not None
+        return RunParams.of(launched.run.params, launched.run.id)
+
+    assert fire(junior).effective_limit == "all,&dev"
+    assert fire(services.admin(db_session)).effective_limit == "all"
