@@ -106,7 +106,7 @@ export function GrantsModal(props: GrantsModalProps) {
                         <TagsInput
                           size="xs"
                           aria-label={`Hosts of ${who}`}
-                          placeholder="every host"
+                          placeholder={grant.hosts.length > 0 ? undefined : "every host"}
                           value={grant.hosts}
                           onChange={(value) =>
                             update.mutate(
@@ -162,7 +162,7 @@ export function GrantsModal(props: GrantsModalProps) {
                 <TagsInput
                   label="Hosts"
                   description="Host patterns or groups; empty: every host"
-                  placeholder="every host"
+                  placeholder={hosts.length > 0 ? undefined : "every host"}
                   value={hosts}
                   onChange={setHosts}
                   w={260}
