@@ -118,12 +118,12 @@ def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunP
     scope = rights.host_scope(template.id)
     if scope is None:
         return params
-    scoped = params.model_copy(update={"host_scope": list(scope)})
+    limited = params.model_copy(update={"host_scope": list(scope)})
     try:
-        scoped.effective_limit  # noqa: B018 - computed to refuse what cannot be said now
+        limited.effective_limit  # noqa: B018 - computed to refuse what cannot be said now
     except ValueError as exc:
         raise InvalidInput("limit", str(exc)) from exc
-    return scoped
+    return limited
 
 
 def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
