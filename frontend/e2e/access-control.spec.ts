@@ -73,6 +73,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await send("post", url(`templates/${granted.id}/grants`), {
     user_id: grantee.id,
     permission: "run",
+    hosts: ["localhost"], // a host-scoped grant: the launch dialog says so
   });
   await request.dispose();
   setup = { projectId: project.id, granted: granted.id, other: other.id };
@@ -158,10 +159,9 @@ test("a run-only grantee sees only its template, and may launch it", async ({ pa
   await shots(page, "grantee-templates");
 
   await page.getByRole("button", { name: "Launch granted-one" }).click();
-  await page
-    .getByRole("dialog", { name: "Launch “granted-one”" })
-    .getByRole("button", { name: "Launch" })
-    .click();
+  const dialog = page.getByRole("dialog", { name: "Launch “granted-one”" });
+  await expect(dialog).toContainText("You may run this on: localhost");
+  await dialog.getByRole("button", { name: "Launch" }).click();
   await expect(page).toHaveURL(new RegExp(`/projects/${setup.projectId}/runs/\\d+$`));
 });
 
@@ -187,6 +187,11 @@ test("an owner picks members and grantees by name; on a phone the forms still fi
   await page.getByRole("button", { name: "Access to granted-one" }).click();
   const grants = page.getByRole("dialog", { name: "Access to “granted-one”" });
   await expect(grants.getByRole("table", { name: "Grants" })).toContainText("gus-grantee");
+  const hosts = grants.getByRole("textbox", { name: "Hosts of gus-grantee" });
+  await expect(grants.getByRole("row", { name: /gus-grantee/ })).toContainText("localhost");
+  await hosts.fill("dev");
+  await hosts.press("Enter");
+  await expect(grants.getByRole("row", { name: /gus-grantee/ })).toContainText("dev");
   await shots(page, "grants");
   await grants
     .getByRole("button", { name: "Close" })

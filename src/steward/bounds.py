@@ -24,6 +24,7 @@ NAME_MAX = 100
 DESCRIPTION_MAX = 10_000
 LABEL_MAX = 200  # short human text: a display name, a survey label, a choice
 LINE_MAX = 1000  # one line of host patterns or tags (limit, tags, skip_tags)
+HOST_SCOPE_MAX = 50  # entries of a grant's host scope (host patterns or groups)
 URL_MAX = 2000
 PATH_MAX = 1024  # a file path inside a repository
 INVENTORY_CONTENT_MAX = MIB  # characters of a static inventory

@@ -1184,7 +1184,8 @@ export interface paths {
     put?: never;
     /**
      * Create Grant
-     * @description ``view``: see the template and its runs; ``run``: also launch it and cancel its runs.
+     * @description ``view``: see the template and its runs; ``run``: also launch it and cancel its runs,
+     *     on the hosts of ``hosts`` only when it names some (launches are limited to them).
      */
     post: operations["create_grant_api_v1_projects__project_id__templates__template_id__grants_post"];
     delete?: never;
@@ -3994,6 +3995,11 @@ export interface components {
       /** Team Id */
       team_id?: number | null;
       permission: components["schemas"]["GrantPermission"];
+      /**
+       * Hosts
+       * @description host patterns or groups (one Ansible pattern each) that the grantee's launches are limited to; [] for every host of the template's inventory
+       */
+      hosts?: string[];
     };
     /**
      * GrantPermission
@@ -4015,6 +4021,8 @@ export interface components {
       /** Team Name */
       team_name: string | null;
       permission: components["schemas"]["GrantPermission"];
+      /** Hosts */
+      hosts: string[];
       /**
        * Created At
        * Format: date-time
@@ -4023,7 +4031,12 @@ export interface components {
     };
     /** GrantUpdate */
     GrantUpdate: {
-      permission: components["schemas"]["GrantPermission"];
+      permission?: components["schemas"]["GrantPermission"] | null;
+      /**
+       * Hosts
+       * @description host patterns or groups (one Ansible pattern each) that the grantee's launches are limited to; [] for every host of the template's inventory
+       */
+      hosts?: string[] | null;
     };
     /** GroupRead */
     GroupRead: {
@@ -6100,9 +6113,15 @@ export interface components {
       ref?: string | null;
       /**
        * Limit
+       * @description as launched (the host scope applies on top)
        * @default
        */
       limit: string;
+      /**
+       * Host Scope
+       * @description the launcher's host scope (their grants' hosts): the run targets only hosts these select, and refuses to start if its limit would reach another
+       */
+      host_scope?: string[] | null;
       /**
        * Tags
        * @default
@@ -7516,6 +7535,11 @@ export interface components {
        * @description What the caller may do with this template: view, run, write
        */
       permissions?: string[];
+      /**
+       * Launch Hosts
+       * @description the host patterns or groups the caller's launches are limited to (the host scope of their grants: a run targets only hosts these select); null: every host
+       */
+      launch_hosts?: string[] | null;
     };
     /** TemplateStats */
     TemplateStats: {

@@ -102,6 +102,8 @@ class ProjectAccess:
     project: Project
     actions: frozenset[Action]
     granted: Mapping[int, frozenset[Action]]  # template id -> actions from grants
+    # template id -> the host patterns its ``run`` grants limit launches to (absent: none)
+    host_scopes: Mapping[int, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     @property
     def visible(self) -> bool:
@@ -121,6 +123,14 @@ class ProjectAccess:
         if action in self.actions:
             return None
         return frozenset(t for t, actions in self.granted.items() if action in actions)
+
+    def host_scope(self, template_id: int) -> tuple[str, ...] | None:
+        """The host patterns the actor's launches of the template are limited to (their union,
+        over the actor's grants and their teams'), or None: every host. A role that launches
+        on the whole project, or one ``run`` grant without hosts, limits nothing."""
+        if Action.RUN_LAUNCH in self.actions:
+            return None
+        return self.host_scopes.get(template_id)
 
     def template_permissions(self, template_id: int) -> list[str]:
         actions = self.template_actions(template_id)
@@ -154,14 +164,33 @@ def access(session: Session, actor: Actor, project: Project) -> ProjectAccess:
     if actor.user.is_admin:
         return ProjectAccess(project, _ALL & scope, {})
     granted: dict[int, frozenset[Action]] = {}
-    for _project_id, template_id, permission in _grants(session, actor, [project.id]):
+    grants = _grants(session, actor, [project.id])
+    for _project_id, template_id, permission, _hosts in grants:
         granted[template_id] = granted.get(template_id, frozenset()) | GRANT_ACTIONS[permission]
     actions = _role_actions(session, actor, [project.id]).get(project.id, frozenset())
     if granted:
         actions |= _GRANT_PROJECT_ACTIONS
     return ProjectAccess(
-        project, actions & scope, {t: a & scope for t, a in granted.items() if a & scope}
+        project,
+        actions & scope,
+        {t: a & scope for t, a in granted.items() if a & scope},
+        _host_scopes(grants),
     )
+
+
+def _host_scopes(grants: list[_GrantRow]) -> dict[int, tuple[str, ...]]:
+    """Per template, the union of the hosts of the ``run`` grants; a template where one ``run``
+    grant names no host is not limited (left out)."""
+    scopes: dict[int, list[str]] = {}
+    unlimited: set[int] = set()
+    for _project_id, template_id, permission, hosts in grants:
+        if Action.RUN_LAUNCH not in GRANT_ACTIONS[permission]:
+            continue
+        if not hosts:
+            unlimited.add(template_id)
+        found = scopes.setdefault(template_id, [])
+        found.extend(h for h in hosts if h not in found)
+    return {t: tuple(h) for t, h in scopes.items() if t not in unlimited}
 
 
 def project_actions(
@@ -173,7 +202,7 @@ def project_actions(
     if actor.user.is_admin:
         return dict.fromkeys(ids, _ALL & scope)
     actions = _role_actions(session, actor, ids)
-    for project_id, _template_id, _permission in _grants(session, actor, ids):
+    for project_id, _template_id, _permission, _hosts in _grants(session, actor, ids):
         actions[project_id] = actions.get(project_id, frozenset()) | _GRANT_PROJECT_ACTIONS
     return {project_id: actions.get(project_id, frozenset()) & scope for project_id in ids}
 
@@ -329,13 +358,23 @@ def _role_actions(
     return actions
 
 
-def _grants(
-    session: Session, actor: Actor, project_ids: list[int]
-) -> list[tuple[int, int, GrantPermission]]:
-    """(project id, template id, permission) of every grant the actor holds in the projects."""
+_GrantRow = tuple[int, int, GrantPermission, list[str]]
+
+
+def _grants(session: Session, actor: Actor, project_ids: list[int]) -> list[_GrantRow]:
+    """(project id, template id, permission, host scope) of every grant the actor holds in the
+    projects."""
     rows = session.execute(
-        select(Template.project_id, TemplateGrant.template_id, TemplateGrant.permission)
+        select(
+            Template.project_id,
+            TemplateGrant.template_id,
+            TemplateGrant.permission,
+            TemplateGrant.hosts,
+        )
         .join(Template, Template.id == TemplateGrant.template_id)
         .where(Template.project_id.in_(project_ids), _holds_grant(actor))
     )
-    return [(p, t, GrantPermission(permission)) for p, t, permission in rows]
+    return [
+        (p, t, GrantPermission(permission), [str(h) for h in hosts or []])
+        for p, t, permission, hosts in rows
+    ]

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from steward.errors import DomainError
-from steward.execution import binding, changes, preflight, requirements, workdirs
+from steward.execution import binding, changes, hostscope, preflight, requirements, workdirs
 from steward.execution.ansible import processes
 from steward.execution.ansible.playbook import Outcome, RunnerSpec, run_playbook
 from steward.execution.preparation import prepare
@@ -206,6 +206,8 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
                 spec = prepared.with_requirements(installed)
                 if kind is not RunKind.RUN:
                     refused = _bind(runtime, run_id, spec)
+                if not refused:  # a launcher limited to some hosts: none outside them
+                    refused = hostscope.run(runtime, run_id, spec)
                 if not refused:
                     checked = preflight.run(runtime, run_id, spec)
                     spec, refused = checked.spec, checked.refusal

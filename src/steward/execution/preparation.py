@@ -114,7 +114,7 @@ def prepare(
     if sandbox.refusal:
         raise InvalidState(sandbox.refusal)
     params = RunParams.of(run.params, run.id)
-    _check_patterns(params)
+    limit = _check_patterns(params)
     ctx = _Context(session, cipher, run, params, workdir)
     repo = _load(session, Repository, params.repository_id, run, "repository")
     source = checkout(
@@ -154,7 +154,7 @@ def prepare(
         inventory=inventory_path,
         extravars_files=extravars_files,
         sandbox=tuple(sandbox.wrap([], visible=visible)),
-        limit=params.limit,
+        limit=limit,
         tags=params.tags,
         skip_tags=params.skip_tags,
         verbosity=params.verbosity,
@@ -189,16 +189,22 @@ def _fact_cache(ctx: _Context, inventory: Inventory) -> dict[str, str]:
     }
 
 
-def _check_patterns(params: RunParams) -> None:
+def _check_patterns(params: RunParams) -> str:
     """Once more before Ansible reads them: a limit or tags saved before the element checks
-    (``templates.patterns``: a template's own, an older run's relaunched) read no file either."""
+    (``templates.patterns``: a template's own, an older run's relaunched) read no file either.
+    The limit to pass: the run's, intersected with its host scope when it has one."""
+    try:
+        limit = params.effective_limit
+    except ValueError as exc:
+        raise InvalidState(f"limit: {exc}") from exc
     for field, cause in (
-        ("limit", patterns.limit_refusal(params.limit)),
+        ("limit", patterns.limit_refusal(limit)),
         ("tags", patterns.tags_refusal(params.tags)),
         ("skip_tags", patterns.tags_refusal(params.skip_tags)),
     ):
         if cause:
             raise InvalidState(f"{field}: {cause}")
+    return limit
 
 
 def _requirements(ctx: _Context, settings: Settings, sandbox: Sandbox) -> RequirementsPlan:

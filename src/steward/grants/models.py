@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.db import Base, utcnow
@@ -27,3 +28,7 @@ class TemplateGrant(Held, Base):
     )
     permission: Mapped[GrantPermission] = mapped_column(String(8), sort_order=AFTER_HOLDER)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, sort_order=AFTER_HOLDER)
+    # the host patterns or groups a ``run`` grant limits launches to ([]: every host)
+    hosts: Mapped[list[Any]] = mapped_column(
+        JSON, default=list, server_default="[]", sort_order=AFTER_HOLDER
+    )

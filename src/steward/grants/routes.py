@@ -38,6 +38,7 @@ def _read(grant: service.Grant) -> GrantRead:
         team_id=team.id if team else None,
         team_name=team.name if team else None,
         permission=row.permission,
+        hosts=list(row.hosts),
         created_at=row.created_at,
     )
 
@@ -52,7 +53,8 @@ def list_grants(template: MembersViewTemplate, session: SessionDep) -> list[Gran
 def create_grant(
     body: GrantCreate, template: ManagedTemplate, session: SessionDep, actor: ActorDep
 ) -> GrantRead:
-    """``view``: see the template and its runs; ``run``: also launch it and cancel its runs."""
+    """``view``: see the template and its runs; ``run``: also launch it and cancel its runs,
+    on the hosts of ``hosts`` only when it names some (launches are limited to them)."""
     return _read(service.create(session, actor, template, body))
 
 
@@ -64,7 +66,7 @@ def update_grant(
     session: SessionDep,
     actor: ActorDep,
 ) -> GrantRead:
-    return _read(service.update(session, actor, template, grant_id, body.permission))
+    return _read(service.update(session, actor, template, grant_id, body))
 
 
 @router.delete("/{grant_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -10,8 +10,8 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.errors import Conflict, NotFound
-from steward.grants.models import GrantPermission, TemplateGrant
-from steward.grants.schemas import GrantCreate
+from steward.grants.models import TemplateGrant
+from steward.grants.schemas import GrantCreate, GrantUpdate
 from steward.projects import service as projects
 from steward.teams.models import Team
 from steward.templates.models import Template
@@ -26,16 +26,21 @@ def _audit(
     template: Template,
     holder: str,
     change: list[object],
+    hosts: list[object] | None = None,
 ) -> None:
+    """``hosts``: the host scope before and after, when it changes."""
+    changes: dict[str, list[object]] = {holder: change}
+    detail = f"{holder}: {change[0] or 'no grant'} -> {change[1] or 'no grant'}"
+    if hosts is not None:
+        changes[f"{holder}.hosts"] = hosts
+        detail += f", hosts: {_hosts_label(hosts[0])} -> {_hosts_label(hosts[1])}"
     audit.record_change(
-        session,
-        actor,
-        action,
-        template,
-        {holder: change},
-        object_type="template",
-        detail=f"{holder}: {change[0] or 'no grant'} -> {change[1] or 'no grant'}",
+        session, actor, action, template, changes, object_type="template", detail=detail
     )
+
+
+def _hosts_label(hosts: object) -> str:
+    return ", ".join(str(h) for h in hosts) if isinstance(hosts, list) and hosts else "every host"
 
 
 def _label(user: User | None, team: Team | None) -> str:
@@ -77,22 +82,39 @@ def create(session: Session, actor: Actor, template: Template, body: GrantCreate
         user_id=body.user_id,
         team_id=body.team_id,
         permission=body.permission,
+        hosts=list(body.hosts),
     )
     session.add(grant)
     session.flush()
-    _audit(session, actor, AuditAction.GRANT_CREATE, template, label, [None, body.permission])
+    hosts: list[object] | None = [None, list(body.hosts)] if body.hosts else None
+    _audit(
+        session, actor, AuditAction.GRANT_CREATE, template, label, [None, body.permission], hosts
+    )
     session.commit()
     return grant, user, team
 
 
 def update(
-    session: Session, actor: Actor, template: Template, grant_id: int, permission: GrantPermission
+    session: Session, actor: Actor, template: Template, grant_id: int, body: GrantUpdate
 ) -> Grant:
+    """The permission and the host scope, those sent."""
     grant, user, team = get(session, template, grant_id)
-    before = grant.permission
-    grant.permission = permission
+    changes = body.changes()
+    before, before_hosts = grant.permission, list(grant.hosts)
+    grant.permission = changes.get("permission", grant.permission)
+    if "hosts" in changes:
+        grant.hosts = list(changes["hosts"])
+    hosts: list[object] | None = (
+        [before_hosts, list(grant.hosts)] if before_hosts != grant.hosts else None
+    )
     _audit(
-        session, actor, AuditAction.GRANT_UPDATE, template, _label(user, team), [before, permission]
+        session,
+        actor,
+        AuditAction.GRANT_UPDATE,
+        template,
+        _label(user, team),
+        [before, grant.permission],
+        hosts,
     )
     session.commit()
     return grant, user, team

@@ -101,8 +101,10 @@ def resolve(
     plugins: Sequence[str] = STATIC_FILE_PLUGINS + PLUGIN_SOURCE_PLUGINS,
     timeout: float = TIMEOUT_SECONDS,
     sandbox: Sandbox | None = None,
+    limit: str = "",
 ) -> ResolvedInventory:
-    """Hosts and groups of the inventory source at ``path`` (relative paths are under ``cwd``).
+    """Hosts and groups of the inventory source at ``path`` (relative paths are under ``cwd``);
+    with ``limit`` (a host pattern checked by ``templates.patterns``), only the hosts it selects.
 
     A repository's inventory may be a script or a plugin: code from the repository, run inside
     ``sandbox`` like a playbook. Raises ``InventoryUnparsable`` with Ansible's message when the
@@ -113,6 +115,8 @@ def resolve(
     with tempfile.TemporaryDirectory(prefix="steward-inventory-") as home:
         argv = [str(Path(sys.executable).parent / "ansible-inventory")]
         argv += ["-i", str(source), "--list", "--export"]
+        if limit:
+            argv.append(f"--limit={limit}")
         if sandbox is not None:
             argv = sandbox.wrap(argv, visible=[workdir, Path(home)])
         stdout, stderr, rc = _run_ansible_inventory(argv, workdir, Path(home), plugins, timeout)

@@ -180,7 +180,8 @@ def apply(
     )
     overrides = overrides.model_copy(update={"ref": run.commit_hash})
     granted = frozenset({"ref"})
-    params = resolve_launch(session, template, overrides, granted=granted).params
+    resolved = resolve_launch(session, template, overrides, granted=granted).params
+    params = runs.scoped(launching.rights, template, resolved)  # as the apply will store them
     changed = binding.changed(plan.binding, binding.binding(session, template, params))
     if changed:
         said = ", ".join(changed[:-1]) + (" and " if len(changed) > 1 else "") + changed[-1]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from steward.bounds import Forks, Verbosity
 from steward.errors import InvalidState
+from steward.templates import patterns
 
 
 class RunParams(BaseModel):
@@ -29,7 +30,12 @@ class RunParams(BaseModel):
     ref: str | None = Field(
         default=None, description="branch, tag or commit replacing the repository's (a webhook's)"
     )
-    limit: str = ""
+    limit: str = Field(default="", description="as launched (the host scope applies on top)")
+    host_scope: list[str] | None = Field(
+        default=None,
+        description="the launcher's host scope (their grants' hosts): the run targets only"
+        " hosts these select, and refuses to start if its limit would reach another",
+    )
     tags: str = ""
     skip_tags: str = ""
     check_mode: bool = False
@@ -56,6 +62,13 @@ class RunParams(BaseModel):
     ansible_venv: str = Field(
         default="", description='the virtual environment whose Ansible runs it ("": the server\'s)'
     )
+
+    @property
+    def effective_limit(self) -> str:
+        """The ``--limit`` the run passes: its limit intersected with its host scope."""
+        if self.host_scope is None:
+            return self.limit
+        return patterns.scoped_limit(self.limit, self.host_scope)
 
     @classmethod
     def of(cls, stored: dict[str, Any], run_id: int) -> RunParams:

@@ -15,7 +15,7 @@ from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher
 from steward.db import lookup, utcnow
-from steward.errors import InvalidState, NotFound
+from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
@@ -110,6 +110,22 @@ def _for_kind(template: Template, kind: RunKind, params: RunParams) -> RunParams
     return params.model_copy(update={"check_mode": planned, "diff_mode": planned})
 
 
+def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunParams:
+    """The launch values with the launcher's host scope (``ProjectAccess.host_scope``): the run
+    keeps it beside its limit and targets their intersection (``RunParams.effective_limit``),
+    which must be one host pattern (422 on ``limit`` otherwise). A plan's apply hashes its
+    values scoped so (``plans.service.apply``): a scope other than the plan's is a change."""
+    scope = rights.host_scope(template.id)
+    if scope is None:
+        return params
+    limited = params.model_copy(update={"host_scope": list(scope)})
+    try:
+        limited.effective_limit  # noqa: B018 - computed to refuse what cannot be said now
+    except ValueError as exc:
+        raise InvalidInput("limit", str(exc)) from exc
+    return limited
+
+
 def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
     """The launch gate: every run starts here (API, console, CLI, relaunch, schedule,
     webhook, workflow node). The asker's rights must allow run:launch on the template (404
@@ -121,7 +137,7 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     actor, trigger, project = request.actor, request.trigger, request.rights.project
     template = launchable(session, request.rights, request.template_id)
     resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
-    params = _for_kind(template, request.kind, resolved.params)
+    params = scoped(request.rights, template, _for_kind(template, request.kind, resolved.params))
     run = Run(
         project_id=project.id,
         template_id=template.id,
@@ -187,7 +203,8 @@ def _audit(
             + (f" {run.kind}" if run.kind != RunKind.RUN else "")
             + (f" of plan {run.plan_id}" if run.plan_id else "")
             + f" limit={params.limit or 'all'}"
-            f" via {run.launch_type}"
+            + (f" hosts={','.join(params.host_scope)}" if params.host_scope is not None else "")
+            + f" via {run.launch_type}"
             + (f" of run {run.relaunch_of_id}" if run.relaunch_of_id else "")
             + "".join(f" {name}={value}" for kind, name, value in given if kind == values.ANSWER)
         ),

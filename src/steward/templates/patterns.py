@@ -27,7 +27,7 @@ launch, relaunch (the failed hosts' limit included), schedules, workflow nodes, 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 from ansible.parsing.utils.addresses import parse_address
@@ -112,6 +112,59 @@ HostPattern = Annotated[
     AfterValidator(_checked("host_pattern_element", limit_refusal)),
     AfterValidator(_one_line),
 ]
+
+
+def scope_refusal(element: str) -> str | None:
+    """Why ``element`` cannot be one entry of a grant's host scope, or None: an entry names
+    hosts to allow (a host, a group, a glob or ``~regex``), one element as Ansible splits a
+    limit, never an exclusion or an intersection (the scope is the union of its entries)."""
+    if cause := limit_refusal(element):
+        return cause
+    if host_pattern_elements(element) != [element]:
+        return f"'{element}' is several host patterns to Ansible: give one per entry"
+    if element[:1] in ("!", "&"):
+        return f"'{element}': an entry names hosts to allow, not an exclusion or intersection"
+    return None
+
+
+def scoped_limit(limit: str, scope: Sequence[str]) -> str:
+    """The limit that selects the hosts both ``limit`` ('' = every host) and one of ``scope``'s
+    entries select, as one ``--limit`` value; ValueError when Ansible's patterns cannot say it.
+
+    Ansible reads a limit as (union of its plain elements) and every ``&`` element but no ``!``
+    element, whatever their order (no plain element: ``all``). So a scope of one entry becomes
+    an ``&`` element of the limit, and a limit of at most one plain element becomes an ``&``
+    element of the scope; a limit of several plain elements and a scope of several entries has
+    no such pattern. Whatever the limit says (``all``, ``!x``, ``~.*``, commas, colons), the
+    result selects no host outside the scope."""
+    entries = [e.strip() for e in scope if e.strip()]
+    if not entries or any(scope_refusal(e) for e in entries):
+        raise ValueError("the host scope is empty or not a list of host patterns")
+    elements = host_pattern_elements(limit)
+    plain = [e for e in elements if not e.startswith(("&", "!"))]
+    rest = [e for e in elements if e.startswith(("&", "!"))]
+    if not plain:
+        combined = [*entries, *rest]
+    elif len(entries) == 1:
+        combined = [*plain, f"&{entries[0]}", *rest]
+    elif len(plain) == 1:
+        combined = [*entries, f"&{plain[0]}", *rest]
+    else:
+        raise ValueError(
+            f"with a host scope of several entries ({', '.join(entries)}), a limit may name one"
+            " host pattern (with '&' and '!' elements): launch once per pattern"
+        )
+    value = ",".join(combined)
+    if limit_refusal(value) or host_pattern_elements(value) != combined:
+        raise ValueError("the limit and the host scope do not combine into one host pattern")
+    return value
+
+
 TagList = Annotated[
     Line, AfterValidator(_checked("tag_element", tags_refusal)), AfterValidator(_one_line)
+]
+HostScopeEntry = Annotated[
+    Line,
+    AfterValidator(_checked("host_scope_entry", scope_refusal)),
+    AfterValidator(_one_line),
 ]

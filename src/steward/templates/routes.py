@@ -39,8 +39,13 @@ AllowedVenvs = Annotated[list[str], Depends(_venvs)]
 
 
 def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
-    """With the caller's permissions; key names only for those who may see the keys."""
-    shown: dict[str, object] = {"permissions": rights.template_permissions(template.id)}
+    """With the caller's permissions and host scope; key names only for those who may see the
+    keys."""
+    scope = rights.host_scope(template.id)
+    shown: dict[str, object] = {
+        "permissions": rights.template_permissions(template.id),
+        "launch_hosts": None if scope is None else list(scope),
+    }
     if not rights.sees_resources:
         shown |= {"ssh_key": None, "become_key": None, "vault_keys": []}
     return TemplateRead.model_validate(template).model_copy(update=shown)

@@ -226,6 +226,11 @@ class TemplateRead(ResponseModel):
         default_factory=list,
         description="What the caller may do with this template: view, run, write",
     )
+    launch_hosts: list[str] | None = Field(
+        default=None,
+        description="the host patterns or groups the caller's launches are limited to (the"
+        " host scope of their grants: a run targets only hosts these select); null: every host",
+    )
 
 
 class AnsibleVenvRead(BaseModel):

@@ -89,6 +89,16 @@ describe("RunParams", () => {
     expect(row("SSH key")).toBe("SSH key—");
     expect(row("Vault keys")).toBe("Vault keysvault-a, #10 (deleted)");
     expect(row("Limit")).toBe("Limitweb");
+    expect(screen.queryByRole("rowheader", { name: "Host scope" })).not.toBeInTheDocument();
+  });
+
+  it("shows the host scope a grantee's run was launched under", () => {
+    const run = makeRun({
+      params: { ...makeRun().params, limit: "db", host_scope: ["dev", "test"] },
+    });
+    show(run, RunParams);
+    const row = screen.getByRole("rowheader", { name: "Host scope" }).closest("tr");
+    expect(row?.textContent).toBe("Host scopedev, test (the launcher's grant)");
   });
 
   it("shows ids where the reader may not see the names", () => {

@@ -112,6 +112,9 @@ export function RunParams({ run }: { run: Run }) {
         : vaultIds.map((id, i) => named(refs?.vault_keys?.[i], id)).join(", "),
     ],
     ["Limit", p.limit || "all hosts"],
+    ...(p.host_scope
+      ? [["Host scope", `${p.host_scope.join(", ")} (the launcher's grant)`] as [string, ReactNode]]
+      : []),
     [
       "Tags",
       [p.tags && `only ${p.tags}`, p.skip_tags && `skip ${p.skip_tags}`]

@@ -4,6 +4,7 @@ import { templateKeys } from "@/features/templates/api/query-keys";
 
 export type GrantCreate = Schemas["GrantCreate"];
 export type GrantPermission = Schemas["GrantPermission"];
+export type GrantUpdate = Schemas["GrantUpdate"];
 
 export function useGrants(projectId: number, templateId: number) {
   return useQuery({
@@ -34,11 +35,11 @@ export function useGrantMutations(projectId: number, templateId: number) {
     onSuccess,
   });
   const update = useMutation({
-    mutationFn: ({ grantId, permission }: { grantId: number; permission: GrantPermission }) =>
+    mutationFn: ({ grantId, ...body }: { grantId: number } & GrantUpdate) =>
       unwrap(
         api.PATCH("/api/v1/projects/{project_id}/templates/{template_id}/grants/{grant_id}", {
           params: { path: { ...path, grant_id: grantId } },
-          body: { permission },
+          body,
         }),
       ),
     onSuccess,

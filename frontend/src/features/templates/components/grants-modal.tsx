@@ -8,6 +8,7 @@ import {
   Select,
   Stack,
   Table,
+  TagsInput,
   Text,
 } from "@mantine/core";
 import { useState } from "react";
@@ -18,6 +19,7 @@ import {
   useGrantMutations,
   useGrants,
 } from "@/features/templates/api/grants";
+import { hostEntries, hostsLabel } from "@/features/templates/lib/host-scope";
 import { type RenderHolderPicker, useHolderForm } from "@/lib/holders";
 import { ActionsHeader } from "@/components/row-actions";
 
@@ -43,17 +45,21 @@ export function GrantsModal(props: GrantsModalProps) {
   const grants = useGrants(projectId, template.id);
   const { create, update, remove } = useGrantMutations(projectId, template.id);
   const [permission, setPermission] = useState<GrantPermission>("run");
+  const [hosts, setHosts] = useState<string[]>([]);
   const holderForm = useHolderForm();
 
   const add = () =>
-    holderForm.submit((holder, callbacks) => create.mutate({ ...holder, permission }, callbacks));
+    holderForm.submit((holder, callbacks) =>
+      create.mutate({ ...holder, permission, hosts: hostEntries(hosts) }, callbacks),
+    );
 
   return (
     <Modal opened onClose={onClose} title={`Access to “${template.name}”`} size="lg">
       <Stack>
         <Text size="sm" c="dimmed">
           A grant lets a user or a team see (view) or launch (run) this template only, beside any
-          project role they hold.
+          project role they hold. A run grant may name hosts (host patterns or groups): that
+          grantee&apos;s launches then reach those hosts only.
         </Text>
         {grants.error && (
           <Alert color="red" title="Could not load the grants">
@@ -67,6 +73,7 @@ export function GrantsModal(props: GrantsModalProps) {
               <Table.Tr>
                 <Table.Th>Who</Table.Th>
                 <Table.Th>Permission</Table.Th>
+                <Table.Th>Hosts</Table.Th>
                 <ActionsHeader />
               </Table.Tr>
             </Table.Thead>
@@ -92,6 +99,26 @@ export function GrantsModal(props: GrantsModalProps) {
                         />
                       ) : (
                         grant.permission
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {canManage && grant.permission === "run" ? (
+                        <TagsInput
+                          size="xs"
+                          aria-label={`Hosts of ${who}`}
+                          placeholder={grant.hosts.length > 0 ? undefined : "every host"}
+                          value={grant.hosts}
+                          onChange={(value) =>
+                            update.mutate(
+                              { grantId: grant.id, hosts: hostEntries(value) },
+                              { onError: (error) => holderForm.showError(error.message) },
+                            )
+                          }
+                        />
+                      ) : (
+                        <Text size="sm">
+                          {grant.permission === "run" ? hostsLabel(grant.hosts) : "—"}
+                        </Text>
                       )}
                     </Table.Td>
                     <Table.Td ta="right">
@@ -131,6 +158,16 @@ export function GrantsModal(props: GrantsModalProps) {
                 w={140}
                 onChange={(value) => value && setPermission(value as GrantPermission)}
               />
+              {permission === "run" && (
+                <TagsInput
+                  label="Hosts"
+                  description="Host patterns or groups; empty: every host"
+                  placeholder={hosts.length > 0 ? undefined : "every host"}
+                  value={hosts}
+                  onChange={setHosts}
+                  w={260}
+                />
+              )}
               <Button onClick={add} loading={create.isPending}>
                 Grant
               </Button>

@@ -46,6 +46,16 @@ describe("LaunchModal", () => {
     expect(screen.getByRole("textbox", { name: /Git ref/ })).toHaveValue("");
   });
 
+  it("says which hosts a grantee limited to some may run it on", () => {
+    renderLaunch({ ...template, launch_hosts: ["dev", "web*"] });
+    expect(screen.getByText(/You may run this on: dev, web\*/)).toBeInTheDocument();
+  });
+
+  it("says nothing of hosts to who may run it on every host", () => {
+    renderLaunch({ ...template, launch_hosts: null });
+    expect(screen.queryByText(/You may run this on/)).not.toBeInTheDocument();
+  });
+
   it("warns who may not run the template", () => {
     renderLaunch({ ...template, permissions: ["view"] });
     expect(screen.getByText("You may not launch this template")).toBeInTheDocument();

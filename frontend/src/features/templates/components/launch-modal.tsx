@@ -6,6 +6,7 @@ import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
+import { hostsLabel } from "@/features/templates/lib/host-scope";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
@@ -71,6 +72,12 @@ export function LaunchModal({
         on {template.inventory.name}
         {plan && " — in check and diff mode: nothing changes until the plan is applied"}
       </Text>
+      {mayRun && template.launch_hosts && (
+        <Alert color="blue" title="Your grant limits the hosts">
+          You may run this on: {hostsLabel(template.launch_hosts)}. The run reaches only the hosts
+          of its limit that these select.
+        </Alert>
+      )}
       {!mayRun && (
         <Alert color="yellow" title="You may not launch this template">
           The server will refuse the launch.
