@@ -223,8 +223,8 @@ def test_the_generated_play_only_refers_to_the_arguments() -> None:
     (play,) = json.loads(text)
     assert play["hosts"] == "all"
     assert play["become"] is True
-    assert play["tasks"][0]["action"] == {
-        "module": "service",
+    assert play["tasks"][0]["action"] == "service"
+    assert play["tasks"][0]["args"] == {
         "name": "{{ steward_adhoc_args['name'] }}",
         "state": "{{ steward_adhoc_args['state'] }}",
     }

@@ -158,10 +158,8 @@ def playbook(command: AdhocCommand) -> str:
     given text is ever part of it (names are identifiers: ``arguments``)."""
     task: dict[str, Any] = {
         "name": command.module,
-        "action": {
-            "module": command.module,
-            **{name: f"{{{{ {ARGS_VARIABLE}['{name}'] }}}}" for name in command.args},
-        },
+        "action": command.module,
+        "args": {name: f"{{{{ {ARGS_VARIABLE}['{name}'] }}}}" for name in command.args},
     }
     play = {
         "name": f"ad-hoc: {command.module}",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Depends, status
 
 from steward.access.policy import Action
 from steward.api import deps
@@ -28,7 +28,16 @@ def list_adhoc_modules(rights: deps.AccessDep, rt: deps.RuntimeDep) -> schemas.A
     )
 
 
-@router.post("/inventories/{inventory_id}/adhoc", status_code=status.HTTP_201_CREATED)
+def _may_run_adhoc(rights: deps.AccessDep) -> None:
+    """adhoc:run, answered before the body is (the gate asks it again): 404, 403."""
+    rights.require(Action.ADHOC_RUN)
+
+
+@router.post(
+    "/inventories/{inventory_id}/adhoc",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[Depends(_may_run_adhoc)],
+)
 def launch_adhoc(
     inventory_id: Id,
     body: schemas.AdhocCreate,
