@@ -33,7 +33,12 @@ def test_a_command_runs_recorded_and_its_arguments_are_never_templated(
         f' ansible_python_interpreter="{payload(control)}{sys.executable}"\n',
     )
     marker = markers_dir / "pwned"
-    body = {"module": "command", "args": f'echo "adhoc-said {payload(marker)}"', "forks": 2, "verbosity": 1}
+    body = {
+        "module": "command",
+        "args": f'echo "adhoc-said {payload(marker)}"',
+        "forks": 2,
+        "verbosity": 1,
+    }
     run = workbench._post(workbench.url(f"inventories/{inventory}/adhoc"), body)
     assert run["kind"] == "adhoc"
     assert run["template_id"] is None
@@ -64,7 +69,9 @@ def test_the_modules_route_lists_the_allow_list_and_the_callers_right(
     assert operator.get(workbench.url("adhoc/modules")).json()["allowed"] is False
 
 
-def test_the_launch_route_refuses_naming_the_field(client: TestClient, workbench: Workbench) -> None:
+def test_the_launch_route_refuses_naming_the_field(
+    client: TestClient, workbench: Workbench
+) -> None:
     url = workbench.url(f"inventories/{workbench.inventory_id}/adhoc")
     assert_problem(client.post(url, json={"module": "raw", "args": "id"}), 422, "module")
     operator = member_client(client, workbench.project_id, "oper", "operator", scope="run")
