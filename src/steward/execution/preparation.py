@@ -126,6 +126,8 @@ def prepare(
         project_dir.mkdir(mode=0o700)
         (project_dir / playbook).write_text(adhoc.playbook(params.adhoc))
     env, extravars_files = _variables(ctx)
+    if params.adhoc is not None:  # each host's result with its stdout line by line (at -v)
+        env["ANSIBLE_CALLBACK_RESULT_FORMAT"] = "yaml"
     credentials = _credentials(ctx)
     requirements = _requirements(ctx, settings, sandbox)
     control_dir, known_hosts = _ssh_isolation(settings, run, env)

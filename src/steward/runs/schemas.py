@@ -323,7 +323,7 @@ class AdhocCreate(RequestModel):
     become: bool = False
     become_key_id: Id | None = None
     forks: Forks | None = None
-    verbosity: Verbosity = 0
+    verbosity: Verbosity = Field(default=1, description="1 (the default): each host's result")
     launch_type: Literal["api", "ui", "cli"] = "api"
 
 
