@@ -2996,7 +2996,8 @@ export interface components {
       forks?: number | null;
       /**
        * Verbosity
-       * @default 0
+       * @description 1 (the default): each host's result
+       * @default 1
        */
       verbosity: number;
       /**

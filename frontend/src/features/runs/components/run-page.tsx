@@ -43,7 +43,12 @@ interface RunPageProps {
   renderPlan?: (run: Run) => ReactNode;
 }
 
-const KIND_TITLES: Record<Run["kind"], string> = { run: "Run", plan: "Plan", apply: "Apply" };
+const KIND_TITLES: Record<Run["kind"], string> = {
+  run: "Run",
+  plan: "Plan",
+  apply: "Apply",
+  adhoc: "Ad-hoc command",
+};
 
 function RunView({
   run,
