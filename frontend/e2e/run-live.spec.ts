@@ -103,6 +103,12 @@ test("run an ad-hoc command from the inventories page and watch it live", async 
   await expect(log).toContainText("adhoc-from-ui {{ 6 * 7 }}", { timeout: 30_000 });
   await expect(page.getByText("successful", { exact: true })).toBeVisible({ timeout: 30_000 });
   await shot(page, "12-adhoc-run");
-  const run = await bench.run(runId);
-  expect(run.status).toBe("successful");
+  expect((await bench.run(runId)).status).toBe("successful");
+
+  // relaunched as it was: a new ad-hoc run, live
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await page.getByRole("menuitem", { name: "All hosts" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`), { timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: /Ad-hoc command #\d+/ })).toBeVisible();
+  await expect(log).toContainText("adhoc-from-ui {{ 6 * 7 }}", { timeout: 30_000 });
 });

@@ -10,6 +10,7 @@ import {
   useRunTimeline,
 } from "@/features/runs/api/get-run-output";
 import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { PreflightHosts } from "@/features/runs/components/preflight-hosts";
@@ -125,6 +126,7 @@ function RunView({
           permissions={permissions}
           hasFailedHosts={hasFailedHosts}
           renderRelaunch={renderRelaunch}
+          adhocRelaunch={can(projectPermissions, PROJECT_ACTIONS.adhocRun)}
         />
       </Group>
       <RunMeta run={run} />
