@@ -88,6 +88,7 @@ def test_a_module_outside_the_allow_list_is_refused_naming_module(db_session: Se
     assert _launch(db_session, project, inventory.id, module="command", args="id")  # control
 
 
+@pytest.mark.security
 @pytest.mark.parametrize(
     ("body", "field"),
     [
@@ -136,6 +137,7 @@ def test_a_key_of_the_wrong_kind_is_refused_naming_its_field(db_session: Session
     )
 
 
+@pytest.mark.security
 def test_only_managers_and_owners_run_adhoc_commands(db_session: Session) -> None:
     project = services.project(db_session)
     inventory = _inventory(db_session, project)
