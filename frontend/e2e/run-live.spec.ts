@@ -82,3 +82,33 @@ test("launch a run, watch its lines arrive live (surviving a dropped connection)
   await expect(page.getByRole("link", { name: `#${runId}` })).toBeVisible();
   await shot(page, "12-runs-filtered");
 });
+
+test("run an ad-hoc command from the inventories page and watch it live", async ({ page }) => {
+  const bench = await Workbench.create(page.request, "adhoc-commands", {});
+  await page.goto(`/projects/${bench.projectId}/inventories`);
+  await page.getByRole("button", { name: "Run a command on localhost" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("textbox", { name: "Module" }).click();
+  await page.getByRole("option", { name: "command", exact: true }).click();
+  // the text is data: the braces reach the command as written
+  await dialog.getByLabel("Arguments").fill("echo adhoc-from-ui {{ 6 * 7 }}");
+  await dialog.getByLabel("Hosts").fill("localhost");
+  await dialog.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page).toHaveURL(/\/projects\/\d+\/runs\/\d+$/, { timeout: 15_000 });
+  const runId = Number(page.url().split("/").pop());
+  await expect(
+    page.getByRole("heading", { name: new RegExp(`Ad-hoc command #${runId}`) }),
+  ).toBeVisible();
+  const log = page.getByRole("region", { name: "Run output" });
+  await expect(log).toContainText("adhoc-from-ui {{ 6 * 7 }}", { timeout: 30_000 });
+  await expect(page.getByText("successful", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await shot(page, "12-adhoc-run");
+  expect((await bench.run(runId)).status).toBe("successful");
+
+  // relaunched as it was: a new ad-hoc run, live
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await page.getByRole("menuitem", { name: "All hosts" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`), { timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: /Ad-hoc command #\d+/ })).toBeVisible();
+  await expect(log).toContainText("adhoc-from-ui {{ 6 * 7 }}", { timeout: 30_000 });
+});

@@ -50,6 +50,7 @@ from steward.repositories.routes import router as repositories_router
 from steward.retention.routes import router as retention_router
 from steward.runner_groups.routes import router as runner_groups_router
 from steward.runner_groups.routes import workers as workers_router
+from steward.runs.adhoc_routes import router as adhoc_router
 from steward.runs.compare_routes import router as compare_runs_router
 from steward.runs.routes import all_runs as all_runs_router
 from steward.runs.routes import router as runs_router
@@ -154,6 +155,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         waiting_plans_router,  # before approvals_router
         approvals_router,
         notifications_router,
+        adhoc_router,
         compare_runs_router,  # before runs_router: "compare" is not a run id
         runs_router,
         plans_router,

@@ -83,6 +83,8 @@ SEARCHED_VALUE_MAX = 200  # characters of a launch value kept searchable (longer
 RUN_VALUE_FILTERS_MAX = 5  # answer=/launch= filters in one runs list request
 TEMPLATE_STATS_RUNS_MAX = 200  # a template's last runs in its statistics
 DIRECTORY_GROUPS_MAX = 50  # directory groups mapped to one team (steward.directory)
+ADHOC_MODULE_MAX = 200  # an ad-hoc command's module name (FQCN)
+ADHOC_FREE_FORM_MAX = 16 * KIB  # an ad-hoc command's free-form argument (command, shell)
 DIRECTORY_GROUP_MAX = 512  # characters of one: an LDAP group DN or an OIDC group claim value
 
 
@@ -226,6 +228,16 @@ TimeoutSeconds = Annotated[int, Field(ge=1, le=TIMEOUT_MAX_SECONDS)]
 # a run's ansible-playbook options: a template's values, a launch's overrides, a run's parameters
 Verbosity = Annotated[int, Field(ge=0, le=VERBOSITY_MAX)]  # -v … -vvvv
 Forks = Annotated[int, Field(ge=1, le=FORKS_MAX)]
+# an ad-hoc command (``runs.adhoc``): a module name as Ansible spells one, its free-form text
+AdhocModule = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=ADHOC_MODULE_MAX,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$",
+    ),
+]
+AdhocFreeForm = Annotated[str, Field(max_length=ADHOC_FREE_FORM_MAX)]
 Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
 Passphrase = Annotated[str, Field(max_length=PASSPHRASE_MAX)]
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=SCHEDULE_EXPRESSION_MAX)]

@@ -27,7 +27,15 @@ _LISTS: dict[str, tuple[str, bool]] = {
     "oidc_allowed_domains": (",", False),
     "local_repository_roots": (":,", True),  # directories
     "ansible_venvs": (":,", True),
+    "adhoc_modules": (",", True),
 }
+
+# the modules an ad-hoc command may run unless STEWARD_ADHOC_MODULES says otherwise (AWX's list,
+# Linux side): each runs anything its arguments say on the targeted hosts, so the list is short
+ADHOC_MODULES_DEFAULT = (
+    "ping", "setup", "command", "shell", "service", "systemd_service", "package", "apt", "dnf",
+    "yum", "user", "group", "mount", "file", "stat",
+)  # fmt: skip
 
 
 def _env_list(value: object, separators: str, *, json_list: bool = True) -> object:
@@ -121,6 +129,10 @@ class Settings(BaseSettings):
     # virtual environments a template may run its playbook with (besides the server's own):
     # their bin/ansible-playbook and bin/ansible-galaxy are used (Python deps of collections)
     ansible_venvs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    # the modules an ad-hoc command may run (``runs.adhoc``; short names or FQCNs, each exactly)
+    adhoc_modules: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(ADHOC_MODULES_DEFAULT)
+    )
     # roles and collections installed from requirements files are kept for the next runs of a
     # project, up to this many MiB in all (least recently used removed first); 0: no cache
     requirements_cache_mb: int = Field(default=2048, ge=0, le=1024 * 1024)
@@ -392,6 +404,14 @@ class Settings(BaseSettings):
             if not root.is_absolute():
                 raise ValueError(f"{root} is not an absolute directory")
         return roots
+
+    @field_validator("adhoc_modules")
+    @classmethod
+    def _module_names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", name):
+                raise ValueError(f"{name!r} is not a module name")
+        return list(dict.fromkeys(value))
 
     @field_validator("ansible_venvs")
     @classmethod

@@ -52,6 +52,8 @@ WHO: dict[str, tuple[int, ...]] = {
     # a plan's approval: plan:approve (project roles that run) and run:launch on its template
     "plan_approve":   (Y,    Y,    Y,    Y,    403,  Y,    403,  403,  404,  401,  403),
     "t2_plan_approve": (Y,   Y,    Y,    Y,    403,  Y,    404,  404,  404,  401,  403),
+    # an ad-hoc command (adhoc:run): managers and owners, not operators; a run token may
+    "adhoc":          (Y,    Y,    Y,    403,  403,  403,  403,  403,  404,  401,  403),
 }
 # fmt: on
 assert all(len(row) == len(ACTORS) for row in WHO.values())
@@ -242,6 +244,10 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     # ids are checked once the project is seen (422 without them); a hidden run among them is
     # a 404 (tests/runs/test_hostile_compare.py)
     ("GET", "/projects/{project_id}/runs/compare"): [Probe("project", 422)],
+    ("GET", "/projects/{project_id}/adhoc/modules"): [Probe("project", 200)],
+    ("POST", "/projects/{project_id}/inventories/{inventory_id}/adhoc"): [
+        Probe("adhoc", 422, body=BAD)
+    ],
     ("GET", "/projects/{project_id}/templates/{template_id}/stats"): [
         Probe("project", 200),
         Probe("t2", 200, T2),

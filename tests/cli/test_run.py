@@ -278,3 +278,19 @@ def on_terminal(command: list[str], env: dict[str, str], replies: dict[bytes, by
         os.close(main)
     assert not replies, f"never asked: {list(replies)}; saw {seen!r}"
     return seen
+
+
+def test_adhoc_runs_a_module_with_its_arguments_and_follows_it(
+    site: Site, steward_in: Steward
+) -> None:
+    done = steward_in(
+        "adhoc", "ops", "local", "-m", "command", "-a", "echo cli-adhoc {{ 6 * 7 }}",
+        "--limit", "localhost", "--follow",
+    )  # fmt: skip
+    assert done.code == Exit.OK, done.err
+    assert "cli-adhoc {{ 6 * 7 }}" in done.out  # data, never templated
+    run_id = int(done.err.split()[1])
+    assert site.run(run_id)["kind"] == "adhoc"
+    refused = steward_in("adhoc", "ops", "local", "-m", "raw")
+    assert refused.code == Exit.API
+    assert "module: 'raw' is not an allowed ad-hoc module" in one_error_line(refused.err)

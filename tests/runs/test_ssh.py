@@ -72,3 +72,19 @@ def test_a_run_without_the_key_cannot_reuse_another_runs_connection(
     hosts = workbench.client.get(workbench.url(f"runs/{second['id']}/hosts")).json()
     assert hosts[0]["unreachable"] == 1
     assert "Permission denied" in workbench.text(second["id"])
+
+
+def test_an_adhoc_command_over_ssh_with_a_stored_key(
+    workbench: Workbench, sshd: SshServer, tmp_path: Path
+) -> None:
+    private, public = ssh_keygen(tmp_path)
+    sshd.authorize(public)
+    key = workbench.key(name="deploy", kind="ssh", username=sshd.user, private_key=private)
+    inventory = _remote(workbench, sshd)
+    body = {"module": "command", "args": "id -un", "ssh_key_id": key, "limit": "target"}
+    run = workbench._post(workbench.url(f"inventories/{inventory}/adhoc"), body)
+    done = workbench.wait(run["id"])
+    text = workbench.text(run["id"])
+    assert done["status"] == "successful", text
+    assert f"stdout: {sshd.user}" in text  # the result's stdout, line by line (-v, yaml)
+    assert "BEGIN OPENSSH PRIVATE KEY" not in text

@@ -1710,6 +1710,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/adhoc/modules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Adhoc Modules
+     * @description The modules an ad-hoc command may run here, and whether the caller may run one
+     *     (``adhoc:run``).
+     */
+    get: operations["list_adhoc_modules_api_v1_projects__project_id__adhoc_modules_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{project_id}/inventories/{inventory_id}/adhoc": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Launch Adhoc
+     * @description Queue an ad-hoc command on the inventory's hosts (``limit``): an allowed module with its
+     *     arguments (data, never templated); needs ``adhoc:run``. The run is like any other.
+     */
+    post: operations["launch_adhoc_api_v1_projects__project_id__inventories__inventory_id__adhoc_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/runs/compare": {
     parameters: {
       query?: never;
@@ -2896,6 +2938,93 @@ export interface components {
        * @description queued runs: why it waits
        */
       waiting_reason?: string | null;
+    };
+    /**
+     * AdhocCommand
+     * @description What an ad-hoc run (``RunKind.ADHOC``) runs instead of a playbook: one allow-listed
+     *     module with its arguments (data given at launch: written ``!unsafe``, never Jinja) as one
+     *     task of a play on the limit's hosts, with ``become`` or not.
+     */
+    AdhocCommand: {
+      /** Module */
+      module: string;
+      /** Args */
+      args?: {
+        [key: string]: unknown;
+      };
+      /**
+       * Become
+       * @default false
+       */
+      become: boolean;
+    };
+    /**
+     * AdhocCreate
+     * @description An ad-hoc command on the inventory's hosts (``runs.adhoc``): one allow-listed module.
+     */
+    AdhocCreate: {
+      /**
+       * Module
+       * @description one of the allowed modules (GET …/adhoc/modules)
+       */
+      module: string;
+      /**
+       * Args
+       * @description the module's arguments: a JSON object, or free-form text for command and shell (their `cmd`); data, never templated
+       * @default
+       */
+      args:
+        | string
+        | {
+            [key: string]: unknown;
+          };
+      /**
+       * Limit
+       * @description host pattern ('' : all hosts)
+       * @default
+       */
+      limit: string;
+      /** Ssh Key Id */
+      ssh_key_id?: number | null;
+      /**
+       * Become
+       * @default false
+       */
+      become: boolean;
+      /** Become Key Id */
+      become_key_id?: number | null;
+      /** Forks */
+      forks?: number | null;
+      /**
+       * Verbosity
+       * @description 1 (the default): each host's result
+       * @default 1
+       */
+      verbosity: number;
+      /**
+       * Launch Type
+       * @default api
+       * @enum {string}
+       */
+      launch_type: "api" | "ui" | "cli";
+    };
+    /** AdhocModules */
+    AdhocModules: {
+      /**
+       * Modules
+       * @description the modules an ad-hoc command may run
+       */
+      modules: string[];
+      /**
+       * Free Form
+       * @description those taking free-form text (as `cmd`)
+       */
+      free_form: string[];
+      /**
+       * Allowed
+       * @description whether the caller may run one here (adhoc:run)
+       */
+      allowed: boolean;
     };
     /** AnsibleVenvRead */
     AnsibleVenvRead: {
@@ -6055,11 +6184,12 @@ export interface components {
       | "drift_detected";
     /**
      * RunKind
-     * @description What a run is for: a run, a plan (check + diff mode, whose apply is bound to it) or the
-     *     apply of a plan (``plans``).
+     * @description What a run is for: a run, a plan (check + diff mode, whose apply is bound to it), the
+     *     apply of a plan (``plans``), or an ad-hoc command (one module on an inventory's hosts, no
+     *     template: ``runs.adhoc``).
      * @enum {string}
      */
-    RunKind: "run" | "plan" | "apply";
+    RunKind: "run" | "plan" | "apply" | "adhoc";
     /**
      * RunLabelUpdate
      * @description A run's label and note, for comparing it with others; only the fields sent change
@@ -6092,10 +6222,13 @@ export interface components {
        * @constant
        */
       version: 1;
-      /** Playbook */
+      /**
+       * Playbook
+       * @default
+       */
       playbook: string;
       /** Repository Id */
-      repository_id: number;
+      repository_id?: number | null;
       /** Inventory Id */
       inventory_id: number;
       /** Environment Id */
@@ -6184,6 +6317,8 @@ export interface components {
        * @default false
        */
       use_fact_cache: boolean;
+      /** @description an ad-hoc run's command */
+      adhoc?: components["schemas"]["AdhocCommand"] | null;
       /**
        * Ansible Venv
        * @description the virtual environment whose Ansible runs it ("": the server's)
@@ -18577,6 +18712,175 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Page_SubscriptionRead_"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  list_adhoc_modules_api_v1_projects__project_id__adhoc_modules_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AdhocModules"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  launch_adhoc_api_v1_projects__project_id__inventories__inventory_id__adhoc_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inventory_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AdhocCreate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunRead"];
         };
       };
       /** @description Not authenticated */

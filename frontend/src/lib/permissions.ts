@@ -15,6 +15,7 @@ export const PROJECT_ACTIONS = {
   workflowView: "workflow:view",
   workflowWrite: "workflow:write",
   auditView: "audit:view",
+  adhocRun: "adhoc:run",
 } as const;
 
 export type ProjectAction = (typeof PROJECT_ACTIONS)[keyof typeof PROJECT_ACTIONS];

@@ -45,6 +45,9 @@ class Action(enum.StrEnum):
     WORKFLOW_WRITE = "workflow:write"  # create, edit, delete workflows (launching: run:launch)
     WORKFLOW_APPROVE = "workflow:approve"  # approve or deny a workflow run's approval nodes
     PLAN_APPROVE = "plan:approve"  # approve or reject another person's plan (``plans``)
+    # run one module on an inventory's hosts (``runs.adhoc``): any command, so only the roles
+    # that may already write what runs (managers, owners), never an operator's curated launches
+    ADHOC_RUN = "adhoc:run"
 
 
 _VIEW = {
@@ -56,7 +59,12 @@ _VIEW = {
     Action.WORKFLOW_VIEW,
 }
 _RUN = _VIEW | {Action.RUN_LAUNCH, Action.RUN_CANCEL, Action.WORKFLOW_APPROVE, Action.PLAN_APPROVE}
-_MANAGE = _RUN | {Action.RESOURCE_WRITE, Action.TEMPLATE_WRITE, Action.WORKFLOW_WRITE}
+_MANAGE = _RUN | {
+    Action.RESOURCE_WRITE,
+    Action.TEMPLATE_WRITE,
+    Action.WORKFLOW_WRITE,
+    Action.ADHOC_RUN,
+}
 _ALL = frozenset(Action)
 
 ROLE_ACTIONS: dict[ProjectRole, frozenset[Action]] = {
@@ -76,7 +84,7 @@ _GRANT_PROJECT_ACTIONS = frozenset({Action.PROJECT_VIEW})
 
 SCOPE_ACTIONS: dict[TokenScope, frozenset[Action]] = {
     TokenScope.READ: frozenset(_VIEW),
-    TokenScope.RUN: frozenset(_RUN),
+    TokenScope.RUN: frozenset(_RUN | {Action.ADHOC_RUN}),
     TokenScope.WRITE: _ALL,
 }
 

@@ -1,5 +1,5 @@
-"""``steward run``, ``cancel``, ``relaunch``, ``plan`` and ``apply``: the API client's commands
-(docs/cli.md).
+"""``steward run``, ``cancel``, ``relaunch``, ``plan``, ``apply`` and ``adhoc``: the API
+client's commands (docs/cli.md).
 
 Every launch goes through ``POST …/runs`` (``launch_type: cli``), the launch gate; a relaunch
 through ``POST …/runs/{id}/relaunch``. Following prints the run's output as it comes (the SSE
@@ -9,6 +9,8 @@ the exit code says how the run ended (``exits``)."""
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -127,6 +129,31 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], epilo
         help="only on the hosts that failed or were unreachable (refused if there are none)",
     )
 
+    command_line = command(
+        "adhoc",
+        adhoc,
+        "run one module on an inventory's hosts now (an ad-hoc command, adhoc:run)",
+        parents=[common, follows],
+        description="Run MODULE (one the server allows) with its arguments on the hosts of"
+        " PROJECT's INVENTORY that --limit picks (all by default)."
+        " The arguments are data, never templated." + prints_id,
+    )
+    command_line.add_argument("project", metavar="PROJECT")
+    command_line.add_argument("inventory", metavar="INVENTORY")
+    command_line.add_argument("--module", "-m", required=True)
+    command_line.add_argument(
+        "--args",
+        "-a",
+        default="",
+        help="command and shell: the command line; other modules: NAME=VALUE pairs or a JSON"
+        " object",
+    )
+    command_line.add_argument("--limit", default="", help="host pattern (default: all)")
+    command_line.add_argument("--key", help="the SSH or login key of the project, by name")
+    command_line.add_argument("--become", "-b", action="store_true")
+    command_line.add_argument("--become-key", dest="become_key", help="by name (with --become)")
+    command_line.add_argument("--forks", type=int)
+
 
 def _run_id(text: str) -> int:
     # below the largest id: the run is found as the newest below id + 1
@@ -201,6 +228,50 @@ def apply(settings: Settings, args: argparse.Namespace) -> int:
         found = _find_run(api, args.run_id)
         run = api.post(f"/projects/{found['project_id']}/runs/{found['id']}/apply", {})
         return _started(api, run, args)
+
+
+def adhoc(settings: Settings, args: argparse.Namespace) -> int:
+    """``steward adhoc PROJECT INVENTORY -m MODULE [-a ARGS]``: ``POST …/inventories/{id}/adhoc``
+    (``launch_type: cli``), then like ``run``."""
+    with _api(settings, args) as api:
+        project = api.find("/projects", args.project, "project")
+        base = f"/projects/{project['id']}"
+        inventory = api.find(f"{base}/inventories", args.inventory, "inventory")
+        free_form = api.get(f"{base}/adhoc/modules")["free_form"]
+        body: dict[str, Any] = {
+            "module": args.module,
+            "args": args.args if args.module in free_form else adhoc_args(args.args),
+            "limit": args.limit,
+            "become": args.become,
+            "launch_type": "cli",
+        }
+        for field, name in (("ssh_key_id", args.key), ("become_key_id", args.become_key)):
+            if name:
+                body[field] = api.find(f"{base}/keys", name, "key")["id"]
+        if args.forks is not None:
+            body["forks"] = args.forks
+        run = api.post(f"{base}/inventories/{inventory['id']}/adhoc", body)
+        return _started(api, run, args)
+
+
+def adhoc_args(text: str) -> dict[str, Any]:
+    """``-a`` of a module without free form: a JSON object, or ``NAME=VALUE`` pairs split as a
+    shell would (``name=nginx state="re started"``)."""
+    if text.lstrip().startswith("{"):
+        try:
+            values = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise usage(f"--args is not a valid JSON object: {exc}") from None
+        if not isinstance(values, dict):
+            raise usage("--args must be a JSON object")
+        return values
+    pairs: dict[str, Any] = {}
+    for token in shlex.split(text):
+        name, equals, value = token.partition("=")
+        if not equals or not name:
+            raise usage(f"--args: {token!r} is not NAME=VALUE (or give a JSON object)")
+        pairs[name] = value
+    return pairs
 
 
 def _waited(api: Api, base: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -42,6 +42,7 @@ OUTCOME_STATUS = {
 CANCEL_POLL_SECONDS = 0.5
 CANCEL_FALLBACK_SECONDS = 2.0
 STOPPED = Outcome(status="canceled", rc=None)  # stopped before the playbook started
+PLANNED = (RunKind.PLAN, RunKind.APPLY)  # runs bound to a plan and whose changes are kept
 
 
 class CancelWatch:
@@ -204,7 +205,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             )
             if installed.failure is None and not installed.stopped:
                 spec = prepared.with_requirements(installed)
-                if kind is not RunKind.RUN:
+                if kind in PLANNED:
                     refused = _bind(runtime, run_id, spec)
                 if not refused:  # a launcher limited to some hosts: none outside them
                     refused = hostscope.run(runtime, run_id, spec)
@@ -226,7 +227,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         if refused:
             _finish(runtime, run_id, RunStatus.FAILED, refused)
             return
-        if kind is not RunKind.RUN and outcome is not STOPPED:
+        if kind in PLANNED and outcome is not STOPPED:
             with runtime.sessions() as session:
                 changes.record(
                     session, session.get_one(Run, run_id), str(prepared.spec.project_dir)

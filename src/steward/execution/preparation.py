@@ -41,8 +41,9 @@ from steward.masking import Masker
 from steward.outbound import network
 from steward.projects.models import Project
 from steward.repositories import local
-from steward.repositories.checkout import checkout
+from steward.repositories.checkout import Checkout, checkout
 from steward.repositories.models import Repository
+from steward.runs import adhoc
 from steward.runs.models import Run, RunKind
 from steward.runs.params import RunParams
 from steward.templates import patterns
@@ -116,19 +117,17 @@ def prepare(
     params = RunParams.of(run.params, run.id)
     limit = _check_patterns(params)
     ctx = _Context(session, cipher, run, params, workdir)
-    repo = _load(session, Repository, params.repository_id, run, "repository")
-    source = checkout(
-        session,
-        cipher,
-        repo,
-        workdir / "project",
-        ref=params.ref,
-        roots=settings.repository_roots,
-        guard=network.Guard.of(settings),
-    )
+    source = _checkout(ctx, settings)
     inventory = _load(session, Inventory, params.inventory_id, run, "inventory")
     inventory_path = _inventory_path(inventory, source.path, workdir)
+    project_dir, playbook = source.path, params.playbook
+    if params.adhoc is not None:  # its one-task play, beside the checkout (if any), not in it
+        project_dir, playbook = workdir / "adhoc", adhoc.PLAYBOOK
+        project_dir.mkdir(mode=0o700)
+        (project_dir / playbook).write_text(adhoc.playbook(params.adhoc))
     env, extravars_files = _variables(ctx)
+    if params.adhoc is not None:  # each host's result with its stdout line by line (at -v)
+        env["ANSIBLE_CALLBACK_RESULT_FORMAT"] = "yaml"
     credentials = _credentials(ctx)
     requirements = _requirements(ctx, settings, sandbox)
     control_dir, known_hosts = _ssh_isolation(settings, run, env)
@@ -149,8 +148,8 @@ def prepare(
     spec = RunnerSpec(
         run_uuid=run.uuid,
         private_data_dir=workdir,
-        project_dir=source.path,
-        playbook=params.playbook,
+        project_dir=project_dir,
+        playbook=playbook,
         inventory=inventory_path,
         extravars_files=extravars_files,
         sandbox=tuple(sandbox.wrap([], visible=visible)),
@@ -173,6 +172,25 @@ def prepare(
         requirements=requirements,
         sandbox=sandbox,
         visible=visible,
+    )
+
+
+def _checkout(ctx: _Context, settings: Settings) -> Checkout:
+    """The run's repository checked out; an ad-hoc run of a static inventory has none (an
+    empty directory, no commit)."""
+    directory = ctx.workdir / "project"
+    if ctx.params.repository_id is None:
+        directory.mkdir(mode=0o700)
+        return Checkout(path=directory, commit="")
+    repo = _load(ctx.session, Repository, ctx.params.repository_id, ctx.run, "repository")
+    return checkout(
+        ctx.session,
+        ctx.cipher,
+        repo,
+        directory,
+        ref=ctx.params.ref,
+        roots=settings.repository_roots,
+        guard=network.Guard.of(settings),
     )
 
 
@@ -262,6 +280,8 @@ def _variables(ctx: _Context) -> tuple[dict[str, str], tuple[Path, ...]]:
     survey_secrets: dict[str, Any] = sealed.get("extra_vars", {})
     ctx.secrets.extend(str(v) for v in survey_secrets.values())
     untrusted = {**params.launch_vars, **survey_secrets}
+    if params.adhoc is not None:  # the arguments its generated play refers to (``runs.adhoc``)
+        untrusted[adhoc.ARGS_VARIABLE] = params.adhoc.args
     secret_dir = ctx.workdir / "secrets"
     files = (
         write_secret(secret_dir / "extravars.json", extravars.trusted(trusted)),

@@ -14,12 +14,14 @@ from steward.runs.status import RunStatus
 
 
 class RunKind(enum.StrEnum):
-    """What a run is for: a run, a plan (check + diff mode, whose apply is bound to it) or the
-    apply of a plan (``plans``)."""
+    """What a run is for: a run, a plan (check + diff mode, whose apply is bound to it), the
+    apply of a plan (``plans``), or an ad-hoc command (one module on an inventory's hosts, no
+    template: ``runs.adhoc``)."""
 
     RUN = "run"
     PLAN = "plan"
     APPLY = "apply"
+    ADHOC = "adhoc"
 
 
 class LaunchType(enum.StrEnum):

@@ -16,12 +16,24 @@ from steward.errors import InvalidState
 from steward.templates import patterns
 
 
+class AdhocCommand(BaseModel):
+    """What an ad-hoc run (``RunKind.ADHOC``) runs instead of a playbook: one allow-listed
+    module with its arguments (data given at launch: written ``!unsafe``, never Jinja) as one
+    task of a play on the limit's hosts, with ``become`` or not."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    module: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    become: bool = False
+
+
 class RunParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     version: Literal[1] = 1  # bumped when a field changes meaning; old rows stay readable
-    playbook: str
-    repository_id: int
+    playbook: str = ""  # an ad-hoc run's is generated in its private directory
+    repository_id: int | None = None  # an ad-hoc run's: its file inventory's, if any
     inventory_id: int
     environment_id: int | None = None
     ssh_key_id: int | None = None
@@ -59,6 +71,7 @@ class RunParams(BaseModel):
     use_fact_cache: bool = Field(
         default=False, description="start with the project's stored facts as the fact cache"
     )
+    adhoc: AdhocCommand | None = Field(default=None, description="an ad-hoc run's command")
     ansible_venv: str = Field(
         default="", description='the virtual environment whose Ansible runs it ("": the server\'s)'
     )

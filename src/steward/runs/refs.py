@@ -32,13 +32,13 @@ def refs(session: Session, run: Run, *, sees_keys: bool) -> RunRefs:
     the template (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
     params = RunParams.of(run.params, run.id)
     project = run.project_id
-    repository = _names(session, Repository, project, [params.repository_id])
+    repository = _names(session, Repository, project, [params.repository_id or 0])
     inventory = _names(session, Inventory, project, [params.inventory_id])
     environment_ids = [params.environment_id] if params.environment_id else []
     environment = _names(session, Environment, project, environment_ids)
     if not sees_keys:
         return RunRefs(
-            repository=repository.get(params.repository_id, ""),
+            repository=repository.get(params.repository_id or 0, ""),
             inventory=inventory.get(params.inventory_id, ""),
             environment=environment.get(params.environment_id or 0),
         )
@@ -53,7 +53,7 @@ def refs(session: Session, run: Run, *, sees_keys: bool) -> RunRefs:
 
     recorded_vault = snapshot.get("vault_keys") or []
     return RunRefs(
-        repository=repository.get(params.repository_id, ""),
+        repository=repository.get(params.repository_id or 0, ""),
         inventory=inventory.get(params.inventory_id, ""),
         environment=environment.get(params.environment_id or 0),
         ssh_key=key(params.ssh_key_id, snapshot.get("ssh_key")),

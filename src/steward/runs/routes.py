@@ -12,7 +12,7 @@ from steward.api import conditional, deps
 from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
 from steward.runs import output, planned, refs, relaunch, schemas, service, story, waiting
-from steward.runs.models import LaunchType, Run
+from steward.runs.models import LaunchType, Run, RunKind
 from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
@@ -34,8 +34,12 @@ CanceledRun = Annotated[Run, Depends(_acted_on(Action.RUN_CANCEL))]
 
 def _relaunched(run: deps.ViewedRun, rights: deps.AccessDep, session: deps.SessionDep) -> Run:
     """A visible run whose template the caller may launch (the launch gate's own check,
-    ``service.launchable``), answered before the body is: 404, 403 naming the permission."""
-    service.relaunched_template(session, rights, run)
+    ``service.launchable``), answered before the body is: 404, 403 naming the permission;
+    an ad-hoc run: adhoc:run in the project (``runs.adhoc``)."""
+    if run.kind == RunKind.ADHOC:
+        rights.require(Action.ADHOC_RUN)
+    else:
+        service.relaunched_template(session, rights, run)
     return run
 
 
@@ -203,7 +207,10 @@ def read_relaunch_values(
 
 @router.post("/{run_id}/relaunch", status_code=status.HTTP_201_CREATED)
 def relaunch_run(
-    previous: RelaunchedRun, body: schemas.RelaunchRequest, launching: deps.LaunchingDep
+    previous: RelaunchedRun,
+    body: schemas.RelaunchRequest,
+    launching: deps.LaunchingDep,
+    rt: deps.RuntimeDep,
 ) -> schemas.RunRead:
     """Launch the run's template again with the run's launch values; the fields given replace
     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
@@ -218,6 +225,7 @@ def relaunch_run(
         failed_only=body.hosts == "failed",
         cipher=launching.cipher,
         queue=launching.queue,
+        adhoc_modules=rt.settings.adhoc_modules,
     )
     return _read(run, *service.names(launching.session, run))
 

@@ -5,13 +5,26 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.bounds import RUN_VALUE_FILTERS_MAX, Id, LineAfter, Offset, RunLabel, RunNote
+from steward.bounds import (
+    RUN_VALUE_FILTERS_MAX,
+    AdhocFreeForm,
+    AdhocModule,
+    Forks,
+    Id,
+    JsonObject,
+    LineAfter,
+    Offset,
+    RunLabel,
+    RunNote,
+    Verbosity,
+)
 from steward.runs.models import LaunchType, RunKind
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.runs.values import FILTER_TEXT_MAX, LAUNCH_FIELDS
-from steward.schemas import OlderPage, ResponseModel, UpdateModel
+from steward.schemas import OlderPage, RequestModel, ResponseModel, UpdateModel
 from steward.templates.launch import LaunchOverrides
+from steward.templates.patterns import HostPattern
 
 FAILED_HOSTS_SHOWN = 1000
 
@@ -294,3 +307,27 @@ class TimelineEntry(BaseModel):
         description="task: a task's result on a host; requirements: the install of the"
         " repository's roles and collections before the playbook (host empty)",
     )
+
+
+class AdhocCreate(RequestModel):
+    """An ad-hoc command on the inventory's hosts (``runs.adhoc``): one allow-listed module."""
+
+    module: AdhocModule = Field(description="one of the allowed modules (GET …/adhoc/modules)")
+    args: AdhocFreeForm | JsonObject = Field(
+        default="",
+        description="the module's arguments: a JSON object, or free-form text for command and"
+        " shell (their `cmd`); data, never templated",
+    )
+    limit: HostPattern = Field(default="", description="host pattern ('' : all hosts)")
+    ssh_key_id: Id | None = None
+    become: bool = False
+    become_key_id: Id | None = None
+    forks: Forks | None = None
+    verbosity: Verbosity = Field(default=1, description="1 (the default): each host's result")
+    launch_type: Literal["api", "ui", "cli"] = "api"
+
+
+class AdhocModules(ResponseModel):
+    modules: list[str] = Field(description="the modules an ad-hoc command may run")
+    free_form: list[str] = Field(description="those taking free-form text (as `cmd`)")
+    allowed: bool = Field(description="whether the caller may run one here (adhoc:run)")

@@ -20,11 +20,11 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
-from steward.runs import handoff, lifecycle, values
+from steward.runs import adhoc, handoff, lifecycle, values
 from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost, RunKind
 from steward.runs.params import RunParams
-from steward.runs.schemas import RunFilters, RunLabelUpdate
+from steward.runs.schemas import AdhocCreate, RunFilters, RunLabelUpdate
 from steward.runs.status import Reason, RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
@@ -75,16 +75,18 @@ class Trigger:
 @dataclasses.dataclass(frozen=True)
 class Launch:
     """One launch: who asks (``actor``, with their ``rights`` in the template's project), which
-    template, with which values (``granted``: see ``resolve_launch``), triggered how."""
+    template, with which values (``granted``: see ``resolve_launch``), triggered how; or, with
+    no template (``template_id`` None), an ad-hoc command (``adhoc``)."""
 
     rights: ProjectAccess
     actor: Actor
-    template_id: int
+    template_id: int | None
     overrides: LaunchOverrides
     trigger: Trigger
     granted: frozenset[str] = frozenset()
     kind: RunKind = RunKind.RUN  # a plan runs in check + diff mode; an apply in neither
     plan_id: int | None = None  # an apply: its plan
+    adhoc: adhoc.AdhocLaunch | None = None  # an ad-hoc command (kind adhoc, no template)
 
 
 def kind_refusal(template: Template, kind: RunKind) -> str:
@@ -135,32 +137,36 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     The run is added in the caller's transaction, which the caller commits: the run is handed
     to ``queue`` once it does (``runs.handoff``), never if it rolls back."""
     actor, trigger, project = request.actor, request.trigger, request.rights.project
-    template = launchable(session, request.rights, request.template_id)
-    resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
-    params = scoped(request.rights, template, _for_kind(template, request.kind, resolved.params))
+    if request.adhoc is not None:  # adhoc:run, the module allow-list, the keys (``runs.adhoc``)
+        template, secrets = None, {}
+        params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
+    else:
+        template = launchable(session, request.rights, request.template_id or 0)
+        resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
+        kind_params = _for_kind(template, request.kind, resolved.params)
+        params, secrets = scoped(request.rights, template, kind_params), resolved.secrets
+        snapshot = _snapshot(session, template)
     run = Run(
         project_id=project.id,
-        template_id=template.id,
+        template_id=template.id if template else None,
         status=RunStatus.QUEUED,
         launched_by_id=actor.user.id,
         **dataclasses.asdict(trigger),
         runner_group=runner_groups.group_of(session, project, template),
         source_ip=actor.source_ip,
         user_agent=actor.user_agent,
-        kind=request.kind,
+        kind=RunKind.ADHOC if request.adhoc else request.kind,
         plan_id=request.plan_id,
         params=params.model_dump(mode="json"),
-        template_snapshot=_snapshot(session, template),
-        secret_params=(
-            cipher.encrypt({"extra_vars": resolved.secrets}) if resolved.secrets else None
-        ),
+        template_snapshot=snapshot,
+        secret_params=cipher.encrypt({"extra_vars": secrets}) if secrets else None,
     )
     session.add(run)
     session.flush()
     session.add_all(values.rows(run, params))
     relaunched = trigger.relaunch_of_id is not None
     action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
-    _audit(session, actor, action, run, template.name, launched=True)
+    _audit(session, actor, action, run, run.name, launched=True, cipher=cipher)
     handoff.submit_after_commit(session, queue, run.id)
     return run
 
@@ -180,12 +186,19 @@ def _audit(
     template_name: str,
     *,
     launched: bool = False,
+    cipher: KeyCipher | None = None,
 ) -> None:
     """Who ran what, where and with which parameters; a launch records its launch settings
     and the answers and extra vars given (``vars.<name>``), never a secret answer, not even
-    its name (``values.searchable``: what the runs list can find, the trail shows)."""
+    its name (``values.searchable``: what the runs list can find, the trail shows); an ad-hoc
+    command its module and arguments (``adhoc.audited_args``: key-store secrets masked)."""
     params = RunParams.of(run.params, run.id)
     given = values.searchable(params) if launched else []
+    command = ""
+    if launched and params.adhoc is not None and cipher is not None:
+        args = adhoc.audited_args(session, cipher, run.project_id, params.adhoc.args)
+        given += [(values.LAUNCH, "module", params.adhoc.module), (values.LAUNCH, "args", args)]
+        command = f" become={params.adhoc.become} args={args}"
     audit.record(
         session,
         actor,
@@ -199,7 +212,8 @@ def _audit(
             for kind, name, value in given
         },
         detail=(
-            f"{template_name} ({params.playbook})"
+            template_name
+            + (f" ({params.playbook})" if params.playbook else "")
             + (f" {run.kind}" if run.kind != RunKind.RUN else "")
             + (f" of plan {run.plan_id}" if run.plan_id else "")
             + f" limit={params.limit or 'all'}"
@@ -207,6 +221,7 @@ def _audit(
             + f" via {run.launch_type}"
             + (f" of run {run.relaunch_of_id}" if run.relaunch_of_id else "")
             + "".join(f" {name}={value}" for kind, name, value in given if kind == values.ANSWER)
+            + command
         ),
     )
 
@@ -265,9 +280,21 @@ def relaunch(
     failed_only: bool,
     cipher: KeyCipher,
     queue: RunQueue,
+    adhoc_modules: Collection[str] = (),
 ) -> Run:
     """Launch ``previous``'s template again with its launch values, ``overrides`` replacing
-    them (``runs.relaunch``); through the launch gate like any launch. Commits."""
+    them (``runs.relaunch``); through the launch gate like any launch. Commits.
+
+    An ad-hoc run: its command again (``adhoc_modules``: the allow-list), only ``limit`` and
+    ``forks`` replaceable, ``failed_only`` as for any run."""
+    if previous.kind == RunKind.ADHOC:
+        body = _adhoc_again(session, previous, overrides, failed_only=failed_only)
+        trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
+        command = adhoc.AdhocLaunch(
+            RunParams.of(previous.params, previous.id).inventory_id, body, adhoc_modules
+        )
+        request = Launch(rights, actor, None, LaunchOverrides(), trigger, adhoc=command)
+        return launch_now(session, request, cipher=cipher, queue=queue)
     template = relaunched_template(session, rights, previous)
     values, granted = relaunch_values.overrides(
         session, cipher, previous, template, overrides, failed_only=failed_only
@@ -277,8 +304,31 @@ def relaunch(
     return launch_now(session, request, cipher=cipher, queue=queue)
 
 
+def _adhoc_again(
+    session: Session, previous: Run, overrides: LaunchOverrides, *, failed_only: bool
+) -> AdhocCreate:
+    """The command of ad-hoc run ``previous`` with the limit (or its failed hosts) and forks
+    given; any other override is a 422 naming it."""
+    given = overrides.model_dump(exclude_none=True, exclude_defaults=True)
+    for field in given:
+        if field not in ("limit", "forks"):
+            raise InvalidInput(field, "an ad-hoc command's relaunch takes only limit and forks")
+    limit = given.get("limit")
+    if failed_only:
+        if limit is not None:
+            raise InvalidInput("limit", "hosts=failed sets the limit to the failed hosts; not both")
+        hosts = relaunch_values.failed_hosts(session, previous)
+        if not hosts:
+            raise InvalidState(f"run {previous.id} has no failed or unreachable hosts to relaunch")
+        limit = ",".join(hosts)
+    params = RunParams.of(previous.params, previous.id)
+    return adhoc.relaunched(params, limit=limit, forks=given.get("forks"))
+
+
 def relaunched_template(session: Session, rights: ProjectAccess, previous: Run) -> Template:
     """``previous``'s template, which ``rights`` must allow to launch (``launchable``)."""
+    if previous.kind == RunKind.ADHOC:
+        raise InvalidState(f"run {previous.id} is an ad-hoc command: it has no template")
     if previous.template_id is None:
         rights.require_on_template(None, Action.RUN_LAUNCH)
         raise InvalidState(f"run {previous.id}'s template was deleted; it cannot be relaunched")
@@ -325,7 +375,10 @@ def list_runs(
     if project is not None:
         query = query.where(Run.project_id == project.id)
     rows = session.execute(_filtered(query, filters)).all()
-    page = [(run, template or "", user or "") for run, template, user in rows[: filters.limit]]
+    page = [
+        (run, template or (run.name if run.kind == RunKind.ADHOC else ""), user or "")
+        for run, template, user in rows[: filters.limit]
+    ]
     next_before = page[-1][0].id if len(rows) > filters.limit else None
     return page, next_before
 

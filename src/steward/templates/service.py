@@ -203,9 +203,11 @@ def _apply(session: Session, project: Project, template: Template, changes: dict
             session, Environment, project, changes["environment_id"], "environment_id"
         )
     if "ssh_key_id" in changes:
-        template.ssh_key = _key(session, project, changes["ssh_key_id"], "ssh_key_id", SSH_KINDS)
+        template.ssh_key = checked_key(
+            session, project, changes["ssh_key_id"], "ssh_key_id", SSH_KINDS
+        )
     if "become_key_id" in changes:
-        template.become_key = _key(
+        template.become_key = checked_key(
             session, project, changes["become_key_id"], "become_key_id", BECOME_KINDS
         )
     if "vault_key_ids" in changes:
@@ -230,9 +232,11 @@ def _optional[M: (Repository, Inventory, Environment, Key)](
     return None if object_id is None else _in_project(session, model, project, object_id, field)
 
 
-def _key(
+def checked_key(
     session: Session, project: Project, key_id: int | None, field: str, kinds: frozenset[KeyKind]
 ) -> Key | None:
+    """The key ``key_id`` of ``project`` for ``field`` (a template's, an ad-hoc command's),
+    which must be of one of ``kinds`` (422 naming ``field``)."""
     key = _optional(session, Key, project, key_id, field)
     if key is not None and key.kind not in kinds:
         wanted = " or ".join(sorted(kinds))

@@ -9,6 +9,7 @@ export function Component() {
     <InventoriesTable
       projectId={project.id}
       canWrite={can(project.permissions, PROJECT_ACTIONS.resourceWrite)}
+      canRunCommand={can(project.permissions, PROJECT_ACTIONS.adhocRun)}
       createInPlace={createInPlace(project)}
     />
   );

@@ -8,6 +8,7 @@ import { SectionToolbar } from "@/components/section-toolbar";
 import { SetupGuide, newHref } from "@/components/setup-guide";
 import { useDeleteInventory } from "@/features/inventories/api/delete-inventory";
 import { useInventories } from "@/features/inventories/api/get-inventories";
+import { AdhocModal } from "@/features/inventories/components/adhoc-modal";
 import { InventoryFormModal } from "@/features/inventories/components/inventory-form-modal";
 import { InventoryHostsModal } from "@/features/inventories/components/inventory-hosts-modal";
 import { healthSummary } from "@/features/inventories/lib/health";
@@ -26,11 +27,18 @@ interface InventoriesTableProps {
   projectId: number;
   /** may create, change and delete (resource:write) */
   canWrite: boolean;
+  /** may run an ad-hoc command on an inventory's hosts (adhoc:run) */
+  canRunCommand?: boolean;
   /** the repository dialog its form may open in place (from src/app) */
   createInPlace?: Pick<CreateInPlace, "repository">;
 }
 
-export function InventoriesTable({ projectId, canWrite, createInPlace }: InventoriesTableProps) {
+export function InventoriesTable({
+  projectId,
+  canWrite,
+  canRunCommand = false,
+  createInPlace,
+}: InventoriesTableProps) {
   const { page, setPage, limit, offset } = usePageParam(25);
   const inventories = useInventories(projectId, limit, offset);
   const remove = useDeleteInventory(projectId);
@@ -39,6 +47,7 @@ export function InventoriesTable({ projectId, canWrite, createInPlace }: Invento
   const [creating, setCreating] = useNewParam();
   const [removing, setRemoving] = useState<Inventory | null>(null);
   const [viewing, setViewing] = useState<Inventory | null>(null);
+  const [commanding, setCommanding] = useState<Inventory | null>(null);
 
   const columns: Column<Inventory>[] = [
     {
@@ -96,6 +105,15 @@ export function InventoriesTable({ projectId, canWrite, createInPlace }: Invento
           >
             Hosts
           </RowButton>
+          {canRunCommand && (
+            <RowButton
+              label={`Run a command on ${inventory.name}`}
+              variant="light"
+              onClick={() => setCommanding(inventory)}
+            >
+              Run command
+            </RowButton>
+          )}
         </RowActions>
       ),
     },
@@ -147,6 +165,13 @@ export function InventoriesTable({ projectId, canWrite, createInPlace }: Invento
           projectId={projectId}
           inventory={viewing}
           onClose={() => setViewing(null)}
+        />
+      )}
+      {commanding && (
+        <AdhocModal
+          projectId={projectId}
+          inventory={commanding}
+          onClose={() => setCommanding(null)}
         />
       )}
       <ConfirmDeleteModal

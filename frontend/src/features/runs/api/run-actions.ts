@@ -19,6 +19,21 @@ export function useCancelRun(projectId: number, runId: number) {
   });
 }
 
+/** Relaunch an ad-hoc command as it was (on all its hosts, or its failed ones): the new run. */
+export function useRelaunchAdhoc(projectId: number, runId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (hosts: "all" | "failed") =>
+      unwrap(
+        api.POST("/api/v1/projects/{project_id}/runs/{run_id}/relaunch", {
+          params: { path: { project_id: projectId, run_id: runId } },
+          body: { hosts },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: runKeys.project(projectId) }),
+  });
+}
+
 export interface RunLabelValues {
   label: string;
   note: string;

@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { type Run, isActive } from "@/features/runs/api/get-run";
 import { outputUrl } from "@/features/runs/api/get-run-output";
 import type { RunPermissions } from "@/features/runs/api/get-run-permissions";
-import { useCancelRun } from "@/features/runs/api/run-actions";
+import { useCancelRun, useRelaunchAdhoc } from "@/features/runs/api/run-actions";
 import { runPath } from "@/features/runs/lib/run-path";
 import type { ReactNode } from "react";
 
@@ -30,12 +30,26 @@ interface RunActionsProps {
   hasFailedHosts: boolean;
   /** without it, no Relaunch */
   renderRelaunch?: RenderRelaunch;
+  /** an ad-hoc command the caller may run again (adhoc:run): relaunched as it was, no dialog */
+  adhocRelaunch?: boolean;
 }
 
 /** Cancel, relaunch (all or failed hosts), download; hidden when the caller may not. */
-export function RunActions({ run, permissions, hasFailedHosts, renderRelaunch }: RunActionsProps) {
+export function RunActions({
+  run,
+  permissions,
+  hasFailedHosts,
+  renderRelaunch,
+  adhocRelaunch = false,
+}: RunActionsProps) {
   const navigate = useNavigate();
   const cancel = useCancelRun(run.project_id, run.id);
+  const again = useRelaunchAdhoc(run.project_id, run.id);
+  const relaunchAdhoc = (hosts: RelaunchHosts) =>
+    again.mutate(hosts, {
+      onSuccess: (next) => void navigate(runPath(next.project_id, next.id)),
+      onError: (error) => failure("Relaunch refused", error),
+    });
   const [confirming, confirm] = useDisclosure(false);
   const [relaunching, setRelaunching] = useState<RelaunchHosts | null>(null);
   const active = isActive(run.status);
@@ -62,6 +76,21 @@ export function RunActions({ run, permissions, hasFailedHosts, renderRelaunch }:
             <Menu.Item onClick={() => setRelaunching("all")}>All hosts…</Menu.Item>
             <Menu.Item onClick={() => setRelaunching("failed")} disabled={!hasFailedHosts}>
               Failed hosts only…
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      )}
+      {adhocRelaunch && !active && run.kind === "adhoc" && (
+        <Menu position="bottom-end">
+          <Menu.Target>
+            <Button variant="light" loading={again.isPending}>
+              Relaunch
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => relaunchAdhoc("all")}>All hosts</Menu.Item>
+            <Menu.Item onClick={() => relaunchAdhoc("failed")} disabled={!hasFailedHosts}>
+              Failed hosts only
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>

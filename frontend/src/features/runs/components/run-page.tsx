@@ -10,6 +10,7 @@ import {
   useRunTimeline,
 } from "@/features/runs/api/get-run-output";
 import { useRunPermissions } from "@/features/runs/api/get-run-permissions";
+import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 import { type RenderRelaunch, RunActions } from "@/features/runs/components/run-actions";
 import { RunMeta, RunParams } from "@/features/runs/components/run-meta";
 import { PreflightHosts } from "@/features/runs/components/preflight-hosts";
@@ -43,7 +44,12 @@ interface RunPageProps {
   renderPlan?: (run: Run) => ReactNode;
 }
 
-const KIND_TITLES: Record<Run["kind"], string> = { run: "Run", plan: "Plan", apply: "Apply" };
+const KIND_TITLES: Record<Run["kind"], string> = {
+  run: "Run",
+  plan: "Plan",
+  apply: "Apply",
+  adhoc: "Ad-hoc command",
+};
 
 function RunView({
   run,
@@ -120,6 +126,7 @@ function RunView({
           permissions={permissions}
           hasFailedHosts={hasFailedHosts}
           renderRelaunch={renderRelaunch}
+          adhocRelaunch={can(projectPermissions, PROJECT_ACTIONS.adhocRun)}
         />
       </Group>
       <RunMeta run={run} />
