@@ -17,6 +17,9 @@ from steward.config import Settings
 from steward.crypto import KeyCipher
 from steward.db import make_engine, make_session_factory
 from steward.execution.ansible.sandbox import Sandbox
+from steward.outbound.network import Guard
+from steward.repositories.checkout import Reach
+from steward.templates.options.resolver import SOURCES, Sources
 
 
 @dataclasses.dataclass
@@ -33,13 +36,23 @@ class Runtime:
     def build(cls, settings: Settings) -> Runtime:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         engine = make_engine(settings.database_url)
+        cipher = KeyCipher.load_or_create(settings.key_file)
+        sandbox = Sandbox.from_settings(settings)
+        # what every launch path reads survey options with (templates.options.resolver)
+        reach = Reach(
+            cipher, tuple(settings.repository_roots), Guard.of(settings), settings.data_dir
+        )
+        info = {
+            # every audit record is queued for the audit stream's sinks (audit.stream)
+            STREAM_SINKS: settings.audit_stream_sinks,
+            SOURCES: Sources(reach, sandbox),
+        }
         return cls(
             settings=settings,
             engine=engine,
-            # every audit record is queued for the audit stream's sinks (audit.stream)
-            sessions=make_session_factory(engine, {STREAM_SINKS: settings.audit_stream_sinks}),
-            cipher=KeyCipher.load_or_create(settings.key_file),
-            sandbox=Sandbox.from_settings(settings),
+            sessions=make_session_factory(engine, info),
+            cipher=cipher,
+            sandbox=sandbox,
             previews=Rate(
                 settings.preview_max_per_minute,
                 "previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)",
