@@ -34,6 +34,7 @@ def options(
 ) -> list[str]:
     """The options the script prints, given ``arguments`` (earlier answers in, each one
     argument of its own)."""
+    reach.scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="steward-options-", dir=reach.scratch) as tmp:
         dest = Path(tmp) / "repository"
         try:
