@@ -242,6 +242,11 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     # ids are checked once the project is seen (422 without them); a hidden run among them is
     # a 404 (tests/runs/test_hostile_compare.py)
     ("GET", "/projects/{project_id}/runs/compare"): [Probe("project", 422)],
+    # a survey's options now: who may launch the template (the launch checks them again)
+    ("POST", "/projects/{project_id}/templates/{template_id}/survey/options"): [
+        Probe("t1_run", 422, body=BAD),
+        Probe("t2_run", 422, T2, BAD),
+    ],
     ("GET", "/projects/{project_id}/templates/{template_id}/stats"): [
         Probe("project", 200),
         Probe("t2", 200, T2),

@@ -1,0 +1,36 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { api, unwrap, type Schemas } from "@/api/client";
+import { hasSources, sourceAnswers } from "@/lib/survey-options";
+
+type Template = Schemas["TemplateRead"];
+
+/** The options of the template's sourced questions, read by the server with the answers the
+ * sources name (asked again when one of those changes: cascading). */
+export function useSurveyOptions(
+  projectId: number,
+  template: Template,
+  answers: Record<string, unknown>,
+  inventoryId?: number | null,
+) {
+  const survey = sourceAnswers(template.survey, answers);
+  return useQuery({
+    queryKey: [
+      "projects",
+      projectId,
+      "templates",
+      template.id,
+      "survey-options",
+      survey,
+      inventoryId ?? null,
+    ],
+    enabled: hasSources(template.survey),
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      unwrap(
+        api.POST("/api/v1/projects/{project_id}/templates/{template_id}/survey/options", {
+          params: { path: { project_id: projectId, template_id: template.id } },
+          body: { survey, inventory_id: inventoryId ?? null },
+        }),
+      ),
+  });
+}
