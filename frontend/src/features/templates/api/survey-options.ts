@@ -1,3 +1,4 @@
+import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
 import { hasSources, sourceAnswers } from "@/lib/survey-options";
@@ -12,7 +13,12 @@ export function useSurveyOptions(
   answers: Record<string, unknown>,
   inventoryId?: number | null,
 ) {
-  const survey = sourceAnswers(template.survey, answers);
+  // a typed answer a source names is sent once typing pauses, not at every key
+  // (as JSON: a string compares by value, so a render alone does not restart the wait)
+  const [named] = useDebouncedValue(JSON.stringify(sourceAnswers(template.survey, answers)), 300, {
+    leading: true,
+  });
+  const survey = JSON.parse(named) as Record<string, unknown>;
   return useQuery({
     queryKey: [
       "projects",
