@@ -216,3 +216,61 @@ test("the template form picks the playbook from those found in the repository", 
   await expect(page.getByRole("option", { name: "partial.yml", exact: true })).toBeVisible();
   await shots(page, "template-playbook-picker-phone");
 });
+
+test("a survey's options come from the inventory, follow an earlier answer, and a failing source says why", async ({
+  page,
+}) => {
+  const listed = await page.request.get(bench.url(`templates/${greet}`));
+  const template = (await listed.json()) as { repository_id: number };
+  const grouped = await bench.post(bench.url("inventories"), {
+    name: "grouped",
+    kind: "static",
+    format: "ini",
+    content:
+      `[db]\nalpha ansible_connection=local ansible_python_interpreter=${python}\n` +
+      `[web]\nbeta ansible_connection=local ansible_python_interpreter=${python}\n`,
+  });
+  const choice = (variable: string, label: string, source: object, required = true) => ({
+    variable,
+    label,
+    type: "choice",
+    required,
+    source,
+  });
+  await bench.post(bench.url("templates"), {
+    name: "sourced",
+    playbook: "greet.yml",
+    repository_id: template.repository_id,
+    inventory_id: grouped["id"],
+    survey: [
+      choice("tier", "Tier", { kind: "inventory", select: "groups", pattern: "db,web" }),
+      choice("who", "Host", { kind: "inventory", pattern: "{answer.tier}" }),
+      choice("table", "Table", { kind: "script", path: "bin/tables" }, false),
+    ],
+  });
+  await page.goto(`/projects/${bench.projectId}/templates`);
+  await page.getByRole("button", { name: "Launch sourced" }).click();
+  const dialog = page.getByRole("dialog", { name: "Launch “sourced”" });
+  // the host waits for the tier; the script is not in the repository: each says why
+  await expect(dialog).toContainText("No options: needs an answer to 'tier' first");
+  await expect(dialog).toContainText("No options: 'bin/tables' is not an executable file");
+  await dialog.getByRole("textbox", { name: "Tier" }).click();
+  await expect(page.getByRole("option", { name: "web", exact: true })).toBeVisible();
+  await page.getByRole("option", { name: "db", exact: true }).click();
+  await dialog.getByRole("textbox", { name: "Host" }).click();
+  await expect(page.getByRole("option", { name: "alpha", exact: true })).toBeVisible();
+  await expect(page.getByRole("option", { name: "beta", exact: true })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await shots(page, "launch-dialog-sourced");
+  // another tier, other hosts (cascading)
+  await dialog.getByRole("textbox", { name: "Tier" }).click();
+  await page.getByRole("option", { name: "web", exact: true }).click();
+  await dialog.getByRole("textbox", { name: "Host" }).click();
+  await expect(page.getByRole("option", { name: "alpha", exact: true })).toHaveCount(0);
+  await page.getByRole("option", { name: "beta", exact: true }).click();
+  await dialog.getByRole("button", { name: "Launch" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+  expect((await readRun(page, id)).params.launch_vars).toEqual({ tier: "web", who: "beta" });
+  await bench.waitFinished(id);
+});

@@ -58,6 +58,7 @@ from steward.runs.values import LaunchSetting
 from steward.runtime import Runtime
 from steward.schedules.routes import router as schedules_router
 from steward.teams.routes import router as teams_router
+from steward.templates.options.routes import router as survey_options_router
 from steward.templates.routes import router as templates_router
 from steward.templates.routes import venvs_router
 from steward.templates.stats_routes import router as template_stats_router
@@ -148,6 +149,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         galaxy_router,
         templates_router,
         template_stats_router,
+        survey_options_router,
         venvs_router,
         grants_router,
         schedules_router,

@@ -54,6 +54,11 @@ LOCAL_ROOTS_MAX = 20  # local directories an admin assigns to one project
 SURVEY_QUESTIONS_MAX = 100
 SURVEY_CHOICES_MAX = 500
 SURVEY_ANSWER_MAX = 64 * KIB  # characters of a text answer or default
+# a survey question's options read from a source (templates/options): how long a URL or a
+# script may take, and how much of its answer is read
+SURVEY_SOURCE_TIMEOUT_MAX = 30.0
+SURVEY_SOURCE_TIMEOUT_DEFAULT = 5.0
+SURVEY_SOURCE_BYTES_MAX = MIB
 SCHEDULE_EXPRESSION_MAX = 1000  # a cron line, or an RFC 5545 recurrence (RRULE, EXDATE, …)
 TIMEZONE_NAME_MAX = 64  # an IANA zone name (the longest is 32 characters)
 WEBHOOK_BODY_MAX = MIB  # a delivery's body (413 above it; GitHub's own cap is 25 MB)

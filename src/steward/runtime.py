@@ -18,6 +18,9 @@ from steward.config import Settings
 from steward.crypto import KeyCipher
 from steward.db import make_engine, make_session_factory
 from steward.execution.ansible.sandbox import Sandbox
+from steward.outbound.network import Guard
+from steward.repositories.checkout import Reach
+from steward.templates.options.resolver import SOURCES, Sources
 
 
 @dataclasses.dataclass
@@ -35,8 +38,18 @@ class Runtime:
     def build(cls, settings: Settings) -> Runtime:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         engine = make_engine(settings.database_url)
-        # every audit record is queued for the audit stream's sinks (audit.stream)
-        sessions = make_session_factory(engine, {STREAM_SINKS: settings.audit_stream_sinks})
+        cipher = KeyCipher.load_or_create(settings.key_file)
+        sandbox = Sandbox.from_settings(settings)
+        # what every launch path reads survey options with (templates.options.resolver)
+        reach = Reach(
+            cipher, tuple(settings.repository_roots), Guard.of(settings), settings.data_dir
+        )
+        info = {
+            # every audit record is queued for the audit stream's sinks (audit.stream)
+            STREAM_SINKS: settings.audit_stream_sinks,
+            SOURCES: Sources(reach, sandbox),
+        }
+        sessions = make_session_factory(engine, info)
         credentials = Credentials(settings.auth_cache_seconds)
         credentials.watch(sessions)
         return cls(
@@ -44,8 +57,8 @@ class Runtime:
             engine=engine,
             sessions=sessions,
             credentials=credentials,
-            cipher=KeyCipher.load_or_create(settings.key_file),
-            sandbox=Sandbox.from_settings(settings),
+            cipher=cipher,
+            sandbox=sandbox,
             previews=Rate(
                 settings.preview_max_per_minute,
                 "previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)",

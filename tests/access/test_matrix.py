@@ -248,6 +248,11 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("POST", "/projects/{project_id}/inventories/{inventory_id}/adhoc"): [
         Probe("adhoc", 422, body=BAD)
     ],
+    # a survey's options now: who may launch the template (the launch checks them again)
+    ("POST", "/projects/{project_id}/templates/{template_id}/survey/options"): [
+        Probe("t1_run", 422, body=BAD),
+        Probe("t2_run", 422, T2, BAD),
+    ],
     ("GET", "/projects/{project_id}/templates/{template_id}/stats"): [
         Probe("project", 200),
         Probe("t2", 200, T2),

@@ -241,6 +241,16 @@ def _other_project(client: TestClient) -> dict[str, int]:
             "workflows[0].nodes[1].template",
             "no template named",
         ),
+        (  # templates sorted by name: full, ok (its survey's source has a key), remote-site
+            lambda d, o: d["templates"][1]["survey"][0]["source"].update(key="theirs"),
+            "templates[1].survey[0].source.key",
+            "no key named",
+        ),
+        (
+            lambda d, o: d["templates"][1]["survey"][0]["source"].update(key_id=o["key"]),
+            "templates[1].survey[0].source.key",  # an id field is named as its name field
+            "ids are not accepted",
+        ),
         (
             lambda d, o: d["workflows"][0]["nodes"][1].update(template_id=1),
             "workflows[0].nodes[1].template_id",

@@ -104,6 +104,10 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
     }
     assert deploy["omitted_secret_answers"] == ["db_password"]
     assert "template_id" not in str(first["workflows"])
+    # a survey option source's key travels by name too
+    ok = next(t for t in first["templates"] if t["name"] == "ok")
+    assert ok["survey"][0]["source"]["key"] == "api-token"
+    assert "key_id" not in ok["survey"][0]["source"]
     # an approval's separation of duties travels: said for each approval node
     nodes = {n["key"]: n for n in first["workflows"][0]["nodes"]}
     assert nodes["gate"]["approver_must_differ"] is True  # left to its default when made

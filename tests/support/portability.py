@@ -135,6 +135,15 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "repository_id": local,
             "inventory_id": static,
             "extra_vars": {"who": "imported"},
+            # options from a URL with the project's key as its credential: travels by name
+            "survey": [
+                {
+                    "variable": "db",
+                    "label": "Database",
+                    "type": "choice",
+                    "source": {"kind": "url", "url": "http://127.0.0.1:9/dbs", "key_id": token},
+                }
+            ],
         },
     )["id"]
     full = post(

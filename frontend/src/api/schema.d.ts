@@ -1147,6 +1147,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/templates/{template_id}/survey/options": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Survey Options
+     * @description Each sourced question's options now, or why its source gave none (read with the
+     *     earlier answers in ``survey``; answers from a URL or a script are cached a minute).
+     *     Asked by who may launch the template; a launch checks its answers against them again.
+     */
+    post: operations["survey_options_api_v1_projects__project_id__templates__template_id__survey_options_post"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/ansible-venvs": {
     parameters: {
       query?: never;
@@ -4654,6 +4676,28 @@ export interface components {
       /** @description its hosts' health now: each host's latest check */
       health?: components["schemas"]["InventoryHealth"] | null;
     };
+    /**
+     * InventorySource
+     * @description The template's inventory as Steward last read it (``inventories.InventoryHost``): the
+     *     hosts matching ``pattern``, the groups matching it, or the distinct values of the host
+     *     variable ``variable`` on the hosts matching it.
+     */
+    InventorySource: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "inventory";
+      /**
+       * Pattern
+       * @default all
+       */
+      pattern: string;
+      /** @default hosts */
+      select: components["schemas"]["Select"];
+      /** Variable */
+      variable?: string | null;
+    };
     /** InventoryUpdate */
     InventoryUpdate: {
       /** Name */
@@ -5222,6 +5266,15 @@ export interface components {
        * @description pass as before_id to get the next (older) page; null on the last page
        */
       next_before_id: number | null;
+    };
+    /** OptionsRequest */
+    OptionsRequest: {
+      /** Survey */
+      survey?: {
+        [key: string]: unknown;
+      };
+      /** Inventory Id */
+      inventory_id?: number | null;
     };
     /**
      * Outcome
@@ -5890,10 +5943,35 @@ export interface components {
       min?: number | null;
       /** Max */
       max?: number | null;
+      /** Source */
+      source?:
+        | (
+            | components["schemas"]["InventorySource"]
+            | components["schemas"]["UrlSource"]
+            | components["schemas"]["ScriptSource"]
+          )
+        | null;
       /** Choices */
       choices?: string[];
       /** Default */
       default?: unknown;
+    };
+    /** QuestionOptions */
+    QuestionOptions: {
+      /** Variable */
+      variable: string;
+      /** Choices */
+      choices: string[];
+      /**
+       * Error
+       * @description why the source gave no options (then choices is [])
+       */
+      error: string | null;
+      /**
+       * Depends On
+       * @description earlier answers the source names
+       */
+      depends_on: string[];
     };
     /**
      * QuestionType
@@ -6863,6 +6941,27 @@ export interface components {
        */
       plan?: boolean | null;
     };
+    /**
+     * ScriptSource
+     * @description An executable of the template's repository, run in the run sandbox from a fresh
+     *     checkout with ``arguments``; its output is one option per line or a JSON list.
+     */
+    ScriptSource: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "script";
+      /** Path */
+      path: string;
+      /** Arguments */
+      arguments?: string[];
+      /**
+       * Timeout Seconds
+       * @default 5
+       */
+      timeout_seconds: number;
+    };
     /** SecretKeyCreate */
     SecretKeyCreate: {
       /** Name */
@@ -6903,6 +7002,11 @@ export interface components {
      * @enum {string}
      */
     SecretTarget: "env" | "extra_var";
+    /**
+     * Select
+     * @enum {string}
+     */
+    Select: "hosts" | "groups" | "variable";
     /** SessionRead */
     SessionRead: {
       /** Id */
@@ -7220,6 +7324,11 @@ export interface components {
       by_status: {
         [key: string]: number;
       };
+    };
+    /** SurveyOptions */
+    SurveyOptions: {
+      /** Questions */
+      questions: components["schemas"]["QuestionOptions"][];
     };
     /** TableSizeRead */
     TableSizeRead: {
@@ -7994,6 +8103,33 @@ export interface components {
       occurrence: number;
       /** Counter */
       counter: number;
+    };
+    /**
+     * UrlSource
+     * @description A GET of ``url`` answering JSON; ``path`` leads to the list of options
+     *     (``jsonpath``); ``key_id``: a password or secret key of the project sent as the
+     *     ``Authorization`` header (a password key: Basic with its user name; a secret: Bearer).
+     */
+    UrlSource: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      kind: "url";
+      /** Url */
+      url: string;
+      /** Key Id */
+      key_id?: number | null;
+      /**
+       * Path
+       * @default
+       */
+      path: string;
+      /**
+       * Timeout Seconds
+       * @default 5
+       */
+      timeout_seconds: number;
     };
     /** UserCreate */
     UserCreate: {
@@ -15402,6 +15538,93 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["TemplateStats"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  survey_options_api_v1_projects__project_id__templates__template_id__survey_options_post: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        template_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OptionsRequest"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SurveyOptions"];
         };
       };
       /** @description Not authenticated */

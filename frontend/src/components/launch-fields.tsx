@@ -12,7 +12,7 @@ import {
 import type { UseFormReturnType } from "@mantine/form";
 import type { Schemas } from "@/api/client";
 import { ExtraVarsInput } from "@/components/extra-vars-input";
-import { SurveyAnswers } from "@/components/survey-answers";
+import { type SourcedOptions, SurveyAnswers } from "@/components/survey-answers";
 import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { type LaunchFormValues, VERBOSITY } from "@/lib/launch-form";
 
@@ -28,6 +28,8 @@ interface LaunchFieldsProps {
   keptHint?: string;
   /** why the limit cannot be typed (a relaunch on the failed hosts) */
   limitFixed?: string;
+  /** sourced survey questions' options now (SurveyAnswers) */
+  sourced?: Record<string, SourcedOptions>;
 }
 
 /** The survey and the overrides the template allows: of a launch, and of a relaunch. */
@@ -38,6 +40,7 @@ export function LaunchFields({
   keptSecrets,
   keptHint,
   limitFixed,
+  sourced,
 }: LaunchFieldsProps) {
   const allowed = new Set(template.overridable);
   const overrides = allowed.size > 0;
@@ -50,6 +53,7 @@ export function LaunchFields({
             questions={template.survey}
             kept={keptSecrets}
             keptHint={keptHint}
+            sourced={sourced}
           />
         </Fieldset>
       )}

@@ -5,13 +5,24 @@ import {
   PasswordInput,
   Select,
   Stack,
+  TagsInput,
   TextInput,
   Textarea,
 } from "@mantine/core";
 import type { GetInputPropsReturnType } from "@mantine/form";
+import type { ReactNode } from "react";
 import type { Schemas } from "@/api/client";
 
 type Question = Schemas["Question"];
+
+/** A sourced question's options as the launch dialog read them from the server. */
+export interface SourcedOptions {
+  choices: string[];
+  error: string | null;
+  pending: boolean;
+}
+
+const SOURCE_NAMES = { inventory: "the inventory", url: "a URL", script: "a script" } as const;
 
 /** The part of a Mantine form the answers are read from and written to. */
 interface Form {
@@ -29,6 +40,9 @@ interface SurveyAnswersProps {
   kept?: readonly string[];
   /** what a kept answer's input says under it */
   keptHint?: string;
+  /** sourced questions' options now (the launch dialog); without them such a question is
+   * typed, and checked against its options at launch */
+  sourced?: Record<string, SourcedOptions>;
 }
 
 const KEPT_HINT = "Kept from the earlier run (never shown); type to replace it";
@@ -39,12 +53,14 @@ function AnswerInput({
   prefix,
   kept,
   keptHint,
+  sourced,
 }: {
   form: Form;
   question: Question;
   prefix: string;
   kept: boolean;
   keptHint: string;
+  sourced?: SourcedOptions;
 }) {
   const path = `${prefix}.${question.variable}`;
   const common = {
@@ -53,6 +69,8 @@ function AnswerInput({
     required: question.required,
     ...form.getInputProps(path),
   };
+  if (question.source)
+    return <SourcedInput common={common} question={question} sourced={sourced} />;
   const min = bound(question.min);
   const max = bound(question.max);
   switch (question.type) {
@@ -99,6 +117,43 @@ function AnswerInput({
   }
 }
 
+function SourcedInput({
+  common,
+  question,
+  sourced,
+}: {
+  common: GetInputPropsReturnType & { label: string };
+  question: Question;
+  sourced?: SourcedOptions;
+}) {
+  const from = question.source ? SOURCE_NAMES[question.source.kind] : "";
+  const multi = question.type === "multi_choice";
+  if (!sourced) {
+    const description = `Options from ${from}: checked when the run is launched`;
+    return multi ? (
+      <TagsInput {...common} description={description} />
+    ) : (
+      <TextInput {...common} description={description} />
+    );
+  }
+  const description = sourced.pending
+    ? `Reading the options from ${from}…`
+    : `Options from ${from}`;
+  const error = sourced.error ? `No options: ${sourced.error}` : (common.error as ReactNode);
+  return multi ? (
+    <MultiSelect {...common} data={sourced.choices} description={description} error={error} />
+  ) : (
+    <Select
+      {...common}
+      data={sourced.choices}
+      clearable={!question.required}
+      searchable
+      description={description}
+      error={error}
+    />
+  );
+}
+
 /** The survey as a typed form: one input per question, by its type. */
 export function SurveyAnswers({
   form,
@@ -106,6 +161,7 @@ export function SurveyAnswers({
   prefix = "survey",
   kept,
   keptHint = KEPT_HINT,
+  sourced,
 }: SurveyAnswersProps) {
   return (
     <Stack gap="sm">
@@ -117,6 +173,7 @@ export function SurveyAnswers({
           prefix={prefix}
           kept={kept?.includes(question.variable) ?? false}
           keptHint={keptHint}
+          sourced={sourced?.[question.variable]}
         />
       ))}
     </Stack>

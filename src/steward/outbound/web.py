@@ -1,15 +1,17 @@
-"""One HTTP POST to a destination a user or an admin named, through the guard.
+"""One HTTP POST (or GET) to a destination a user or an admin named, through the guard.
 
 The request goes to the address ``Guard.vet`` checked (the URL's host swapped for it, the Host
 header and TLS server name kept), without following redirects and without proxies from the
 environment (a proxy would connect wherever it is told, past the check). Used by the
-notifications (``notifications.posts``) and the audit stream (``audit.sinks``).
+notifications (``notifications.posts``), the audit stream (``audit.sinks``) and survey options
+read from a URL (``templates.options.url``: ``get``).
 """
 
 from __future__ import annotations
 
 import http
 import ssl
+import time
 from collections.abc import Mapping
 
 import httpx2
@@ -38,6 +40,47 @@ def post(
         return client.post(
             target.pinned(address), content=body, headers=sent, extensions=extensions
         )
+
+
+class TooLarge(Exception):
+    """An answer's body is longer than the caller reads."""
+
+
+def get(
+    url: str,
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    guard: network.Guard,
+    max_bytes: int,
+    verify: ssl.SSLContext | bool = True,
+) -> tuple[int, bytes]:
+    """The status and body of a GET of ``url`` at its vetted address (``network.Refused``
+    when it may not be reached; ``TooLarge`` past ``max_bytes``; ``httpx2.HTTPError`` when no
+    answer came). ``timeout`` bounds the whole exchange, not each read."""
+    target = network.parse_url(url)
+    address = guard.vet(target.host, target.port).address
+    sent = {**headers, "Host": target.netloc}
+    extensions: dict[str, object] = (
+        {"sni_hostname": target.host} if target.scheme == "https" else {}
+    )
+    deadline = time.monotonic() + timeout
+    with (
+        httpx2.Client(
+            timeout=timeout, follow_redirects=False, trust_env=False, verify=verify
+        ) as client,
+        client.stream(
+            "GET", target.pinned(address), headers=sent, extensions=extensions
+        ) as response,
+    ):
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > max_bytes:
+                raise TooLarge(f"the answer is longer than {max_bytes} bytes")
+            if time.monotonic() > deadline:
+                raise httpx2.ReadTimeout("the answer took too long")
+        return response.status_code, bytes(body)
 
 
 def status_line(code: int) -> str:

@@ -143,7 +143,18 @@ def _template(template: Template, names: _Names) -> dict[str, Any]:
     }
     out = _fields(TemplateCreate, template, names, refs, skip=frozenset({"vault_key_ids"}))
     out["vault_keys"] = sorted(k.name for k in template.vault_keys)
+    out["survey"] = [_question(question, names) for question in template.survey]
     return out
+
+
+def _question(question: Mapping[str, Any], names: _Names) -> dict[str, Any]:
+    """A survey question; the key of its option source (a URL's credential) by name."""
+    source = question.get("source")
+    if not isinstance(source, Mapping) or source.get("key_id") is None:
+        return dict(question)
+    named = {k: v for k, v in source.items() if k != "key_id"}
+    named["key"] = names.of(Key, source["key_id"])
+    return {**question, "source": named}
 
 
 def _launch(stored: Mapping[str, Any], names: _Names) -> tuple[dict[str, Any], list[str]]:

@@ -413,6 +413,10 @@ class _Importer:
         for i, item in enumerate(self.document.templates):
             where = ("templates", i)
             body = self._body(item, where, refs, many=["vault_keys"])
+            if isinstance(body.get("survey"), list):
+                body["survey"] = [
+                    self._question(q, (*where, "survey", j)) for j, q in enumerate(body["survey"])
+                ]
             group = body.pop("runner_group", None)
             name = str(body.get("name", ""))
             with _at(*where):
@@ -427,6 +431,22 @@ class _Importer:
                     venvs=self.context.venvs,
                 )
             self._imported("template", "templates", created)
+
+    def _question(self, question: Any, where: tuple[str | int, ...]) -> Any:
+        """A survey question whose option source names its key (``key``) by name."""
+        source = question.get("source") if isinstance(question, Mapping) else None
+        if not isinstance(source, Mapping):
+            return question
+        if source.get("key_id") is not None:
+            raise InvalidInput(
+                _path([*where, "source", "key_id"]),
+                "ids are not accepted in a document; refer to objects by name",
+            )
+        if "key" not in source:
+            return question
+        named = {k: v for k, v in source.items() if k != "key"}
+        named["key_id"] = self._one(source["key"], "key", (*where, "source", "key"))
+        return {**question, "source": named}
 
     def _template(self, item: Mapping[str, Any], where: tuple[str | int, ...]) -> Template:
         template_id = self._ref(item, "template", where)

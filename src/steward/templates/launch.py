@@ -5,7 +5,9 @@ the run stores (``runs.params.RunParams``, with the secret answers apart), and t
 ``execution`` builds from the stored parameters. Called by the runs service when a run is
 launched, and by every save of launch values (schedules,
 workflow nodes, webhooks' dry runs); it raises ``InvalidInput`` naming the field. Launch values
-may not set a variable Ansible reads as a setting (``templates.reserved``).
+may not set a variable Ansible reads as a setting (``templates.reserved``); an answer to a
+question whose options come from a source must be among its options now
+(``templates.options``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from steward.repositories.schemas import Ref
 from steward.runs.params import RunParams
 from steward.templates import reserved
 from steward.templates.models import Template
+from steward.templates.options import resolver
+from steward.templates.options.schemas import OptionsRequest, QuestionOptions, SurveyOptions
+from steward.templates.options.sources import depends_on
 from steward.templates.schemas import RunOptionChanges
 from steward.templates.survey import Question, SurveyResult, validate_answers
 
@@ -58,13 +63,21 @@ def resolve_launch(
     relaunch on the failed hosts); they are checked like any other value."""
     _check_allowed(template, body, granted)
     reserved.check_for(template, body.extra_vars or {}, field="extra_vars")
-    questions = [Question.model_validate(q) for q in template.survey]
+    inventory_id = _inventory_id(session, template, body.inventory_id)
+    # a sourced question's answer must be among its options now (templates.options)
+    questions = resolver.current(
+        session,
+        template,
+        [Question.model_validate(q) for q in template.survey],
+        body.survey,
+        inventory_id=inventory_id,
+    )
     answers = validate_answers(questions, body.survey)
     reserved.check_for(template, [*answers.values, *answers.secret_values], field="survey")
     params = RunParams(
         playbook=template.playbook,
         repository_id=template.repository_id,
-        inventory_id=_inventory_id(session, template, body.inventory_id),
+        inventory_id=inventory_id,
         environment_id=template.environment_id,
         ssh_key_id=template.ssh_key_id,
         become_key_id=template.become_key_id,
@@ -129,3 +142,26 @@ def _launch_vars(
     for secret in answers.secret_values:
         merged.pop(secret, None)
     return merged
+
+
+def survey_options(session: Session, template: Template, body: OptionsRequest) -> SurveyOptions:
+    """The launch dialog's options: each sourced question's, given the answers so far."""
+    inventory_id = _inventory_id(session, template, body.inventory_id)
+    questions = [Question.model_validate(q) for q in template.survey]
+    given = resolver.effective(questions, body.survey)
+    found = []
+    for question in questions:
+        if question.source is None:
+            continue
+        options = resolver.question_options(
+            session, template, question, given, inventory_id=inventory_id
+        )
+        found.append(
+            QuestionOptions(
+                variable=question.variable,
+                choices=options.choices,
+                error=options.error,
+                depends_on=depends_on(question.source),
+            )
+        )
+    return SurveyOptions(questions=found)

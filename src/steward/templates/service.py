@@ -24,6 +24,7 @@ from steward.runner_groups import service as runner_groups
 from steward.runs.models import Run
 from steward.templates import reserved
 from steward.templates.models import Template
+from steward.templates.options import resolver as option_resolver
 from steward.templates.schemas import TemplateCreate, TemplateUpdate
 
 # many-to-one references are joined; vault keys come with one "selectin" query (see the model)
@@ -121,6 +122,7 @@ def create(
     values = body.model_dump(mode="json")
     _apply(session, project, template, values)
     _check_survey_variables(template)
+    option_resolver.check_at_save(session, template, reach.guard)
     _check_playbook(session, reach, template)
     return audit.commit_created(session, actor, AuditAction.TEMPLATE_CREATE, template, _fields)
 
@@ -146,6 +148,8 @@ def update(
     _apply(session, project, template, changes)
     if LAUNCH_VAR_FIELDS & changes.keys():
         _check_survey_variables(template)
+    if "survey" in changes:
+        option_resolver.check_at_save(session, template, reach.guard)
     if {"playbook", "repository_id"} & changes.keys():
         _check_playbook(session, reach, template)
     return audit.commit_updated(

@@ -24,6 +24,7 @@ from steward.bounds import (
     Description,
 )
 from steward.errors import InvalidInput
+from steward.templates.options.sources import OptionSource
 from steward.templates.variables import VariableName
 
 
@@ -47,6 +48,8 @@ class AnswerInvalid(Exception):
     """An answer (or a default) does not fit its question; the message says why."""
 
 
+CHOICES_LISTED = 20  # an error lists at most this many choices
+
 Choice = Annotated[str, Field(max_length=LABEL_MAX)]
 
 
@@ -61,6 +64,8 @@ class Question(BaseModel):
     required: bool = False
     min: int | float | None = None  # length for text types, value for numbers
     max: int | float | None = None
+    # where the options come from (templates.options), instead of ``choices``
+    source: OptionSource | None = None
     choices: list[Choice] = Field(
         default_factory=list, validate_default=True, max_length=SURVEY_CHOICES_MAX
     )
@@ -92,6 +97,14 @@ class Question(BaseModel):
         if kind not in CHOICE_TYPES:
             if choices:
                 raise PydanticCustomError("survey", "only choice questions have choices")
+            if info.data.get("source") is not None:
+                raise PydanticCustomError("survey", "only choice questions have a source")
+            return choices
+        if info.data.get("source") is not None:
+            if choices:
+                raise PydanticCustomError(
+                    "survey", "a question with a source has no choices of its own"
+                )
             return choices
         if not choices:
             raise PydanticCustomError("survey", "a choice question needs at least one choice")
@@ -109,6 +122,10 @@ class Question(BaseModel):
     def _default_is_an_answer(cls, default: Any, info: ValidationInfo) -> Any:
         fields = {"type", "min", "max", "choices"}
         if default is None or not fields <= info.data.keys():
+            return default
+        if info.data.get("source") is not None:  # checked at launch, against the options then
+            if not isinstance(default, str | list):
+                raise PydanticCustomError("survey", "a default must be a choice")
             return default
         if info.data["type"] is QuestionType.PASSWORD:
             raise PydanticCustomError(
@@ -230,7 +247,9 @@ def _in_range[N: (int, float)](value: N, low: float | None, high: float | None) 
 
 
 def _chosen(kind: QuestionType, value: Any, choices: list[str]) -> Any:
-    allowed = ", ".join(choices)
+    allowed = (
+        ", ".join(choices) if len(choices) <= CHOICES_LISTED else f"the {len(choices)} options"
+    )
     if kind is QuestionType.CHOICE:
         if not isinstance(value, str) or value not in choices:
             raise AnswerInvalid(f"must be one of: {allowed}")

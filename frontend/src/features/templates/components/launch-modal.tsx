@@ -7,6 +7,8 @@ import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
 import { hostsLabel } from "@/features/templates/lib/host-scope";
+import { useSurveyOptions } from "@/features/templates/api/survey-options";
+import type { SourcedOptions } from "@/components/survey-answers";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
@@ -42,6 +44,14 @@ export function LaunchModal({
   const serverErrors = useServerErrors(form);
   const mayRun = template.permissions?.includes("run") ?? true;
   const inventoryData = useLaunchInventoryOptions(projectId, template);
+  const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
+  const options = useSurveyOptions(projectId, template, form.values.survey, inventoryId);
+  const sourced = sourcedOptions(
+    template,
+    options.data?.questions,
+    options.isFetching,
+    options.error,
+  );
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
@@ -83,7 +93,27 @@ export function LaunchModal({
           The server will refuse the launch.
         </Alert>
       )}
-      <LaunchFields form={form} template={template} inventories={inventoryData} />
+      <LaunchFields form={form} template={template} inventories={inventoryData} sourced={sourced} />
     </FormModal>
   );
+}
+
+/** Each sourced question's options for the dialog: the server's answer, or why it failed. */
+function sourcedOptions(
+  template: Template,
+  questions: Schemas["QuestionOptions"][] | undefined,
+  pending: boolean,
+  error: Error | null,
+): Record<string, SourcedOptions> {
+  const found: Record<string, SourcedOptions> = {};
+  for (const q of template.survey) {
+    if (!q.source) continue;
+    const read = questions?.find((each) => each.variable === q.variable);
+    found[q.variable] = {
+      choices: read?.choices ?? [],
+      error: read ? (read.error ?? null) : error ? error.message : null,
+      pending,
+    };
+  }
+  return found;
 }

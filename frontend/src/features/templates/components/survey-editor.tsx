@@ -25,13 +25,36 @@ import {
   withType,
 } from "@/features/templates/lib/survey-form";
 import { AddRowButton } from "@/components/list-rows";
+import { SourceEditor } from "@/features/templates/components/source-editor";
 
 type Form = UseFormReturnType<TemplateFormValues>;
+/** a password or secret key of the project, for a URL source's credential */
+type KeyOption = { value: string; label: string };
 
 function DefaultInput({ form, index, q }: { form: Form; index: number; q: QuestionValues }) {
   const path = `survey.${index}.default`;
   const props = form.getInputProps(path);
   const label = "Default";
+  if (q.source && q.type === "multi_choice")
+    return (
+      <TagsInput
+        label={label}
+        description="Checked against the options at launch"
+        value={Array.isArray(q.default) ? q.default : []}
+        error={props.error}
+        onChange={(value) => form.setFieldValue(path, value)}
+      />
+    );
+  if (q.source)
+    return (
+      <TextInput
+        label={label}
+        description="Checked against the options at launch"
+        value={typeof q.default === "string" ? q.default : ""}
+        error={props.error}
+        onChange={(event) => form.setFieldValue(path, event.currentTarget.value || null)}
+      />
+    );
   switch (q.type) {
     case "password":
       return (
@@ -100,7 +123,17 @@ function DefaultInput({ form, index, q }: { form: Form; index: number; q: Questi
   }
 }
 
-function QuestionEditor({ form, index, count }: { form: Form; index: number; count: number }) {
+function QuestionEditor({
+  form,
+  index,
+  count,
+  keys,
+}: {
+  form: Form;
+  index: number;
+  count: number;
+  keys: KeyOption[];
+}) {
   const q = form.values.survey[index];
   if (!q) return null;
   const n = index + 1;
@@ -191,6 +224,9 @@ function QuestionEditor({ form, index, count }: { form: Form; index: number; cou
         </Group>
         <TextInput label="Description" {...form.getInputProps(`survey.${index}.description`)} />
         {hasChoices(q.type) && (
+          <SourceEditor form={form} index={index} source={q.source} keys={keys} />
+        )}
+        {hasChoices(q.type) && !q.source && (
           <TagsInput
             label="Choices"
             description="Type a choice and press Enter"
@@ -220,7 +256,7 @@ function QuestionEditor({ form, index, count }: { form: Form; index: number; cou
 }
 
 /** Add, remove, reorder and edit the questions a launch asks. */
-export function SurveyEditor({ form }: { form: Form }) {
+export function SurveyEditor({ form, keys = [] }: { form: Form; keys?: KeyOption[] }) {
   const count = form.values.survey.length;
   return (
     <Stack gap="sm">
@@ -230,7 +266,7 @@ export function SurveyEditor({ form }: { form: Form }) {
         </Text>
       )}
       {form.values.survey.map((question, index) => (
-        <QuestionEditor key={question.id} form={form} index={index} count={count} />
+        <QuestionEditor key={question.id} form={form} index={index} count={count} keys={keys} />
       ))}
       <Input.Error>{form.errors.survey}</Input.Error>
       <AddRowButton onClick={() => form.insertListItem("survey", newQuestion())}>

@@ -99,6 +99,7 @@ export function TemplateFormModal({
   const machineKeys = useKeyOptions(projectId, KEY_FIELDS.ssh_key_id);
   const becomeKeys = useKeyOptions(projectId, KEY_FIELDS.become_key_id);
   const vaultKeys = useKeyOptions(projectId, KEY_FIELDS.vault_key_ids);
+  const sourceKeys = useKeyOptions(projectId, ["login_password", "secret"]);
   const venvs = useAnsibleVenvChoices();
   const form = useForm<TemplateFormValues>({
     mode: "controlled",
@@ -415,7 +416,7 @@ export function TemplateFormModal({
         </Fieldset>
 
         <Fieldset legend="Survey">
-          <SurveyEditor form={form} />
+          <SurveyEditor form={form} keys={sourceKeys.data ?? []} />
         </Fieldset>
       </FormModal>
       {asking && inPlace(asking)}

@@ -2,6 +2,23 @@ import type { Schemas } from "@/api/client";
 
 export type Question = Schemas["Question"];
 export type QuestionType = Schemas["QuestionType"];
+/** Where a choice question's options come from, instead of its own list. */
+export type OptionSource = NonNullable<Question["source"]>;
+export type SourceKind = OptionSource["kind"];
+
+export const SOURCE_KINDS: { value: SourceKind | "list"; label: string }[] = [
+  { value: "list", label: "Listed here" },
+  { value: "inventory", label: "From the inventory" },
+  { value: "url", label: "From a URL" },
+  { value: "script", label: "From a script of the repository" },
+];
+
+/** A new source of `kind`, with the server's defaults. */
+export function newSource(kind: SourceKind): OptionSource {
+  if (kind === "inventory") return { kind, pattern: "all", select: "hosts", variable: null };
+  if (kind === "url") return { kind, url: "", key_id: null, path: "", timeout_seconds: 5 };
+  return { kind, path: "", arguments: [], timeout_seconds: 5 };
+}
 
 export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
   { value: "text", label: "Text" },
@@ -34,6 +51,8 @@ export interface QuestionValues {
   min: number | "";
   max: number | "";
   choices: string[];
+  /** where the options come from (then `choices` is empty) */
+  source: OptionSource | null;
   default: string | number | boolean | string[] | null;
 }
 
@@ -50,6 +69,7 @@ export function newQuestion(): QuestionValues {
     min: "",
     max: "",
     choices: [],
+    source: null,
     default: null,
   };
 }
@@ -73,6 +93,7 @@ export function toQuestionValues(question: Question): QuestionValues {
     min: question.min ?? "",
     max: question.max ?? "",
     choices: question.choices ?? [],
+    source: question.source ?? null,
     default: typedDefault(question.type, question.default),
   };
 }
@@ -90,7 +111,8 @@ export function toQuestion(v: QuestionValues): Question {
     if (v.min !== "") question.min = v.min;
     if (v.max !== "") question.max = v.max;
   }
-  if (hasChoices(v.type)) question.choices = v.choices;
+  if (hasChoices(v.type) && v.source) question.source = v.source;
+  else if (hasChoices(v.type)) question.choices = v.choices;
   const blank =
     v.default === null || v.default === "" || (Array.isArray(v.default) && v.default.length === 0);
   if (!blank && v.type !== "password") question.default = v.default;
@@ -105,6 +127,7 @@ export function withType(v: QuestionValues, type: QuestionType): QuestionValues 
     min: hasBounds(type) && isNumber(type) === isNumber(v.type) ? v.min : "",
     max: hasBounds(type) && isNumber(type) === isNumber(v.type) ? v.max : "",
     choices: hasChoices(type) ? v.choices : [],
+    source: hasChoices(type) ? v.source : null,
     default: null,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toLaunchValues, toRunCreate } from "@/lib/launch-form";
-import { newQuestion, toQuestion, withType } from "@/features/templates/lib/survey-form";
+import { newQuestion, newSource, toQuestion, withType } from "@/features/templates/lib/survey-form";
 import {
   exceptionNames,
   exceptionsWarning,
@@ -48,6 +48,21 @@ describe("survey questions", () => {
       choices: ["a", "b"],
       default: "b",
     });
+  });
+
+  it("keeps a choice question's source instead of its choices, and drops it off choices", () => {
+    const source = newSource("inventory");
+    const q = { ...newQuestion(), variable: "h", label: "H", type: "choice" as const, source };
+    expect(toQuestion({ ...q, choices: ["stale"] })).toEqual({
+      variable: "h",
+      label: "H",
+      description: "",
+      type: "choice",
+      required: false,
+      source: { kind: "inventory", pattern: "all", select: "hosts", variable: null },
+    });
+    expect(withType(q, "multi_choice").source).toEqual(source);
+    expect(withType(q, "text").source).toBeNull();
   });
 
   it("drops what no longer fits when the type changes", () => {
