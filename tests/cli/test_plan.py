@@ -4,6 +4,7 @@ first results is printed whole (paged), and its apply is launched from its id.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.builders import post
@@ -56,11 +57,12 @@ def test_a_long_plan_is_printed_whole_then_applied_by_its_id(
     applied = steward_in("apply", str(plan_id))
     assert applied.code == Exit.OK, applied.err
     apply_id = int(applied.out)
-    run = wait_until(
-        lambda: (r := site.run(apply_id))["status"] in ("successful", "failed") and r,
-        timeout=90,
-        what="the apply",
-    )
+
+    def ended() -> dict[str, Any]:
+        found = site.run(apply_id)
+        return found if found["status"] in ("successful", "failed") else {}
+
+    run = wait_until(ended, timeout=90, what="the apply")
     assert (run["kind"], run["plan_id"], run["status"]) == ("apply", plan_id, "successful")
     again = steward_in("apply", str(plan_id))
     assert again.code == Exit.API
