@@ -1,6 +1,8 @@
-"""An apply node applies only the plan its own workflow run made, below HTTP on ``db_session``:
-a plan node whose run was swapped for another workflow run's plan (a tampered row) fails the
-apply node instead of applying that plan; the control, its own plan, launches the apply."""
+"""Plan and apply nodes below HTTP on ``db_session``: a pass without ``Planning`` (a schedule's
+or webhook's launch) leaves them to the ticker's; an apply node applies only the plan its own
+workflow run made: a plan node whose run was swapped for another workflow run's plan (a
+tampered row) fails the apply node instead of applying that plan; the control, its own plan,
+launches the apply."""
 
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ from steward.workflows import progress, service
 from steward.workflows.models import NodeStatus, WorkflowNodeRun, WorkflowRun
 from steward.workflows.schemas import WorkflowCreate
 
-pytestmark = pytest.mark.security
 COMMIT = "a" * 40  # a commit given at launch: the apply asks no repository whether it moved
 
 
@@ -76,6 +77,30 @@ def _node(session: Session, wrun: WorkflowRun, key: str) -> WorkflowNodeRun:
     ).one()
 
 
+def test_a_pass_without_planning_leaves_a_plan_node_to_the_tickers_pass(
+    db_session: Session, settings: Settings
+) -> None:
+    project = services.project(db_session)
+    template = support_runs.template(db_session, project, plans_allowed=True, survey=[])
+    actor = services.admin(db_session)
+    body = WorkflowCreate.model_validate(
+        {"name": "w", "nodes": [{"key": "plan", "kind": "plan", "template_id": template.id}]}
+    )
+    workflow = service.create(db_session, project, body, actor=actor, cipher=services.cipher())
+    rights = support_runs.rights(db_session, actor, project)
+    launch = service.Launch(rights, actor, workflow)
+    wrun, _ = service.start(db_session, launch, cipher=services.cipher(), queue=NoQueue())
+    assert _node(db_session, wrun, "plan").status == NodeStatus.PENDING
+    assert wrun.needs_pass  # the ticker's pass starts it
+    progress.advance(
+        db_session, services.cipher(), NoQueue(), wrun.id, utcnow(), _planning(settings)
+    )
+    node = _node(db_session, wrun, "plan")
+    assert node.status == NodeStatus.RUNNING
+    assert db_session.get_one(Run, node.run_id).kind == RunKind.PLAN
+
+
+@pytest.mark.security
 def test_an_apply_node_never_applies_another_workflow_runs_plan(
     db_session: Session, settings: Settings
 ) -> None:
