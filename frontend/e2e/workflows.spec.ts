@@ -6,7 +6,8 @@
 // limit, extra vars, survey answers, a secret one kept as "set"), a server refusal shown on the
 // node's field, and the values used by the node's run. Then the same on a phone: a node's
 // launch values changed, launched from the list, approved by its launcher (the approval lets
-// them), nothing wider than the screen.
+// them), nothing wider than the screen. Plan and apply nodes made in the editor (the apply
+// node picks its plan node), the apply refused after a template edit, the refusal on its row.
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import {
   type AdminApi,
@@ -302,4 +303,61 @@ test("on a phone: launch values changed, launched from the list, approved, nothi
   await shots(page, "workflows-phone-run");
   const { log } = await nodeRunOutput(page, "ship");
   await expect(log).toContainText("release phone-7 by nobody", { timeout: 15_000 });
+});
+
+test("plan and apply nodes: made in the editor, the apply refused after a template edit, saying why", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await api.send("PATCH", url(`templates/${templateId}`), { plans_allowed: true });
+  await openAs(page, `/projects/${projectId}`);
+  await page
+    .getByRole("tablist", { name: "Project sections" })
+    .getByRole("tab", { name: "Workflows" })
+    .click();
+  await page.getByRole("button", { name: "New workflow" }).click();
+  await page.getByRole("textbox", { name: "Name" }).fill("plan-apply");
+  await expect(page.getByRole("button", { name: "Add apply" })).toBeDisabled(); // no plan yet
+  await page.getByRole("button", { name: "Add plan" }).click();
+  const plan = page.getByRole("group", { name: "Node 1" });
+  await pick(page, plan.getByRole("textbox", { name: "Template to plan" }), "ship");
+  await page.getByRole("button", { name: "Add approval" }).click();
+  await page
+    .getByRole("group", { name: "Node 2" })
+    .getByRole("checkbox", { name: "Someone other than the launcher must approve" })
+    .uncheck();
+  await page.getByRole("button", { name: "Add apply" }).click();
+  const apply = page.getByRole("group", { name: "Node 3" });
+  await expect(apply.getByRole("textbox", { name: "Plan node" })).toHaveValue("plan-1");
+  await page.getByRole("button", { name: "Add edge" }).click();
+  await page.getByRole("button", { name: "Add edge" }).click();
+  const first = page.getByRole("group", { name: "Edge 1" });
+  await pick(page, first.getByRole("textbox", { name: "From" }), "plan-1");
+  await pick(page, first.getByRole("textbox", { name: "To" }), "approval-1");
+  const second = page.getByRole("group", { name: "Edge 2" });
+  await pick(page, second.getByRole("textbox", { name: "From" }), "approval-1");
+  await pick(page, second.getByRole("textbox", { name: "To" }), "apply-1");
+  await expect(page.getByRole("img", { name: "Workflow graph of 3 nodes" })).toContainText(
+    "apply: the plan of 'plan-1'",
+  );
+  await page.getByRole("button", { name: "Create workflow" }).click();
+
+  await expect(page.getByRole("heading", { name: "plan-apply" })).toBeVisible();
+  await page.getByRole("button", { name: "Launch", exact: true }).click();
+  await expect(page.getByRole("heading", { name: /Workflow run #\d+/ })).toBeVisible();
+  const nodes = page.getByRole("table", { name: "Nodes" });
+  await expect(nodes.getByRole("row").filter({ hasText: "approval-1" })).toContainText("waiting", {
+    timeout: 45_000,
+  });
+  // the template edited while the plan waits: its apply is refused
+  await api.send("PATCH", url(`templates/${templateId}`), { extra_vars: { edited: 1 } });
+  const gate = nodes.getByRole("row").filter({ hasText: "approval-1" }).first();
+  await gate.getByRole("button", { name: "Approve approval-1" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
+  const applied = nodes.getByRole("row").filter({ hasText: "apply-1" });
+  await expect(applied).toContainText("failed", { timeout: 30_000 });
+  await expect(applied).toContainText(/changed since plan \d+: plan again/);
+  await expect(applied).toContainText("apply: the plan of 'plan-1'");
+  await shots(page, "workflows-apply-refused");
+  await api.send("PATCH", url(`templates/${templateId}`), { extra_vars: {}, plans_allowed: false });
 });

@@ -1,8 +1,9 @@
 """Drift, found by itself, with a real ansible-playbook on localhost and the app's own
 dispatcher: a clean run writes a file, the file is changed behind Steward's back, a schedule of
 plans fired through the firing code (as the scheduler fires it) finds the drift and queues one
-``drift_detected``, a second identical plan queues none, and "apply to fix" (the plan's bound
-apply) puts the file back and clears the drift. Also the routes' wiring: the schedule's ``plan``
+``drift_detected`` (sent by the notifier to a real receiver on 127.0.0.1), a second identical
+plan queues none (and nothing more is sent), and "apply to fix" (the plan's bound apply) puts
+the file back and clears the drift. Also the routes' wiring: the schedule's ``plan``
 field, the project's, the template's and the host's drift reads."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from support.apps import shared_client
 from support.builders import localhost_project, post
-from support.notifications import subscribe, webhook_destination
+from support.notifications import HttpReceiver, subscribe, webhook_destination
 from support.waits import wait_for_run
 
 from steward.db import utcnow
@@ -120,7 +121,8 @@ def story(
     repo.mkdir()
     (repo / "site.yml").write_text(PLAYBOOK)
     target = tmp_path_factory.mktemp("drift-target")
-    with shared_client(request, local_repository_roots=[repo.parent]) as client:
+    changes = {"local_repository_roots": [repo.parent], "notifier_tick_seconds": 0.1}
+    with shared_client(request, **changes) as client:
         yield Story(client, repo, target)
 
 
@@ -139,55 +141,67 @@ def test_a_schedule_of_plans_of_a_template_without_plans_is_a_422(story: Story) 
 def test_drift_found_by_a_scheduled_plan_is_told_once_and_fixed_by_its_apply(
     story: Story,
 ) -> None:
-    destination = webhook_destination(story.client, story.project, "http://127.0.0.1:9/", "s3")
-    subscribe(
-        story.client, story.project, destination_id=destination["id"], events=["drift_detected"]
-    )
-    run = post(story.client, story.url("runs"), {"template_id": story.template})
-    story.wait(run["id"])  # the clean run the hosts will move away from
-    config = story.target / "app.conf"
-    assert config.read_text() == "port=8080\n"
-    body = {"name": "nightly plan", "kind": "cron", "expression": "0 3 * * *", "plan": True}
-    schedule = post(story.client, story.url(f"templates/{story.template}/schedules"), body)
-    assert schedule["plan"] is True
-    assert story.get(f"templates/{story.template}/drift")["state"] == "unchecked"
+    with HttpReceiver() as receiver:
+        destination = webhook_destination(story.client, story.project, receiver.url(), "s3")
+        subscribe(
+            story.client, story.project, destination_id=destination["id"], events=["drift_detected"]
+        )
+        run = post(story.client, story.url("runs"), {"template_id": story.template})
+        story.wait(run["id"])  # the clean run the hosts will move away from
+        config = story.target / "app.conf"
+        assert config.read_text() == "port=8080\n"
+        body = {"name": "nightly plan", "kind": "cron", "expression": "0 3 * * *", "plan": True}
+        schedule = post(story.client, story.url(f"templates/{story.template}/schedules"), body)
+        assert schedule["plan"] is True
+        assert story.get(f"templates/{story.template}/drift")["state"] == "unchecked"
 
-    config.write_text("port=9999\n")  # changed behind Steward's back
-    first = story.fire(schedule["id"])
-    assert (first["kind"], first["schedule_id"]) == ("plan", schedule["id"])
-    drift = story.get(f"templates/{story.template}/drift")
-    assert drift["state"] == "drift"
-    assert (drift["plan_run_id"], drift["baseline_run_id"]) == (first["id"], run["id"])
-    assert drift["hosts"] == ["localhost"]
-    diff = drift["tasks"][0]["hosts"][0]["diff"]
-    assert "-port=9999" in diff
-    assert "+port=8080" in diff
-    assert drift["can_apply"], drift["apply_refusal"]
-    assert story.drift_messages() == 1
+        config.write_text("port=9999\n")  # changed behind Steward's back
+        first = story.fire(schedule["id"])
+        assert (first["kind"], first["schedule_id"]) == ("plan", schedule["id"])
+        drift = story.get(f"templates/{story.template}/drift")
+        assert drift["state"] == "drift"
+        assert (drift["plan_run_id"], drift["baseline_run_id"]) == (first["id"], run["id"])
+        assert drift["hosts"] == ["localhost"]
+        diff = drift["tasks"][0]["hosts"][0]["diff"]
+        assert "-port=9999" in diff
+        assert "+port=8080" in diff
+        assert drift["can_apply"], drift["apply_refusal"]
+        assert story.drift_messages() == 1
+        # the notifier sends it: a real receiver gets it, signed, naming the drift
+        (sent,) = receiver.wait_for(1)
+        told = sent.json()
+        assert sent.signed_by("s3")
+        assert (told["event"], told["run"]["id"]) == ("drift_detected", first["id"])
+        assert told["title"].endswith(f"site: plan #{first['id']} found drift")
+        assert f"/projects/{story.project}/drift" in told["text"]
 
-    second = story.fire(schedule["id"])  # the same drift, the next night
-    assert story.drift_messages() == 1  # told once
-    listed = story.get("drift")
-    assert [(t["template_id"], t["plan_run_id"]) for t in listed["templates"]] == [
-        (story.template, second["id"])
-    ]
-    assert listed["hosts"] == [
-        {
-            "host": "localhost",
-            "templates": [{"template_id": story.template, "template_name": "site"}],
-        }
-    ]
-    on_host = story.get("hosts/localhost/drift")
-    assert [t["template_id"] for t in on_host["templates"]] == [story.template]
+        second = story.fire(schedule["id"])  # the same drift, the next night
+        assert story.drift_messages() == 1  # told once
+        listed = story.get("drift")
+        assert [(t["template_id"], t["plan_run_id"]) for t in listed["templates"]] == [
+            (story.template, second["id"])
+        ]
+        assert listed["hosts"] == [
+            {
+                "host": "localhost",
+                "templates": [{"template_id": story.template, "template_name": "site"}],
+            }
+        ]
+        on_host = story.get("hosts/localhost/drift")
+        assert [t["template_id"] for t in on_host["templates"]] == [story.template]
 
-    fix = post(story.client, story.url(f"runs/{listed['templates'][0]['plan_run_id']}/apply"), {})
-    assert fix["kind"] == "apply"
-    story.wait(fix["id"])
-    assert config.read_text() == "port=8080\n"
-    cleared = story.get(f"templates/{story.template}/drift")
-    assert (cleared["state"], cleared["cleared_by_run_id"]) == ("clean", fix["id"])
-    assert story.get("drift")["templates"] == []
-    assert story.get("hosts/localhost/drift")["templates"] == []
+        fix = post(
+            story.client, story.url(f"runs/{listed['templates'][0]['plan_run_id']}/apply"), {}
+        )
+        assert fix["kind"] == "apply"
+        story.wait(fix["id"])
+        assert config.read_text() == "port=8080\n"
+        cleared = story.get(f"templates/{story.template}/drift")
+        assert (cleared["state"], cleared["cleared_by_run_id"]) == ("clean", fix["id"])
+        assert story.get("drift")["templates"] == []
+        assert story.get("hosts/localhost/drift")["templates"] == []
+        # the same drift seen again was not sent again (the notifier ticked many times since)
+        assert len(receiver.requests) == 1
 
 
 def test_the_drift_of_a_host_the_project_does_not_know_is_a_404(story: Story) -> None:

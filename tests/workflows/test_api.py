@@ -134,6 +134,12 @@ def test_create_read_update_delete_with_sealed_answers(
         ),
         ([approval_node("a")], [{"from": "a", "to": "a", "on": "maybe"}], "on"),
         ([{"key": "a", "kind": "approval", "name": "x", "extra": 1}], [], "extra"),
+        ([{"key": "b", "kind": "apply"}], [], "nodes.0.plan_node"),
+        (
+            [approval_node("a"), {"key": "b", "kind": "apply", "plan_node": "a"}],
+            [edge("a", "b")],
+            "nodes.1.plan_node",
+        ),
     ],
 )
 def test_bad_documents_are_refused_naming_the_field(

@@ -142,6 +142,37 @@ def test_templates_of_another_project_are_not_found(workbench: Workbench, flows:
     assert client.post(f"{base}/workflows/{mine['id']}/launch").status_code == 404
 
 
+def test_an_apply_node_applies_only_a_plan_node_of_its_own_document(
+    workbench: Workbench, flows: Workflows
+) -> None:
+    """A plan node's key from another workflow, a key that injects, a plan node of a template
+    that does not plan or of another project: each a 422 naming the field."""
+    planning = workbench.template("ok.yml", name="planning", plans_allowed=True)
+    plan = {"key": "plan", "kind": "plan", "template_id": planning}
+    other = flows.create([plan], [], name="has-the-plan")
+    assert other["nodes"][0]["key"] == "plan"
+
+    def save(nodes: list[dict[str, Any]], edges: list[dict[str, str]]) -> httpx2.Response:
+        body = {"name": "applies", "nodes": nodes, "edges": edges}
+        return flows.api.post(f"{flows.base}/workflows", json=body)
+
+    # another workflow's plan node is no node of this document
+    refused = save([{"key": "apply", "kind": "apply", "plan_node": "plan"}], [])
+    assert "no node has the key 'plan'" in assert_problem(refused, 422, "nodes.0.plan_node")
+    for injected in ["plan' OR '1'='1", "../plan", "plan\u0000", "PLAN", 7, {"$ne": None}]:
+        node = {"key": "apply", "kind": "apply", "plan_node": injected}
+        assert_problem(save([plan, node], [edge("plan", "apply")]), 422, "plan_node")
+    # a template that does not allow plans, as a plan node
+    plain = {"key": "plan", "kind": "plan", "template_id": workbench.template("ok.yml")}
+    detail = assert_problem(save([plain], []), 422, "nodes.0.template_id")
+    assert "does not allow plans" in detail
+    # the control: the same apply node after its own plan node is saved
+    node = {"key": "apply", "kind": "apply", "plan_node": "plan"}
+    saved = save([plan, node], [edge("plan", "apply")])
+    assert saved.status_code == 201, saved.text
+    assert saved.json()["nodes"][1]["plan_node"] == "plan"
+
+
 # --- launch values -------------------------------------------------------------------------
 
 

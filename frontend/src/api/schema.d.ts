@@ -5164,7 +5164,7 @@ export interface components {
      * NodeKind
      * @enum {string}
      */
-    NodeKind: "template" | "approval";
+    NodeKind: "template" | "approval" | "plan" | "apply";
     /** NodeRunRead */
     NodeRunRead: {
       /** Key */
@@ -5182,7 +5182,7 @@ export interface components {
       status: components["schemas"]["NodeStatus"];
       /**
        * Run Id
-       * @description template nodes: the run launched for it
+       * @description template, plan and apply nodes: the run launched for it (a plan, an apply)
        */
       run_id: number | null;
       /**
@@ -5190,6 +5190,11 @@ export interface components {
        * @description that run's own status now: 'queued' while it waits for a slot (the node is 'running' from its launch), 'running', how it ended; 'gone' once retention removed it
        */
       run_status?: string | null;
+      /**
+       * Plan Node
+       * @description apply nodes: the key of the plan node whose plan it applies (a plan node of this workflow preceding it on every path). The apply is bound to that plan as an apply from the API is: refused (the node fails, saying why: 'plan again') when the branch, template, environment, keys or launch values moved or the plan expired; when the template asks for plan approvals the node waits for the plan's approval (approvals inbox, four eyes).
+       */
+      plan_node?: string | null;
       /** Timeout Seconds */
       timeout_seconds: number | null;
       /**
@@ -5204,7 +5209,10 @@ export interface components {
       decided_by: string;
       /** Decided At */
       decided_at: string | null;
-      /** Reason */
+      /**
+       * Reason
+       * @description how it ended, or why it waits; an apply node's refusal ('plan again')
+       */
       reason: string;
       /** Started At */
       started_at: string | null;
@@ -8639,9 +8647,10 @@ export interface components {
     /**
      * WorkflowNode
      * @description A ``template`` node runs ``template_id`` (a template of the same project) with
-     *     ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
-     *     forever) by someone with workflow:approve, other than the launcher unless
-     *     ``approver_must_differ`` is false.
+     *     ``launch``; a ``plan`` node launches it as a plan (check + diff mode); an ``apply`` node
+     *     applies the plan of its ``plan_node``; an ``approval`` node waits for a decision
+     *     (``timeout_seconds``: 0 or null waits forever) by someone with workflow:approve, other than
+     *     the launcher unless ``approver_must_differ`` is false.
      */
     WorkflowNode: {
       /**
@@ -8652,7 +8661,7 @@ export interface components {
       kind: components["schemas"]["NodeKind"];
       /**
        * Template Id
-       * @description template nodes only
+       * @description template and plan nodes only
        */
       template_id?: number | null;
       /** @description template nodes: launch values, checked like a manual launch of the template (only the overrides it allows; survey answers). Password answers are stored encrypted and read back as ********; sending ******** back keeps the stored answer of that node key. */
@@ -8673,6 +8682,11 @@ export interface components {
        * @description approval nodes: whether the approver must be someone other than the launcher of the workflow run (the person who launched it; for a run fired by a schedule or webhook, its owner). On by default (null or left out: on), for global admins too; the launcher may still deny.
        */
       approver_must_differ?: boolean | null;
+      /**
+       * Plan Node
+       * @description apply nodes: the key of the plan node whose plan it applies (a plan node of this workflow preceding it on every path). The apply is bound to that plan as an apply from the API is: refused (the node fails, saying why: 'plan again') when the branch, template, environment, keys or launch values moved or the plan expired; when the template asks for plan approvals the node waits for the plan's approval (approvals inbox, four eyes).
+       */
+      plan_node?: string | null;
     };
     /** WorkflowNodeRead */
     WorkflowNodeRead: {
@@ -8700,6 +8714,11 @@ export interface components {
        * @description approval nodes (null for template nodes): approval nodes: whether the approver must be someone other than the launcher of the workflow run (the person who launched it; for a run fired by a schedule or webhook, its owner). On by default (null or left out: on), for global admins too; the launcher may still deny.
        */
       approver_must_differ?: boolean | null;
+      /**
+       * Plan Node
+       * @description apply nodes: the key of the plan node whose plan it applies (a plan node of this workflow preceding it on every path). The apply is bound to that plan as an apply from the API is: refused (the node fails, saying why: 'plan again') when the branch, template, environment, keys or launch values moved or the plan expired; when the template asks for plan approvals the node waits for the plan's approval (approvals inbox, four eyes).
+       */
+      plan_node?: string | null;
     };
     /** WorkflowRead */
     WorkflowRead: {

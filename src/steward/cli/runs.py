@@ -213,7 +213,10 @@ def plan(settings: Settings, args: argparse.Namespace) -> int:
         base = f"/projects/{project_id}/runs/{run['id']}"
         final = _waited(api, base, args)
         out = Painter(sys.stdout, wants_color(args.color, sys.stdout))
-        out.lines(plans.shown(api.get(f"{base}/plan")))
+        read = api.get(f"{base}/plan")
+        # the read holds the first results: a longer plan is printed whole, page by page
+        whole = plans.paged(api.get, base) if read["tasks_truncated"] else None
+        out.lines(plans.shown(read, whole))
         reason = f" ({final['status_reason']})" if final["status_reason"] else ""
         err.say(f"plan {run['id']} {err.status(final['status'])}{reason}: {run_url(api, final)}")
         if final["status"] == "successful":

@@ -33,6 +33,7 @@ from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
+from steward.workflows import passes
 
 PLAN_AGAIN = "plan again"
 FULL_COMMIT = 40
@@ -165,11 +166,28 @@ def apply(
     reach: Reach,
     now: dt.datetime | None = None,
 ) -> Run:
+    """The apply of plan ``run`` by a person (``bound_apply``). Commits."""
+    applied = bound_apply(session, launching, run, reach=reach, now=now)
+    session.commit()
+    return applied
+
+
+def bound_apply(
+    session: Session,
+    launching: Launching,
+    run: Run,
+    *,
+    reach: Reach,
+    trigger: runs.Trigger | None = None,
+    now: dt.datetime | None = None,
+) -> Run:
     """The apply of plan ``run``: refused (409 naming what changed, "plan again") unless it
     stands (``standing_refusal``) and its template, environment, keys, launch values and
     branch are as they were; then through the launch gate with kind apply, the plan's commit
     pinned, its launch values and secret answers, check and diff mode off. The plan is
-    consumed by a conditional update: two applies at once, one wins. Commits."""
+    consumed by a conditional update: two applies at once, one wins. In the caller's
+    transaction (a person's request: ``apply``; a workflow's apply node, ``trigger`` its
+    workflow run: ``workflows.progress``)."""
     plan = plan_of(session, run)
     template = runs.relaunched_template(session, launching.rights, run)
     refused = standing_refusal(run, plan, now or utcnow())
@@ -194,7 +212,7 @@ def apply(
         launching.actor,
         template.id,
         overrides,
-        runs.Trigger(LaunchType.API),
+        trigger or runs.Trigger(LaunchType.API),
         granted,
         kind=RunKind.APPLY,
         plan_id=run.id,
@@ -207,7 +225,6 @@ def apply(
     )
     if consumed.rowcount != 1:  # type: ignore[attr-defined]
         raise InvalidState(f"plan {run.id} was applied already: {PLAN_AGAIN}")
-    session.commit()
     return applied
 
 
@@ -239,6 +256,8 @@ def decide(
     if approve and expired(plan, moment):
         raise InvalidState(f"plan {run.id} expired: {PLAN_AGAIN}")
     decision = approvers.APPROVED if approve else approvers.REJECTED
+    if run.workflow_run_id is not None:  # its apply node waits: the workflow run first, the
+        passes.mark(session, run.workflow_run_id)  # order every writer keeps
     done = session.execute(
         update(Plan)
         .where(Plan.run_id == run.id, Plan.approval == "")

@@ -26,7 +26,8 @@ class Edge:
 
 def check(nodes: Sequence[Mapping[str, object]], edges: Sequence[Edge]) -> None:
     """A 422 naming the field: keys unique, each node's fields fit its kind, edges between
-    existing nodes, no self edge, no second edge between the same two nodes, no cycle."""
+    existing nodes, no self edge, no second edge between the same two nodes, no cycle, each
+    apply node after its own plan node (``_check_applies``)."""
     seen: dict[str, int] = {}
     for i, node in enumerate(nodes):
         key = str(node["key"])
@@ -53,12 +54,14 @@ def check(nodes: Sequence[Mapping[str, object]], edges: Sequence[Edge]) -> None:
     if cycle is not None:
         j, path = cycle
         raise InvalidInput(f"edges.{j}", f"makes a cycle: {' -> '.join(path)}")
+    _check_applies(nodes, edges)
 
 
 def _check_kind(i: int, node: Mapping[str, object]) -> None:
-    if node["kind"] == NodeKind.TEMPLATE:
+    kind = NodeKind(str(node["kind"]))
+    if kind.launches:
         if node.get("template_id") is None:
-            raise InvalidInput(f"nodes.{i}.template_id", "a template node needs a template_id")
+            raise InvalidInput(f"nodes.{i}.template_id", f"a {kind} node needs a template_id")
         if node.get("timeout_seconds") is not None:
             raise InvalidInput(
                 f"nodes.{i}.timeout_seconds",
@@ -69,12 +72,80 @@ def _check_kind(i: int, node: Mapping[str, object]) -> None:
             raise InvalidInput(
                 f"nodes.{i}.approver_must_differ", "only approval nodes are decided by someone"
             )
+        if node.get("plan_node") is not None:
+            raise InvalidInput(f"nodes.{i}.plan_node", "only apply nodes apply a plan node's plan")
         return
     for field in ("template_id", "launch"):
         if node.get(field) is not None:
-            raise InvalidInput(f"nodes.{i}.{field}", "an approval node runs no template")
+            runs = (
+                "applies its plan node's template" if kind is NodeKind.APPLY else "runs no template"
+            )
+            raise InvalidInput(f"nodes.{i}.{field}", f"an {kind} node {runs}")
+    if kind is NodeKind.APPLY:
+        for field in ("timeout_seconds", "approver_must_differ"):
+            if node.get(field) is not None:
+                raise InvalidInput(
+                    f"nodes.{i}.{field}",
+                    "only approval nodes are decided by someone (an apply node waits for its"
+                    " plan's approval when the template asks for one)",
+                )
+        if not node.get("plan_node"):
+            raise InvalidInput(
+                f"nodes.{i}.plan_node", "an apply node needs the key of the plan node it applies"
+            )
+        return
+    if node.get("plan_node") is not None:
+        raise InvalidInput(f"nodes.{i}.plan_node", "only apply nodes apply a plan node's plan")
     if not node.get("name"):
         raise InvalidInput(f"nodes.{i}.name", "an approval node needs a name (what is asked)")
+
+
+def _check_applies(nodes: Sequence[Mapping[str, object]], edges: Sequence[Edge]) -> None:
+    """Each apply node names a plan node of this document that precedes it on every path
+    (removing the plan node leaves the apply node unreachable from every root), and no two
+    apply nodes apply the same plan."""
+    index = {str(node["key"]): i for i, node in enumerate(nodes)}
+    applied: dict[str, int] = {}
+    for i, node in enumerate(nodes):
+        if node["kind"] != NodeKind.APPLY:
+            continue
+        key, planned = str(node["key"]), str(node["plan_node"])
+        field = f"nodes.{i}.plan_node"
+        j = index.get(planned)
+        if j is None:
+            raise InvalidInput(field, f"no node has the key '{planned}'")
+        if nodes[j]["kind"] != NodeKind.PLAN:
+            raise InvalidInput(field, f"'{planned}' is a {nodes[j]['kind']} node, not a plan node")
+        if planned in applied:
+            raise InvalidInput(
+                field, f"nodes.{applied[planned]} applies the plan of '{planned}' already"
+            )
+        applied[planned] = i
+        if _reachable_without(key, planned, list(index), edges):
+            raise InvalidInput(
+                field,
+                f"'{key}' can be reached without passing its plan node '{planned}': the plan"
+                " node must precede it on every path",
+            )
+
+
+def _reachable_without(
+    target: str, avoided: str, keys: Sequence[str], edges: Sequence[Edge]
+) -> bool:
+    """Whether ``target`` is reached from a root on a path that does not pass ``avoided``."""
+    out: dict[str, list[str]] = {key: [] for key in keys}
+    entered = set()
+    for edge in edges:
+        out[edge.source].append(edge.target)
+        entered.add(edge.target)
+    seen = {key for key in keys if key not in entered and key != avoided}
+    todo = list(seen)
+    while todo:
+        for child in out[todo.pop()]:
+            if child != avoided and child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return target in seen
 
 
 def find_cycle(keys: Sequence[str], edges: Sequence[Edge]) -> tuple[int, list[str]] | None:

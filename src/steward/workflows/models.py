@@ -29,6 +29,13 @@ from steward.projects.scoped import ProjectScoped
 class NodeKind(enum.StrEnum):
     TEMPLATE = "template"
     APPROVAL = "approval"
+    PLAN = "plan"  # its template launched as a plan (check + diff mode)
+    APPLY = "apply"  # the bound apply of an earlier plan node's plan (``plan_node``)
+
+    @property
+    def launches(self) -> bool:
+        """Whether the node names a template it launches (``template_id``, ``launch``)."""
+        return self in (NodeKind.TEMPLATE, NodeKind.PLAN)
 
 
 class EdgeOn(enum.StrEnum):
@@ -51,7 +58,7 @@ class WorkflowRunStatus(enum.StrEnum):
 class NodeStatus(enum.StrEnum):
     PENDING = "pending"  # its parents have not all finished
     RUNNING = "running"  # its run is launched (queued or running)
-    WAITING = "waiting"  # an approval waiting for a decision
+    WAITING = "waiting"  # an approval waiting for a decision; an apply for its plan's approval
     SUCCESSFUL = "successful"  # its run succeeded, or approved
     FAILED = "failed"  # its run failed (error, timed out, canceled outside the workflow), denied
     SKIPPED = "skipped"  # never reached: no edge into it fired
@@ -85,10 +92,10 @@ class Workflow(ProjectScoped):
     __tablename__ = "workflows"
 
     # the document, as checked by workflows.graph: nodes (key, kind, template_id, launch, name,
-    # timeout_seconds, approver_must_differ) and edges (from, to, on): an approval node saved
-    # before approver_must_differ existed reads as on (``approver_must_differ``); secret survey
-    # answers of node launch values are ******** in ``nodes`` and sealed together, by node key,
-    # in ``secret_launch``
+    # timeout_seconds, approver_must_differ, plan_node) and edges (from, to, on): an approval
+    # node saved before approver_must_differ existed reads as on (``approver_must_differ``);
+    # secret survey answers of node launch values are ******** in ``nodes`` and sealed
+    # together, by node key, in ``secret_launch``
     nodes: Mapped[list[Any]] = mapped_column(default=list)
     edges: Mapped[list[Any]] = mapped_column(default=list)
     secret_launch: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -170,6 +177,8 @@ class WorkflowNodeRun(Base):
     timeout_seconds: Mapped[int | None]  # an approval's; None: waits forever
     # an approval's: the launcher of the workflow run may not approve it (workflows.approvers)
     approver_must_differ: Mapped[bool] = mapped_column(default=True)
+    # an apply node's: the key of the plan node (same workflow run) whose plan it applies
+    plan_node: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[NodeStatus] = mapped_column(String(16), default=NodeStatus.PENDING)
     # no foreign key: a run pruned by retention leaves an id the API answers 404 for
     run_id: Mapped[int | None] = mapped_column(index=True)

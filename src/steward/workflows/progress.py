@@ -8,9 +8,18 @@ deadline fail, the nodes that follow are started or skipped (``graph.next_steps`
 launched (``runs.launch``, as the workflow's launcher), and once every node is decided the workflow
 run ends. A crash rolls all of it back and leaves ``needs_pass`` set: the next tick does it again.
 
-Locks come in one order: the runs of the nodes, then the workflow run, then its nodes. A run's
-status change takes its run row, then marks the workflow run; a decision marks the workflow run,
-then changes its node. So two servers passing the same workflow run wait for each other (the
+A plan node launches its template as a plan (``plans.service.plan``); an apply node applies the
+plan of its plan node through the binding an apply from the API goes through
+(``plans.service.bound_apply``): refused, the node fails with the refusal ("plan again"). When the
+template asks for plan approvals, the apply node waits for the plan's approval (a plan's
+decision, ``plans.service.decide``, marks the workflow run) until the plan expires. Both need
+``Planning`` (plans' lifetime, the reach that asks whether the plan's branch moved): a pass
+without it (a schedule's or webhook's launch) leaves them pending and marked for the ticker's.
+
+Locks come in one order: the runs of the nodes, then the workflow run, then its nodes (and a
+plan its apply consumes). A run's status change takes its run row, then marks the workflow run;
+a decision (of an approval node or of a plan) marks the workflow run, then changes its node
+(its plan). So two servers passing the same workflow run wait for each other (the
 second finds nothing to claim) and a pass never deadlocks with the runs it watches.
 """
 
@@ -29,14 +38,19 @@ from steward.access.policy import ProjectAccess, access
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
+from steward.config import Settings
 from steward.crypto import KeyCipher, MasterKeyError
 from steward.errors import DomainError, NotFound, PermissionDenied
 from steward.notifications import outbox as notifications
+from steward.outbound.network import Guard
+from steward.plans import service as plans
+from steward.plans.approvers import who
 from steward.projects.models import Project
 from steward.queue import RunQueue
+from steward.repositories.checkout import Reach
 from steward.runs import lifecycle
 from steward.runs import service as runs
-from steward.runs.models import LaunchType, Run
+from steward.runs.models import LaunchType, Plan, Run, RunKind
 from steward.runs.service import Trigger
 from steward.runs.status import Reason, RunStatus
 from steward.workflows import graph, passes
@@ -65,12 +79,32 @@ class Done:
             queue.cancel(run_id)
 
 
+@dataclasses.dataclass(frozen=True)
+class Planning:
+    """What plan and apply nodes need besides a launch: a plan's lifetime
+    (``STEWARD_PLAN_TTL_HOURS``) and the reach that asks whether its branch moved."""
+
+    ttl_hours: float
+    reach: Reach
+
+    @classmethod
+    def of(cls, settings: Settings, cipher: KeyCipher) -> Planning:
+        guard = Guard.of(settings)
+        reach = Reach(cipher, settings.repository_roots, guard, settings.data_dir)
+        return cls(settings.plan_ttl_hours, reach)
+
+
 # claims given up because node runs appeared between the read of the watched runs and the claim
 CLAIM_ATTEMPTS = 3
 
 
 def run_pass(
-    session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int, now: dt.datetime
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    wrun_id: int,
+    now: dt.datetime,
+    planning: Planning | None = None,
 ) -> Done | None:
     """Claim and advance one workflow run; commits. None when there was nothing to claim
     (another process did it, or it needs no pass). The caller sends the ``Done``.
@@ -98,7 +132,7 @@ def run_pass(
         if locking and not _running_node_runs(session, wrun_id) <= watched:
             session.rollback()  # needs_pass stays set
             continue
-        done = advance(session, cipher, queue, wrun_id, now)
+        done = advance(session, cipher, queue, wrun_id, now, planning)
         session.commit()
         return done
     return None  # the workflow run still wants its pass: the next tick makes it
@@ -124,8 +158,11 @@ class _Pass:
         queue: RunQueue,
         wrun: WorkflowRun,
         now: dt.datetime,
+        planning: Planning | None,
     ) -> None:
         self.session = session
+        self.planning = planning
+        self.deferred = False  # plan or apply nodes left for a pass with ``planning``
         self.cipher = cipher
         self.queue = queue
         self.wrun = wrun
@@ -180,7 +217,7 @@ class _Pass:
     def collect_timeouts(self) -> None:
         for node in self.nodes:
             late = node.deadline_at is not None and node.deadline_at <= self.now
-            if node.status != NodeStatus.WAITING or not late:
+            if node.status != NodeStatus.WAITING or not late or node.kind != NodeKind.APPROVAL:
                 continue
             reason = f"timed out: not decided within {node.timeout_seconds} s"
             self.finish(node, NodeStatus.FAILED, reason)
@@ -227,6 +264,16 @@ class _Pass:
             )
         self.done.cancels.append(run_id)
 
+    def collect_plan_decisions(self) -> None:
+        """Apply nodes waiting for their plan's approval: applied once it is approved, failed
+        once it is rejected or expired."""
+        for node in self.nodes:
+            if node.kind == NodeKind.APPLY and node.status == NodeStatus.WAITING:
+                if self.planning is None:
+                    self.deferred = True
+                else:
+                    self._apply(node, self.planning)
+
     def step(self) -> bool:
         """Start or skip what follows; True when something changed (a failed launch may
         make more nodes ready)."""
@@ -235,8 +282,13 @@ class _Pass:
         by_key = {n.key: n for n in self.nodes}
         for key in skip:
             self.finish(by_key[key], NodeStatus.SKIPPED, "no edge into it fired")
+        changed = bool(skip)
         for key in start:
             node = by_key[key]
+            if node.kind in (NodeKind.PLAN, NodeKind.APPLY) and self.planning is None:
+                self.deferred = True
+                continue
+            changed = True
             node.started_at = self.now
             if node.kind == NodeKind.APPROVAL:
                 node.status = NodeStatus.WAITING
@@ -245,9 +297,55 @@ class _Pass:
                 notifications.on_approval_waiting(
                     self.session, self.wrun.project_id, self.wrun.id, node.key
                 )
+            elif node.kind == NodeKind.APPLY:
+                assert self.planning is not None  # noqa: S101 - deferred above
+                self._apply(node, self.planning)
             else:
                 self._launch(node)
-        return bool(start or skip)
+        return changed
+
+    def _apply(self, node: WorkflowNodeRun, planning: Planning) -> None:
+        """The apply of its plan node's plan, bound as an apply from the API is; waiting while
+        the plan waits for its approval; or the node failed, saying why ("plan again")."""
+        planned = next((n for n in self.nodes if n.key == node.plan_node), None)
+        if planned is None or planned.kind != NodeKind.PLAN:
+            self._fail(node, f"this workflow run has no plan node '{node.plan_node}'")
+            return
+        run = self.session.get(Run, planned.run_id) if planned.run_id is not None else None
+        if planned.status != NodeStatus.SUCCESSFUL or run is None:
+            said = f"'{planned.status}'" + (f" ({planned.reason})" if planned.reason else "")
+            self._fail(node, f"its plan node '{planned.key}' is {said}: there is no plan to apply")
+            return
+        plan = self.session.get(Plan, run.id, populate_existing=True)
+        if run.workflow_run_id != self.wrun.id or run.kind != RunKind.PLAN or plan is None:
+            self._fail(node, f"run {run.id} is not the plan of node '{planned.key}'")
+            return
+        if plan.needs_approval and not plan.approval and not plans.expired(plan, self.now):
+            node.status = NodeStatus.WAITING
+            node.deadline_at = plan.expires_at  # a pass then fails it: the plan expired
+            node.reason = f"waiting for the approval of plan {run.id} by {who(run)}"
+            return
+        launcher = self._launcher()
+        if isinstance(launcher, str):
+            self._fail(node, launcher)
+            return
+        actor, rights = launcher
+        launching = plans.Launching(rights, actor, self.cipher, self.queue)
+        trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
+        try:
+            with self.session.begin_nested():  # a refusal leaves nothing of the apply behind
+                applied = plans.bound_apply(
+                    self.session, launching, run, reach=planning.reach, trigger=trigger,
+                    now=self.now,
+                )  # fmt: skip
+        except (DomainError, ValidationError, MasterKeyError) as exc:
+            self._fail(node, f"the apply of plan {run.id} was refused: {exc}")
+        else:
+            node.status = NodeStatus.RUNNING
+            node.deadline_at = None
+            node.reason = ""
+            node.run_id = applied.id
+            self.done.runs.append(applied.id)
 
     def _launch(self, node: WorkflowNodeRun) -> None:
         """The node's run, launched as the workflow run's launcher through the launch gate
@@ -262,7 +360,14 @@ class _Pass:
             body = stored_launch(self.cipher, node.launch, node.key, self.wrun.secret_launch)
             trigger = Trigger(LaunchType.WORKFLOW, workflow_run_id=self.wrun.id)
             request = runs.Launch(rights, actor, node.template_id, body, trigger)
-            run = runs.launch(self.session, request, cipher=self.cipher, queue=self.queue)
+            if node.kind == NodeKind.PLAN:
+                assert self.planning is not None  # noqa: S101 - deferred in ``step``
+                ttl = self.planning.ttl_hours
+                run = plans.plan(
+                    self.session, request, cipher=self.cipher, queue=self.queue, ttl_hours=ttl
+                )
+            else:
+                run = runs.launch(self.session, request, cipher=self.cipher, queue=self.queue)
         except (NotFound, PermissionDenied) as exc:
             who = f"launcher '{actor.user.username}'"
             self._fail(node, f"{who} may no longer launch template {node.template_id}: {exc}")
@@ -296,6 +401,8 @@ class _Pass:
         waiting = [n.deadline_at for n in self.nodes if n.status == NodeStatus.WAITING]
         deadlines = [d for d in waiting if d is not None]
         self.wrun.wake_at = min(deadlines) if deadlines else None
+        if self.deferred:
+            self.wrun.needs_pass = True  # the ticker's pass starts them
         if not all(s.is_finished for s in statuses.values()):
             return
         if self.wrun.cancel_requested_at is not None:
@@ -316,18 +423,24 @@ class _Pass:
 
 
 def advance(
-    session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int, now: dt.datetime
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    wrun_id: int,
+    now: dt.datetime,
+    planning: Planning | None = None,
 ) -> Done:
     """One pass over a workflow run this transaction holds (claimed, or just created)."""
     wrun = session.get(WorkflowRun, wrun_id, populate_existing=True)
     if wrun is None or WorkflowRunStatus(wrun.status).is_finished:
         return Done()
-    one = _Pass(session, cipher, queue, wrun, now)
+    one = _Pass(session, cipher, queue, wrun, now, planning)
     one.collect_runs()
     one.collect_timeouts()
     if wrun.cancel_requested_at is not None:
         one.cancel_rest()
     else:
+        one.collect_plan_decisions()
         while one.step():
             pass
     one.conclude()

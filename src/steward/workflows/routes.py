@@ -6,10 +6,18 @@ from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
-from steward.api.deps import AccessDep, ActorDep, CipherDep, Launching, LaunchingDep, SessionDep
+from steward.api.deps import (
+    AccessDep,
+    ActorDep,
+    CipherDep,
+    Launching,
+    LaunchingDep,
+    RuntimeDep,
+    SessionDep,
+)
 from steward.db import utcnow
 from steward.schemas import Page, PageParams
-from steward.workflows import approvers, inbox, schemas, service
+from steward.workflows import approvers, inbox, progress, schemas, service
 from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["workflows"])
@@ -44,6 +52,14 @@ def _run(workflow_run_id: int, rights: Viewer, session: SessionDep) -> WorkflowR
 
 
 ViewedRun = Annotated[WorkflowRun, Depends(_run)]
+
+
+def _planning(runtime: RuntimeDep) -> progress.Planning:
+    """What plan and apply nodes need (plans' lifetime, the reach asking whether a branch moved)."""
+    return progress.Planning.of(runtime.settings, runtime.cipher)
+
+
+PlanningDep = Annotated[progress.Planning, Depends(_planning)]
 # the node keys' own pattern: a NUL or any other character no key holds is a 422 here, never a
 # query (PostgreSQL refuses NUL in text with an error)
 NodeKeyPath = Annotated[str, Path(max_length=schemas.KEY_MAX, pattern=schemas.KEY_PATTERN)]
@@ -169,12 +185,16 @@ def delete_workflow(
 
 
 @router.post("/workflows/{workflow_id}/launch", status_code=status.HTTP_201_CREATED)
-def launch_workflow(workflow: ViewedWorkflow, launching: LaunchingDep) -> schemas.WorkflowRunRead:
+def launch_workflow(
+    workflow: ViewedWorkflow, launching: LaunchingDep, planning: PlanningDep
+) -> schemas.WorkflowRunRead:
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
     session, rights, actor = launching.session, launching.rights, launching.actor
     request = service.Launch(rights, actor, workflow)
-    wrun = service.launch(session, request, cipher=launching.cipher, queue=launching.queue)
+    wrun = service.launch(
+        session, request, cipher=launching.cipher, queue=launching.queue, planning=planning
+    )
     return _run_read(session, wrun, rights, launcher=actor.user.username, caller=actor)
 
 
@@ -210,7 +230,12 @@ def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> schemas.Wor
 
 
 def _decide(
-    approve: bool, wrun: WorkflowRun, key: str, body: schemas.Decision | None, launching: Launching
+    approve: bool,
+    wrun: WorkflowRun,
+    key: str,
+    body: schemas.Decision | None,
+    launching: Launching,
+    planning: progress.Planning,
 ) -> schemas.WorkflowRunRead:
     comment = body.comment if body is not None else ""
     session, cipher, queue = launching.session, launching.cipher, launching.queue
@@ -224,6 +249,7 @@ def _decide(
         approve=approve,
         comment=comment,
         actor=launching.actor,
+        planning=planning,
     )
     session.refresh(wrun)
     return _moved_on(wrun, launching)
@@ -239,22 +265,30 @@ def _moved_on(wrun: WorkflowRun, launching: Launching) -> schemas.WorkflowRunRea
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
 def approve_node(
-    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: schemas.Decision | None = None
+    wrun: ViewedRun,
+    key: NodeKeyPath,
+    launching: LaunchingDep,
+    planning: PlanningDep,
+    body: schemas.Decision | None = None,
 ) -> schemas.WorkflowRunRead:
     """Needs workflow:approve (operators and above; not a template grant), and someone other
     than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
     says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
     the node waits (409 after a decision or its timeout); what follows starts at once."""
-    return _decide(True, wrun, key, body, launching)
+    return _decide(True, wrun, key, body, launching, planning)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/deny")
 def deny_node(
-    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, body: schemas.Decision | None = None
+    wrun: ViewedRun,
+    key: NodeKeyPath,
+    launching: LaunchingDep,
+    planning: PlanningDep,
+    body: schemas.Decision | None = None,
 ) -> schemas.WorkflowRunRead:
     """As approve, except that the run's launcher may deny (withdraw) their own request; the
     node fails, and its failure edges fire."""
-    return _decide(False, wrun, key, body, launching)
+    return _decide(False, wrun, key, body, launching, planning)
 
 
 @approvals.get("")

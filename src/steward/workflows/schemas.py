@@ -39,15 +39,25 @@ MUST_DIFFER_DOC = (
 )
 
 
+PLAN_NODE_DOC = (
+    "apply nodes: the key of the plan node whose plan it applies (a plan node of this"
+    " workflow preceding it on every path). The apply is bound to that plan as an apply from"
+    " the API is: refused (the node fails, saying why: 'plan again') when the branch, template,"
+    " environment, keys or launch values moved or the plan expired; when the template asks for"
+    " plan approvals the node waits for the plan's approval (approvals inbox, four eyes)."
+)
+
+
 class WorkflowNode(RequestModel):
     """A ``template`` node runs ``template_id`` (a template of the same project) with
-    ``launch``; an ``approval`` node waits for a decision (``timeout_seconds``: 0 or null waits
-    forever) by someone with workflow:approve, other than the launcher unless
-    ``approver_must_differ`` is false."""
+    ``launch``; a ``plan`` node launches it as a plan (check + diff mode); an ``apply`` node
+    applies the plan of its ``plan_node``; an ``approval`` node waits for a decision
+    (``timeout_seconds``: 0 or null waits forever) by someone with workflow:approve, other than
+    the launcher unless ``approver_must_differ`` is false."""
 
     key: NodeKey = Field(description="unique in the workflow: [a-z0-9_-], at most 64 characters")
     kind: NodeKind
-    template_id: Id | None = Field(default=None, description="template nodes only")
+    template_id: Id | None = Field(default=None, description="template and plan nodes only")
     launch: LaunchOverrides | None = Field(default=None, description=LAUNCH_DOC)
     name: Annotated[str, Field(max_length=100)] = Field(
         default="", description="approval nodes: what is asked"
@@ -56,6 +66,7 @@ class WorkflowNode(RequestModel):
         default=None, description="approval nodes: denied when not decided in time (0: never)"
     )
     approver_must_differ: bool | None = Field(default=None, description=MUST_DIFFER_DOC)
+    plan_node: NodeKey | None = Field(default=None, description=PLAN_NODE_DOC)
 
 
 class WorkflowEdge(RequestModel):
@@ -98,6 +109,7 @@ class WorkflowNodeRead(BaseModel):
     approver_must_differ: bool | None = Field(
         default=None, description="approval nodes (null for template nodes): " + MUST_DIFFER_DOC
     )
+    plan_node: str | None = Field(default=None, description=PLAN_NODE_DOC)
 
 
 class WorkflowEdgeRead(BaseModel):
@@ -158,18 +170,23 @@ class NodeRunRead(ResponseModel):
     template_id: int | None
     template_name: str = ""
     status: NodeStatus
-    run_id: int | None = Field(description="template nodes: the run launched for it")
+    run_id: int | None = Field(
+        description="template, plan and apply nodes: the run launched for it (a plan, an apply)"
+    )
     run_status: str | None = Field(
         default=None,
         description="that run's own status now: 'queued' while it waits for a slot (the node"
         " is 'running' from its launch), 'running', how it ended; 'gone' once retention"
         " removed it",
     )
+    plan_node: str | None = Field(default=None, description=PLAN_NODE_DOC)
     timeout_seconds: int | None
     deadline_at: dt.datetime | None = Field(description="a waiting approval times out then")
     decided_by: str = Field(description="approvals: who decided")
     decided_at: dt.datetime | None
-    reason: str
+    reason: str = Field(
+        description="how it ended, or why it waits; an apply node's refusal ('plan again')"
+    )
     started_at: dt.datetime | None
     finished_at: dt.datetime | None
     approval: ApprovalRead | None = Field(

@@ -25,7 +25,8 @@ from steward.masking import MASK
 from steward.projects import scoped
 from steward.projects.models import Project
 from steward.queue import RunQueue
-from steward.runs.models import Run
+from steward.runs import service as runs
+from steward.runs.models import Run, RunKind
 from steward.templates.launch import LaunchOverrides, resolve_launch
 from steward.templates.models import Template
 from steward.triggers import values
@@ -94,6 +95,9 @@ def _document(
             row["approver_must_differ"] = node.approver_must_differ is not False
             stored.append(row)
             continue
+        if node.kind is NodeKind.APPLY:
+            stored.append(row | {"plan_node": node.plan_node})
+            continue
         assert node.template_id is not None  # noqa: S101 - graph.check refused it
         template = templates.get(node.template_id)
         if template is None:
@@ -101,6 +105,9 @@ def _document(
                 f"nodes.{i}.template_id",
                 f"template {node.template_id} not found in project '{project.name}'",
             )
+        refused = runs.kind_refusal(template, RunKind.PLAN) if node.kind is NodeKind.PLAN else ""
+        if refused:
+            raise InvalidInput(f"nodes.{i}.template_id", refused)
         body = node.launch or LaunchOverrides()
         try:
             shown, _sealed, answers = values.seal(
@@ -249,10 +256,17 @@ class Launch:
     trigger: Trigger = MANUAL
 
 
-def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> WorkflowRun:
+def launch(
+    session: Session,
+    request: Launch,
+    *,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    planning: progress.Planning | None = None,
+) -> WorkflowRun:
     """A workflow run of the document as it is now (``start``), committed, its root runs
     handed to the queue."""
-    wrun, done = start(session, request, cipher=cipher, queue=queue)
+    wrun, done = start(session, request, cipher=cipher, queue=queue, planning=planning)
     session.commit()
     done.send(queue)
     return wrun
@@ -265,7 +279,7 @@ def require_node_launch(
     first node that the caller may not launch); the nodes' template names by id."""
     names = template_names(session, workflow.nodes)
     for node in workflow.nodes:
-        if node["kind"] != NodeKind.TEMPLATE:
+        if not NodeKind(node["kind"]).launches:
             continue
         template_id = node["template_id"]
         if Action.RUN_LAUNCH not in rights.template_actions(template_id):
@@ -286,7 +300,7 @@ def check_launch(
     names = require_node_launch(session, rights, workflow)
     templates = _templates(session, rights.project, set(names))
     for node in workflow.nodes:
-        if node["kind"] != NodeKind.TEMPLATE:
+        if not NodeKind(node["kind"]).launches:
             continue
         template = templates.get(node["template_id"])
         if template is None:
@@ -307,10 +321,16 @@ def check_launch(
 
 
 def start(
-    session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue
+    session: Session,
+    request: Launch,
+    *,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    planning: progress.Planning | None = None,
 ) -> tuple[WorkflowRun, progress.Done]:
     """A workflow run of the document as it is now, checked as ``check_launch`` says; the root
-    nodes start in the caller's transaction, which commits (then sends what is done)."""
+    nodes start in the caller's transaction, which commits (then sends what is done). Without
+    ``planning``, root plan nodes start at the ticker's pass."""
     actor, workflow = request.actor, request.workflow
     check_launch(session, cipher, request.rights, workflow)
     now = utcnow()
@@ -328,7 +348,9 @@ def start(
     )
     session.add(wrun)
     session.flush()
+    planned = {node["key"]: node.get("template_id") for node in workflow.nodes}
     for position, node in enumerate(workflow.nodes):
+        applied = node.get("plan_node")
         session.add(
             WorkflowNodeRun(
                 workflow_run_id=wrun.id,
@@ -336,17 +358,19 @@ def start(
                 position=position,
                 kind=node["kind"],
                 name=node.get("name", ""),
-                template_id=node.get("template_id"),
+                # an apply node: its plan node's template (the one it applies)
+                template_id=planned.get(applied) if applied else node.get("template_id"),
                 launch=node.get("launch", {}),
                 timeout_seconds=node.get("timeout_seconds") or None,
                 approver_must_differ=approver_must_differ(node),
+                plan_node=applied,
                 status=NodeStatus.PENDING,
             )
         )
     session.flush()
     detail = f"workflow '{workflow.name}' ({len(workflow.nodes)} nodes) via {actor.via}"
     _audit_run(session, actor, AuditAction.WORKFLOW_LAUNCH, wrun, detail)
-    done = progress.advance(session, cipher, queue, wrun.id, now)
+    done = progress.advance(session, cipher, queue, wrun.id, now, planning)
     return wrun, done
 
 
@@ -422,6 +446,7 @@ def decide(
     approve: bool,
     comment: str,
     actor: Actor,
+    planning: progress.Planning | None = None,
 ) -> WorkflowNodeRun:
     """Approve or deny a waiting approval node: once, before its deadline (409 otherwise),
     by whom ``workflows.approvers`` allows (403 naming the permission, or the rule that its
@@ -436,7 +461,10 @@ def decide(
     if node is None:
         raise NotFound(f"node '{key}' not found in workflow run {wrun.id}")
     if node.kind != NodeKind.APPROVAL:
-        raise InvalidState(f"node '{key}' is a template node: only approvals are decided")
+        raise InvalidState(
+            f"node '{key}' is a {node.kind} node: only approvals are decided (an apply node's"
+            " plan is approved as a plan)"
+        )
     if NodeStatus(node.status).is_finished:  # for good: told as such, whoever asks
         raise _not_waiting(node, late=False)
     # a pending node may start waiting before the UPDATE below: checked whatever the status read
@@ -475,7 +503,7 @@ def decide(
     action = AuditAction.WORKFLOW_APPROVE if approve else AuditAction.WORKFLOW_DENY
     _audit_run(session, actor, action, wrun, f"node '{key}' ({node.name}) {reason}")
     session.commit()
-    _pass(session, cipher, queue, wrun.id)
+    _pass(session, cipher, queue, wrun.id, planning)
     session.refresh(node)
     return node
 
@@ -519,8 +547,14 @@ def cancel(
     return wrun
 
 
-def _pass(session: Session, cipher: KeyCipher, queue: RunQueue, wrun_id: int) -> None:
-    done = progress.run_pass(session, cipher, queue, wrun_id, utcnow())
+def _pass(
+    session: Session,
+    cipher: KeyCipher,
+    queue: RunQueue,
+    wrun_id: int,
+    planning: progress.Planning | None = None,
+) -> None:
+    done = progress.run_pass(session, cipher, queue, wrun_id, utcnow(), planning)
     if done is not None:
         done.send(queue)
 

@@ -30,6 +30,7 @@ class WorkflowTicker:
         self.queue = queue
         settings = runtime.settings
         self._ticker = Ticker("workflows", self.tick, lambda: settings.workflow_tick_seconds)
+        self.planning = progress.Planning.of(settings, runtime.cipher)
 
     def start(self) -> None:
         self._ticker.start()
@@ -48,7 +49,9 @@ class WorkflowTicker:
                 break
             try:
                 with self.runtime.sessions() as session:
-                    done = progress.run_pass(session, self.runtime.cipher, self.queue, wrun_id, now)
+                    done = progress.run_pass(
+                        session, self.runtime.cipher, self.queue, wrun_id, now, self.planning
+                    )
             except OperationalError as exc:  # busy, a deadlock victim: the mark stays
                 log.warning("workflow run %s: pass not made this tick: %s", wrun_id, exc)
                 continue

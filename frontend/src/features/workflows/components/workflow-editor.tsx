@@ -33,10 +33,13 @@ import {
   checkDraft,
   draftOf,
   launchOf,
+  launchesTemplate,
   newNode,
+  planNodeKeys,
   withoutNode,
   type WorkflowDraft,
 } from "@/features/workflows/lib/workflow-form";
+import { nodeLabel } from "@/features/workflows/lib/node-run";
 import { useServerErrors } from "@/lib/form-errors";
 
 interface WorkflowEditorProps {
@@ -50,6 +53,8 @@ interface WorkflowEditorProps {
 const KINDS = [
   { value: "template", label: "Template run" },
   { value: "approval", label: "Approval" },
+  { value: "plan", label: "Plan (check + diff)" },
+  { value: "apply", label: "Apply a plan" },
 ];
 const ON = [
   { value: "success", label: "on success" },
@@ -70,6 +75,11 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
   const values = form.getValues();
   const keys = values.nodes.map((n) => n.key).filter(Boolean);
   const templateData = (templates.data ?? []).map((t) => ({ value: String(t.id), label: t.name }));
+  // a plan node's template must allow plans (the server says so too)
+  const planData = (templates.data ?? [])
+    .filter((t) => t.plans_allowed)
+    .map((t) => ({ value: String(t.id), label: t.name }));
+  const planKeys = planNodeKeys(values.nodes);
   const names = new Map(templateData.map((t) => [t.value, t.label]));
   const byId = new Map((templates.data ?? []).map((t) => [String(t.id), t]));
   // the node whose launch values dialog is open, and the last save's errors about them
@@ -151,15 +161,24 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
                   allowDeselect={false}
                   {...form.getInputProps(`nodes.${i}.kind`)}
                 />
-                {node.kind === "template" ? (
+                {launchesTemplate(node.kind) ? (
                   <Select
-                    label="Template"
+                    label={node.kind === "plan" ? "Template to plan" : "Template"}
                     w={220}
                     searchable
-                    data={templateData}
+                    data={node.kind === "plan" ? planData : templateData}
                     placeholder={templates.isPending ? "Loading…" : "Pick a template"}
                     {...form.getInputProps(`nodes.${i}.template_id`)}
                     onChange={(value) => pickTemplate(i, value)}
+                  />
+                ) : node.kind === "apply" ? (
+                  <Select
+                    label="Plan node"
+                    description="applies this node's plan, bound to it"
+                    w={220}
+                    data={planKeys}
+                    placeholder={planKeys.length ? "Pick a plan node" : "Add a plan node first"}
+                    {...form.getInputProps(`nodes.${i}.plan_node`)}
                   />
                 ) : (
                   <>
@@ -205,7 +224,14 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
                   {...form.getInputProps(`nodes.${i}.approver_must_differ`, { type: "checkbox" })}
                 />
               )}
-              {node.kind === "template" && (
+              {node.kind === "apply" && (
+                <Text size="xs" c="dimmed" mt="xs">
+                  Refused (the node fails, and its failure edges fire) when the branch, template,
+                  environment, keys or launch values moved since the plan or it expired; waits for
+                  the plan’s approval when its template asks for one.
+                </Text>
+              )}
+              {launchesTemplate(node.kind) && (
                 <Group gap="xs" mt="xs" wrap="nowrap" align="flex-start">
                   <Button
                     size="compact-sm"
@@ -240,6 +266,19 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
               onClick={() => form.insertListItem("nodes", newNode(values.nodes, "approval"))}
             >
               Add approval
+            </Button>
+            <Button
+              variant="light"
+              onClick={() => form.insertListItem("nodes", newNode(values.nodes, "plan"))}
+            >
+              Add plan
+            </Button>
+            <Button
+              variant="light"
+              disabled={planKeys.length === 0}
+              onClick={() => form.insertListItem("nodes", newNode(values.nodes, "apply"))}
+            >
+              Add apply
             </Button>
           </Group>
 
@@ -298,10 +337,10 @@ export function WorkflowEditor({ projectId, workflow, onSaved, onCancel }: Workf
           <WorkflowGraph
             boxes={values.nodes.map((n) => ({
               key: n.key,
-              label:
-                n.kind === "template"
-                  ? (names.get(n.template_id ?? "") ?? "template?")
-                  : `approval: ${n.name}`,
+              label: nodeLabel({
+                ...n,
+                template_name: names.get(n.template_id ?? "") ?? "template?",
+              }),
             }))}
             edges={values.edges}
           />

@@ -25,7 +25,7 @@ import {
 import { ApprovalDecision } from "@/features/workflows/components/approval-decision";
 import { WorkflowGraph } from "@/features/workflows/components/workflow-graph";
 import { WorkflowStatusBadge } from "@/features/workflows/components/workflow-status-badge";
-import { nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
+import { nodeDuration, nodeLabel, shownStatus } from "@/features/workflows/lib/node-run";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 import { QueryState } from "@/components/query-state";
@@ -158,7 +158,7 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
             <WorkflowGraph
               boxes={nodes.map((n) => ({
                 key: n.key,
-                label: n.kind === "template" ? n.template_name || "template" : n.name,
+                label: n.kind === "approval" ? n.name : nodeLabel(n),
                 status: shownStatus(n),
               }))}
               edges={w.edges ?? []}
@@ -182,9 +182,7 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                             {n.key}
                           </Text>
                           <Text size="xs" c="dimmed">
-                            {n.kind === "template"
-                              ? n.template_name || "template"
-                              : `approval: ${n.name}`}
+                            {nodeLabel(n)}
                           </Text>
                         </Stack>
                       </Table.Td>
@@ -201,6 +199,16 @@ export function WorkflowRunView({ projectId, workflowRunId, canCancel }: Workflo
                             canDecide={w.can_decide}
                             onDecide={(verdict) => setDeciding({ node: n, verdict })}
                           />
+                          {n.kind === "apply" && n.reason && (
+                            // why it waits, or its refusal ("plan again"): on phones too
+                            <Text
+                              size="xs"
+                              c={n.status === "failed" ? "red" : "dimmed"}
+                              hiddenFrom="md"
+                            >
+                              {n.reason}
+                            </Text>
+                          )}
                           {n.status === "waiting" && n.deadline_at && (
                             <Text size="xs" c="dimmed">
                               until {formatDateTime(n.deadline_at)}

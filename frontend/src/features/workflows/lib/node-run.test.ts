@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nodeDuration, shownStatus } from "@/features/workflows/lib/node-run";
+import { nodeDuration, nodeLabel, shownStatus } from "@/features/workflows/lib/node-run";
 import { formatDuration } from "@/lib/format";
 
 describe("node runs as shown", () => {
@@ -21,5 +21,17 @@ describe("node runs as shown", () => {
     expect(nodeDuration({ started_at: started, finished_at: null }, now)).toBe("3 min 05 s");
     expect(formatDuration(2 * 3600 + 7 * 60 + 30)).toBe("2 h 07 min");
     expect(formatDuration(-3)).toBe("0 s");
+  });
+});
+
+describe("node labels", () => {
+  const node = { template_name: "site", name: "", plan_node: null };
+  it("names what a node runs, plans and applies", () => {
+    expect(nodeLabel({ ...node, kind: "template" })).toBe("site");
+    expect(nodeLabel({ ...node, kind: "plan" })).toBe("plan: site");
+    expect(nodeLabel({ ...node, kind: "apply", plan_node: "plan-1" })).toBe(
+      "apply: the plan of 'plan-1'",
+    );
+    expect(nodeLabel({ ...node, kind: "approval", name: "Go?" })).toBe("approval: Go?");
   });
 });

@@ -62,3 +62,15 @@ export function decisionButtons(
     deny: { enabled: approval.can_deny, reason: approval.deny_reason },
   };
 }
+
+/** What a node is, in a few words: its template, `plan: template`, `apply: the plan of
+ * 'key'` or `approval: question`. */
+export function nodeLabel(
+  node: Pick<NodeRun, "kind" | "template_name" | "name" | "plan_node">,
+): string {
+  const template = node.template_name || "template";
+  if (node.kind === "template") return template;
+  if (node.kind === "plan") return `plan: ${template}`;
+  if (node.kind === "apply") return `apply: the plan of '${node.plan_node ?? "?"}'`;
+  return `approval: ${node.name}`;
+}

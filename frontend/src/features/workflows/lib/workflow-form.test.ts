@@ -132,4 +132,25 @@ describe("workflow form", () => {
     expect(bodyOf(draft).nodes?.[0]).not.toHaveProperty("approver_must_differ");
     expect(newNode([], "approval").approver_must_differ).toBe(true);
   });
+
+  it("adds an apply node naming the last plan node and sends only its plan node", () => {
+    const draft = draftOf(null);
+    draft.name = "x";
+    draft.nodes.push(newNode(draft.nodes, "plan"));
+    const plan = draft.nodes[0];
+    if (plan) plan.template_id = "4";
+    draft.nodes.push(newNode(draft.nodes, "apply"));
+    draft.edges.push({ from: "plan-1", to: "apply-1", on: "success" });
+    expect(bodyOf(draft).nodes).toEqual([
+      { key: "plan-1", kind: "plan", name: "", template_id: 4 },
+      { key: "apply-1", kind: "apply", name: "", plan_node: "plan-1" },
+    ]);
+    expect(checkDraft(draft)).toEqual({});
+    // applied already: a second apply node names none, and must pick one
+    draft.nodes.push(newNode(draft.nodes, "apply"));
+    expect(draft.nodes[2]?.plan_node).toBeNull();
+    expect(checkDraft(draft)["nodes.2.plan_node"]).toBe("pick the plan node it applies");
+    const unplanned = { ...draft, nodes: draft.nodes.map((n) => ({ ...n, template_id: null })) };
+    expect(checkDraft(unplanned)["nodes.0.template_id"]).toBe("pick a template");
+  });
 });

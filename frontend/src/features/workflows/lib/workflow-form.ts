@@ -14,7 +14,9 @@ export interface NodeDraft {
   timeout_seconds: number | "";
   /** approvals: the launcher of a run may not approve it (on unless the node says false) */
   approver_must_differ: boolean;
-  /** template nodes: as saved, or as its launch values dialog set them (a secret answer as
+  /** apply nodes: the key of the plan node whose plan it applies */
+  plan_node: string | null;
+  /** template and plan nodes: as saved, or as its launch values dialog set them (a secret answer as
    * ********: the server keeps it); null leaves every value to the template */
   launch: Schemas["LaunchOverrides"] | null;
   /** the key its secret answers are saved under (null: a new node); see `launchOf` */
@@ -43,6 +45,7 @@ export function draftOf(workflow: Workflow | null): WorkflowDraft {
       // a node saved before the option has none: on, as the server reads it
       approver_must_differ: n.approver_must_differ ?? true,
       launch: n.launch ?? null,
+      plan_node: n.plan_node ?? null,
       saved_key: n.key,
     })),
     edges: workflow.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
@@ -57,17 +60,38 @@ export function freeKey(nodes: readonly { key: string }[], prefix: string): stri
   }
 }
 
+const PREFIX: Record<Schemas["NodeKind"], string> = {
+  template: "step",
+  approval: "approval",
+  plan: "plan",
+  apply: "apply",
+};
+
+/** Whether a node of `kind` launches a template it names (template and plan nodes). */
+export function launchesTemplate(kind: Schemas["NodeKind"]): boolean {
+  return kind === "template" || kind === "plan";
+}
+
 export function newNode(nodes: readonly NodeDraft[], kind: Schemas["NodeKind"]): NodeDraft {
+  // an apply node applies the last plan node not applied yet, if there is one
+  const applied = new Set(nodes.map((n) => n.plan_node));
+  const plans = nodes.filter((n) => n.kind === "plan" && !applied.has(n.key));
   return {
-    key: freeKey(nodes, kind === "template" ? "step" : "approval"),
+    key: freeKey(nodes, PREFIX[kind]),
     kind,
     template_id: null,
     name: kind === "approval" ? "Go ahead?" : "",
     timeout_seconds: "",
     approver_must_differ: true,
     launch: null,
+    plan_node: kind === "apply" ? (plans.at(-1)?.key ?? null) : null,
     saved_key: null,
   };
+}
+
+/** The keys of the plan nodes an apply node may name (the server checks that it precedes). */
+export function planNodeKeys(nodes: readonly NodeDraft[]): string[] {
+  return nodes.filter((n) => n.kind === "plan" && n.key).map((n) => n.key);
 }
 
 const MASK = "********";
@@ -90,23 +114,24 @@ export function bodyOf(draft: WorkflowDraft): Schemas["WorkflowCreate"] {
   return {
     name: draft.name.trim(),
     description: draft.description,
-    nodes: draft.nodes.map((n) =>
-      n.kind === "template"
-        ? {
-            key: n.key,
-            kind: n.kind,
-            name: "",
-            template_id: n.template_id ? Number(n.template_id) : null,
-            ...(n.launch ? { launch: launchOf(n) } : {}),
-          }
-        : {
-            key: n.key,
-            kind: n.kind,
-            name: n.name.trim(),
-            timeout_seconds: n.timeout_seconds === "" ? null : n.timeout_seconds,
-            approver_must_differ: n.approver_must_differ,
-          },
-    ),
+    nodes: draft.nodes.map((n) => {
+      if (launchesTemplate(n.kind))
+        return {
+          key: n.key,
+          kind: n.kind,
+          name: "",
+          template_id: n.template_id ? Number(n.template_id) : null,
+          ...(n.launch ? { launch: launchOf(n) } : {}),
+        };
+      if (n.kind === "apply") return { key: n.key, kind: n.kind, name: "", plan_node: n.plan_node };
+      return {
+        key: n.key,
+        kind: n.kind,
+        name: n.name.trim(),
+        timeout_seconds: n.timeout_seconds === "" ? null : n.timeout_seconds,
+        approver_must_differ: n.approver_must_differ,
+      };
+    }),
     edges: draft.edges.map((e) => ({ from: e.from, to: e.to, on: e.on })),
   };
 }
@@ -116,8 +141,10 @@ export function checkDraft(draft: WorkflowDraft): GraphErrors {
   const errors: GraphErrors = {};
   if (!draft.name.trim()) errors.name = "a name is required";
   draft.nodes.forEach((n, i) => {
-    if (n.kind === "template" && !n.template_id)
+    if (launchesTemplate(n.kind) && !n.template_id)
       errors[`nodes.${i}.template_id`] = "pick a template";
+    if (n.kind === "apply" && !planNodeKeys(draft.nodes).includes(n.plan_node ?? ""))
+      errors[`nodes.${i}.plan_node`] = "pick the plan node it applies";
     if (n.kind === "approval" && !n.name.trim()) errors[`nodes.${i}.name`] = "say what is asked";
   });
   return { ...errors, ...checkGraph(draft.nodes, draft.edges) };
