@@ -122,7 +122,7 @@ def story(
     (repo / "site.yml").write_text(PLAYBOOK)
     target = tmp_path_factory.mktemp("drift-target")
     changes = {"local_repository_roots": [repo.parent], "notifier_tick_seconds": 0.1}
-    with shared_client(request, **changes) as client:
+    with shared_client(request, "notifier", **changes) as client:
         yield Story(client, repo, target)
 
 

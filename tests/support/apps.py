@@ -36,7 +36,7 @@ def settings_for(tmp_path: Path, database_url: str) -> Settings:
 
 @contextlib.contextmanager
 def shared_client(
-    request: pytest.FixtureRequest, loops: tuple[str, ...] = (), **changes: Any
+    request: pytest.FixtureRequest, *loops: str, **changes: Any
 ) -> Iterator[TestClient]:
     """``client`` for a fixture of a wider scope (a module's), on a SQLite copy of its own, with
     ``changes`` to the settings; like ``client``, it runs the queue and only the named ``loops``."""

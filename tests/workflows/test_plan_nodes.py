@@ -104,7 +104,7 @@ def bench(
     git_commit_all(repo, "site")
     target = tmp_path_factory.mktemp("plan-nodes-target")
     changes = {"local_repository_roots": [repo.parent], "workflow_tick_seconds": 0.1}
-    with shared_client(request, **changes) as client:
+    with shared_client(request, "workflows", **changes) as client:
         yield Bench(client, repo, target)
 
 
