@@ -45,6 +45,7 @@ class Action(enum.StrEnum):
     WORKFLOW_WRITE = "workflow:write"  # create, edit, delete workflows (launching: run:launch)
     WORKFLOW_APPROVE = "workflow:approve"  # approve or deny a workflow run's approval nodes
     PLAN_APPROVE = "plan:approve"  # approve or reject another person's plan (``plans``)
+    FREEZE_OVERRIDE = "freeze:override"  # launch during a freeze window, with a reason
 
 
 _VIEW = {

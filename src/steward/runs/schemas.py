@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from steward.bounds import RUN_VALUE_FILTERS_MAX, Id, LineAfter, Offset, RunLabel, RunNote
+from steward.bounds import RUN_VALUE_FILTERS_MAX, Id, Line, LineAfter, Offset, RunLabel, RunNote
 from steward.runs.models import LaunchType, RunKind
 from steward.runs.params import RunParams
 from steward.runs.status import RunStatus
@@ -19,6 +19,11 @@ FAILED_HOSTS_SHOWN = 1000
 class RunCreate(LaunchOverrides):
     template_id: Id
     launch_type: Literal["api", "ui", "cli"] = "api"
+    freeze_override_reason: Line | None = Field(
+        default=None,
+        description="launch during a freeze window: why (needs freeze:override; audited and"
+        " notified)",
+    )
 
 
 class RelaunchRequest(LaunchOverrides):
