@@ -5,7 +5,8 @@ IANA zone, repeated by an optional RFC 5545 RRULE whose DTSTART is ``start``. Th
 evaluated by ``schedules.recurrence`` (its DST rules and its CPU budget: a rule that costs too
 much is a 422 on ``rrule``); each occurrence lasts the same wall-clock span, so a freeze from
 18:00 to 08:00 ends at 08:00 local on the day clocks change too. A local time that does not
-exist (a spring-forward gap) is moved forward by the gap, one that exists twice is its first.
+exist (a spring-forward gap) is moved forward by the gap (the occurrence keeps its length from
+the start as shown), one that exists twice is its first.
 """
 
 from __future__ import annotations
