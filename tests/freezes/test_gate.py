@@ -30,7 +30,7 @@ from steward.schedules.models import Schedule
 from steward.templates.models import Template
 from steward.webhooks import receive
 from steward.webhooks import service as webhooks
-from steward.webhooks.models import DeliveryOutcome
+from steward.webhooks.models import DeliveryOutcome, WebhookAuth
 from steward.webhooks.schemas import WebhookCreate
 
 
@@ -127,7 +127,7 @@ def test_an_override_with_a_reason_launches_audited_and_notified(db_session: Ses
 def test_a_schedule_skips_an_occurrence_during_a_freeze_and_stays_enabled(
     db_session: Session,
 ) -> None:
-    project, template = _setup(db_session)
+    _project, template = _setup(db_session)
     schedule = create_below(
         db_session, template, {"name": "nightly", "kind": "cron", "expression": "0 3 * * *"}
     )
@@ -170,7 +170,7 @@ def test_a_webhook_delivery_during_a_freeze_is_refused_with_the_reason(
         db_session,
         project,
         template,
-        WebhookCreate(name="hook", auth="github", secret_key_id=secret),
+        WebhookCreate(name="hook", auth=WebhookAuth.GITHUB, secret_key_id=secret),
         actor=services.admin(db_session),
     )
     window = support.window(db_session, project)

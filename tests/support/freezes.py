@@ -6,9 +6,6 @@ import datetime as dt
 from typing import Any
 
 from sqlalchemy.orm import Session
-from support import runs as support_runs
-from support import services
-from support.runs import NoQueue
 
 from steward.access.actor import Actor
 from steward.db import utcnow
@@ -20,6 +17,9 @@ from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
+from support import runs as support_runs
+from support import services
+from support.runs import NoQueue
 
 
 def window(
