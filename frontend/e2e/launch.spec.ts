@@ -216,3 +216,33 @@ test("the template form picks the playbook from those found in the repository", 
   await expect(page.getByRole("option", { name: "partial.yml", exact: true })).toBeVisible();
   await shots(page, "template-playbook-picker-phone");
 });
+
+test("during a project's freeze the launch dialog and the dashboard say so; an override launches with a reason", async ({
+  page,
+}) => {
+  const wallClock = (offsetHours: number) =>
+    new Date(Date.now() + offsetHours * 3600_000).toISOString().slice(0, 16);
+  await bench.post(bench.url("freezes"), {
+    name: "Change freeze",
+    starts_local: wallClock(-1),
+    ends_local: wallClock(2),
+    timezone: "UTC",
+  });
+  await page.goto(`/projects/${bench.projectId}/templates`);
+  await page.getByRole("button", { name: "Launch greet-launch" }).click();
+  const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
+  await expect(dialog.getByRole("alert")).toContainText("Frozen: “Change freeze” until");
+  await dialog.getByLabel("Password").fill("a secret");
+  await dialog.getByRole("textbox", { name: "Override reason" }).fill("INC-42: the outage fix");
+  await shots(page, "launch-dialog-freeze-override");
+  await dialog.getByRole("button", { name: "Launch" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+  const audit = await page.request.get(
+    `/api/v1/audit?project_id=${bench.projectId}&action=freeze:override`,
+  );
+  expect(JSON.stringify(await audit.json())).toContain("INC-42: the outage fix");
+  await page.goto("/");
+  await expect(page.getByRole("alert").filter({ hasText: "Change freeze" })).toBeVisible();
+  await bench.waitFinished(id);
+});

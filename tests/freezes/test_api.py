@@ -34,7 +34,9 @@ def test_instance_windows_are_created_listed_shown_now_and_deleted(client: TestC
     listed = client.get(f"{API}/freezes").json()
     assert [w["id"] for w in listed["items"]] == [window["id"]]
     now = client.get(f"{API}/freezes/now").json()
-    assert [(s["window_id"], s["scope"]) for s in now] == [(window["id"], "instance")]
+    assert [(s["window_id"], s["scope"], s["active"]) for s in now] == [
+        (window["id"], "instance", True)
+    ]
     assert client.delete(f"{API}/freezes/{window['id']}").status_code == 204
     assert client.get(f"{API}/freezes").json()["items"] == []
 

@@ -96,7 +96,7 @@ def template_freezes(
     freeze:override and a reason) and the next one to start within 14 days."""
     found = service.now_for(service.applicable(session, [template.project_id]), utcnow())
     return ActiveFreezes(
-        active=found.active.standing() if found.active else None,
-        coming=found.coming.standing() if found.coming else None,
+        active=found.active.standing(active=True) if found.active else None,
+        coming=found.coming.standing(active=False) if found.coming else None,
         can_override=Action.FREEZE_OVERRIDE in rights.actions,
     )

@@ -56,6 +56,7 @@ class FreezeStanding(ResponseModel):
     starts_at: dt.datetime
     ends_at: dt.datetime = Field(description="exclusive")
     shown_end: str = Field(description="its end on the window's own clock")
+    active: bool = Field(description="it holds now (else it is coming)")
 
 
 class ActiveFreezes(ResponseModel):

@@ -147,7 +147,7 @@ class Found:
         place = recurrence.zone(self.window.timezone)
         return self.occurrence.ends_at.astimezone(place).isoformat(timespec="minutes")
 
-    def standing(self) -> FreezeStanding:
+    def standing(self, *, active: bool) -> FreezeStanding:
         return FreezeStanding(
             window_id=self.window.id,
             scope=self.window.scope,
@@ -156,6 +156,7 @@ class Found:
             starts_at=self.occurrence.starts_at,
             ends_at=self.occurrence.ends_at,
             shown_end=self.shown_end(),
+            active=active,
         )
 
 
@@ -287,5 +288,5 @@ def visible_now(session: Session, actor: Actor, now: dt.datetime) -> list[Freeze
             continue
         found = where.active or where.coming
         if found and (where.active or found.starts_at - now <= COMING_WITHIN):
-            shown.append(Found(window, found).standing())
+            shown.append(Found(window, found).standing(active=where.active is not None))
     return sorted(shown, key=lambda s: (s.starts_at, s.window_id))
