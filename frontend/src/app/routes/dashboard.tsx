@@ -69,11 +69,7 @@ export function Component() {
         />
       </Group>
       {freezes.map((standing) => (
-        <FreezeAlert
-          key={standing.window_id}
-          standing={standing}
-          active={standing.active}
-        />
+        <FreezeAlert key={standing.window_id} standing={standing} active={standing.active} />
       ))}
       {dashboard.isError && !data && (
         <Alert color="red" title="Could not load the dashboard">
