@@ -222,12 +222,17 @@ test("during a project's freeze the launch dialog and the dashboard say so; an o
 }) => {
   const wallClock = (offsetHours: number) =>
     new Date(Date.now() + offsetHours * 3600_000).toISOString().slice(0, 16);
-  await bench.post(bench.url("freezes"), {
-    name: "Change freeze",
-    starts_local: wallClock(-1),
-    ends_local: wallClock(2),
-    timezone: "UTC",
-  });
+  // made on the project's Freezes page
+  await page.goto(`/projects/${bench.projectId}/freezes`);
+  await page.getByRole("button", { name: "New freeze window" }).click();
+  const form = page.getByRole("dialog", { name: "New freeze window" });
+  await form.getByRole("textbox", { name: "Name" }).fill("Change freeze");
+  await form.getByLabel("Starts").fill(wallClock(-1));
+  await form.getByLabel("Ends").fill(wallClock(2));
+  await form.getByRole("textbox", { name: "Time zone" }).fill("UTC");
+  await form.getByRole("button", { name: "Create window" }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByRole("table", { name: "Freeze windows" })).toContainText("Change freeze");
   await page.goto(`/projects/${bench.projectId}/templates`);
   await page.getByRole("button", { name: "Launch greet-launch" }).click();
   const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
