@@ -124,9 +124,13 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/freezes"): [Probe("signed_in", 200)],
     ("POST", "/freezes"): [Probe("admin", 422, body=BAD)],
     ("GET", "/freezes/now"): [Probe("signed_in", 200)],
+    ("PATCH", "/freezes/{window_id}"): [Probe("admin", 422, {"window_id": "missing"}, BAD)],
     ("DELETE", "/freezes/{window_id}"): [Probe("admin", 404, {"window_id": "missing"})],
     ("GET", "/projects/{project_id}/freezes"): [Probe("project", 200)],
     ("POST", "/projects/{project_id}/freezes"): [Probe("owner", 422, body=BAD)],
+    ("PATCH", "/projects/{project_id}/freezes/{window_id}"): [
+        Probe("owner", 422, {"window_id": "missing"}, BAD)
+    ],
     ("DELETE", "/projects/{project_id}/freezes/{window_id}"): [
         Probe("owner", 404, {"window_id": "missing"})
     ],

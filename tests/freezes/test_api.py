@@ -37,6 +37,9 @@ def test_instance_windows_are_created_listed_shown_now_and_deleted(client: TestC
     assert [(s["window_id"], s["scope"], s["active"]) for s in now] == [
         (window["id"], "instance", True)
     ]
+    changed = client.patch(f"{API}/freezes/{window['id']}", json={"rrule": None})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["rrule"] == ""
     assert client.delete(f"{API}/freezes/{window['id']}").status_code == 204
     assert client.get(f"{API}/freezes").json()["items"] == []
 
@@ -69,6 +72,9 @@ def test_project_windows_and_what_a_launch_meets(workbench: Workbench) -> None:
     )
     assert overridden.status_code == 201, overridden.text
 
+    renamed = client.patch(workbench.url(f"freezes/{window['id']}"), json={"name": "Moved"})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["name"] == "Moved"
     gone = client.delete(workbench.url(f"freezes/{window['id']}"))
     assert gone.status_code == 204
     assert client.get(workbench.url(f"templates/{template}/freezes")).json()["active"] is None

@@ -20,7 +20,9 @@ from support.webhooks import SECRET, github_headers
 from steward.audit.models import AuditRecord
 from steward.db import utcnow
 from steward.errors import Frozen, InvalidInput, PermissionDenied
-from steward.freezes.models import FreezeOverride
+from steward.freezes import service as freezes
+from steward.freezes.models import FreezeOverride, FreezeWindow
+from steward.freezes.schemas import FreezeWindowUpdate
 from steward.notifications import messages
 from steward.notifications.models import Destination, Message, RunEventKind, Subscription
 from steward.projects.models import Project, ProjectRole
@@ -189,3 +191,22 @@ def test_a_webhook_delivery_during_a_freeze_is_refused_with_the_reason(
     db_session.delete(db_session.merge(window))  # the control
     db_session.commit()
     assert deliver().outcome == DeliveryOutcome.LAUNCHED
+
+
+def test_an_update_is_checked_as_a_whole_and_audited(db_session: Session) -> None:
+    project, template = _setup(db_session)
+    window = support.window(db_session, project)
+    admin = services.admin(db_session)
+    later = window.starts_local + dt.timedelta(days=30)
+    with pytest.raises(InvalidInput) as refused:  # the end before the new start
+        freezes.update(db_session, admin, window, FreezeWindowUpdate(starts_local=later), utcnow())
+    assert refused.value.field == "ends_local"
+    db_session.rollback()
+    window = db_session.get_one(FreezeWindow, window.id)
+    moved = FreezeWindowUpdate(starts_local=later, ends_local=later + dt.timedelta(hours=2))
+    freezes.update(db_session, admin, window, moved, utcnow())
+    assert support.launch(db_session, project, template).id  # the freeze moved away
+    record = db_session.scalars(
+        select(AuditRecord).where(AuditRecord.action == "freeze:update")
+    ).one()
+    assert set(record.changes) == {"starts_local", "ends_local"}

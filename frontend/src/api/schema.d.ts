@@ -2908,7 +2908,8 @@ export interface paths {
     delete: operations["delete_instance_freeze_api_v1_freezes__window_id__delete"];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Update Instance Freeze */
+    patch: operations["update_instance_freeze_api_v1_freezes__window_id__patch"];
     trace?: never;
   };
   "/api/v1/projects/{project_id}/freezes": {
@@ -2946,7 +2947,8 @@ export interface paths {
     delete: operations["delete_project_freeze_api_v1_projects__project_id__freezes__window_id__delete"];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Update Project Freeze */
+    patch: operations["update_project_freeze_api_v1_projects__project_id__freezes__window_id__patch"];
     trace?: never;
   };
   "/api/v1/projects/{project_id}/templates/{template_id}/freezes": {
@@ -4129,6 +4131,33 @@ export interface components {
        * Format: date-time
        */
       updated_at: string;
+    };
+    /**
+     * FreezeWindowUpdate
+     * @description Only the fields sent change; the window is checked again as a whole.
+     */
+    FreezeWindowUpdate: {
+      /** Name */
+      name?: string | null;
+      /** Description */
+      description?: string | null;
+      /**
+       * Starts Local
+       * @description wall-clock time in `timezone` (no offset) the first occurrence starts
+       */
+      starts_local?: string | null;
+      /**
+       * Ends Local
+       * @description wall-clock time in `timezone` it ends (exclusive); each occurrence lasts as long
+       */
+      ends_local?: string | null;
+      /** Timezone */
+      timezone?: string | null;
+      /**
+       * Rrule
+       * @description one RFC 5545 RRULE line repeating the window (FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=20); empty: once
+       */
+      rrule?: string | null;
     };
     /**
      * GalaxyServerCreate
@@ -24704,6 +24733,92 @@ export interface operations {
       };
     };
   };
+  update_instance_freeze_api_v1_freezes__window_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        window_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FreezeWindowUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FreezeWindowRead"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   list_project_freezes_api_v1_projects__project_id__freezes_get: {
     parameters: {
       query?: {
@@ -24893,6 +25008,93 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  update_project_freeze_api_v1_projects__project_id__freezes__window_id__patch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        window_id: number;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FreezeWindowUpdate"];
+      };
+    };
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FreezeWindowRead"];
+        };
       };
       /** @description Not authenticated */
       401: {

@@ -26,6 +26,7 @@ from steward.freezes.schemas import (
     FreezeStanding,
     FreezeWindowCreate,
     FreezeWindowRead,
+    FreezeWindowUpdate,
 )
 from steward.schemas import Page, PageParams
 
@@ -58,6 +59,15 @@ def freezes_now(actor: ActorDep, session: SessionDep) -> list[FreezeStanding]:
     return service.visible_now(session, actor, utcnow())
 
 
+@router.patch("/{window_id}")
+def update_instance_freeze(
+    window_id: int, body: FreezeWindowUpdate, admin: AdminActor, session: SessionDep
+) -> FreezeWindowRead:
+    now = utcnow()
+    window = service.get(session, window_id, None)
+    return service.read(service.update(session, admin, window, body, now), now)
+
+
 @router.delete("/{window_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_instance_freeze(window_id: int, admin: AdminActor, session: SessionDep) -> None:
     service.delete(session, admin, service.get(session, window_id, None))
@@ -79,6 +89,19 @@ def create_project_freeze(
 ) -> FreezeWindowRead:
     now = utcnow()
     return service.read(service.create(session, actor, project, body, now), now)
+
+
+@project_router.patch("/freezes/{window_id}")
+def update_project_freeze(
+    window_id: int,
+    body: FreezeWindowUpdate,
+    project: ProjectEdit,
+    actor: ActorDep,
+    session: SessionDep,
+) -> FreezeWindowRead:
+    now = utcnow()
+    window = service.get(session, window_id, project)
+    return service.read(service.update(session, actor, window, body, now), now)
 
 
 @project_router.delete("/freezes/{window_id}", status_code=status.HTTP_204_NO_CONTENT)

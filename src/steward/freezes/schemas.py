@@ -6,7 +6,7 @@ from pydantic import Field
 
 from steward.bounds import Description, Name, ScheduleExpression, TimeZoneName
 from steward.freezes.models import FreezeScope
-from steward.schemas import RequestModel, ResponseModel
+from steward.schemas import RequestModel, ResponseModel, UpdateModel
 
 STARTS_DOC = "wall-clock time in `timezone` (no offset) the first occurrence starts"
 ENDS_DOC = "wall-clock time in `timezone` it ends (exclusive); each occurrence lasts as long"
@@ -23,6 +23,19 @@ class FreezeWindowCreate(RequestModel):
     ends_local: dt.datetime = Field(description=ENDS_DOC)
     timezone: TimeZoneName = "UTC"
     rrule: ScheduleExpression | None = Field(default=None, description=RRULE_DOC)
+
+
+class FreezeWindowUpdate(UpdateModel):
+    """Only the fields sent change; the window is checked again as a whole."""
+
+    name: Name | None = None
+    description: Description | None = None
+    starts_local: dt.datetime | None = Field(default=None, description=STARTS_DOC)
+    ends_local: dt.datetime | None = Field(default=None, description=ENDS_DOC)
+    timezone: TimeZoneName | None = None
+    rrule: ScheduleExpression | None = Field(default=None, description=RRULE_DOC)
+
+    NULLABLE = frozenset({"rrule"})  # null: once
 
 
 class OccurrenceRead(ResponseModel):
