@@ -20,7 +20,7 @@ import {
 import { artifacts, repositoryDir } from "./server.ts";
 
 // the project's sections an admin sees (src/app/routes/project/sections.ts)
-const PROJECT_SECTIONS = 15;
+const PROJECT_SECTIONS = 16;
 
 const tag = Date.now().toString(36);
 const PROJECT = `guided-${tag}`;

@@ -274,3 +274,38 @@ test("a survey's options come from the inventory, follow an earlier answer, and 
   expect((await readRun(page, id)).params.launch_vars).toEqual({ tier: "web", who: "beta" });
   await bench.waitFinished(id);
 });
+
+test("during a project's freeze the launch dialog and the dashboard say so; an override launches with a reason", async ({
+  page,
+}) => {
+  const wallClock = (offsetHours: number) =>
+    new Date(Date.now() + offsetHours * 3600_000).toISOString().slice(0, 16);
+  // made on the project's Freezes page
+  await page.goto(`/projects/${bench.projectId}/freezes`);
+  await page.getByRole("button", { name: "New freeze window" }).click();
+  const form = page.getByRole("dialog", { name: "New freeze window" });
+  await form.getByRole("textbox", { name: "Name" }).fill("Change freeze");
+  await form.getByLabel("Starts").fill(wallClock(-1));
+  await form.getByLabel("Ends").fill(wallClock(2));
+  await form.getByRole("textbox", { name: "Time zone" }).fill("UTC");
+  await form.getByRole("button", { name: "Create window" }).click();
+  await expect(form).toBeHidden();
+  await expect(page.getByRole("table", { name: "Freeze windows" })).toContainText("Change freeze");
+  await page.goto(`/projects/${bench.projectId}/templates`);
+  await page.getByRole("button", { name: "Launch greet-launch" }).click();
+  const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
+  await expect(dialog.getByRole("alert")).toContainText("Frozen: “Change freeze” until");
+  await dialog.getByLabel("Password").fill("a secret");
+  await dialog.getByRole("textbox", { name: "Override reason" }).fill("INC-42: the outage fix");
+  await shots(page, "launch-dialog-freeze-override");
+  await dialog.getByRole("button", { name: "Launch" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+  const audit = await page.request.get(
+    `/api/v1/audit?project_id=${bench.projectId}&action=freeze:override`,
+  );
+  expect(JSON.stringify(await audit.json())).toContain("INC-42: the outage fix");
+  await page.goto("/");
+  await expect(page.getByRole("alert").filter({ hasText: "Change freeze" })).toBeVisible();
+  await bench.waitFinished(id);
+});

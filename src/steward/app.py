@@ -31,6 +31,8 @@ from steward.directory.oidc_routes import router as oidc_router
 from steward.directory.sync_routes import router as directory_sync_router
 from steward.drift.routes import router as drift_router
 from steward.environments.routes import router as environments_router
+from steward.freezes.routes import project_router as project_freezes_router
+from steward.freezes.routes import router as freezes_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
 from steward.health.routes import router as health_router
@@ -174,6 +176,8 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         hooks_router,
         runner_groups_router,
         workers_router,
+        freezes_router,
+        project_freezes_router,
     ):
         api.include_router(router)
     return tuple(api.routes)

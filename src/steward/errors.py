@@ -32,6 +32,10 @@ class InvalidState(DomainError):
     """The object exists but is in a state that forbids the action (cancel a finished run)."""
 
 
+class Frozen(InvalidState):
+    """A launch during a freeze window (``freezes``): names the window and its end."""
+
+
 class InvalidInput(DomainError):
     """A request field is well-formed but wrong: names the field (dotted path) and the cause."""
 

@@ -5,6 +5,7 @@ from steward.auth.models import ApiToken, RecoveryCode, User, WebSession
 from steward.db import Base
 from steward.drift.models import TemplateDrift
 from steward.environments.models import Environment, EnvironmentSecret
+from steward.freezes.models import FreezeOverride, FreezeWindow
 from steward.galaxy.models import GalaxyServer
 from steward.grants.models import TemplateGrant
 from steward.health.models import HealthSweep, HostCheck, HostHealth, RunPreflightHost
@@ -31,6 +32,8 @@ __all__ = [
     "Destination",
     "Environment",
     "EnvironmentSecret",
+    "FreezeOverride",
+    "FreezeWindow",
     "GalaxyServer",
     "HealthSweep",
     "HostCheck",

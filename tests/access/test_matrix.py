@@ -121,6 +121,25 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/runner-groups/{group_id}"): [Probe("signed_in", 404, {"group_id": "missing"})],
     ("PATCH", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"}, BAD)],
     ("DELETE", "/runner-groups/{group_id}"): [Probe("admin", 404, {"group_id": "missing"})],
+    # freeze windows: the instance's are read by everyone signed in and kept by admins; a
+    # project's read by who sees it, kept by who may edit it (owners)
+    ("GET", "/freezes"): [Probe("signed_in", 200)],
+    ("POST", "/freezes"): [Probe("admin", 422, body=BAD)],
+    ("GET", "/freezes/now"): [Probe("signed_in", 200)],
+    ("PATCH", "/freezes/{window_id}"): [Probe("admin", 422, {"window_id": "missing"}, BAD)],
+    ("DELETE", "/freezes/{window_id}"): [Probe("admin", 404, {"window_id": "missing"})],
+    ("GET", "/projects/{project_id}/freezes"): [Probe("project", 200)],
+    ("POST", "/projects/{project_id}/freezes"): [Probe("owner", 422, body=BAD)],
+    ("PATCH", "/projects/{project_id}/freezes/{window_id}"): [
+        Probe("owner", 422, {"window_id": "missing"}, BAD)
+    ],
+    ("DELETE", "/projects/{project_id}/freezes/{window_id}"): [
+        Probe("owner", 404, {"window_id": "missing"})
+    ],
+    ("GET", "/projects/{project_id}/templates/{template_id}/freezes"): [
+        Probe("project", 200),
+        Probe("t2", 200, T2),
+    ],
     ("GET", "/workers"): [Probe("admin", 200)],
     ("GET", "/projects"): [Probe("signed_in", 200)],
     ("POST", "/projects"): [Probe("admin", 422, body=BAD)],

@@ -164,6 +164,7 @@ def world(world_client: TestClient) -> World:
             "webhook_id": webhook.json()["id"],
             "hook_id": webhook.json()["url"].rsplit("/", 1)[-1],
             "delivery_id": 999_999,  # none is needed: a delivery is only read
+            "window_id": 999_999,  # a freeze window: none is needed, a 404 at most
             "destination_id": destination,
             "subscription_id": subscription,
             "server_id": galaxy,

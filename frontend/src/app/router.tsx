@@ -51,6 +51,7 @@ export const router = createBrowserRouter([
           { path: "admin/teams", lazy: () => import("@/app/routes/admin/teams") },
           { path: "admin/audit", lazy: () => import("@/app/routes/admin/audit") },
           { path: "admin/storage", lazy: () => import("@/app/routes/admin/storage") },
+          { path: "admin/freezes", lazy: () => import("@/app/routes/admin/freezes") },
           { path: "admin/hosts", lazy: () => import("@/app/routes/admin/hosts") },
           { path: "approvals", lazy: () => import("@/app/routes/approvals") },
           { path: "*", lazy: () => import("@/app/routes/not-found") },

@@ -10,6 +10,7 @@ export const paths = {
   adminTeams: () => "/admin/teams",
   adminAudit: () => "/admin/audit",
   adminStorage: () => "/admin/storage",
+  adminFreezes: () => "/admin/freezes",
   adminHosts: () => "/admin/hosts",
   approvals: () => "/approvals",
   project: (projectId: number, section?: string) =>

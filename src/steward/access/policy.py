@@ -48,6 +48,7 @@ class Action(enum.StrEnum):
     # run one module on an inventory's hosts (``runs.adhoc``): any command, so only the roles
     # that may already write what runs (managers, owners), never an operator's curated launches
     ADHOC_RUN = "adhoc:run"
+    FREEZE_OVERRIDE = "freeze:override"  # launch during a freeze window, with a reason
 
 
 _VIEW = {

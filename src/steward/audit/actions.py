@@ -24,6 +24,10 @@ class AuditAction(enum.StrEnum):
     ENVIRONMENT_CREATE = "environment:create"
     ENVIRONMENT_DELETE = "environment:delete"
     ENVIRONMENT_UPDATE = "environment:update"
+    FREEZE_CREATE = "freeze:create"
+    FREEZE_DELETE = "freeze:delete"
+    FREEZE_OVERRIDE = "freeze:override"  # a run launched during a freeze, with the reason
+    FREEZE_UPDATE = "freeze:update"
     GALAXY_SERVER_CREATE = "galaxy_server:create"
     GALAXY_SERVER_DELETE = "galaxy_server:delete"
     GALAXY_SERVER_UPDATE = "galaxy_server:update"
@@ -61,6 +65,7 @@ class AuditAction(enum.StrEnum):
     SCHEDULE_CREATE = "schedule:create"
     SCHEDULE_DELETE = "schedule:delete"
     SCHEDULE_DISABLE = "schedule:disable"  # by Steward: template gone, rights lost
+    SCHEDULE_SKIP = "schedule:skip"  # by Steward: an occurrence during a freeze window
     SCHEDULE_UPDATE = "schedule:update"
     SUBSCRIPTION_CREATE = "subscription:create"
     SUBSCRIPTION_DELETE = "subscription:delete"

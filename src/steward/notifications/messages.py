@@ -16,6 +16,7 @@ from sqlalchemy import Row, case, func, select
 from sqlalchemy.orm import Session
 
 from steward.auth.models import User
+from steward.freezes.models import FreezeOverride
 from steward.notifications.models import Message, RunEventKind
 from steward.plans import read
 from steward.projects.models import Project
@@ -43,6 +44,7 @@ VERBS: dict[RunEventKind, str] = {
     RunEventKind.HOST_QUIET: "has a quiet host",
     RunEventKind.APPROVAL_NEEDED: "needs an approval",
     RunEventKind.DRIFT_DETECTED: "found drift",
+    RunEventKind.FREEZE_OVERRIDE: "was launched during a freeze",
 }
 # the events that tell how a run ended: they carry the recap and the first failure
 FINISHED = frozenset(VERBS) - {
@@ -51,6 +53,7 @@ FINISHED = frozenset(VERBS) - {
     RunEventKind.HOST_QUIET,
     RunEventKind.APPROVAL_NEEDED,
     RunEventKind.DRIFT_DETECTED,
+    RunEventKind.FREEZE_OVERRIDE,
 }
 # a plan's messages (``for_plan``): drift, and a plan waiting for approval (a workflow's
 # approval_needed has its workflow run)
@@ -136,6 +139,14 @@ def for_run(
             f"has a quiet host: {quiet_host['host']}, nothing from it for"
             f" {duration_text(quiet_host['quiet_seconds'])} on task '{quiet_host['task']}'"
         )
+    overridden = (
+        _freeze_override(session, run.id) if event is RunEventKind.FREEZE_OVERRIDE else None
+    )
+    if overridden is not None:
+        verb = (
+            f"was launched during freeze '{overridden['window']}' (until"
+            f" {overridden['until']}): {overridden['reason']}"
+        )
     title = f"[{project_name}] {template} #{run.id} {verb}"
     hosts, total = _hosts(session, run.id) if finished else ([], 0)
     failure = _first_failure(session, run.id) if finished else None
@@ -167,6 +178,8 @@ def for_run(
     }
     if quiet_host is not None:
         content["quiet_host"] = quiet_host
+    if overridden is not None:
+        content["freeze_override"] = overridden
     if finished and run.kind == RunKind.APPLY:  # what the apply changed that its plan did not say
         shown, unplanned_total = planned.unplanned(session, run.id, limit=UNPLANNED_SHOWN)
         content["plan_id"] = run.plan_id
@@ -307,6 +320,18 @@ def for_plan(session: Session, message: Message, base_url: str) -> dict[str, Any
 
 def _more(total: int) -> str:
     return f" … and {total - DRIFT_SHOWN} more" if total > DRIFT_SHOWN else ""
+
+
+def _freeze_override(session: Session, run_id: int) -> dict[str, Any] | None:
+    """The freeze a run was launched during, and the reason its launcher gave."""
+    found = session.scalar(select(FreezeOverride).where(FreezeOverride.run_id == run_id))
+    if found is None:
+        return None
+    return {
+        "window": found.window_name,
+        "until": found.window_ends_at.isoformat(),
+        "reason": found.reason,
+    }
 
 
 def _quiet_host(quiet: QuietHost | None, now: dt.datetime) -> dict[str, Any] | None:

@@ -40,6 +40,9 @@ class RunEventKind(enum.StrEnum):
     # a scheduled plan found drift on a template that last applied cleanly: once per change of
     # the drift (``drift.state``), with the plan's summary
     DRIFT_DETECTED = "drift_detected"
+    # a run launched during a freeze window by who may override it, with the reason
+    # (``freezes.service``, in the launch's transaction)
+    FREEZE_OVERRIDE = "freeze_override"
 
 
 class Destination(ProjectScoped):

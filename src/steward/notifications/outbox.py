@@ -100,17 +100,25 @@ def on_drift(session: Session, run_id: int) -> None:
     """Queue a ``drift_detected`` message of plan ``run_id`` per enabled destination whose
     subscriptions (of the plan's project, template or schedule) want it, in the transaction
     that found the drift (``drift.state``: once per change of the drift)."""
+    _on_run_event(session, run_id, RunEventKind.DRIFT_DETECTED)
+
+
+def on_freeze_override(session: Session, run_id: int) -> None:
+    """Queue a ``freeze_override`` message of run ``run_id`` (launched during a freeze by who
+    may override it) per enabled destination whose subscriptions want it, in the launch's
+    transaction (``freezes.service``)."""
+    _on_run_event(session, run_id, RunEventKind.FREEZE_OVERRIDE)
+
+
+def _on_run_event(session: Session, run_id: int, kind: RunEventKind) -> None:
     rows = session.execute(
         select(Subscription.destination_id, Subscription.events, Run.project_id)
         .join(Run, Run.id == run_id)
         .join(Destination, Destination.id == Subscription.destination_id)
         .where(applies_to_run())
     ).all()
-    wanting = sorted(
-        {r.destination_id for r in rows if RunEventKind.DRIFT_DETECTED in wanted(r.events)}
-    )
+    wanting = sorted({r.destination_id for r in rows if kind in wanted(r.events)})
     if wanting:
-        event = RunEventKind.DRIFT_DETECTED.value
         session.execute(
             insert(Message),
             [
@@ -118,7 +126,7 @@ def on_drift(session: Session, run_id: int) -> None:
                     "project_id": rows[0].project_id,
                     "destination_id": d,
                     "run_id": run_id,
-                    "event": event,
+                    "event": kind.value,
                 }
                 for d in wanting
             ],

@@ -118,7 +118,14 @@ def list_runs(
 def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> schemas.RunRead:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
     session, trigger = launching.session, service.Trigger(LaunchType(body.launch_type))
-    request = service.Launch(launching.rights, launching.actor, body.template_id, body, trigger)
+    request = service.Launch(
+        launching.rights,
+        launching.actor,
+        body.template_id,
+        body,
+        trigger,
+        freeze_override_reason=body.freeze_override_reason,
+    )
     run = service.launch_now(session, request, cipher=launching.cipher, queue=launching.queue)
     return _read(run, *service.names(session, run))
 

@@ -12,6 +12,7 @@ from steward.bounds import (
     Forks,
     Id,
     JsonObject,
+    Line,
     LineAfter,
     Offset,
     RunLabel,
@@ -32,6 +33,11 @@ FAILED_HOSTS_SHOWN = 1000
 class RunCreate(LaunchOverrides):
     template_id: Id
     launch_type: Literal["api", "ui", "cli"] = "api"
+    freeze_override_reason: Line | None = Field(
+        default=None,
+        description="launch during a freeze window: why (needs freeze:override; audited and"
+        " notified)",
+    )
 
 
 class RelaunchRequest(LaunchOverrides):

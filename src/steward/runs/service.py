@@ -16,6 +16,7 @@ from steward.auth.models import User
 from steward.crypto import KeyCipher
 from steward.db import lookup, utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound
+from steward.freezes import service as freezes
 from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
@@ -87,6 +88,7 @@ class Launch:
     kind: RunKind = RunKind.RUN  # a plan runs in check + diff mode; an apply in neither
     plan_id: int | None = None  # an apply: its plan
     adhoc: adhoc.AdhocLaunch | None = None  # an ad-hoc command (kind adhoc, no template)
+    freeze_override_reason: str | None = None  # launching during a freeze (freeze:override)
 
 
 def kind_refusal(template: Template, kind: RunKind) -> str:
@@ -131,12 +133,16 @@ def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunP
 def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
     """The launch gate: every run starts here (API, console, CLI, relaunch, schedule,
     webhook, workflow node). The asker's rights must allow run:launch on the template (404
-    when they cannot see it, 403 naming the permission otherwise); the overrides are checked
-    by ``resolve_launch``.
+    when they cannot see it, 403 naming the permission otherwise); no freeze window may hold
+    now unless the asker overrides it (``freezes.service.check_launch``); the overrides are
+    checked by ``resolve_launch``.
 
     The run is added in the caller's transaction, which the caller commits: the run is handed
     to ``queue`` once it does (``runs.handoff``), never if it rolls back."""
     actor, trigger, project = request.actor, request.trigger, request.rights.project
+    override = freezes.check_launch(
+        session, request.rights, request.freeze_override_reason, utcnow()
+    )
     if request.adhoc is not None:  # adhoc:run, the module allow-list, the keys (``runs.adhoc``)
         template, secrets = None, {}
         params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
@@ -167,6 +173,8 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
     relaunched = trigger.relaunch_of_id is not None
     action = AuditAction.RUN_RELAUNCH if relaunched else AuditAction.RUN_LAUNCH
     _audit(session, actor, action, run, run.name, launched=True, cipher=cipher)
+    if override is not None:
+        freezes.record_override(session, actor, run, override)
     handoff.submit_after_commit(session, queue, run.id)
     return run
 

@@ -22,7 +22,7 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.config import Settings
 from steward.crypto import KeyCipher
-from steward.errors import DomainError
+from steward.errors import DomainError, Frozen
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runs import service as runs
@@ -196,6 +196,9 @@ def _launch(
     except OwnerRefused as exc:
         disable(session, schedule, exc.message)
         return []
+    except Frozen as exc:  # the occurrence only: the schedule stays enabled
+        skip(session, schedule, now, exc.message)
+        return []
     except (DomainError, ValidationError) as exc:
         if isinstance(target, Template):
             reason = f"its launch values are refused by template '{target.name}' now: {exc}"
@@ -211,6 +214,26 @@ def _launch(
         _fired(session, schedule, now, last_run_id=launched.run.id)
         log.info("schedule %s launched run %s", schedule.id, launched.run.id)
     return launched.run_ids
+
+
+def skip(session: Session, schedule: Schedule, now: dt.datetime, reason: str) -> None:
+    """An occurrence not launched (a freeze window holds): recorded on the schedule (not an
+    edit: ``updated_at`` stays) and in the audit trail; the schedule stays enabled."""
+    table = _table()
+    session.connection().execute(
+        update(table)
+        .where(table.c.id == schedule.id)
+        .values(last_skipped_at=now, last_skipped_reason=reason, updated_at=table.c.updated_at)
+    )
+    audit.record_change(
+        session,
+        None,
+        AuditAction.SCHEDULE_SKIP,
+        schedule,
+        {"last_skipped_at": [None, now.isoformat()]},
+        detail=f"occurrence of {now.isoformat(timespec='seconds')} skipped: {reason}",
+    )
+    log.info("schedule %s: skipped an occurrence: %s", schedule.id, reason)
 
 
 def disable(session: Session, schedule: Schedule, reason: str) -> None:

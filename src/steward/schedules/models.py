@@ -81,6 +81,9 @@ class Schedule(ProjectScoped):
     last_run_id: Mapped[int | None]
     last_workflow_run_id: Mapped[int | None]  # a workflow target's; no foreign key either
     disabled_reason: Mapped[str] = mapped_column(Text, default="")
+    # the last occurrence not launched because a freeze window held (``freezes``), and why
+    last_skipped_at: Mapped[dt.datetime | None]
+    last_skipped_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     # for their names in reads (schedules.service loads them with joins)
     template: Mapped[Template | None] = relationship()

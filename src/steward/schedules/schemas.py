@@ -95,6 +95,10 @@ class ScheduleRead(TriggerRead):
     last_workflow_run_id: int | None = Field(
         default=None, description="a workflow target's last workflow run"
     )
+    last_skipped_at: dt.datetime | None = Field(
+        default=None, description="the last occurrence skipped: a freeze window held"
+    )
+    last_skipped_reason: str = Field(default="", description="why it was skipped")
     created_at: dt.datetime
     updated_at: dt.datetime
 

@@ -92,6 +92,9 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
             <Menu.Item component={Link} to={paths.adminStorage()}>
               Storage
             </Menu.Item>
+            <Menu.Item component={Link} to={paths.adminFreezes()}>
+              Freezes
+            </Menu.Item>
           </>
         )}
         <Menu.Divider />
@@ -238,6 +241,13 @@ function Shell() {
               to={paths.adminStorage()}
               label="Storage"
               active={pathname.startsWith(paths.adminStorage())}
+              onClick={nav.close}
+            />
+            <NavLink
+              component={Link}
+              to={paths.adminFreezes()}
+              label="Freezes"
+              active={pathname.startsWith(paths.adminFreezes())}
               onClick={nav.close}
             />
           </>

@@ -13,6 +13,8 @@ import {
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { isApiError } from "@/api/errors";
+import { useFreezesNow } from "@/api/queries/freezes";
+import { FreezeAlert } from "@/components/freeze-alert";
 import { browserTimeZone, useDashboard } from "@/features/dashboard/api/get-dashboard";
 import { ActiveRunsTable } from "@/features/dashboard/components/active-runs-table";
 import { FailingTemplatesTable } from "@/features/dashboard/components/failing-templates-table";
@@ -47,6 +49,7 @@ export function Component() {
   if (refused && zone !== "UTC") setZone("UTC");
   const data = dashboard.data;
   const approvals = useWaitingApprovals(5).data;
+  const freezes = useFreezesNow().data ?? [];
   const now = useNow(1000, (data?.running.length ?? 0) > 0);
 
   return (
@@ -65,6 +68,9 @@ export function Component() {
           data={WINDOWS.map((w) => ({ value: w, label: `${w} d` }))}
         />
       </Group>
+      {freezes.map((standing) => (
+        <FreezeAlert key={standing.window_id} standing={standing} active={standing.active} />
+      ))}
       {dashboard.isError && !data && (
         <Alert color="red" title="Could not load the dashboard">
           {dashboard.error.message}

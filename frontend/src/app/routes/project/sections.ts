@@ -16,6 +16,7 @@ export const PROJECT_SECTIONS = [
     requires: PROJECT_ACTIONS.workflowView,
   },
   { path: "webhooks", label: "Webhooks", page: () => import("@/app/routes/project/webhooks") },
+  { path: "freezes", label: "Freezes", page: () => import("@/app/routes/project/freezes") },
   {
     path: "hosts",
     label: "Hosts",

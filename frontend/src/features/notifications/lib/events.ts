@@ -28,6 +28,11 @@ export const EVENTS: { value: Event; label: string; description?: string }[] = [
     label: "Drift detected",
     description: "a scheduled plan found changes since the last clean run, once per change",
   },
+  {
+    value: "freeze_override",
+    label: "Freeze overridden",
+    description: "a run launched during a freeze window, with the reason given",
+  },
 ];
 
 export const eventLabel = (event: string) => EVENTS.find((e) => e.value === event)?.label ?? event;

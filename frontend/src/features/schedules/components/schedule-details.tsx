@@ -148,6 +148,11 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
                 {canWrite && " Fix the cause, then turn it on again."}
               </Alert>
             )}
+            {s.last_skipped_at && (
+              <Alert color="yellow" title="An occurrence was skipped">
+                {formatInZone(s.last_skipped_at, browserZone())}: {s.last_skipped_reason}
+              </Alert>
+            )}
 
             <Paper withBorder p="md">
               <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">

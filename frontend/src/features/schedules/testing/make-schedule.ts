@@ -46,6 +46,8 @@ export function makeSchedule(
     last_fired_at: null,
     last_run_id: null,
     last_workflow_run_id: null,
+    last_skipped_at: null,
+    last_skipped_reason: "",
     created_at: "",
     updated_at: "",
     ...overrides,

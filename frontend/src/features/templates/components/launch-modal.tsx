@@ -1,8 +1,11 @@
-import { Alert, Text } from "@mantine/core";
+import { Alert, Text, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
+import { useState } from "react";
 import type { Schemas } from "@/api/client";
+import { useTemplateFreezes } from "@/api/queries/freezes";
 import { FormModal } from "@/components/form-modal";
+import { FreezeAlert } from "@/components/freeze-alert";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
@@ -52,12 +55,17 @@ export function LaunchModal({
     options.isFetching,
     options.error,
   );
+  const freezes = useTemplateFreezes(projectId, template.id).data;
+  const [reason, setReason] = useState("");
+  const overriding = !plan && !!freezes?.active && freezes.can_override;
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
     const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
     if (extraVars === null) return;
-    launch.mutate(toRunCreate(template, values, extraVars), {
+    const body = toRunCreate(template, values, extraVars);
+    // during a freeze, who may override sends the reason (the server requires and audits it)
+    launch.mutate(overriding ? { ...body, freeze_override_reason: reason } : body, {
       onSuccess: onLaunched,
       onError: (error) => serverErrors.show(error),
     });
@@ -92,6 +100,31 @@ export function LaunchModal({
         <Alert color="yellow" title="You may not launch this template">
           The server will refuse the launch.
         </Alert>
+      )}
+      {freezes?.active && (
+        <FreezeAlert standing={freezes.active} active>
+          {overriding ? (
+            <Textarea
+              mt="sm"
+              required
+              label="Override reason"
+              description="You may launch during the freeze: say why (audited and notified)"
+              value={reason}
+              onChange={(event) => setReason(event.currentTarget.value)}
+              error={serverErrors.message && !reason.trim() ? "A reason is required" : undefined}
+              autosize
+              minRows={2}
+            />
+          ) : (
+            <Text size="sm" mt="xs">
+              The server will refuse the launch: overriding a freeze needs the freeze:override
+              permission.
+            </Text>
+          )}
+        </FreezeAlert>
+      )}
+      {!freezes?.active && freezes?.coming && (
+        <FreezeAlert standing={freezes.coming} active={false} />
       )}
       <LaunchFields form={form} template={template} inventories={inventoryData} sourced={sourced} />
     </FormModal>

@@ -1,0 +1,125 @@
+"""Freeze windows: the instance's (everyone signed in reads them, admins keep them), a
+project's (who sees the project reads them, who may edit it keeps them), what a template's
+launch meets now, and what the dashboard shows."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from steward.access.policy import Action
+from steward.api.deps import (
+    AccessDep,
+    ActorDep,
+    AdminActor,
+    ProjectEdit,
+    ProjectView,
+    SessionDep,
+    StoredPathIds,
+    ViewedTemplate,
+)
+from steward.db import utcnow
+from steward.freezes import service
+from steward.freezes.schemas import (
+    ActiveFreezes,
+    FreezeStanding,
+    FreezeWindowCreate,
+    FreezeWindowRead,
+    FreezeWindowUpdate,
+)
+from steward.schemas import Page, PageParams
+
+router = APIRouter(prefix="/freezes", tags=["freezes"], dependencies=[StoredPathIds])
+project_router = APIRouter(prefix="/projects/{project_id}", tags=["freezes"])
+
+
+@router.get("")
+def list_instance_freezes(
+    _actor: ActorDep, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[FreezeWindowRead]:
+    """The instance's freeze windows (every project's launches meet them)."""
+    rows, total = service.list_windows(session, None, limit=page.limit, offset=page.offset)
+    now = utcnow()
+    return Page.of([service.read(w, now) for w in rows], total, page)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_instance_freeze(
+    body: FreezeWindowCreate, admin: AdminActor, session: SessionDep
+) -> FreezeWindowRead:
+    now = utcnow()
+    return service.read(service.create(session, admin, None, body, now), now)
+
+
+@router.get("/now")
+def freezes_now(actor: ActorDep, session: SessionDep) -> list[FreezeStanding]:
+    """The dashboard's: windows of the instance and of the projects the caller sees that
+    hold now or start within 14 days."""
+    return service.visible_now(session, actor, utcnow())
+
+
+@router.patch("/{window_id}")
+def update_instance_freeze(
+    window_id: int, body: FreezeWindowUpdate, admin: AdminActor, session: SessionDep
+) -> FreezeWindowRead:
+    now = utcnow()
+    window = service.get(session, window_id, None)
+    return service.read(service.update(session, admin, window, body, now), now)
+
+
+@router.delete("/{window_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_instance_freeze(window_id: int, admin: AdminActor, session: SessionDep) -> None:
+    service.delete(session, admin, service.get(session, window_id, None))
+
+
+@project_router.get("/freezes")
+def list_project_freezes(
+    project: ProjectView, session: SessionDep, page: Annotated[PageParams, Query()]
+) -> Page[FreezeWindowRead]:
+    """The project's own freeze windows (the instance's: ``/freezes``)."""
+    rows, total = service.list_windows(session, project, limit=page.limit, offset=page.offset)
+    now = utcnow()
+    return Page.of([service.read(w, now) for w in rows], total, page)
+
+
+@project_router.post("/freezes", status_code=status.HTTP_201_CREATED)
+def create_project_freeze(
+    body: FreezeWindowCreate, project: ProjectEdit, actor: ActorDep, session: SessionDep
+) -> FreezeWindowRead:
+    now = utcnow()
+    return service.read(service.create(session, actor, project, body, now), now)
+
+
+@project_router.patch("/freezes/{window_id}")
+def update_project_freeze(
+    window_id: int,
+    body: FreezeWindowUpdate,
+    project: ProjectEdit,
+    actor: ActorDep,
+    session: SessionDep,
+) -> FreezeWindowRead:
+    now = utcnow()
+    window = service.get(session, window_id, project)
+    return service.read(service.update(session, actor, window, body, now), now)
+
+
+@project_router.delete("/freezes/{window_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_project_freeze(
+    window_id: int, project: ProjectEdit, actor: ActorDep, session: SessionDep
+) -> None:
+    service.delete(session, actor, service.get(session, window_id, project))
+
+
+@project_router.get("/templates/{template_id}/freezes")
+def template_freezes(
+    template: ViewedTemplate, rights: AccessDep, session: SessionDep
+) -> ActiveFreezes:
+    """What a launch of the template meets now: the freeze holding (a launch needs
+    freeze:override and a reason) and the next one to start within 14 days."""
+    found = service.now_for(service.applicable(session, [template.project_id]), utcnow())
+    return ActiveFreezes(
+        active=found.active.standing(active=True) if found.active else None,
+        coming=found.coming.standing(active=False) if found.coming else None,
+        can_override=Action.FREEZE_OVERRIDE in rights.actions,
+    )
