@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from support import freezes as support_freezes
 from support import runs as support_runs
 from support import services
 from support.runs import NoQueue
@@ -18,7 +19,7 @@ from steward.access.actor import Actor
 from steward.audit.models import AuditRecord
 from steward.config import ADHOC_MODULES_DEFAULT, Settings
 from steward.crypto import KeyCipher
-from steward.errors import InvalidState, PermissionDenied
+from steward.errors import Frozen, InvalidState, PermissionDenied
 from steward.inventories.models import Inventory, InventoryKind
 from steward.keys import service as keys_service
 from steward.keys.models import KeyKind
@@ -239,3 +240,13 @@ def test_the_allow_list_setting_takes_module_names_only() -> None:
     ]
     with pytest.raises(ValueError, match="not a module name"):
         Settings(adhoc_modules="ping,raw -a id")  # type: ignore[arg-type]
+
+
+def test_an_adhoc_command_during_a_freeze_is_refused_like_a_template(db_session: Session) -> None:
+    project = services.project(db_session)
+    inventory = _inventory(db_session, project)
+    assert _launch(db_session, project, inventory.id, module="ping").id  # the control
+    support_freezes.window(db_session, project)
+    with pytest.raises(Frozen) as refused:
+        _launch(db_session, project, inventory.id, module="ping")
+    assert refused.value.message.startswith("frozen: 'Year-end freeze' until ")
