@@ -63,6 +63,14 @@ export function HostMetrics({ projectId, host }: { projectId: number; host: stri
   );
 }
 
+/** The runs' span; one run (or runs a moment apart): an hour either side of it, not years of
+ * empty axis. */
+function xRange(times: readonly number[]): [number, number] {
+  const lo = Math.min(...times);
+  const hi = Math.max(...times);
+  return hi - lo < 60 ? [lo - 3600, hi + 3600] : [lo, hi];
+}
+
 function PerRunChart({ runs }: { runs: readonly HostRunMetrics[] }) {
   const dark = useComputedColorScheme("light") === "dark";
   const box = useRef<HTMLDivElement>(null);
@@ -80,7 +88,10 @@ function PerRunChart({ runs }: { runs: readonly HostRunMetrics[] }) {
         height: HEIGHT,
         cursor: { drag: { x: false, y: false } },
         legend: { show: true, live: true },
-        scales: { y: { range: [0, 100] } },
+        scales: {
+          x: { time: true, auto: false, range: xRange(times) },
+          y: { range: [0, 100] },
+        },
         axes: [
           { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid } },
           {
@@ -94,7 +105,14 @@ function PerRunChart({ runs }: { runs: readonly HostRunMetrics[] }) {
         series: [
           {},
           { label: "CPU mean", stroke: "#228be6", width: 1.5, value, points: { show: true } },
-          { label: "CPU peak", stroke: "#fa5252", width: 1, dash: [4, 3], value },
+          {
+            label: "CPU peak",
+            stroke: "#fa5252",
+            width: 1,
+            dash: [4, 3],
+            value,
+            points: { show: true },
+          },
           { label: "Memory peak", stroke: "#40c057", width: 1.5, value, points: { show: true } },
         ],
       },
