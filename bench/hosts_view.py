@@ -15,8 +15,9 @@ it (50), its health (7 days), its metrics per run (30 runs), its facts, their hi
 its drift — and the hosts list, and prints p50/p95/worst in milliseconds (wall, client side,
 the server beside it on this machine).
 
-Measured 2026-11-28 (2 cores shared with other sessions' work, SQLite), 100,000 runs, 1,000
-hosts, 100 pages: see the README's bench section and the report of issue 27's host metrics.
+Measured 2026-11-28 (2 cores, load average 10-12 from other sessions, SQLite), 100,000 runs, 1,000
+hosts, 100 pages: every request p95 <= 66 ms (metrics per run 54-56 ms); the eight one after
+another p50 89-113 ms, p95 261-336 ms. Details: bench/README.md.
 """
 
 from __future__ import annotations

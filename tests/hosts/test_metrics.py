@@ -5,12 +5,11 @@ first, the newest ``limit`` of the runs the caller may see, within dates."""
 from __future__ import annotations
 
 import datetime as dt
-import math
 
 import pytest
 from sqlalchemy.orm import Session
 from support import services
-from support.hosts import finished_run
+from support.hosts import finished_run, metric_chunk
 
 from steward.access.actor import Actor
 from steward.auth.models import TokenScope, User
@@ -18,25 +17,9 @@ from steward.db import utcnow
 from steward.errors import InvalidInput, NotFound
 from steward.hosts import hostmetrics
 from steward.hosts.schemas import HostMetricsQuery
-from steward.metrics import packing
-from steward.metrics.models import MetricChunk, MetricGap
-from steward.metrics.series import HOST_SERIES, LaneKind, stored_names
+from steward.metrics.models import MetricGap
+from steward.metrics.series import LaneKind
 from steward.runs.models import RunHost
-
-
-def _chunk(run_id: int, host: str, start: int, rows: list[dict[str, float]]) -> MetricChunk:
-    times = [start + 1000 * i for i in range(len(rows))]
-    columns = [[row.get(name, math.nan) for row in rows] for name in HOST_SERIES]
-    return MetricChunk(
-        run_id=run_id,
-        kind=LaneKind.HOST,
-        host=host,
-        start_ms=times[0],
-        end_ms=times[-1],
-        count=len(times),
-        series=stored_names(HOST_SERIES),
-        data=packing.pack(times[0], times, columns),
-    )
 
 
 def test_each_run_that_sampled_the_host_is_one_point_oldest_first(db_session: Session) -> None:
@@ -48,8 +31,8 @@ def test_each_run_that_sampled_the_host_is_one_point_oldest_first(db_session: Se
     quiet = finished_run(db_session, project, RunHost(host="db1"))  # no metrics of db1
     db_session.add_all(
         [
-            _chunk(old, "db1", 1_000, [{"cpu.user": 10, "cpu.system": 5, "mem.used": 100}]),
-            _chunk(
+            metric_chunk(old, "db1", 1_000, [{"cpu.user": 10, "cpu.system": 5, "mem.used": 100}]),
+            metric_chunk(
                 new,
                 "db1",
                 50_000,
@@ -59,8 +42,8 @@ def test_each_run_that_sampled_the_host_is_one_point_oldest_first(db_session: Se
                 ],
             ),
             # the second chunk of the run: folded into the same point
-            _chunk(new, "db1", 60_000, [{"cpu.user": 0, "net.rx_bytes": 4}]),
-            _chunk(new, "db2", 50_000, [{"cpu.user": 99, "mem.used": 9999}]),  # another host
+            metric_chunk(new, "db1", 60_000, [{"cpu.user": 0, "net.rx_bytes": 4}]),
+            metric_chunk(new, "db2", 50_000, [{"cpu.user": 99, "mem.used": 9999}]),  # another host
             MetricGap(
                 run_id=new,
                 kind=LaneKind.HOST,
