@@ -75,8 +75,9 @@ test("a run's hosts are listed, searchable, and each page says what ran on it", 
   ]);
   const pmproxy = await pmproxyStandIn();
   const inventories = await page.request.get(bench.url("inventories"));
-  const inventory = ((await inventories.json()) as { items: { id: number }[] }).items[0];
-  await bench.patch(bench.url(`inventories/${inventory.id}`), { metrics_endpoint: pmproxy.url });
+  const [inventory] = ((await inventories.json()) as { items: { id: number }[] }).items;
+  expect(inventory).toBeDefined();
+  await bench.patch(bench.url(`inventories/${inventory?.id}`), { metrics_endpoint: pmproxy.url });
   const run = await bench.waitFinished((await bench.launch("patch")).id);
   pmproxy.server.close();
   expect(run.status).toBe("successful");
