@@ -35,6 +35,7 @@ from steward.freezes.routes import project_router as project_freezes_router
 from steward.freezes.routes import router as freezes_router
 from steward.galaxy.routes import router as galaxy_router
 from steward.grants.routes import router as grants_router
+from steward.health.routes import instance as all_health_router
 from steward.health.routes import router as health_router
 from steward.hosts.routes import instance as all_hosts_router
 from steward.hosts.routes import router as hosts_router
@@ -168,6 +169,7 @@ def _api_routes() -> tuple[BaseRoute, ...]:
         all_runs_router,
         hosts_router,
         health_router,
+        all_health_router,
         all_hosts_router,
         dashboard_router,
         audit_router,

@@ -82,6 +82,7 @@ METRICS_POINTS_MAX = 5000  # points per series in one metrics answer
 METRICS_LANES_MAX = 100  # lanes (controller, hosts) in one metrics answer
 COMPARE_RUNS_MAX = 4  # runs compared side by side in one request
 HOST_NAME_MAX = 255  # an inventory host name (run_hosts.host, project_hosts.name)
+HOST_METRICS_RUNS_MAX = 100  # runs in one answer of a host's metrics per run
 RUN_LABEL_MAX = 60  # a run's label ("TDE on", "baseline"): one short line
 RUN_NOTE_MAX = 2000  # a run's note: a few lines
 SEARCHED_VALUE_MAX = 200  # characters of a launch value kept searchable (longer: not searchable)

@@ -87,6 +87,9 @@ class Settings(BaseSettings):
     # a host's facts kept (``hosts.facts``), as JSON before compression; the biggest facts past
     # it are left out (named); 0: facts are not kept
     facts_max_bytes: int = Field(default=FACTS_MAX_BYTES, ge=0, le=16 * MIB)
+    # points of a host's facts history kept (days; 0 keeps them forever), pruned by retention:
+    # each host's newest point stays, and so do its current facts
+    facts_history_retention_days: int = Field(default=365, ge=0, le=36500)
     heartbeat_seconds: float = Field(default=10.0, gt=0)
     lease_seconds: float = Field(default=60.0, gt=0)
     secure_cookies: bool = False  # set when served over HTTPS (behind a TLS proxy)

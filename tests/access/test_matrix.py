@@ -287,6 +287,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/approvals"): [Probe("signed_in", 200)],
     # the hosts view: for who sees the project's inventories; every project's, admins
     ("GET", "/hosts"): [Probe("admin", 200)],
+    ("GET", "/hosts/health"): [Probe("admin", 200)],
     ("GET", "/projects/{project_id}/hosts"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/runs"): [Probe("resources", 200)],
@@ -294,6 +295,7 @@ ROUTES: dict[tuple[str, str], list[Probe]] = {
     ("GET", "/projects/{project_id}/hosts/{host}/changes"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/facts"): [Probe("resources", 200)],
     ("GET", "/projects/{project_id}/hosts/{host}/facts/history"): [Probe("resources", 200)],
+    ("GET", "/projects/{project_id}/hosts/{host}/metrics"): [Probe("resources", 200)],
     # from and to are required: the allowed are told so (422), the others never get that far
     ("GET", "/projects/{project_id}/hosts/{host}/facts/diff"): [Probe("resources", 422)],
     # health on the port Ansible uses: as the hosts view; checking now too (bounded per project)

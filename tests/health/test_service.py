@@ -24,6 +24,7 @@ from steward.execution import preflight
 from steward.execution.ansible.playbook import RunnerSpec
 from steward.health import checks, probe, service
 from steward.health.models import HealthSweep, HostCheck, Status, Trigger
+from steward.health.schemas import InstanceHealthFilters
 from steward.inventories import service as inventories
 from steward.inventories.models import InventoryHost
 from steward.inventories.resolve import Group, Host, ResolvedInventory
@@ -209,3 +210,34 @@ def test_a_preflight_where_every_host_fails_refuses_the_run_with_their_reasons()
     assert (some.refusal, some.spec.limit) == ("", "db,!db1")
     checked = preflight._decide(Preflight.CHECK, spec, resolved, failing, failing)  # control
     assert (checked.refusal, checked.spec) == ("", spec)
+
+
+def test_the_instance_wide_view_counts_every_project_and_lists_the_failing_hosts(
+    db_session: Session, tmp_path: Path
+) -> None:
+    one = listed(db_session, services.project(db_session, "one"), {
+        "a1": {"connection": "local"}, "a2": {"connection": "local"}, "a3": {"connection": "local"},
+    })  # fmt: skip
+    two = listed(db_session, services.project(db_session, "two"), {
+        "b1": {"connection": "local"}, "b2": {"connection": "local"},
+    })  # fmt: skip
+    projects = {one.id: one.project_id, two.id: two.project_id}
+    results = [
+        probe.Result((one.id, "a1"), Status.REACHABLE, tcp_ms=1.0, banner_ms=2.0),
+        probe.Result((one.id, "a2"), Status.REFUSED, reason="connection refused"),
+        probe.Result((two.id, "b1"), Status.TIMEOUT, reason="no answer in 2 s"),
+        probe.Result((two.id, "b2"), Status.LOCAL),
+    ]
+    checks.record(db_session, results, projects, Trigger.PERIODIC, at=utcnow())
+    db_session.flush()
+    read = service.instance_health(db_session, InstanceHealthFilters())
+    assert (read.unreachable, read.checked, read.hosts) == (2, 4, 5)  # a3: never checked
+    assert [(i.project, i.inventory, i.host, i.status) for i in read.items] == [
+        ("one", "prod", "a2", Status.REFUSED),
+        ("two", "prod", "b1", Status.TIMEOUT),
+    ]
+    assert read.total == 2
+    assert read.items[1].reason == "no answer in 2 s"
+    every = service.instance_health(db_session, InstanceHealthFilters(failing=False, limit=3))
+    assert [i.host for i in every.items] == ["a1", "a2", "b1"]
+    assert every.total == 4

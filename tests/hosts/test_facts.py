@@ -5,12 +5,13 @@ the history with its summaries, the diff of two points, and the fact cache writt
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from support import services
 from support.hosts import finished_run, static_inventory
@@ -21,6 +22,8 @@ from steward.hosts.facts import Gathered
 from steward.hosts.models import HostFactPoint, HostFacts
 from steward.hosts.schemas import FactsHistoryFilters
 from steward.projects.models import Project
+from steward.retention import service as retention
+from steward.retention.service import Periods
 from steward.runs.models import RunHost
 
 LIMIT = 256 * 1024
@@ -189,3 +192,48 @@ def test_a_delta_keeps_what_changed_inside_an_object() -> None:
     }
     assert factdiff.apply(before, change) == after
     assert factdiff.apply(after, factdiff.delta(after, before)) == before
+
+
+def test_old_points_are_pruned_and_the_points_kept_read_and_diff_as_before(
+    db_session: Session,
+) -> None:
+    project = services.project(db_session)
+    for n in range(20):
+        keep(db_session, project, "db1", gathered(kernel=f"6.1.{n}"))
+    for n in range(2):
+        keep(db_session, project, "db2", gathered(kernel=f"5.{n}"))
+    before = points(db_session, project, "db1")
+    assert [p.chain for p in before[9:12]] == [9, 10, 11]
+    read_before = {p.id: factread.current(db_session, project, "db1", p.id).facts for p in before}
+    diff_before = factread.compare(db_session, project, "db1", before[10].id, before[19].id)
+    old = utcnow() - dt.timedelta(days=400)
+    aged = [p.id for p in before[:10]] + [p.id for p in points(db_session, project, "db2")]
+    db_session.execute(
+        update(HostFactPoint).where(HostFactPoint.id.in_(aged)).values(gathered_at=old)
+    )
+    current = {h: db_session.get_one(HostFacts, (project.id, h)).data for h in ("db1", "db2")}
+    db_session.flush()
+
+    pruned = retention.prune(db_session, Periods(facts=365))
+    assert pruned.fact_points == 11  # db1's ten old points, db2's older one (its newest stays)
+    assert "11 host facts points older than 365 days" in pruned.summary(Periods(facts=365))
+    db_session.expire_all()
+    after = points(db_session, project, "db1")
+    assert [p.id for p in after] == [p.id for p in before[10:]]
+    # the oldest kept is whole now, the deltas after it count from it, the next keyframe stays
+    assert [p.chain for p in after[:7]] == [0, 1, 2, 3, 4, 5, 0]
+    for p in after:
+        assert factread.current(db_session, project, "db1", p.id).facts == read_before[p.id]
+    diff_after = factread.compare(db_session, project, "db1", after[0].id, after[-1].id)
+    assert diff_after == diff_before
+    assert [p.run_id for p in points(db_session, project, "db2")] == [
+        factread.current(db_session, project, "db2", None).run_id
+    ]
+    assert {h: db_session.get_one(HostFacts, (project.id, h)).data for h in current} == current
+    # a point that follows is still a delta of the point before
+    keep(db_session, project, "db1", gathered(kernel="6.2.0"))
+    newest = points(db_session, project, "db1")[-1]
+    assert newest.chain == after[-1].chain + 1
+    assert (
+        factread.current(db_session, project, "db1", newest.id).facts["ansible_kernel"] == "6.2.0"
+    )

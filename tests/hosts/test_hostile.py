@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from support import services
 from support.builders import assert_problem, make_project
 from support.health import LOOPBACK, answering, health_guard, listed
-from support.hosts import finished_run, static_inventory
+from support.hosts import finished_run, metric_chunk, static_inventory
 
 from steward.bounds import FACTS_MAX_BYTES
 from steward.config import Settings
@@ -28,10 +28,10 @@ from steward.execution.recorder import Numbering, batch_rows
 from steward.health import checks, probe, targets
 from steward.health import service as health
 from steward.health.models import Status
-from steward.hosts import factdiff, factread, facts, service
+from steward.hosts import factdiff, factread, facts, hostmetrics, service
 from steward.hosts.facts import Gathered
 from steward.hosts.models import HostFacts
-from steward.hosts.schemas import FactsHistoryFilters, HostFilters
+from steward.hosts.schemas import FactsHistoryFilters, HostFilters, HostMetricsQuery
 from steward.inventories.resolve import Group, Host, ResolvedInventory
 from steward.masking import MASK, Masker
 from steward.outbound import network
@@ -286,3 +286,22 @@ def test_a_failing_host_named_like_a_pattern_is_not_left_out_by_a_pattern() -> N
         assert composed == ""
         assert "cannot be left out of the run safely" in refusal
     assert preflight.compose(resolved, "", ["web1"]) == ("all,!web1", "")  # control
+
+
+def test_another_projects_metrics_of_a_host_of_the_same_name_stay_there(
+    db_session: Session,
+) -> None:
+    mine, theirs = services.project(db_session, "mine"), services.project(db_session, "theirs")
+    own = finished_run(db_session, mine, RunHost(host="db1"))
+    other = finished_run(db_session, theirs, RunHost(host="db1"))
+    db_session.add_all(
+        [
+            metric_chunk(own, "db1", 1_000, [{"cpu.user": 5}]),
+            metric_chunk(other, "db1", 1_000, [{"cpu.user": 99}]),
+        ]
+    )
+    db_session.flush()
+    admin = services.admin(db_session)
+    read = partial(hostmetrics.host_metrics, db_session, admin)
+    assert [p.run_id for p in read(theirs, "db1", HostMetricsQuery()).runs] == [other]  # control
+    assert [p.run_id for p in read(mine, "db1", HostMetricsQuery()).runs] == [own]

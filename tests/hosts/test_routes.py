@@ -48,6 +48,10 @@ def test_a_real_run_is_on_its_hosts_page_and_its_facts_the_next_runs_cache(
         (workbench.project_id, "localhost")
     ]
     assert_problem(client.get(workbench.url("hosts"), params={"limit": 0}), 422, "limit")
+    metrics = client.get(workbench.url("hosts/localhost/metrics"), params={"limit": 5}).json()
+    assert metrics == {"host": "localhost", "runs": [], "more": False}  # no pmproxy: no lane
+    assert_problem(client.get(workbench.url("hosts/localhost/metrics"), params={"limit": 0}),
+                   422, "limit")  # fmt: skip
     assert_problem(client.get(workbench.url("hosts/nowhere")), 404, "")
     _facts_are_the_next_runs_fact_cache(workbench, run)
 
@@ -58,6 +62,13 @@ def test_every_projects_hosts_are_for_admins(workbench: Workbench) -> None:
     refused = workbench.client.get("/api/v1/hosts", headers={"Authorization": f"Bearer {secret}"})
     assert refused.status_code == 403
     assert "admin" in refused.json()["detail"]
+    health = workbench.client.get("/api/v1/hosts/health", params={"failing": "false"})
+    assert health.status_code == 200
+    assert {"hosts", "checked", "unreachable", "items"} <= health.json().keys()
+    not_theirs = workbench.client.get(
+        "/api/v1/hosts/health", headers={"Authorization": f"Bearer {secret}"}
+    )
+    assert not_theirs.status_code == 403
 
 
 def _facts_are_the_next_runs_fact_cache(workbench: Workbench, gathering: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ their per-host recap, a recap as the recorder hands it to ``hosts.seen``."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from steward.hosts import seen
 from steward.inventories import service as inventories
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import InventoryCreate
+from steward.metrics import packing
+from steward.metrics.models import MetricChunk
+from steward.metrics.series import HOST_SERIES, LaneKind, stored_names
 from steward.projects.models import Project
 from steward.repositories.checkout import Reach
 from steward.runs.models import RunHost
@@ -64,3 +68,20 @@ def static_inventory(
     )
     reach = Reach(services.cipher(), [], services.guard(), tmp_path)
     return inventories.create(session, project, body, actor=services.admin(session), reach=reach)
+
+
+def metric_chunk(run_id: int, host: str, start: int, rows: list[dict[str, float]]) -> MetricChunk:
+    """A chunk of ``host``'s lane in run ``run_id``: one sample a second from ``start`` (epoch
+    ms), each row the values of some series (the others not measured)."""
+    times = [start + 1000 * i for i in range(len(rows))]
+    columns = [[row.get(name, math.nan) for row in rows] for name in HOST_SERIES]
+    return MetricChunk(
+        run_id=run_id,
+        kind=LaneKind.HOST,
+        host=host,
+        start_ms=times[0],
+        end_ms=times[-1],
+        count=len(times),
+        series=stored_names(HOST_SERIES),
+        data=packing.pack(times[0], times, columns),
+    )

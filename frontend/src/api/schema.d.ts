@@ -2458,6 +2458,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/projects/{project_id}/hosts/{host}/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Host Metrics
+     * @description The host's metrics per run, oldest first: for each of the newest ``limit`` runs (created
+     *     between ``since`` and ``until``) that sampled it and the caller may see, its CPU mean and
+     *     peak, memory peak, disk and network mean rates, and time without samples.
+     */
+    get: operations["host_metrics_api_v1_projects__project_id__hosts__host__metrics_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/projects/{project_id}/hosts/{host}/health": {
     parameters: {
       query?: never;
@@ -2518,6 +2540,28 @@ export interface paths {
      *     whether the run left them out; for who may see the run.
      */
     get: operations["run_preflight_api_v1_projects__project_id__runs__run_id__preflight_get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/hosts/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Instance Health
+     * @description Every project's hosts' health (admins): "N of M unreachable now" across the instance,
+     *     the periodic pass's last run, and the hosts whose latest check failed (``failing=false``:
+     *     every checked host), by project, inventory and name. A read-scoped token is enough.
+     */
+    get: operations["instance_health_api_v1_hosts_health_get"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4657,6 +4701,22 @@ export interface components {
        */
       read_at: string | null;
     };
+    /**
+     * HostMetrics
+     * @description The host's metrics per run, oldest first: the runs that sampled it (newest ``limit``
+     *     of those the caller may see).
+     */
+    HostMetrics: {
+      /** Host */
+      host: string;
+      /** Runs */
+      runs: components["schemas"]["HostRunMetrics"][];
+      /**
+       * More
+       * @description older runs with metrics exist beyond ``limit``
+       */
+      more: boolean;
+    };
     /** HostRead */
     HostRead: {
       /** Name */
@@ -4755,6 +4815,75 @@ export interface components {
       skipped: number;
     };
     /**
+     * HostRunMetrics
+     * @description One run's host metrics of this host, summed up over the run: one point of the series.
+     */
+    HostRunMetrics: {
+      /** Run Id */
+      run_id: number;
+      /** Template */
+      template: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Start
+       * @description epoch ms: the first sample of the host in the run
+       */
+      start: number;
+      /**
+       * End
+       * @description epoch ms: the last sample
+       */
+      end: number;
+      /** Samples */
+      samples: number;
+      /**
+       * Gap Seconds
+       * @description time without samples (unreachable, no PCP, …)
+       */
+      gap_seconds: number;
+      /**
+       * Cpu Avg
+       * @description % of the whole machine: user + system + iowait
+       */
+      cpu_avg: number | null;
+      /** Cpu Max */
+      cpu_max: number | null;
+      /**
+       * Mem Used Max
+       * @description bytes
+       */
+      mem_used_max: number | null;
+      /**
+       * Mem Total
+       * @description bytes
+       */
+      mem_total: number | null;
+      /**
+       * Disk Read Bytes Avg
+       * @description bytes/s
+       */
+      disk_read_bytes_avg: number | null;
+      /**
+       * Disk Write Bytes Avg
+       * @description bytes/s
+       */
+      disk_write_bytes_avg: number | null;
+      /**
+       * Net Rx Bytes Avg
+       * @description bytes/s
+       */
+      net_rx_bytes_avg: number | null;
+      /**
+       * Net Tx Bytes Avg
+       * @description bytes/s
+       */
+      net_tx_bytes_avg: number | null;
+    };
+    /**
      * HostSummary
      * @description A host of the project: from its inventories (as last read) and from its runs.
      */
@@ -4848,6 +4977,88 @@ export interface components {
        * @default false
        */
       dry_run: boolean;
+    };
+    /**
+     * InstanceHealth
+     * @description Every project's hosts' health (admins): "N of M unreachable now" across the instance,
+     *     the periodic pass's last run, and the hosts (failing ones by default), by project,
+     *     inventory and name.
+     */
+    InstanceHealth: {
+      /**
+       * Hosts
+       * @description hosts of every inventory (as last read)
+       */
+      hosts: number;
+      /**
+       * Checked
+       * @description of them, hosts with a check
+       */
+      checked: number;
+      /**
+       * Unreachable
+       * @description of them, hosts whose latest check failed
+       */
+      unreachable: number;
+      /**
+       * Sweep Started At
+       * @description the periodic pass's last start
+       */
+      sweep_started_at: string | null;
+      /** Sweep Finished At */
+      sweep_finished_at: string | null;
+      /**
+       * Sweep Hosts
+       * @description hosts the last finished pass checked
+       */
+      sweep_hosts: number;
+      /** Items */
+      items: components["schemas"]["InstanceHostHealth"][];
+      /**
+       * Total
+       * @description hosts matching the filter, every page
+       */
+      total: number;
+      /** Limit */
+      limit: number;
+      /** Offset */
+      offset: number;
+    };
+    /** InstanceHostHealth */
+    InstanceHostHealth: {
+      /** Inventory Id */
+      inventory_id: number;
+      /** Inventory */
+      inventory: string;
+      /** Host */
+      host: string;
+      /**
+       * Checked At
+       * Format: date-time
+       */
+      checked_at: string;
+      status: components["schemas"]["Status"];
+      /**
+       * Unreachable
+       * @description the check failed: refused, timed out, no route, or not SSH
+       */
+      unreachable: boolean;
+      /**
+       * Tcp Ms
+       * @description TCP connect time, milliseconds
+       */
+      tcp_ms: number | null;
+      /**
+       * Banner Ms
+       * @description from the connect's start to the SSH version line, milliseconds
+       */
+      banner_ms: number | null;
+      /** Reason */
+      reason: string;
+      /** Project Id */
+      project_id: number;
+      /** Project */
+      project: string;
     };
     /** InventoryCreate */
     InventoryCreate: {
@@ -22499,6 +22710,96 @@ export interface operations {
       };
     };
   };
+  host_metrics_api_v1_projects__project_id__hosts__host__metrics_get: {
+    parameters: {
+      query?: {
+        /** @description runs created from this time */
+        since?: string | null;
+        /** @description runs created before this time */
+        until?: string | null;
+        /** @description the newest runs with metrics */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        host: string;
+        project_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["HostMetrics"];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   host_health_api_v1_projects__project_id__hosts__host__health_get: {
     parameters: {
       query?: {
@@ -22770,6 +23071,91 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PreflightHostRead"][];
+        };
+      };
+      /** @description Not authenticated */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Forbidden: the missing permission is named */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not found (or not visible to the caller) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict or invalid state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Content too large: the body is over the server's limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Invalid input: each error names its field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": unknown;
+          "application/json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  instance_health_api_v1_hosts_health_get: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description only the hosts whose latest check failed (false: every host) */
+        failing?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["InstanceHealth"];
         };
       };
       /** @description Not authenticated */

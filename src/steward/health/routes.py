@@ -5,8 +5,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from steward.access.policy import Action
-from steward.api.deps import ResourceView, RuntimeDep, SessionDep, ViewedRun, project_object
+from steward.access.policy import Action, require_admin
+from steward.api.deps import (
+    ActorDep,
+    ResourceView,
+    RuntimeDep,
+    SessionDep,
+    ViewedRun,
+    project_object,
+)
 from steward.bounds import HOST_NAME_MAX
 from steward.db import utcnow
 from steward.health import service
@@ -15,6 +22,8 @@ from steward.health.schemas import (
     HealthLatest,
     HealthQuery,
     HostHealthRead,
+    InstanceHealth,
+    InstanceHealthFilters,
     PreflightHostRead,
 )
 from steward.inventories.models import Inventory
@@ -78,3 +87,17 @@ def run_preflight(run: ViewedRun, session: SessionDep) -> list[PreflightHostRead
     """The hosts the run's pre-flight (the template's ``preflight``) found failing, why, and
     whether the run left them out; for who may see the run."""
     return service.preflight_hosts(session, run.id)
+
+
+instance = APIRouter(prefix="/hosts", tags=["health"])
+
+
+@instance.get("/health")
+def instance_health(
+    session: SessionDep, actor: ActorDep, filters: Annotated[InstanceHealthFilters, Query()]
+) -> InstanceHealth:
+    """Every project's hosts' health (admins): "N of M unreachable now" across the instance,
+    the periodic pass's last run, and the hosts whose latest check failed (``failing=false``:
+    every checked host), by project, inventory and name. A read-scoped token is enough."""
+    require_admin(actor, write=False)
+    return service.instance_health(session, filters)

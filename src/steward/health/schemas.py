@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from steward.bounds import HOST_NAME_MAX, Id
 from steward.health.models import Status, Trigger
-from steward.schemas import RequestModel, ResponseModel
+from steward.schemas import PageParams, RequestModel, ResponseModel
 
 UNREACHABLE_DOC = "the check failed: refused, timed out, no route, or not SSH"
 
@@ -67,3 +67,31 @@ class PreflightHostRead(ResponseModel):
     status: Status
     reason: str
     skipped: bool = Field(description="left out of the run (skip_unreachable)")
+
+
+class InstanceHealthFilters(PageParams):
+    failing: bool = Field(
+        default=True, description="only the hosts whose latest check failed (false: every host)"
+    )
+
+
+class InstanceHostHealth(HealthLatest):
+    project_id: int
+    project: str
+
+
+class InstanceHealth(ResponseModel):
+    """Every project's hosts' health (admins): "N of M unreachable now" across the instance,
+    the periodic pass's last run, and the hosts (failing ones by default), by project,
+    inventory and name."""
+
+    hosts: int = Field(description="hosts of every inventory (as last read)")
+    checked: int = Field(description="of them, hosts with a check")
+    unreachable: int = Field(description="of them, hosts whose latest check failed")
+    sweep_started_at: dt.datetime | None = Field(description="the periodic pass's last start")
+    sweep_finished_at: dt.datetime | None
+    sweep_hosts: int = Field(description="hosts the last finished pass checked")
+    items: list[InstanceHostHealth]
+    total: int = Field(description="hosts matching the filter, every page")
+    limit: int
+    offset: int

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from steward.auth.throttle import Rate
@@ -34,6 +34,9 @@ from steward.health.schemas import (
     HealthCheckRead,
     HealthLatest,
     HostHealthRead,
+    InstanceHealth,
+    InstanceHealthFilters,
+    InstanceHostHealth,
     PreflightHostRead,
 )
 from steward.hosts.service import require_known
@@ -137,7 +140,61 @@ def host_health(
     )
 
 
-def _shown[M: (HealthLatest, HealthCheckRead)](
+def instance_health(session: Session, filters: InstanceHealthFilters) -> InstanceHealth:
+    """Every project's hosts' health, for admins: the counts across the instance ("N of M
+    unreachable now": a host counts once per inventory that lists it, as each inventory
+    counts it), the periodic pass, and a page of the hosts (failing ones by default)."""
+    inventories.keep_unread_hosts(session, None)
+    hosts = session.scalar(select(func.count()).select_from(InventoryHost)) or 0
+    listed = and_(
+        InventoryHost.inventory_id == HostHealth.inventory_id,
+        InventoryHost.name == HostHealth.host,
+    )
+    failing = HostHealth.status.in_(sorted(FAILING))
+    counted = session.execute(
+        select(func.count(), func.count().filter(failing))
+        .select_from(HostHealth)
+        .join(InventoryHost, listed)
+    ).one()
+    latest = (
+        select(HostHealth, Inventory.name, Project.id, Project.name)
+        .join(Inventory, Inventory.id == HostHealth.inventory_id)
+        .join(Project, Project.id == Inventory.project_id)
+        .join(InventoryHost, listed)
+    )
+    shown = latest.where(failing) if filters.failing else latest
+    total = session.scalar(select(func.count()).select_from(shown.subquery())) or 0
+    rows = session.execute(
+        shown.order_by(Project.name, Inventory.name, HostHealth.host)
+        .limit(filters.limit)
+        .offset(filters.offset)
+    ).all()
+    pass_ = session.get(HealthSweep, SWEEP)
+    return InstanceHealth(
+        hosts=hosts,
+        checked=counted[0] or 0,
+        unreachable=int(counted[1] or 0),
+        sweep_started_at=pass_.started_at if pass_ else None,
+        sweep_finished_at=pass_.finished_at if pass_ else None,
+        sweep_hosts=pass_.hosts if pass_ else 0,
+        items=[
+            _shown(
+                InstanceHostHealth,
+                row,
+                inventory,
+                host=row.host,
+                project_id=project_id,
+                project=project,
+            )
+            for row, inventory, project_id, project in rows
+        ],
+        total=total,
+        limit=filters.limit,
+        offset=filters.offset,
+    )
+
+
+def _shown[M: (HealthLatest, HealthCheckRead, InstanceHostHealth)](
     model: type[M], row: HostHealth | HostCheck, inventory: str, **more: Any
 ) -> M:
     return model(

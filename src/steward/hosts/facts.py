@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from steward.db import utcnow
 from steward.hosts import factdiff
 from steward.hosts.factdiff import Facts
 from steward.hosts.models import HostFactPoint, HostFacts
@@ -178,6 +179,66 @@ def host_points(
 def snapshot(session: Session, point: HostFactPoint) -> Facts:
     rows = host_points(session, point.project_id, point.name, point.id, point.chain + 1)
     return replay(rows).get(point.id, {})
+
+
+# ---- retention --------------------------------------------------------------------------------
+
+PRUNE_HOSTS_BATCH = 100  # hosts pruned per transaction
+
+
+def prune(session: Session, days: int, *, now: dt.datetime | None = None) -> int:
+    """Points gathered more than ``days`` ago removed; how many. Each host keeps its newest
+    point (and its current facts, ``HostFacts``, are never touched). The oldest point kept of a
+    host is first made whole (a keyframe holding its facts) and the deltas after it renumbered
+    from it, so every point kept reads, and diffs, as before. Commits per batch of hosts."""
+    cutoff = (now or utcnow()) - dt.timedelta(days=days)
+    hosts = session.execute(
+        select(HostFactPoint.project_id, HostFactPoint.name)
+        .where(HostFactPoint.gathered_at < cutoff)
+        .distinct()
+        .order_by(HostFactPoint.project_id, HostFactPoint.name)
+    ).all()
+    removed = 0
+    for start in range(0, len(hosts), PRUNE_HOSTS_BATCH):
+        for project_id, name in hosts[start : start + PRUNE_HOSTS_BATCH]:
+            removed += _prune_host(session, project_id, name, cutoff)
+        session.commit()
+    return removed
+
+
+def _prune_host(session: Session, project_id: int, name: str, cutoff: dt.datetime) -> int:
+    of_host = (HostFactPoint.project_id == project_id, HostFactPoint.name == name)
+    newest = latest(session, project_id, name)
+    if newest is None:
+        return 0
+    boundary = session.scalar(
+        select(func.max(HostFactPoint.id)).where(
+            *of_host, HostFactPoint.gathered_at < cutoff, HostFactPoint.id < newest.id
+        )
+    )
+    if boundary is None:  # only its newest point is old: it stays
+        return 0
+    kept = session.scalars(
+        select(HostFactPoint).where(*of_host, HostFactPoint.id > boundary)
+        .order_by(HostFactPoint.id).limit(1)
+    ).one()  # fmt: skip
+    if kept.chain > 0:
+        whole = factdiff.pack(snapshot(session, kept))  # read while the points before exist
+        shift = kept.chain
+        following = session.scalars(
+            select(HostFactPoint)
+            .where(*of_host, HostFactPoint.id > kept.id)
+            .order_by(HostFactPoint.id)
+            .limit(KEYFRAME_EVERY)
+        ).all()
+        for row in following:  # its chain, up to the next keyframe
+            if row.chain == 0:
+                break
+            row.chain -= shift
+        kept.data, kept.chain = whole, 0
+        session.flush()
+    gone = session.execute(delete(HostFactPoint).where(*of_host, HostFactPoint.id <= boundary))
+    return int(getattr(gone, "rowcount", 0) or 0)
 
 
 # ---- the fact cache (a run's private directory) -----------------------------------------------

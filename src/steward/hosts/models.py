@@ -63,7 +63,10 @@ class HostFactPoint(Base):
     point before (``chain``: how many deltas since the keyframe)."""
 
     __tablename__ = "host_fact_points"
-    __table_args__ = (Index("ix_host_fact_points_host", "project_id", "name", "id"),)
+    __table_args__ = (
+        Index("ix_host_fact_points_host", "project_id", "name", "id"),
+        Index("ix_host_fact_points_gathered_at", "gathered_at"),  # retention: the old ones
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     project_id: Mapped[int] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))

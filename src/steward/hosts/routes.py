@@ -11,7 +11,7 @@ from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, ResourceView, RuntimeDep, SessionDep
 from steward.api.downloads import attachment
 from steward.bounds import HOST_NAME_MAX, Id
-from steward.hosts import factread, schemas, service
+from steward.hosts import factread, hostmetrics, schemas, service
 from steward.runs.schemas import RunFilters
 from steward.schemas import Page
 
@@ -141,3 +141,17 @@ def host_facts_diff(
     """What changed between two points of the host's facts: added, removed and changed facts
     by dotted path, and a one-line summary."""
     return factread.compare(session, project, host, from_id, to_id)
+
+
+@router.get("/{host}/metrics")
+def host_metrics(
+    project: ResourceView,
+    session: SessionDep,
+    actor: ActorDep,
+    host: HostName,
+    query: Annotated[schemas.HostMetricsQuery, Query()],
+) -> schemas.HostMetrics:
+    """The host's metrics per run, oldest first: for each of the newest ``limit`` runs (created
+    between ``since`` and ``until``) that sampled it and the caller may see, its CPU mean and
+    peak, memory peak, disk and network mean rates, and time without samples."""
+    return hostmetrics.host_metrics(session, actor, project, host, query)

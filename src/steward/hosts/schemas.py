@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from steward.bounds import HOST_NAME_MAX, VARIABLE_NAME_MAX, Id, Offset
+from steward.bounds import HOST_METRICS_RUNS_MAX, HOST_NAME_MAX, VARIABLE_NAME_MAX, Id, Offset
 from steward.hosts.models import Outcome
 from steward.runs.models import LaunchType
 from steward.runs.status import RunStatus
@@ -169,3 +169,40 @@ class FactDiff(ResponseModel):
     removed: list[FactChange]
     changed: list[FactChange]
     truncated: bool = Field(description="more changes than a diff lists")
+
+
+class HostMetricsQuery(BaseModel):
+    since: dt.datetime | None = Field(default=None, description="runs created from this time")
+    until: dt.datetime | None = Field(default=None, description="runs created before this time")
+    limit: int = Field(
+        default=30, ge=1, le=HOST_METRICS_RUNS_MAX, description="the newest runs with metrics"
+    )
+
+
+class HostRunMetrics(ResponseModel):
+    """One run's host metrics of this host, summed up over the run: one point of the series."""
+
+    run_id: int
+    template: str
+    created_at: dt.datetime
+    start: int = Field(description="epoch ms: the first sample of the host in the run")
+    end: int = Field(description="epoch ms: the last sample")
+    samples: int
+    gap_seconds: float = Field(description="time without samples (unreachable, no PCP, …)")
+    cpu_avg: float | None = Field(description="% of the whole machine: user + system + iowait")
+    cpu_max: float | None
+    mem_used_max: float | None = Field(description="bytes")
+    mem_total: float | None = Field(description="bytes")
+    disk_read_bytes_avg: float | None = Field(description="bytes/s")
+    disk_write_bytes_avg: float | None = Field(description="bytes/s")
+    net_rx_bytes_avg: float | None = Field(description="bytes/s")
+    net_tx_bytes_avg: float | None = Field(description="bytes/s")
+
+
+class HostMetrics(ResponseModel):
+    """The host's metrics per run, oldest first: the runs that sampled it (newest ``limit``
+    of those the caller may see)."""
+
+    host: str
+    runs: list[HostRunMetrics]
+    more: bool = Field(description="older runs with metrics exist beyond ``limit``")

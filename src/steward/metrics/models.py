@@ -18,6 +18,8 @@ from steward.metrics.series import LaneKind
 
 class MetricChunk(Base):
     __tablename__ = "run_metric_chunks"
+    # a host's runs with metrics, newest first (the host page's metrics: hosts/hostmetrics.py)
+    __table_args__ = (Index("ix_run_metric_chunks_lane", "kind", "host", "run_id"),)
 
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
     kind: Mapped[LaneKind] = mapped_column(String(16), primary_key=True)

@@ -8,6 +8,9 @@
   reads that run as ``gone``.
 - **Host health checks** (``steward.health``), kept ``health_retention_days`` (30 by default);
   each host's latest check stays.
+- **Points of hosts' facts history** (``steward.hosts.facts``), kept
+  ``facts_history_retention_days`` (365 by default); each host's newest point and current facts
+  stay, and the oldest point kept is made whole first, so the points kept diff as before.
 - **Webhook deliveries** (bodies and headers of what senders posted) and **notification
   messages** that are done (sent or failed, with their attempts): operational logs, kept 30 days
   by default.
@@ -38,6 +41,8 @@ from steward.config import Settings
 from steward.db import utcnow
 from steward.health import service as health
 from steward.health.models import HostCheck
+from steward.hosts import facts
+from steward.hosts.models import HostFactPoint
 from steward.notifications.models import Message, MessageStatus
 from steward.retention import storage
 from steward.retention.schemas import LastPrune, RetentionPeriods, StorageRead, TableSizeRead
@@ -57,6 +62,7 @@ class Periods:
     deliveries: int = 0
     messages: int = 0
     health: int = 0  # host health checks (``steward.health``; each host's latest stays)
+    facts: int = 0  # points of hosts' facts history (each host's newest stays)
 
     @classmethod
     def of(cls, settings: Settings) -> Periods:
@@ -65,6 +71,7 @@ class Periods:
             deliveries=settings.webhook_delivery_retention_days,
             messages=settings.notification_retention_days,
             health=settings.health_retention_days,
+            facts=settings.facts_history_retention_days,
         )
 
 
@@ -75,6 +82,7 @@ class Pruned:
     messages: int = 0
     workflow_runs: int = 0
     health_checks: int = 0
+    fact_points: int = 0
     # measured around the pass (0 when nothing was removed: nothing is measured then)
     size_before: int = 0
     size_after: int = 0
@@ -87,7 +95,14 @@ class Pruned:
     @property
     def rows(self) -> int:
         """Records removed, not counting what went with them (a run's output, events…)."""
-        return self.runs + self.deliveries + self.messages + self.workflow_runs + self.health_checks
+        return (
+            self.runs
+            + self.deliveries
+            + self.messages
+            + self.workflow_runs
+            + self.health_checks
+            + self.fact_points
+        )
 
     @property
     def bytes_freed(self) -> int:
@@ -119,6 +134,7 @@ class Pruned:
                 (self.deliveries, "webhook deliveries", periods.deliveries),
                 (self.messages, "notification messages", periods.messages),
                 (self.health_checks, "host health checks", periods.health),
+                (self.fact_points, "host facts points", periods.facts),
             )
             if days and (count or zeros)
         ]
@@ -151,6 +167,9 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
                 _workflow_runs(session, periods.runs, batch) if periods.runs else 0
             ),
             HostCheck.__tablename__: health.prune(session, periods.health) if periods.health else 0,
+            HostFactPoint.__tablename__: facts.prune(session, periods.facts)
+            if periods.facts
+            else 0,
         }
 
     removed, freed = storage.prune(session, remove)
@@ -160,6 +179,7 @@ def prune(session: Session, periods: Periods, *, batch: int = RUN_BATCH) -> Prun
         messages=removed[Message.__tablename__],
         workflow_runs=removed[WorkflowRun.__tablename__],
         health_checks=removed[HostCheck.__tablename__],
+        fact_points=removed[HostFactPoint.__tablename__],
     )
     if not pruned:
         return pruned

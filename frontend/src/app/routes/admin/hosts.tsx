@@ -1,8 +1,9 @@
 import { Stack, Text, Title } from "@mantine/core";
 import { AdminsOnly } from "@/app/routes/admin/admins-only";
 import { HostsPanel } from "@/features/hosts/components/hosts-panel";
+import { InstanceHealth } from "@/features/hosts/components/instance-health";
 
-/** Every project's hosts (GET /hosts). */
+/** Every project's hosts (GET /hosts) and their health (GET /hosts/health). */
 export function Component() {
   return (
     <Stack>
@@ -13,7 +14,12 @@ export function Component() {
         </Text>
       </div>
       <AdminsOnly refusal="Only a global admin sees the hosts of every project.">
-        {() => <HostsPanel />}
+        {() => (
+          <Stack gap="lg">
+            <InstanceHealth />
+            <HostsPanel />
+          </Stack>
+        )}
       </AdminsOnly>
     </Stack>
   );

@@ -29,3 +29,13 @@ export function useCheckHost(projectId: number, host: string) {
       queryClient.invalidateQueries({ queryKey: ["hosts", projectId, "health", host] }),
   });
 }
+
+/** Every project's hosts' health (admins): the counts, the last periodic pass, and a page of
+ * the hosts whose latest check failed. */
+export function useInstanceHealth(page: number, pageSize: number) {
+  const query = { failing: true, limit: pageSize, offset: (page - 1) * pageSize };
+  return useQuery({
+    queryKey: ["hosts", "all", "health", query],
+    queryFn: ({ signal }) => unwrap(api.GET("/api/v1/hosts/health", { params: { query }, signal })),
+  });
+}

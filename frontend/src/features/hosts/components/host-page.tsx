@@ -5,12 +5,13 @@ import { HostChanges } from "@/features/hosts/components/host-changes";
 import { HostFacts } from "@/features/hosts/components/host-facts";
 import { HostHealth } from "@/features/hosts/components/host-health";
 import { HostInventories } from "@/features/hosts/components/host-inventories";
+import { HostMetrics } from "@/features/hosts/components/host-metrics";
 import { HostRuns } from "@/features/hosts/components/host-runs";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
 import { formatDateTime, plural } from "@/lib/format";
 
 /** A host's page: where the inventories list it, the runs that reached it (who, how, how it
- * went there), and the tasks that changed it over time. */
+ * went there), the tasks that changed it over time, its health and its metrics per run. */
 export function HostPage({ projectId, host }: { projectId: number; host: string }) {
   const read = useHost(projectId, host);
   return (
@@ -33,6 +34,7 @@ export function HostPage({ projectId, host }: { projectId: number; host: string 
           </div>
           <HostInventories host={detail} />
           <HostHealth projectId={projectId} host={detail.name} />
+          <HostMetrics projectId={projectId} host={detail.name} />
           <Stack gap="xs">
             <Title order={3}>Runs</Title>
             <HostRuns projectId={projectId} host={detail.name} />
