@@ -2,8 +2,8 @@
 
 A plan records a hash of its resolved inventory (``ansible-inventory --list --export`` in the
 run's sandbox, with its environment: a dynamic inventory is asked like the playbook would ask
-it) and of its host names; its apply computes both again before ansible-playbook starts and
-fails, with the reason, when they differ."""
+it) and of its host names, read beside its ansible-playbook (the executor); its apply computes
+both again before ansible-playbook starts and fails, with the reason, when they differ."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from steward.errors import InvalidState
 from steward.execution.ansible.playbook import RunnerSpec, inventory_listing
-from steward.runs.models import Plan, Run, RunKind
+from steward.runs.models import Plan, Run
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,26 +67,24 @@ def refusal(planned: Plan, now: InventoryPrint) -> str:
     return ""
 
 
-def bind(session: Session, run: Run, spec: RunnerSpec) -> str:
-    """For a plan: record its inventory's hashes. For an apply: '' when the inventory is the
-    plan's, else why not (the run fails with it before ansible-playbook starts). Commits."""
-    kind = RunKind(run.kind)
-    if kind is RunKind.RUN:
-        return ""
-    now = fingerprint(spec)
-    if kind is RunKind.PLAN:
-        session.execute(
-            update(Plan)
-            .where(Plan.run_id == run.id)
-            .values(
-                inventory_hash=now.digest,
-                inventory_hosts_hash=now.hosts_digest,
-                inventory_host_count=now.host_count,
-            )
+def record(session: Session, run_id: int, now: InventoryPrint) -> None:
+    """A plan's inventory: kept on its plan row (its apply compares with it). Commits."""
+    session.execute(
+        update(Plan)
+        .where(Plan.run_id == run_id)
+        .values(
+            inventory_hash=now.digest,
+            inventory_hosts_hash=now.hosts_digest,
+            inventory_host_count=now.host_count,
         )
-        session.commit()
-        return ""
+    )
+    session.commit()
+
+
+def check(session: Session, run: Run, spec: RunnerSpec) -> str:
+    """An apply: '' when its inventory is its plan's, else why not (the run fails with it
+    before ansible-playbook starts)."""
     planned = session.get(Plan, run.plan_id) if run.plan_id is not None else None
     if planned is None:
         return "its plan no longer exists: plan again"
-    return refusal(planned, now)
+    return refusal(planned, fingerprint(spec))

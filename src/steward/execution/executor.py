@@ -9,6 +9,7 @@ import logging
 import os
 import shutil
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
@@ -144,19 +145,28 @@ def _finish(
             time.sleep(1.0)
 
 
-def _bind(runtime: Runtime, run_id: int, spec: RunnerSpec) -> str:
-    """A plan records its inventory; an apply checks it and its commit against its plan's
-    (``execution/binding``): why it may not go on, or ''."""
+def _check_apply(runtime: Runtime, run_id: int, spec: RunnerSpec) -> str:
+    """An apply's commit and inventory against its plan's (``execution/binding``): why it may
+    not go on, or ''."""
     with runtime.sessions() as session:
         run = session.get_one(Run, run_id)
-        if run.kind == RunKind.APPLY and run.plan_id is not None:
+        if run.plan_id is not None:
             plan_commit = session.scalar(select(Run.commit_hash).where(Run.id == run.plan_id))
             if plan_commit and plan_commit != run.commit_hash:
                 return (
                     f"the repository is at {run.commit_hash[:12]}, the plan ran"
                     f" {plan_commit[:12]}: plan again"
                 )
-        return binding.bind(session, run, spec)
+        return binding.check(session, run, spec)
+
+
+def _plan_inventory(spec: RunnerSpec) -> Future[binding.InventoryPrint]:
+    """A plan's inventory hashed beside its ansible-playbook (one more process on another core,
+    not seconds before the playbook: the plan costs what a run costs)."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="plan-inventory")
+    future = pool.submit(binding.fingerprint, spec)
+    pool.shutdown(wait=False)
+    return future
 
 
 def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSignals) -> None:
@@ -193,6 +203,7 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         installed = Installed()
         outcome = STOPPED
         refused = ""  # an apply whose inventory or commit is not its plan's
+        inventory: Future[binding.InventoryPrint] | None = None  # a plan's, read meanwhile
         try:
             installed = requirements.install(
                 prepared.requirements,
@@ -205,14 +216,16 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
             )
             if installed.failure is None and not installed.stopped:
                 spec = prepared.with_requirements(installed)
-                if kind in PLANNED:
-                    refused = _bind(runtime, run_id, spec)
+                if kind is RunKind.APPLY:
+                    refused = _check_apply(runtime, run_id, spec)
                 if not refused:  # a launcher limited to some hosts: none outside them
                     refused = hostscope.run(runtime, run_id, spec)
                 if not refused:
                     checked = preflight.run(runtime, run_id, spec)
                     spec, refused = checked.spec, checked.refusal
                 if not refused:
+                    if kind is RunKind.PLAN:
+                        inventory = _plan_inventory(spec)
                     outcome = run_playbook(
                         spec, on_event=installed.numbered(recorder.add), should_cancel=watch
                     )
@@ -227,6 +240,9 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
         if refused:
             _finish(runtime, run_id, RunStatus.FAILED, refused)
             return
+        if inventory is not None and outcome is not STOPPED:
+            with runtime.sessions() as session:  # a plan whose inventory is unknown: an error
+                binding.record(session, run_id, inventory.result())
         if kind in PLANNED and outcome is not STOPPED:
             with runtime.sessions() as session:
                 changes.record(
