@@ -13,8 +13,10 @@ Measured, per pass, in this process:
 - **the whole pass**: ``health.service.sweep`` on a SQLite database (claim, targets read from
   ``inventory_hosts``, the checks, history and latest written), wall and CPU.
 
-CPU / wall is the share of one core the pass takes while it runs: what a run beside it could
-lose at most. Prints a Markdown report and writes it to bench/results/host_health.md.
+CPU / wall is the share of one core the pass takes while it runs. Then **beside a run**: the
+many_tasks scenario's bare `ansible-playbook` alternately alone and with whole passes back to
+back beside it (``--beside N`` rounds; a pass every interval is far less): the run's wall both
+ways. Prints a Markdown report and writes it to bench/results/host_health.md.
 """
 
 from __future__ import annotations
@@ -29,12 +31,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from measure import bare_command, run_bare
+from scenarios import SCENARIOS
 from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -130,6 +135,31 @@ def _sweep(sessions: sessionmaker[Session], settings: Settings) -> tuple[int, fl
         return _timed(lambda: service.sweep(session, settings))
 
 
+def _beside_runs(
+    sessions: sessionmaker[Session], settings: Settings, workdir: Path, rounds: int
+) -> dict[str, list[float]]:
+    """The wall of a bare run of many_tasks alone and with health passes back to back."""
+    scenario = next(s for s in SCENARIOS if s.name == "many_tasks")
+    command = bare_command(scenario, BENCH / "playbooks", workdir, quick=False)
+    walls: dict[str, list[float]] = {"alone": [], "beside passes": []}
+    for _ in range(rounds):
+        for way, got in walls.items():
+            stop = threading.Event()
+
+            def passes(stop: threading.Event = stop) -> None:
+                while not stop.is_set():
+                    _sweep(sessions, settings)
+
+            sweeping = threading.Thread(target=passes) if way == "beside passes" else None
+            if sweeping is not None:
+                sweeping.start()
+            got.append(run_bare(command, workdir / "run.out").wall)
+            stop.set()
+            if sweeping is not None:
+                sweeping.join()
+    return walls
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hosts", type=int, default=1000)
@@ -138,6 +168,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--beside", type=int, default=3, help="rounds of a run beside passes")
     parser.add_argument("--listen", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.listen is not None:
@@ -177,6 +208,7 @@ def main() -> int:
                 checked, wall, cpu = _sweep(sessions, settings)
                 assert checked == args.hosts, checked
                 passes.append((wall, cpu))
+            beside = _beside_runs(sessions, settings, Path(tmp), args.beside)
     finally:
         listener.terminate()
         listener.wait(timeout=10)
@@ -193,6 +225,7 @@ def main() -> int:
             f" | {statistics.median(cpus):.2f} | {share:.0%} |"
         )
 
+    alone, crowded = (statistics.median(beside[way]) for way in ("alone", "beside passes"))
     report = "\n".join(
         [
             f"# One health pass over {args.hosts} hosts",
@@ -207,6 +240,10 @@ def main() -> int:
             "|---|---|---|---|---|",
             row("probes only", probes),
             row("whole pass (SQLite: claim, read, check, write)", passes),
+            "",
+            f"A run of many_tasks (bare ansible-playbook, {args.beside} alternate rounds), wall"
+            f" median: alone {alone:.2f} s, with passes back to back beside it {crowded:.2f} s"
+            f" ({crowded / alone:.3f}x).",
             "",
         ]
     )

@@ -148,13 +148,14 @@ test("a run-only grantee sees only its template, and may launch it", async ({ pa
   await expect(templates).not.toContainText("not-granted");
   await expect(page.getByRole("button", { name: "Launch granted-one" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Edit granted-one" })).toHaveCount(0);
-  // Drift too: the drift of the templates whose runs it sees
+  // Drift too: the drift of the templates whose runs it sees; the freezes its launches meet
   await expect(page.getByRole("tab")).toHaveText([
     "Templates",
     "Runs",
     "Schedules",
     "Webhooks",
     "Drift",
+    "Freezes",
   ]);
   await shots(page, "grantee-templates");
 

@@ -16,7 +16,6 @@ export const PROJECT_SECTIONS = [
     requires: PROJECT_ACTIONS.workflowView,
   },
   { path: "webhooks", label: "Webhooks", page: () => import("@/app/routes/project/webhooks") },
-  { path: "freezes", label: "Freezes", page: () => import("@/app/routes/project/freezes") },
   {
     path: "hosts",
     label: "Hosts",
@@ -54,6 +53,7 @@ export const PROJECT_SECTIONS = [
     requires: PROJECT_ACTIONS.resourceView,
   },
   { path: "drift", label: "Drift", page: () => import("@/app/routes/project/drift") },
+  { path: "freezes", label: "Freezes", page: () => import("@/app/routes/project/freezes") },
   {
     path: "members",
     label: "Members",
