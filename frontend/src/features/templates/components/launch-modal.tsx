@@ -9,7 +9,7 @@ import { FreezeAlert } from "@/components/freeze-alert";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
-import { hostsLabel } from "@/features/templates/lib/host-scope";
+import { hostsLabel, reachedLabel } from "@/features/templates/lib/host-scope";
 import { useSourcedOptions } from "@/features/templates/api/survey-options";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
@@ -87,6 +87,11 @@ export function LaunchModal({
         <Alert color="blue" title="Your grant limits the hosts">
           You may run this on: {hostsLabel(template.launch_hosts)}. The run reaches only the hosts
           of its limit that these select.
+          {template.launch_hosts_now && (
+            <Text size="sm" mt={4}>
+              Now: {reachedLabel(template.launch_hosts_now)}.
+            </Text>
+          )}
         </Alert>
       )}
       {!mayRun && (
