@@ -273,6 +273,30 @@ test("a survey's options come from the inventory, follow an earlier answer, and 
   const id = Number(page.url().split("/").pop());
   expect((await readRun(page, id)).params.launch_vars).toEqual({ tier: "web", who: "beta" });
   await bench.waitFinished(id);
+
+  // the relaunch reads the options too; on a phone the dialog fills the screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await page.getByRole("menuitem", { name: "All hosts" }).click();
+  const again = page.getByRole("dialog", { name: `Relaunch run #${id}` });
+  await expect(again).toContainText("No options: 'bin/tables' is not an executable file");
+  await again.getByRole("textbox", { name: "Host" }).click();
+  await expect(page.getByRole("option", { name: "beta", exact: true })).toBeVisible();
+  await expect(page.getByRole("option", { name: "alpha", exact: true })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  expect((await again.boundingBox())?.width).toBeLessThanOrEqual(390);
+  await shots(page, "relaunch-dialog-sourced-phone");
+  await page.keyboard.press("Escape");
+  await expect(again).toHaveCount(0);
+  await page.goto(`/projects/${bench.projectId}/templates`);
+  await page.getByRole("button", { name: "Launch sourced" }).click();
+  const phone = page.getByRole("dialog", { name: "Launch “sourced”" });
+  await expect(phone).toContainText("No options: needs an answer to 'tier' first");
+  await phone.getByRole("textbox", { name: "Tier" }).click();
+  const option = page.getByRole("option", { name: "web", exact: true });
+  await expect(option).toBeInViewport();
+  expect((await phone.boundingBox())?.width).toBeLessThanOrEqual(390);
+  await shots(page, "launch-dialog-sourced-phone");
 });
 
 test("during a project's freeze the launch dialog and the dashboard say so; an override launches with a reason", async ({

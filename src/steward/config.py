@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     # previews and tests that evaluate what a user typed (a schedule's next occurrences, a
     # webhook's test delivery, an unsaved inventory): per user and server process, a minute
     preview_max_per_minute: int = Field(default=60, ge=1, le=100000)
+    # a survey question's options read from a URL or a script, kept per template, source and
+    # earlier answers (``templates.options.resolver``); 0 keeps none
+    survey_options_cache_seconds: float = Field(default=60.0, ge=0, le=3600)
     # `steward audit prune` removes older records; at least a day, so throttling still sees them
     audit_retention_days: int = Field(default=365, ge=1)
     # retention (src/steward/retention), applied by every server each retention_tick_seconds

@@ -47,7 +47,7 @@ class Runtime:
         info = {
             # every audit record is queued for the audit stream's sinks (audit.stream)
             STREAM_SINKS: settings.audit_stream_sinks,
-            SOURCES: Sources(reach, sandbox),
+            SOURCES: Sources(reach, sandbox, settings.survey_options_cache_seconds),
         }
         sessions = make_session_factory(engine, info)
         credentials = Credentials(settings.auth_cache_seconds)

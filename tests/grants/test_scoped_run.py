@@ -39,7 +39,9 @@ def test_a_scoped_grantee_runs_on_the_scope_as_it_is_when_the_run_starts(
     assert created.json()["hosts"] == ["dev"]
     client = TestClient(admin.app, base_url="http://testserver")
     client.headers.update(bearer(token(admin, "junior")))
-    assert client.get(workbench.url(f"templates/{template}")).json()["launch_hosts"] == ["dev"]
+    read = client.get(workbench.url(f"templates/{template}")).json()
+    assert read["launch_hosts"] == ["dev"]
+    assert read["launch_hosts_now"] == {"names": ["alpha"], "count": 1, "unresolved": []}
 
     launch = {"template_id": template, "limit": "all"}  # asks for every host
     first = client.post(workbench.url("runs"), json=launch)
@@ -51,8 +53,12 @@ def test_a_scoped_grantee_runs_on_the_scope_as_it_is_when_the_run_starts(
     second = client.post(workbench.url("runs"), json=launch)
     assert second.status_code == 201, second.text
     assert _hosts(workbench, client, second.json()["id"]) == ["alpha", "beta"]
+    now = client.get(workbench.url(f"templates/{template}")).json()["launch_hosts_now"]
+    assert now == {"names": ["alpha", "beta"], "count": 2, "unresolved": []}
 
     widened = admin.patch(f"{grants}/{created.json()['id']}", json={"hosts": []})
     assert widened.status_code == 200, widened.text
     assert widened.json()["hosts"] == []
-    assert client.get(workbench.url(f"templates/{template}")).json()["launch_hosts"] is None
+    read = client.get(workbench.url(f"templates/{template}")).json()
+    assert read["launch_hosts"] is None
+    assert read["launch_hosts_now"] is None

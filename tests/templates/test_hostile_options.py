@@ -4,6 +4,7 @@ to a blocked address (422 at save, refused at fetch), a script leading out of it
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 from typing import Any
@@ -11,13 +12,18 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 from support import runs, services
-from support.options import Cmdb, local_repository, options, question, script
+from support.options import TOKEN, Cmdb, local_repository, options, question, script
 from support.served import Served
 
+from steward.auth.throttle import Rate
 from steward.config import Settings
+from steward.crypto import KeyCipher
+from steward.errors import TooManyRequests
 from steward.outbound import network
 from steward.repositories.checkout import Reach
+from steward.templates import launch
 from steward.templates.options.resolver import CACHE, SOURCES, Sources, check_at_save
+from steward.templates.options.schemas import OptionsRequest
 from steward.templates.survey import Question
 
 pytestmark = pytest.mark.security
@@ -116,3 +122,48 @@ def test_an_answer_stays_one_argument_of_data(
     found = options(sourced, made, host=hostile)
     assert found == {"db": [hostile], "control": ["ok"]}
     assert sorted(p.name for p in markers_dir.iterdir()) == ["control"]
+
+
+def test_varying_earlier_answers_cannot_fetch_without_end(
+    sourced: Session, cmdb: Served, keys: KeyCipher
+) -> None:
+    """Each answer the cache does not hold is a fetch, counted by the caller's preview rate;
+    the control: the same answers again are kept, not fetched nor counted."""
+    project = services.project(sourced)
+    key = services.secret_key(sourced, keys, project, "cmdb", TOKEN)
+    source = {"kind": "url", "url": cmdb.url("/dbs?host={answer.host}"), "key_id": key}
+    source["path"] = "data.items[*].name"
+    survey = [{"variable": "host", "label": "Host", "type": "text"}, question("db", source)]
+    made = runs.template(sourced, project, survey=survey)
+    rate = Rate(2, "previews and tests per user (STEWARD_PREVIEW_MAX_PER_MINUTE)")
+
+    def ask(host: str) -> list[str]:
+        request = OptionsRequest(survey={"host": host})
+        found = launch.survey_options(sourced, made, request, lambda: rate.take(7))
+        return found.questions[0].choices
+
+    assert ask("a") == ["a-orders", "a-users"]
+    assert ask("a") == ["a-orders", "a-users"]  # the control: kept, not counted
+    assert ask("b") == ["b-orders", "b-users"]
+    with pytest.raises(TooManyRequests, match="at most 2 in 60 seconds"):
+        ask("c")
+    assert [path for path, _ in Cmdb.seen] == ["/dbs?host=a", "/dbs?host=b"]
+
+
+def test_the_options_are_kept_as_long_as_the_setting_says(
+    sourced: Session, cmdb: Served, keys: KeyCipher
+) -> None:
+    project = services.project(sourced)
+    key = services.secret_key(sourced, keys, project, "cmdb", TOKEN)
+    source = {"kind": "url", "url": cmdb.url("/dbs?host=a"), "key_id": key}
+    source["path"] = "data.items[*].name"
+    made = runs.template(sourced, project, survey=[question("db", source)])
+    options(sourced, made)
+    options(sourced, made)
+    assert len(Cmdb.seen) == 1  # the control: kept by default
+    sources: Sources = sourced.info[SOURCES]
+    sourced.info[SOURCES] = dataclasses.replace(sources, cache_seconds=0)
+    CACHE.clear()
+    options(sourced, made)
+    options(sourced, made)
+    assert len(Cmdb.seen) == 3

@@ -23,7 +23,7 @@ from steward.schedules import firing
 from steward.schedules.models import Schedule
 from steward.templates import launch
 from steward.templates.models import Template
-from steward.templates.options import cascade, jsonpath
+from steward.templates.options import cascade, inventory, jsonpath
 from steward.templates.options.resolver import check_at_save
 from steward.templates.options.schemas import OptionsRequest
 from steward.templates.survey import Survey
@@ -82,6 +82,20 @@ def test_the_inventory_gives_hosts_groups_and_a_variables_values(db_session: Ses
         "engine": ["mysql", "postgres"],
         "masked": [],  # a masked value is no option
     }
+
+
+def test_a_host_scope_resolves_to_the_inventorys_hosts_now(
+    db_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the launch dialog tells a scoped grantee (``launch_hosts_now``); a ``~regex`` or
+    ``[range]`` element is not resolved: its pattern is named instead."""
+    made = inventory_template(db_session, services.project(db_session))
+    found = inventory.reached(db_session, made.inventory_id, ["prod", "db2", "~web.*", "db[0:1]"])
+    assert found == (["db1", "db2", "web1"], 3, ["~web.*", "db[0:1]"])
+    assert inventory.reached(db_session, made.inventory_id, ["nothing"]) == ([], 0, [])
+    monkeypatch.setattr(inventory, "HOSTS_NOW_MAX", 2)
+    names, count, _ = inventory.reached(db_session, made.inventory_id, ["all"])
+    assert (names, count) == (["db1", "db2"], 4)
 
 
 def test_a_source_reads_an_earlier_answer_and_waits_for_it(db_session: Session) -> None:

@@ -1159,8 +1159,10 @@ export interface paths {
     /**
      * Survey Options
      * @description Each sourced question's options now, or why its source gave none (read with the
-     *     earlier answers in ``survey``; answers from a URL or a script are cached a minute).
-     *     Asked by who may launch the template; a launch checks its answers against them again.
+     *     earlier answers in ``survey``; answers from a URL or a script are kept
+     *     STEWARD_SURVEY_OPTIONS_CACHE_SECONDS). Asked by who may launch the template; a launch
+     *     checks its answers against them again. Each URL fetched or script run (not a kept answer)
+     *     counts towards the caller's STEWARD_PREVIEW_MAX_PER_MINUTE: 429 above it.
      */
     post: operations["survey_options_api_v1_projects__project_id__templates__template_id__survey_options_post"];
     delete?: never;
@@ -4936,6 +4938,24 @@ export interface components {
        */
       tasks: components["schemas"]["PlanTask"][];
     };
+    /** HostsReached */
+    HostsReached: {
+      /**
+       * Names
+       * @description the first 200 by name
+       */
+      names: string[];
+      /**
+       * Count
+       * @description how many in all
+       */
+      count: number;
+      /**
+       * Unresolved
+       * @description patterns with ~regex or [range] elements, not resolved here: they may select more hosts when a run starts
+       */
+      unresolved: string[];
+    };
     /** ImportReport */
     ImportReport: {
       /**
@@ -8317,6 +8337,8 @@ export interface components {
        * @description the host patterns or groups the caller's launches are limited to (the host scope of their grants: a run targets only hosts these select); null: every host
        */
       launch_hosts?: string[] | null;
+      /** @description with launch_hosts: the hosts of the template's inventory (as Steward last read it) they select now; null: every host */
+      launch_hosts_now?: components["schemas"]["HostsReached"] | null;
     };
     /** TemplateStats */
     TemplateStats: {

@@ -13,6 +13,7 @@ question whose options come from a source must be among its options now
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
@@ -144,8 +145,14 @@ def _launch_vars(
     return merged
 
 
-def survey_options(session: Session, template: Template, body: OptionsRequest) -> SurveyOptions:
-    """The launch dialog's options: each sourced question's, given the answers so far."""
+def survey_options(
+    session: Session,
+    template: Template,
+    body: OptionsRequest,
+    charge: Callable[[], None] | None = None,
+) -> SurveyOptions:
+    """The launch dialog's options: each sourced question's, given the answers so far;
+    ``charge`` counts each read of a URL or a script the cache does not answer."""
     inventory_id = _inventory_id(session, template, body.inventory_id)
     questions = [Question.model_validate(q) for q in template.survey]
     given = resolver.effective(questions, body.survey)
@@ -154,7 +161,7 @@ def survey_options(session: Session, template: Template, body: OptionsRequest) -
         if question.source is None:
             continue
         options = resolver.question_options(
-            session, template, question, given, inventory_id=inventory_id
+            session, template, question, given, inventory_id=inventory_id, charge=charge
         )
         found.append(
             QuestionOptions(

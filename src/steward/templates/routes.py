@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
+from sqlalchemy.orm import Session
 
 from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
@@ -19,8 +20,10 @@ from steward.execution.ansible import venvs
 from steward.schemas import Page, PageParams
 from steward.templates import service
 from steward.templates.models import Template
+from steward.templates.options import inventory
 from steward.templates.schemas import (
     AnsibleVenvRead,
+    HostsReached,
     TemplateCreate,
     TemplateRead,
     TemplateUpdate,
@@ -38,14 +41,17 @@ def _venvs(rt: RuntimeDep) -> list[str]:
 AllowedVenvs = Annotated[list[str], Depends(_venvs)]
 
 
-def _read(template: Template, rights: ProjectAccess) -> TemplateRead:
-    """With the caller's permissions and host scope; key names only for those who may see the
-    keys."""
+def _read(template: Template, rights: ProjectAccess, session: Session) -> TemplateRead:
+    """With the caller's permissions and host scope (and the hosts it selects now); key names
+    only for those who may see the keys."""
     scope = rights.host_scope(template.id)
     shown: dict[str, object] = {
         "permissions": rights.template_permissions(template.id),
         "launch_hosts": None if scope is None else list(scope),
     }
+    if scope is not None:
+        names, count, unresolved = inventory.reached(session, template.inventory_id, scope)
+        shown["launch_hosts_now"] = HostsReached(names=names, count=count, unresolved=unresolved)
     if not rights.sees_resources:
         shown |= {"ssh_key": None, "become_key": None, "vault_keys": []}
     return TemplateRead.model_validate(template).model_copy(update=shown)
@@ -63,7 +69,7 @@ def list_templates(
         offset=page.offset,
         only=rights.templates_allowing(Action.TEMPLATE_VIEW),
     )
-    items = [_read(t, rights) for t in rows]
+    items = [_read(t, rights, session) for t in rows]
     return Page.of(items, total, page)
 
 
@@ -81,12 +87,12 @@ def create_template(
     be a file of the repository, which is checked out for that; ``ansible_venv`` one of
     ``GET /ansible-venvs``."""
     created = service.create(session, project, body, actor=actor, reach=reach, venvs=allowed)
-    return _read(created, rights)
+    return _read(created, rights, session)
 
 
 @router.get("/{template_id}")
-def read_template(template: ViewedTemplate, rights: AccessDep) -> TemplateRead:
-    return _read(template, rights)
+def read_template(template: ViewedTemplate, rights: AccessDep, session: SessionDep) -> TemplateRead:
+    return _read(template, rights, session)
 
 
 @router.patch("/{template_id}")
@@ -103,7 +109,7 @@ def update_template(
     updated = service.update(
         session, rights.project, template, body, actor=actor, reach=reach, venvs=allowed
     )
-    return _read(updated, rights)
+    return _read(updated, rights, session)
 
 
 @router.delete("/{template_id}", status_code=status.HTTP_204_NO_CONTENT)

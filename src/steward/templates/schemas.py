@@ -231,6 +231,20 @@ class TemplateRead(ResponseModel):
         description="the host patterns or groups the caller's launches are limited to (the"
         " host scope of their grants: a run targets only hosts these select); null: every host",
     )
+    launch_hosts_now: HostsReached | None = Field(
+        default=None,
+        description="with launch_hosts: the hosts of the template's inventory (as Steward last"
+        " read it) they select now; null: every host",
+    )
+
+
+class HostsReached(BaseModel):
+    names: list[str] = Field(description="the first 200 by name")
+    count: int = Field(description="how many in all")
+    unresolved: list[str] = Field(
+        description="patterns with ~regex or [range] elements, not resolved here: they may"
+        " select more hosts when a run starts"
+    )
 
 
 class AnsibleVenvRead(BaseModel):

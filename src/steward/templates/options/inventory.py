@@ -43,6 +43,33 @@ def options(
     return sorted({v for v in values if v is not None and v != MASK})
 
 
+HOSTS_NOW_MAX = 200  # names listed by ``reached``; the count says how many in all
+
+
+def _unread(pattern: str) -> bool:
+    return any(e.lstrip("!&").startswith("~") or "[" in e for e in host_pattern_elements(pattern))
+
+
+def reached(
+    session: Session, inventory_id: int, patterns: Iterable[str]
+) -> tuple[list[str], int, list[str]]:
+    """The inventory's hosts (as last read) that any of ``patterns`` selects, the first
+    ``HOSTS_NOW_MAX`` by name; how many in all; and the patterns with elements not read here
+    (``~regex``, ``[0:2]``: they may select more hosts when a run starts)."""
+    patterns = list(patterns)
+    hosts = session.scalars(
+        select(InventoryHost)
+        .where(InventoryHost.inventory_id == inventory_id)
+        .order_by(InventoryHost.name)
+    )
+    found = [
+        host.name
+        for host in hosts
+        if any(_host_matches(pattern, host.name, host.groups) for pattern in patterns)
+    ]
+    return found[:HOSTS_NOW_MAX], len(found), [p for p in patterns if _unread(p)]
+
+
 def _scalar(value: object) -> str | None:
     if isinstance(value, bool) or value is None:
         return None

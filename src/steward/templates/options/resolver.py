@@ -4,9 +4,10 @@
 roots and the outbound guard: a ``Reach``; the run sandbox), carried by each session of the
 process (``session.info[SOURCES]``, set by ``runtime.Runtime.build``), so every launch path,
 whatever called it, reads the same options. Answers from a URL or a script are kept for
-``CACHE_SECONDS`` per template, question source and the earlier answers it names: the
-dialog's opening and the launch that follows read one answer. The inventory is read each time
-(a query of the database).
+``Sources.cache_seconds`` (``STEWARD_SURVEY_OPTIONS_CACHE_SECONDS``) per template, question
+source and the earlier answers it names: the dialog's opening and the launch that follows read
+one answer. The inventory is read each time (a query of the database). The dialog's reads that
+the cache does not answer are counted (``charge``: the caller's preview rate).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -38,7 +39,7 @@ from steward.templates.options.sources import (
 from steward.templates.survey import Question, QuestionType
 
 SOURCES = "survey_option_sources"
-CACHE_SECONDS = 60.0
+CACHE_SECONDS = 60.0  # the default of STEWARD_SURVEY_OPTIONS_CACHE_SECONDS
 CACHE_ENTRIES = 512
 
 
@@ -46,6 +47,7 @@ CACHE_ENTRIES = 512
 class Sources:
     reach: Reach
     sandbox: Sandbox
+    cache_seconds: float = CACHE_SECONDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,9 +71,11 @@ class _Cache:
                 return None
             return list(found[1])
 
-    def put(self, key: str, choices: list[str]) -> None:
+    def put(self, key: str, choices: list[str], seconds: float) -> None:
+        if seconds <= 0:
+            return
         with self._lock:
-            self._entries[key] = (time.monotonic() + CACHE_SECONDS, list(choices))
+            self._entries[key] = (time.monotonic() + seconds, list(choices))
             while len(self._entries) > CACHE_ENTRIES:
                 self._entries.popitem(last=False)
 
@@ -95,13 +99,16 @@ def question_options(
     answers: Mapping[str, Any],
     *,
     inventory_id: int,
+    charge: Callable[[], None] | None = None,
 ) -> Options:
-    """The options of ``question`` (which has a source) given the earlier ``answers``."""
+    """The options of ``question`` (which has a source) given the earlier ``answers``;
+    ``charge`` is called before a URL or a script is read (not for a cached answer) and may
+    refuse (its ``TooManyRequests`` goes through)."""
     source = question.source
     if source is None:
         return Options(list(question.choices))
     try:
-        return Options(_read(session, template, source, answers, inventory_id))
+        return Options(_read(session, template, source, answers, inventory_id, charge))
     except cascade.MissingAnswer as exc:
         return Options([], str(exc))
     except listing.SourceFailed as exc:
@@ -114,6 +121,7 @@ def _read(
     source: InventorySource | UrlSource | ScriptSource,
     answers: Mapping[str, Any],
     inventory_id: int,
+    charge: Callable[[], None] | None,
 ) -> list[str]:
     if isinstance(source, InventorySource):
         try:
@@ -130,6 +138,8 @@ def _read(
         cached = CACHE.get(key)
         if cached is not None:
             return cached
+        if charge is not None:
+            charge()
         header = None
         if source.key_id is not None:
             header = url.authorization(
@@ -145,11 +155,13 @@ def _read(
         cached = CACHE.get(key)
         if cached is not None:
             return cached
+        if charge is not None:
+            charge()
         repo = session.get(Repository, template.repository_id)
         if repo is None:
             raise listing.SourceFailed("the template has no repository")
         found = script.options(session, sources.reach, sources.sandbox, repo, source, arguments)
-    CACHE.put(key, found)
+    CACHE.put(key, found, sources.cache_seconds)
     return found
 
 

@@ -1,6 +1,7 @@
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "@/api/client";
+import type { SourcedOptions } from "@/components/survey-answers";
 import { hasSources, sourceAnswers } from "@/lib/survey-options";
 
 type Template = Schemas["TemplateRead"];
@@ -39,4 +40,27 @@ export function useSurveyOptions(
         }),
       ),
   });
+}
+
+/** Each sourced question's options for a launch form (the survey answers' `sourced`): the
+ * server's answer, or why it failed. */
+export function useSourcedOptions(
+  projectId: number,
+  template: Template,
+  answers: Record<string, unknown>,
+  inventoryId?: number | null,
+): Record<string, SourcedOptions> {
+  const options = useSurveyOptions(projectId, template, answers, inventoryId);
+  const questions = options.data?.questions;
+  const found: Record<string, SourcedOptions> = {};
+  for (const q of template.survey) {
+    if (!q.source) continue;
+    const read = questions?.find((each) => each.variable === q.variable);
+    found[q.variable] = {
+      choices: read?.choices ?? [],
+      error: read ? (read.error ?? null) : options.error ? options.error.message : null,
+      pending: options.isFetching,
+    };
+  }
+  return found;
 }

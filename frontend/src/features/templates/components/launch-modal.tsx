@@ -9,9 +9,8 @@ import { FreezeAlert } from "@/components/freeze-alert";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
-import { hostsLabel } from "@/features/templates/lib/host-scope";
-import { useSurveyOptions } from "@/features/templates/api/survey-options";
-import type { SourcedOptions } from "@/components/survey-answers";
+import { hostsLabel, reachedLabel } from "@/features/templates/lib/host-scope";
+import { useSourcedOptions } from "@/features/templates/api/survey-options";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
@@ -48,13 +47,7 @@ export function LaunchModal({
   const mayRun = template.permissions?.includes("run") ?? true;
   const inventoryData = useLaunchInventoryOptions(projectId, template);
   const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
-  const options = useSurveyOptions(projectId, template, form.values.survey, inventoryId);
-  const sourced = sourcedOptions(
-    template,
-    options.data?.questions,
-    options.isFetching,
-    options.error,
-  );
+  const sourced = useSourcedOptions(projectId, template, form.values.survey, inventoryId);
   const freezes = useTemplateFreezes(projectId, template.id).data;
   const [reason, setReason] = useState("");
   const overriding = !plan && !!freezes?.active && freezes.can_override;
@@ -94,6 +87,11 @@ export function LaunchModal({
         <Alert color="blue" title="Your grant limits the hosts">
           You may run this on: {hostsLabel(template.launch_hosts)}. The run reaches only the hosts
           of its limit that these select.
+          {template.launch_hosts_now && (
+            <Text size="sm" mt={4}>
+              Now: {reachedLabel(template.launch_hosts_now)}.
+            </Text>
+          )}
         </Alert>
       )}
       {!mayRun && (
@@ -129,24 +127,4 @@ export function LaunchModal({
       <LaunchFields form={form} template={template} inventories={inventoryData} sourced={sourced} />
     </FormModal>
   );
-}
-
-/** Each sourced question's options for the dialog: the server's answer, or why it failed. */
-function sourcedOptions(
-  template: Template,
-  questions: Schemas["QuestionOptions"][] | undefined,
-  pending: boolean,
-  error: Error | null,
-): Record<string, SourcedOptions> {
-  const found: Record<string, SourcedOptions> = {};
-  for (const q of template.survey) {
-    if (!q.source) continue;
-    const read = questions?.find((each) => each.variable === q.variable);
-    found[q.variable] = {
-      choices: read?.choices ?? [],
-      error: read ? (read.error ?? null) : error ? error.message : null,
-      pending,
-    };
-  }
-  return found;
 }

@@ -8,6 +8,7 @@ import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useTemplate } from "@/api/queries/project-options";
 import { useRelaunchRun, useRelaunchValues } from "@/features/templates/api/relaunch-run";
+import { useSourcedOptions } from "@/features/templates/api/survey-options";
 import {
   type RelaunchHosts,
   type RelaunchValues,
@@ -94,6 +95,8 @@ function RelaunchForm({
   const failedCount = earlier.failed_host_count;
   const [hosts, setHosts] = useState<RelaunchHosts>(failedCount > 0 ? initialHosts : "all");
   const inventoryData = useLaunchInventoryOptions(run.project_id, template);
+  const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
+  const sourced = useSourcedOptions(run.project_id, template, form.values.survey, inventoryId);
   const failedList =
     earlier.failed_hosts.join(", ") + (failedCount > earlier.failed_hosts.length ? ", …" : "");
 
@@ -153,6 +156,7 @@ function RelaunchForm({
         template={template}
         inventories={inventoryData}
         keptSecrets={earlier.kept_secrets}
+        sourced={sourced}
         limitFixed={hosts === "failed" ? "The failed hosts (chosen above)" : undefined}
       />
     </FormModal>

@@ -1,3 +1,5 @@
+import type { Schemas } from "@/api/client";
+
 /** A grant's host scope as the console shows and edits it. */
 
 /** "dev, test", or the words for no scope. */
@@ -13,4 +15,21 @@ export function hostEntries(typed: readonly string[]): string[] {
     if (entry && !entries.includes(entry)) entries.push(entry);
   }
   return entries;
+}
+
+/** The hosts a scope reaches now, as the template read says (`launch_hosts_now`):
+ * "db1, db2 (and 3 more), and hosts matching ~web.*", or null when it says nothing. */
+export function reachedLabel(now: Schemas["HostsReached"] | null | undefined): string | null {
+  if (!now) return null;
+  const parts: string[] = [];
+  if (now.names.length > 0) {
+    const more = now.count - now.names.length;
+    parts.push(now.names.join(", ") + (more > 0 ? ` (and ${more} more)` : ""));
+  } else if (now.unresolved.length === 0) {
+    parts.push("no host of the inventory yet");
+  }
+  if (now.unresolved.length > 0) {
+    parts.push(`${parts.length > 0 ? "and " : ""}hosts matching ${now.unresolved.join(", ")}`);
+  }
+  return parts.join(", ");
 }
