@@ -71,6 +71,10 @@ def test_project_windows_and_what_a_launch_meets(workbench: Workbench) -> None:
         json={"template_id": template, "freeze_override_reason": "INC-1 hotfix"},
     )
     assert overridden.status_code == 201, overridden.text
+    again = workbench.url(f"runs/{overridden.json()['id']}/relaunch")
+    assert client.post(again, json={}).status_code == 409
+    relaunched = client.post(again, json={"freeze_override_reason": "INC-1 again"})
+    assert relaunched.status_code == 201, relaunched.text
 
     renamed = client.patch(workbench.url(f"freezes/{window['id']}"), json={"name": "Moved"})
     assert renamed.status_code == 200, renamed.text

@@ -26,9 +26,11 @@ from steward.freezes.schemas import FreezeWindowUpdate
 from steward.notifications import messages
 from steward.notifications.models import Destination, Message, RunEventKind, Subscription
 from steward.projects.models import Project, ProjectRole
+from steward.runs import service as runs
 from steward.runs.models import Run
 from steward.schedules import firing
 from steward.schedules.models import Schedule
+from steward.templates.launch import LaunchOverrides
 from steward.templates.models import Template
 from steward.webhooks import receive
 from steward.webhooks import service as webhooks
@@ -210,3 +212,38 @@ def test_an_update_is_checked_as_a_whole_and_audited(db_session: Session) -> Non
         select(AuditRecord).where(AuditRecord.action == "freeze:update")
     ).one()
     assert set(record.changes) == {"starts_local", "ends_local"}
+
+
+def test_a_relaunch_during_a_freeze_is_refused_unless_overridden_with_a_reason(
+    db_session: Session,
+) -> None:
+    project, template = _setup(db_session)
+    first = support.launch(db_session, project, template)  # before the window: the control
+    window = support.window(db_session, project)
+    admin = services.admin(db_session)
+
+    def relaunch(reason: str | None) -> Run:
+        return runs.relaunch(
+            db_session,
+            rights=support_runs.rights(db_session, admin, project),
+            actor=admin,
+            previous=first,
+            overrides=LaunchOverrides(),
+            failed_only=False,
+            cipher=services.cipher(),
+            queue=NoQueue(),
+            freeze_override_reason=reason,
+        )
+
+    with pytest.raises(Frozen):
+        relaunch(None)
+    with pytest.raises(InvalidInput) as blank:
+        relaunch("  ")
+    assert blank.value.field == "freeze_override_reason"
+    assert _runs(db_session, template) == 1
+
+    again = relaunch("INC-4712 rollback")
+
+    assert again.relaunch_of_id == first.id
+    kept = db_session.scalars(select(FreezeOverride).where(FreezeOverride.run_id == again.id)).one()
+    assert (kept.window_id, kept.reason) == (window.id, "INC-4712 rollback")

@@ -6563,6 +6563,11 @@ export interface components {
        * @enum {string}
        */
       hosts: "all" | "failed";
+      /**
+       * Freeze Override Reason
+       * @description relaunch during a freeze window: why (needs freeze:override; audited and notified)
+       */
+      freeze_override_reason?: string | null;
     };
     /**
      * RelaunchValues

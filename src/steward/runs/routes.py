@@ -222,7 +222,9 @@ def relaunch_run(
     """Launch the run's template again with the run's launch values; the fields given replace
     them, checked like a launch. ``hosts: failed`` limits it to the failed and unreachable
     hosts (409 when there are none)."""
-    overrides = LaunchOverrides.model_validate(body.model_dump(exclude={"hosts"}))
+    overrides = LaunchOverrides.model_validate(
+        body.model_dump(exclude={"hosts", "freeze_override_reason"})
+    )
     run = service.relaunch(
         launching.session,
         rights=launching.rights,
@@ -233,6 +235,7 @@ def relaunch_run(
         cipher=launching.cipher,
         queue=launching.queue,
         adhoc_modules=rt.settings.adhoc_modules,
+        freeze_override_reason=body.freeze_override_reason,
     )
     return _read(run, *service.names(launching.session, run))
 

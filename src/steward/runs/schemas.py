@@ -49,6 +49,11 @@ class RelaunchRequest(LaunchOverrides):
         description="'failed': limit to the hosts that failed or were unreachable (whatever"
         " the template allows; not with limit)",
     )
+    freeze_override_reason: Line | None = Field(
+        default=None,
+        description="relaunch during a freeze window: why (needs freeze:override; audited and"
+        " notified)",
+    )
 
 
 class RelaunchValues(ResponseModel):

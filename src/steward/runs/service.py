@@ -289,26 +289,44 @@ def relaunch(
     cipher: KeyCipher,
     queue: RunQueue,
     adhoc_modules: Collection[str] = (),
+    freeze_override_reason: str | None = None,
 ) -> Run:
     """Launch ``previous``'s template again with its launch values, ``overrides`` replacing
     them (``runs.relaunch``); through the launch gate like any launch. Commits.
 
     An ad-hoc run: its command again (``adhoc_modules``: the allow-list), only ``limit`` and
-    ``forks`` replaceable, ``failed_only`` as for any run."""
+    ``forks`` replaceable, ``failed_only`` as for any run. ``freeze_override_reason``: launching
+    during a freeze window, as for a launch."""
     if previous.kind == RunKind.ADHOC:
         body = _adhoc_again(session, previous, overrides, failed_only=failed_only)
         trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
         command = adhoc.AdhocLaunch(
             RunParams.of(previous.params, previous.id).inventory_id, body, adhoc_modules
         )
-        request = Launch(rights, actor, None, LaunchOverrides(), trigger, adhoc=command)
+        request = Launch(
+            rights,
+            actor,
+            None,
+            LaunchOverrides(),
+            trigger,
+            adhoc=command,
+            freeze_override_reason=freeze_override_reason,
+        )
         return launch_now(session, request, cipher=cipher, queue=queue)
     template = relaunched_template(session, rights, previous)
     values, granted = relaunch_values.overrides(
         session, cipher, previous, template, overrides, failed_only=failed_only
     )
     trigger = Trigger(LaunchType.RELAUNCH, relaunch_of_id=previous.id)
-    request = Launch(rights, actor, template.id, values, trigger, granted)
+    request = Launch(
+        rights,
+        actor,
+        template.id,
+        values,
+        trigger,
+        granted,
+        freeze_override_reason=freeze_override_reason,
+    )
     return launch_now(session, request, cipher=cipher, queue=queue)
 
 
