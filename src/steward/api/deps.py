@@ -21,6 +21,7 @@ from steward.access.policy import (
     require_admin,
     require_directory,
 )
+from steward.auth import credentials
 from steward.auth.models import TokenScope
 from steward.crypto import KeyCipher
 from steward.errors import NotAuthenticated, NotFound, PermissionDenied
@@ -121,16 +122,12 @@ async def get_actor(request: Request, session: SessionDep) -> Actor:
     change). A credential resolved lately is known without I/O (``auth.credentials``), so
     this runs on the event loop; resolving one is a worker thread's job."""
     ip, agent = client_ip(request), request.headers.get("user-agent", "")[:400]
-    credentials = runtime_of(request).credentials
     authorization = request.headers.get("authorization", "")
     if authorization:
         scheme, _, secret = authorization.partition(" ")
         if scheme.lower() != "bearer" or not secret:
             raise NotAuthenticated("Authorization header must be 'Bearer <token>'")
-        secret = secret.strip()
-        token = credentials.cached_token(secret)
-        if token is None:
-            token = await run_in_threadpool(credentials.token, session, secret)
+        token = await _resolved(request, session, credentials.TOKEN, secret.strip())
         return Actor(
             token.for_session(session),
             token.scope,
@@ -143,14 +140,23 @@ async def get_actor(request: Request, session: SessionDep) -> Actor:
     cookie = request.cookies.get(SESSION_COOKIE)
     if not cookie:
         raise NotAuthenticated("log in, or send an API token as 'Authorization: Bearer <token>'")
-    web = credentials.cached_session(cookie)
-    if web is None:
-        web = await run_in_threadpool(credentials.web_session, session, cookie)
+    web = await _resolved(request, session, credentials.SESSION, cookie)
     if request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not secrets.compare_digest(sent, web.csrf_token):
             raise PermissionDenied(f"missing or wrong {CSRF_HEADER} header (CSRF protection)")
     return Actor(web.for_session(session), TokenScope.WRITE, "session", "", ip, agent)
+
+
+async def _resolved(
+    request: Request, session: Session, kind: credentials.Kind, secret: str
+) -> credentials.Resolved:
+    """A kept credential on the event loop; resolving one is a worker thread's job."""
+    kept = runtime_of(request).credentials
+    found = kept.kept(kind, secret)
+    if found is None:
+        found = await run_in_threadpool(kept.resolve, kind, session, secret)
+    return found
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import time
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import event
 from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
@@ -30,6 +30,10 @@ from steward.db import utcnow
 MOST_KEPT = 10_000  # credentials kept at once; past it the oldest half is forgotten
 _CHANGED = "steward.credentials_changed"  # a session's info: it changed a credential's row
 _WATCHED = (User, ApiToken, WebSession)
+
+type Kind = Literal["t", "s"]
+TOKEN: Kind = "t"  # noqa: S105 - a kind of credential: an API token (Authorization: Bearer)
+SESSION: Kind = "s"  # a console session (its cookie)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,40 +69,34 @@ class Credentials:
     def clear(self) -> None:
         self._kept.clear()
 
-    def token(self, session: Session, secret: str) -> Resolved:
-        key = "t" + tokens.digest(secret)
-        kept = self._hit(key)
-        if kept is not None:
-            return kept
-        token = api_tokens.resolve_token(session, secret)
-        return self._keep(
-            key,
-            token.user,
-            scope=TokenScope(token.scope),
-            token_name=token.name,
-            token_id=token.id,
-            expires_at=token.expires_at,
-        )
+    def kept(self, kind: Kind, secret: str) -> Resolved | None:
+        """What ``secret`` resolved to lately, or None: no I/O."""
+        return self._hit(kind + tokens.digest(secret))
 
-    def web_session(self, session: Session, secret: str) -> Resolved:
-        key = "s" + tokens.digest(secret)
-        kept = self._hit(key)
-        if kept is not None:
-            return kept
-        web = sessions.resolve_session(session, secret)
-        return self._keep(
-            key,
-            web.user,
-            scope=TokenScope.WRITE,
-            csrf_token=web.csrf_token,
-            expires_at=web.expires_at,
-        )
-
-    def cached_token(self, secret: str) -> Resolved | None:
-        return self._hit("t" + tokens.digest(secret))
-
-    def cached_session(self, secret: str) -> Resolved | None:
-        return self._hit("s" + tokens.digest(secret))
+    def resolve(self, kind: Kind, session: Session, secret: str) -> Resolved:
+        """Resolve ``secret`` in the database (refused: ``NotAuthenticated``) and keep it."""
+        if kind == TOKEN:
+            token = api_tokens.resolve_token(session, secret)
+            user, fields = (
+                token.user,
+                {
+                    "scope": TokenScope(token.scope),
+                    "token_name": token.name,
+                    "token_id": token.id,
+                    "expires_at": token.expires_at,
+                },
+            )
+        else:
+            web = sessions.resolve_session(session, secret)
+            user, fields = (
+                web.user,
+                {
+                    "scope": TokenScope.WRITE,
+                    "csrf_token": web.csrf_token,
+                    "expires_at": web.expires_at,
+                },
+            )
+        return self._keep(kind + tokens.digest(secret), user, **fields)
 
     def _hit(self, key: str) -> Resolved | None:
         kept = self._kept.get(key)

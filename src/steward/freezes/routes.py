@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, status
+from sqlalchemy.orm import Session
 
 from steward.access.policy import Action
 from steward.api.deps import (
@@ -28,6 +29,7 @@ from steward.freezes.schemas import (
     FreezeWindowRead,
     FreezeWindowUpdate,
 )
+from steward.projects.models import Project
 from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/freezes", tags=["freezes"], dependencies=[StoredPathIds])
@@ -39,9 +41,7 @@ def list_instance_freezes(
     _actor: ActorDep, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[FreezeWindowRead]:
     """The instance's freeze windows (every project's launches meet them)."""
-    rows, total = service.list_windows(session, None, limit=page.limit, offset=page.offset)
-    now = utcnow()
-    return Page.of([service.read(w, now) for w in rows], total, page)
+    return _page(session, None, page)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -78,9 +78,7 @@ def list_project_freezes(
     project: ProjectView, session: SessionDep, page: Annotated[PageParams, Query()]
 ) -> Page[FreezeWindowRead]:
     """The project's own freeze windows (the instance's: ``/freezes``)."""
-    rows, total = service.list_windows(session, project, limit=page.limit, offset=page.offset)
-    now = utcnow()
-    return Page.of([service.read(w, now) for w in rows], total, page)
+    return _page(session, project, page)
 
 
 @project_router.post("/freezes", status_code=status.HTTP_201_CREATED)
@@ -123,3 +121,9 @@ def template_freezes(
         coming=found.coming.standing(active=False) if found.coming else None,
         can_override=Action.FREEZE_OVERRIDE in rights.actions,
     )
+
+
+def _page(session: Session, project: Project | None, page: PageParams) -> Page[FreezeWindowRead]:
+    rows, total = service.list_windows(session, project, limit=page.limit, offset=page.offset)
+    now = utcnow()
+    return Page.of([service.read(w, now) for w in rows], total, page)
