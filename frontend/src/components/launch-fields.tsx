@@ -12,9 +12,10 @@ import {
 import type { UseFormReturnType } from "@mantine/form";
 import type { Schemas } from "@/api/client";
 import { ExtraVarsInput } from "@/components/extra-vars-input";
-import { type SourcedOptions, SurveyAnswers } from "@/components/survey-answers";
+import { SurveyAnswers } from "@/components/survey-answers";
 import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { type LaunchFormValues, VERBOSITY } from "@/lib/launch-form";
+import type { SourcedOptions } from "@/lib/survey-options";
 
 type Template = Schemas["TemplateRead"];
 

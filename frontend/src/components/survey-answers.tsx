@@ -12,15 +12,9 @@ import {
 import type { GetInputPropsReturnType } from "@mantine/form";
 import type { ReactNode } from "react";
 import type { Schemas } from "@/api/client";
+import type { SourcedOptions } from "@/lib/survey-options";
 
 type Question = Schemas["Question"];
-
-/** A sourced question's options as the launch dialog read them from the server. */
-export interface SourcedOptions {
-  choices: string[];
-  error: string | null;
-  pending: boolean;
-}
 
 const SOURCE_NAMES = { inventory: "the inventory", url: "a URL", script: "a script" } as const;
 
@@ -40,7 +34,7 @@ interface SurveyAnswersProps {
   kept?: readonly string[];
   /** what a kept answer's input says under it */
   keptHint?: string;
-  /** sourced questions' options now (the launch dialog); without them such a question is
+  /** sourced questions' options now (useSourcedOptions); without them such a question is
    * typed, and checked against its options at launch */
   sourced?: Record<string, SourcedOptions>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "@/api/client";
-import { dependsOn, hasSources, sourceAnswers } from "@/lib/survey-options";
+import { dependsOn, hasSources, sourceAnswers, sourcedOptionsOf } from "@/lib/survey-options";
 
 type Question = Schemas["Question"];
 
@@ -41,5 +41,22 @@ describe("survey options", () => {
   it("asks again only when a named answer changes", () => {
     const answers = { env: "prod", group: "", db: "orders", note: "typed", table: "t" };
     expect(sourceAnswers(SURVEY, answers)).toEqual({ db: "orders", env: "prod" });
+  });
+
+  it("gives each sourced question its options, its source's reason, or the request's failure", () => {
+    const read = [
+      { variable: "group", choices: ["db", "web"], error: null, depends_on: ["env"] },
+      { variable: "db", choices: [], error: "needs an answer to 'group' first", depends_on: [] },
+    ];
+    expect(sourcedOptionsOf(SURVEY, read, null, true)).toEqual({
+      group: { choices: ["db", "web"], error: null, pending: true },
+      db: { choices: [], error: "needs an answer to 'group' first", pending: true },
+      table: { choices: [], error: null, pending: true },
+    });
+    // the request failed (a 403, a 429): every sourced field says why
+    const failed = sourcedOptionsOf(SURVEY, undefined, "too many requests", false);
+    expect(Object.keys(failed)).toEqual(["group", "db", "table"]);
+    expect(failed["db"]).toEqual({ choices: [], error: "too many requests", pending: false });
+    expect(sourcedOptionsOf([q("a")], undefined, null, false)).toEqual({});
   });
 });

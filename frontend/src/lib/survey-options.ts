@@ -3,6 +3,13 @@ import type { Schemas } from "@/api/client";
 type Question = Schemas["Question"];
 export type QuestionOptions = Schemas["QuestionOptions"];
 
+/** A sourced question's options as a launch form shows them: the server's, or why none. */
+export interface SourcedOptions {
+  choices: string[];
+  error: string | null;
+  pending: boolean;
+}
+
 const PLACEHOLDER = /\{answer\.([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The earlier answers a question's source names (`{answer.<variable>}`), as the server reads
@@ -36,3 +43,25 @@ export function sourceAnswers(
 
 export const hasSources = (questions: readonly Question[]) =>
   questions.some((question) => question.source);
+
+/** Each sourced question's options from the server's answer (`read`, absent while the first
+ * is asked or when the request failed with `failure`): a question the answer does not name
+ * (the request failed) shows the failure on its field. */
+export function sourcedOptionsOf(
+  questions: readonly Question[],
+  read: readonly QuestionOptions[] | undefined,
+  failure: string | null,
+  pending: boolean,
+): Record<string, SourcedOptions> {
+  const found: Record<string, SourcedOptions> = {};
+  for (const question of questions) {
+    if (!question.source) continue;
+    const options = read?.find((each) => each.variable === question.variable);
+    found[question.variable] = {
+      choices: options?.choices ?? [],
+      error: options ? options.error : failure,
+      pending,
+    };
+  }
+  return found;
+}

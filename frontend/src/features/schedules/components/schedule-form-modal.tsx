@@ -20,6 +20,7 @@ import { EXTRA_VARS_HELP } from "@/lib/extra-vars";
 import { FormModal } from "@/components/form-modal";
 import { SurveyAnswers } from "@/components/survey-answers";
 import { useTemplate } from "@/api/queries/project-options";
+import { useSourcedOptions } from "@/api/queries/survey-options";
 import {
   type TriggerFormProps,
   TriggerLaunchValues,
@@ -101,6 +102,13 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
 
   const allowed = new Set(ofWorkflow ? [] : (picked?.overridable ?? []));
   const questions = ofWorkflow ? [] : (picked?.survey ?? []);
+  // sourced questions offer their options now (on the template's inventory: a schedule
+  // overrides none); the save and each firing check the answers against them again
+  const sourced = useSourcedOptions(
+    projectId,
+    ofWorkflow ? null : picked,
+    form.values.launch.survey,
+  );
   const launches = ofWorkflow
     ? `workflow “${schedule?.workflow_name || "a deleted workflow"}”`
     : (picked?.name ?? schedule?.template_name ?? "a deleted template");
@@ -226,7 +234,12 @@ function ScheduleForm({ projectId, schedule, template, onClose, onSaved }: Sched
               />
             )}
             {questions.length > 0 && (
-              <SurveyAnswers form={form} questions={questions} prefix="launch.survey" />
+              <SurveyAnswers
+                form={form}
+                questions={questions}
+                prefix="launch.survey"
+                sourced={sourced}
+              />
             )}
           </>
         )}

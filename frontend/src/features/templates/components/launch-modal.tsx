@@ -1,16 +1,14 @@
-import { Alert, Text, Textarea } from "@mantine/core";
+import { Alert, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMediaQuery } from "@mantine/hooks";
-import { useState } from "react";
 import type { Schemas } from "@/api/client";
-import { useTemplateFreezes } from "@/api/queries/freezes";
 import { FormModal } from "@/components/form-modal";
-import { FreezeAlert } from "@/components/freeze-alert";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
+import { useSourcedOptions } from "@/api/queries/survey-options";
 import { useLaunchTemplate, usePlanTemplate } from "@/features/templates/api/launch-template";
+import { LaunchFreezeAlert, useLaunchFreeze } from "@/features/templates/components/launch-freeze";
 import { hostsLabel, reachedLabel } from "@/features/templates/lib/host-scope";
-import { useSourcedOptions } from "@/features/templates/api/survey-options";
 import { extraVarsOf } from "@/lib/extra-vars";
 import { useServerErrors } from "@/lib/form-errors";
 import { type LaunchFormValues, toLaunchValues, toRunCreate } from "@/lib/launch-form";
@@ -48,17 +46,14 @@ export function LaunchModal({
   const inventoryData = useLaunchInventoryOptions(projectId, template);
   const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
   const sourced = useSourcedOptions(projectId, template, form.values.survey, inventoryId);
-  const freezes = useTemplateFreezes(projectId, template.id).data;
-  const [reason, setReason] = useState("");
-  const overriding = !plan && !!freezes?.active && freezes.can_override;
+  const freeze = useLaunchFreeze(projectId, template.id, plan);
 
   const submit = form.onSubmit((values) => {
     serverErrors.clear();
     const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
     if (extraVars === null) return;
     const body = toRunCreate(template, values, extraVars);
-    // during a freeze, who may override sends the reason (the server requires and audits it)
-    launch.mutate(overriding ? { ...body, freeze_override_reason: reason } : body, {
+    launch.mutate(freeze.withReason(body), {
       onSuccess: onLaunched,
       onError: (error) => serverErrors.show(error),
     });
@@ -99,31 +94,11 @@ export function LaunchModal({
           The server will refuse the launch.
         </Alert>
       )}
-      {freezes?.active && (
-        <FreezeAlert standing={freezes.active} active>
-          {overriding ? (
-            <Textarea
-              mt="sm"
-              required
-              label="Override reason"
-              description="You may launch during the freeze: say why (audited and notified)"
-              value={reason}
-              onChange={(event) => setReason(event.currentTarget.value)}
-              error={serverErrors.message && !reason.trim() ? "A reason is required" : undefined}
-              autosize
-              minRows={2}
-            />
-          ) : (
-            <Text size="sm" mt="xs">
-              The server will refuse the launch: overriding a freeze needs the freeze:override
-              permission.
-            </Text>
-          )}
-        </FreezeAlert>
-      )}
-      {!freezes?.active && freezes?.coming && (
-        <FreezeAlert standing={freezes.coming} active={false} />
-      )}
+      <LaunchFreezeAlert
+        freeze={freeze}
+        verb={plan ? "plan" : "launch"}
+        refused={!!serverErrors.message}
+      />
       <LaunchFields form={form} template={template} inventories={inventoryData} sourced={sourced} />
     </FormModal>
   );

@@ -7,8 +7,9 @@ import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
 import { useTemplate } from "@/api/queries/project-options";
+import { useSourcedOptions } from "@/api/queries/survey-options";
 import { useRelaunchRun, useRelaunchValues } from "@/features/templates/api/relaunch-run";
-import { useSourcedOptions } from "@/features/templates/api/survey-options";
+import { LaunchFreezeAlert, useLaunchFreeze } from "@/features/templates/components/launch-freeze";
 import {
   type RelaunchHosts,
   type RelaunchValues,
@@ -97,6 +98,7 @@ function RelaunchForm({
   const inventoryData = useLaunchInventoryOptions(run.project_id, template);
   const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
   const sourced = useSourcedOptions(run.project_id, template, form.values.survey, inventoryId);
+  const freeze = useLaunchFreeze(run.project_id, template.id);
   const failedList =
     earlier.failed_hosts.join(", ") + (failedCount > earlier.failed_hosts.length ? ", …" : "");
 
@@ -105,7 +107,7 @@ function RelaunchForm({
     const extraVars = extraVarsOf(values.extra_vars, (e) => form.setFieldError("extra_vars", e));
     if (extraVars === null) return;
     const body = toRelaunchBody(template, values, extraVars, hosts, earlier.kept_secrets);
-    relaunch.mutate(body, {
+    relaunch.mutate(freeze.withReason(body), {
       onSuccess: onRelaunched,
       onError: (error) => serverErrors.show(error),
     });
@@ -129,6 +131,7 @@ function RelaunchForm({
         </Text>{" "}
         of “{template.name}”, with run #{run.id}’s launch values
       </Text>
+      <LaunchFreezeAlert freeze={freeze} verb="relaunch" refused={!!serverErrors.message} />
       <Stack gap={4}>
         <Text size="sm" fw={500}>
           Hosts

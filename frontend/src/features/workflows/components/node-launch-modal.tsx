@@ -7,6 +7,7 @@ import { ApiError, type FieldError } from "@/api/errors";
 import { FormModal } from "@/components/form-modal";
 import { LaunchFields } from "@/components/launch-fields";
 import { useLaunchInventoryOptions } from "@/api/queries/project-options";
+import { useSourcedOptions } from "@/api/queries/survey-options";
 import {
   keptSecretsOf,
   toNodeLaunch,
@@ -64,6 +65,8 @@ export function NodeLaunchModal({
   });
   const kept = keptSecretsOf(template, launch);
   const inventoryData = useLaunchInventoryOptions(projectId, template);
+  const inventoryId = form.values.inventory_id === "" ? null : Number(form.values.inventory_id);
+  const sourced = useSourcedOptions(projectId, template, form.values.survey, inventoryId);
 
   const submit = form.onSubmit((values) => {
     const extraVars = parseExtraVars(values.extra_vars);
@@ -98,6 +101,7 @@ export function NodeLaunchModal({
         inventories={inventoryData}
         keptSecrets={kept}
         keptHint="Set (never shown); type to replace it"
+        sourced={sourced}
       />
     </FormModal>
   );
