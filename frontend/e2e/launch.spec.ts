@@ -1,7 +1,8 @@
 // Launch ergonomics against the real server: a relaunch opens the launch dialog prefilled with
 // the run's values (a changed var reaches the new run; a secret answer is kept unseen), "failed
 // hosts only" limits the new run to them, extra vars are typed as YAML, and the template form
-// offers the playbooks found in the repository. Desktop and phone width, screenshots of each.
+// offers the playbooks found in the repository; during a freeze, the launch and relaunch
+// dialogs ask the override's reason. Desktop and phone width, screenshots of each.
 import { type Page, expect as baseExpect, test } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -332,4 +333,25 @@ test("during a project's freeze the launch dialog and the dashboard say so; an o
   await page.goto("/");
   await expect(page.getByRole("alert").filter({ hasText: "Change freeze" })).toBeVisible();
   await bench.waitFinished(id);
+
+  // the relaunch dialog says so too, and asks the reason: a blank one is refused on its field
+  await page.goto(`/projects/${bench.projectId}/runs/${id}`);
+  await page.getByRole("button", { name: "Relaunch" }).click();
+  await page.getByRole("menuitem", { name: "All hosts" }).click();
+  const again = page.getByRole("dialog", { name: `Relaunch run #${id}` });
+  await expect(again.getByRole("alert").first()).toContainText("Frozen: “Change freeze” until");
+  const reason = again.getByRole("textbox", { name: "Override reason" });
+  await reason.fill("   ");
+  await again.getByRole("button", { name: "Relaunch" }).click();
+  await expect(again).toContainText("a reason is required to launch during freeze");
+  await expect(reason).toHaveAttribute("aria-invalid", "true");
+  await reason.fill("INC-43: the fix, again");
+  await shots(page, "relaunch-dialog-freeze-override");
+  await again.getByRole("button", { name: "Relaunch" }).click();
+  const relaunched = await newRunId(page, id);
+  const audited = await page.request.get(
+    `/api/v1/audit?project_id=${bench.projectId}&action=freeze:override`,
+  );
+  expect(JSON.stringify(await audited.json())).toContain("INC-43: the fix, again");
+  await bench.waitFinished(relaunched);
 });

@@ -1,8 +1,9 @@
 // Schedules, webhooks and notifications in the console, against the real server: a schedule
-// previewed in its zone and the viewer's (another one, set on the browser) and edited without
-// losing its weekdays; a webhook tested from the console with its delivery recorded; a
-// notification destination posting to a receiver on 127.0.0.1 (and one to a closed port),
-// tested, with the attempts shown. At desktop and phone width, and read-only for a viewer.
+// previewed in its zone and the viewer's (another one, set on the browser), a survey answer
+// picked from options read from the inventory, and edited without losing its weekdays; a
+// webhook tested from the console with its delivery recorded; a notification destination
+// posting to a receiver on 127.0.0.1 (and one to a closed port), tested, with the attempts
+// shown. At desktop and phone width, and read-only for a viewer.
 import { type Page, expect, test } from "@playwright/test";
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -54,7 +55,17 @@ test.beforeAll(async ({ baseURL }) => {
     repository_id: made.repositoryId,
     inventory_id: made.inventoryId,
     overridable: ["limit"],
-    survey: [{ variable: "db", label: "Database", description: "", type: "text", required: true }],
+    survey: [
+      { variable: "db", label: "Database", description: "", type: "text", required: true },
+      // options from the inventory: the schedule form offers them as the launch dialog does
+      {
+        variable: "node",
+        label: "Node",
+        type: "choice",
+        required: false,
+        source: { kind: "inventory", pattern: "all" },
+      },
+    ],
   });
   templateId = template.id;
   await api.send("POST", url("keys"), {
@@ -129,6 +140,11 @@ test("a schedule: previewed in its zone and the viewer's, edited without losing 
   await expression.fill("61 2 * * 1,3,5");
   await pickOption(page, dialog.getByRole("textbox", { name: "Time zone" }), "Europe/Berlin");
   await dialog.getByRole("textbox", { name: /Database/ }).fill("ORCL");
+  const node = dialog.getByRole("textbox", { name: "Node" });
+  await expect(dialog).toContainText("Options from the inventory");
+  await node.click();
+  await page.getByRole("option", { name: "localhost", exact: true }).click();
+  await expect(node).toHaveValue("localhost");
   // the live preview says why while typing, before any save
   await expect(
     dialog.getByRole("alert").filter({ hasText: "is not a valid cron expression" }),
@@ -169,18 +185,18 @@ test("a schedule: previewed in its zone and the viewer's, edited without losing 
     "30 2 * * 1,3,5",
   );
   await expect(edit.getByRole("textbox", { name: /Database/ })).toHaveValue("ORCL");
+  await expect(edit.getByRole("textbox", { name: "Node" })).toHaveValue("localhost");
   await edit.getByRole("textbox", { name: "Description" }).fill("RMAN validate, Mon/Wed/Fri");
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(edit).toBeHidden();
   await expect(page.getByText("RMAN validate, Mon/Wed/Fri")).toBeVisible();
   await expect(page.getByText("30 2 * * 1,3,5", { exact: true })).toBeVisible();
   expect((await previewDays(page, 1)).every((day) => weekdays.has(day))).toBe(true);
-  const stored = await api.send<{ items: { expression: string; timezone: string }[] }>(
-    "GET",
-    `/api/v1/projects/${projectId}/schedules`,
-  );
-  expect(stored.items.map((s) => [s.expression, s.timezone])).toEqual([
-    ["30 2 * * 1,3,5", "Europe/Berlin"],
+  const stored = await api.send<{
+    items: { expression: string; timezone: string; launch: { survey: object } }[];
+  }>("GET", `/api/v1/projects/${projectId}/schedules`);
+  expect(stored.items.map((s) => [s.expression, s.timezone, s.launch.survey])).toEqual([
+    ["30 2 * * 1,3,5", "Europe/Berlin", { db: "ORCL", node: "localhost" }],
   ]);
 
   // the project's list: the schedule, its template, its next run

@@ -2,12 +2,13 @@
 // made in the editor (an approval, then a template run on success), drawn as it is typed,
 // launched, its Approve button disabled for the admin who launched it (the approval wants
 // someone else, by default), approved with a comment by an operator, ended successful, its
-// node's run linking back to the workflow run. A node's launch values set in the editor (the template launch dialog's fields:
-// limit, extra vars, survey answers, a secret one kept as "set"), a server refusal shown on the
-// node's field, and the values used by the node's run. Then the same on a phone: a node's
-// launch values changed, launched from the list, approved by its launcher (the approval lets
-// them), nothing wider than the screen. Plan and apply nodes made in the editor (the apply
-// node picks its plan node), the apply refused after a template edit, the refusal on its row.
+// node's run linking back to the workflow run. A node's launch values set in the editor (the
+// template launch dialog's fields: limit, extra vars, survey answers, a secret one kept as
+// "set", a question's options read from the inventory), a server refusal shown on the node's
+// field, and the values used by the node's run. Then the same on a phone: a node's launch
+// values changed, launched from the list, approved by its launcher (the approval lets them),
+// nothing wider than the screen. Plan and apply nodes made in the editor (the apply node picks
+// its plan node), the apply refused after a template edit, the refusal on its row.
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import {
   type AdminApi,
@@ -40,6 +41,14 @@ const DEPLOY = `- hosts: all
 const DEPLOY_SURVEY = [
   { variable: "release", label: "Release", type: "text", required: true },
   { variable: "db_password", label: "DB password", type: "password", required: false },
+  // its options from the inventory, offered in the node's dialog as in the launch dialog
+  {
+    variable: "target",
+    label: "Target",
+    type: "choice",
+    required: false,
+    source: { kind: "inventory", pattern: "all" },
+  },
 ];
 
 let projectId = 0;
@@ -211,6 +220,7 @@ test("a node's launch values: set in the editor, refused on its field, used by i
   await expect(dialog.getByRole("textbox", { name: "Tags" })).toHaveCount(0);
   await release.fill("v7");
   await dialog.getByLabel("DB password").fill("s3cret");
+  await pick(page, dialog.getByRole("textbox", { name: "Target" }), "localhost");
   await dialog.getByRole("textbox", { name: "Limit" }).fill("local*");
   await dialog.getByRole("textbox", { name: "Extra vars" }).fill("who: ops");
   await shots(page, "workflows-node-launch");
@@ -218,7 +228,7 @@ test("a node's launch values: set in the editor, refused on its field, used by i
   await expect(dialog).toBeHidden();
   await expect(step.getByRole("alert")).toHaveCount(0);
   await expect(step).toContainText(
-    "limit local* · extra vars: who · answers: release, db_password",
+    "limit local* · extra vars: who · answers: release, db_password, target",
   );
   await page.getByRole("button", { name: "Create workflow" }).click();
   await expect(page.getByRole("heading", { name: "configured" })).toBeVisible();
@@ -228,6 +238,7 @@ test("a node's launch values: set in the editor, refused on its field, used by i
   await saved.getByRole("button", { name: "Launch values of step-1" }).click();
   dialog = page.getByRole("dialog", { name: "Launch values of “step-1”" });
   await expect(dialog.getByRole("textbox", { name: /Release/ })).toHaveValue("v7");
+  await expect(dialog.getByRole("textbox", { name: "Target" })).toHaveValue("localhost");
   await expect(dialog.getByLabel("DB password")).toHaveValue("");
   await expect(dialog.getByText("Set (never shown); type to replace it")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
