@@ -300,9 +300,11 @@ test("a survey's options come from the inventory, follow an earlier answer, and 
   await shots(page, "launch-dialog-sourced-phone");
 });
 
-test("during a project's freeze the launch dialog and the dashboard say so; an override launches with a reason", async ({
+test("during a project's freeze of a label the launch dialog and the dashboard say so; an override launches with a reason", async ({
   page,
 }) => {
+  // the window freezes the templates labelled prod: greet is one
+  await bench.patch(bench.url(`templates/${greet}`), { labels: ["prod"] });
   const wallClock = (offsetHours: number) =>
     new Date(Date.now() + offsetHours * 3600_000).toISOString().slice(0, 16);
   // made on the project's Freezes page
@@ -313,13 +315,18 @@ test("during a project's freeze the launch dialog and the dashboard say so; an o
   await form.getByLabel("Starts").fill(wallClock(-1));
   await form.getByLabel("Ends").fill(wallClock(2));
   await form.getByRole("textbox", { name: "Time zone" }).fill("UTC");
+  await form.getByRole("textbox", { name: "Template labels" }).fill("Prod");
+  await form.getByRole("textbox", { name: "Template labels" }).press("Enter");
   await form.getByRole("button", { name: "Create window" }).click();
   await expect(form).toBeHidden();
-  await expect(page.getByRole("table", { name: "Freeze windows" })).toContainText("Change freeze");
+  const windows = page.getByRole("table", { name: "Freeze windows" });
+  await expect(windows).toContainText("Change freeze");
+  await expect(windows.getByRole("row", { name: /Change freeze/ })).toContainText("prod");
   await page.goto(`/projects/${bench.projectId}/templates`);
   await page.getByRole("button", { name: "Launch greet-launch" }).click();
   const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
   await expect(dialog.getByRole("alert")).toContainText("Frozen: “Change freeze” until");
+  await expect(dialog.getByRole("alert")).toContainText("labelled prod");
   await dialog.getByLabel("Password").fill("a secret");
   await dialog.getByRole("textbox", { name: "Override reason" }).fill("INC-42: the outage fix");
   await shots(page, "launch-dialog-freeze-override");

@@ -85,6 +85,8 @@ HOST_NAME_MAX = 255  # an inventory host name (run_hosts.host, project_hosts.nam
 HOST_METRICS_RUNS_MAX = 100  # runs in one answer of a host's metrics per run
 RUN_LABEL_MAX = 60  # a run's label ("TDE on", "baseline"): one short line
 RUN_NOTE_MAX = 2000  # a run's note: a few lines
+TEMPLATE_LABEL_MAX = 40  # a template's label ("prod", "db-tier"): a short slug
+TEMPLATE_LABELS_MAX = 20  # labels on one template, or named by one freeze window
 SEARCHED_VALUE_MAX = 200  # characters of a launch value kept searchable (longer: not searchable)
 RUN_VALUE_FILTERS_MAX = 5  # answer=/launch= filters in one runs list request
 TEMPLATE_STATS_RUNS_MAX = 200  # a template's last runs in its statistics
@@ -208,6 +210,17 @@ RunLabel = Annotated[
 ]
 RunNote = Annotated[
     str, Field(max_length=RUN_NOTE_MAX, pattern=rf"^[^\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]*$")
+]
+# a template's label, and the labels a freeze window freezes (``freezes``): lower-case letters,
+# digits, '.', '_' and '-', starting with a letter or digit; a list is kept sorted, each once
+TemplateLabel = Annotated[
+    str,
+    Field(min_length=1, max_length=TEMPLATE_LABEL_MAX, pattern=r"^[a-z0-9][a-z0-9._-]*$"),
+]
+TemplateLabels = Annotated[
+    list[TemplateLabel],
+    Field(max_length=TEMPLATE_LABELS_MAX),
+    AfterValidator(lambda labels: sorted(set(labels))),
 ]
 Line = Annotated[str, Field(max_length=LINE_MAX)]
 HostName = Annotated[str, Field(min_length=1, max_length=HOST_NAME_MAX)]

@@ -82,3 +82,26 @@ def test_project_windows_and_what_a_launch_meets(workbench: Workbench) -> None:
     gone = client.delete(workbench.url(f"freezes/{window['id']}"))
     assert gone.status_code == 204
     assert client.get(workbench.url(f"templates/{template}/freezes")).json()["active"] is None
+
+
+def test_a_labelled_window_meets_the_templates_carrying_its_label(workbench: Workbench) -> None:
+    client = workbench.client
+    template = workbench.template("ok.yml")
+    made = client.post(workbench.url("freezes"), json=_window(labels=["prod"]))
+    assert made.status_code == 201, made.text
+    assert made.json()["labels"] == ["prod"]
+    meets = workbench.url(f"templates/{template}/freezes")
+    assert client.get(meets).json()["active"] is None  # not labelled: not frozen
+    assert client.post(workbench.url("runs"), json={"template_id": template}).status_code == 201
+
+    labelled = client.patch(workbench.url(f"templates/{template}"), json={"labels": ["prod", "db"]})
+    assert labelled.status_code == 200, labelled.text
+    assert labelled.json()["labels"] == ["db", "prod"]
+    listed = client.get(workbench.url("templates"), params={"label": "prod"}).json()
+    assert [t["id"] for t in listed["items"]] == [template]
+    assert client.get(workbench.url("templates"), params={"label": "pro"}).json()["items"] == []
+    active = client.get(meets).json()["active"]
+    assert (active["name"], active["labels"]) == ("Year-end freeze", ["prod"])
+    assert [s["labels"] for s in client.get(f"{API}/freezes/now").json()] == [["prod"]]
+    frozen = client.post(workbench.url("runs"), json={"template_id": template})
+    assert_problem(frozen, 409, "frozen: 'Year-end freeze' until ")

@@ -247,3 +247,52 @@ def test_a_relaunch_during_a_freeze_is_refused_unless_overridden_with_a_reason(
     assert again.relaunch_of_id == first.id
     kept = db_session.scalars(select(FreezeOverride).where(FreezeOverride.run_id == again.id)).one()
     assert (kept.window_id, kept.reason) == (window.id, "INC-4712 rollback")
+
+
+@pytest.mark.parametrize("scope", ["instance", "project"])
+def test_a_labelled_window_freezes_only_the_templates_carrying_one_of_its_labels(
+    db_session: Session, scope: str
+) -> None:
+    project = services.project(db_session)
+    db = support_runs.template(db_session, project, "db", survey=[], labels=["db", "prod"])
+    web = support_runs.template(db_session, project, "web", survey=[], labels=["web"])
+    bare = support_runs.template(db_session, project, "bare", survey=[])
+    support.window(db_session, None if scope == "instance" else project, labels=["prod", "dmz"])
+    with pytest.raises(Frozen) as refused:
+        support.launch(db_session, project, db)
+    assert refused.value.message.startswith("frozen: 'Year-end freeze' until 20")
+    assert support.launch(db_session, project, web).id  # the controls: no label shared
+    assert support.launch(db_session, project, bare).id
+    assert [w.name for w in freezes.meeting(db_session, project.id, ["web"])] == []
+    assert [w.name for w in freezes.meeting(db_session, project.id, ["db"])] == []
+    assert [w.name for w in freezes.meeting(db_session, project.id, ["prod"])] == [
+        "Year-end freeze"
+    ]
+
+
+def test_a_window_without_labels_freezes_labelled_templates_too(db_session: Session) -> None:
+    project = services.project(db_session)
+    template = support_runs.template(db_session, project, "db", survey=[], labels=["db"])
+    support.window(db_session, project, labels=[])
+    with pytest.raises(Frozen):
+        support.launch(db_session, project, template)
+
+
+def test_labels_changed_later_take_effect_at_the_next_launch(db_session: Session) -> None:
+    project, template = _setup(db_session)
+    window = support.window(db_session, project, labels=["prod"])
+    assert support.launch(db_session, project, template).id  # not labelled yet
+    template.labels = ["prod"]
+    db_session.commit()
+    with pytest.raises(Frozen):
+        support.launch(db_session, project, template)
+    db_session.rollback()
+    admin = services.admin(db_session)
+    window = db_session.get_one(FreezeWindow, window.id)
+    freezes.update(db_session, admin, window, FreezeWindowUpdate(labels=["dmz", "db"]), utcnow())
+    assert window.labels == ["db", "dmz"]  # kept sorted
+    assert support.launch(db_session, project, template).id  # the window's labels moved away
+    record = db_session.scalars(
+        select(AuditRecord).where(AuditRecord.action == "freeze:update")
+    ).one()
+    assert record.changes["labels"] == [["prod"], ["db", "dmz"]]

@@ -1,6 +1,7 @@
 """Hostile freeze windows and overrides, each probe with its control: an expensive rule, a
 project owner reaching for the instance, another project's window, an offset smuggled into a
-wall-clock time, and an override by a credential that only runs."""
+wall-clock time, an override by a credential that only runs, and a launcher shedding a
+template's labels or a label that is no slug."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 from support import freezes as support
 from support import runs as support_runs
 from support import services
-from support.builders import assert_problem, make_project, member_client
+from support.builders import Workbench, assert_problem, make_project, member_client
 
 from steward.access.actor import Actor
 from steward.auth.models import TokenScope
@@ -102,3 +103,36 @@ def test_an_override_needs_more_than_a_run_token(db_session: Session, scope: Tok
             support.launch(db_session, project, template, token, reason="because")
     else:
         assert support.launch(db_session, project, template, token, reason="because").id
+
+
+LABEL_PROBES = ["Prod", "prod\u202e", 'pr"od', "../prod", "prod\n", "-prod", "x" * 41]
+
+
+def test_labels_come_from_the_template_and_are_slugs(workbench: Workbench) -> None:
+    client = workbench.client
+    template = workbench.template("ok.yml", labels=["prod"])
+    start = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)).replace(tzinfo=None, microsecond=0)
+    body = {"name": "prod freeze", "starts_local": start.isoformat()}
+    body["ends_local"] = (start + dt.timedelta(hours=2)).isoformat()
+    for label in LABEL_PROBES:
+        refused = client.post(workbench.url("freezes"), json={**body, "labels": [label]})
+        assert_problem(refused, 422, "labels.0")
+        renamed = client.patch(workbench.url(f"templates/{template}"), json={"labels": [label]})
+        assert_problem(renamed, 422, "labels.0")
+        listed = client.get(workbench.url("templates"), params={"label": label})
+        assert_problem(listed, 422, "label")
+    too_many = [f"l{i}" for i in range(21)]
+    assert_problem(
+        client.patch(workbench.url(f"templates/{template}"), json={"labels": too_many}),
+        422,
+        "labels",
+    )
+    made = client.post(workbench.url("freezes"), json={**body, "labels": ["prod"]})  # the control
+    assert made.status_code == 201, made.text
+
+    runs = workbench.url("runs")
+    for shed in ([], ["web"]):  # a launch may not say which labels its template carries
+        shedding = client.post(runs, json={"template_id": template, "labels": shed})
+        assert_problem(shedding, 422, "labels")
+    frozen = client.post(runs, json={"template_id": template})  # the control: it is frozen
+    assert_problem(frozen, 409, "frozen: 'prod freeze' until ")

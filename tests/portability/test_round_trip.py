@@ -97,6 +97,7 @@ def test_export_import_export_gives_the_same_document_and_a_template_runs(
     assert "node 'deploy': db_password" in release["reason"]
     deploy = next(n for n in first["workflows"][0]["nodes"] if n["key"] == "deploy")
     assert deploy["template"] == "full"  # by name, never by id
+    assert next(t for t in first["templates"] if t["name"] == "full")["labels"] == ["db", "prod"]
     assert deploy["launch"] == {
         "limit": "localhost",
         "inventory": "localhost",

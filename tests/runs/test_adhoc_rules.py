@@ -246,6 +246,8 @@ def test_an_adhoc_command_during_a_freeze_is_refused_like_a_template(db_session:
     project = services.project(db_session)
     inventory = _inventory(db_session, project)
     assert _launch(db_session, project, inventory.id, module="ping").id  # the control
+    support_freezes.window(db_session, project, "prod only", labels=["prod"])
+    assert _launch(db_session, project, inventory.id, module="ping").id  # no template labels
     support_freezes.window(db_session, project)
     with pytest.raises(Frozen) as refused:
         _launch(db_session, project, inventory.id, module="ping")

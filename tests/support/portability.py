@@ -168,6 +168,7 @@ def full_project(client: TestClient, tmp_path: Path, name: str = "source") -> di
             "overridable": ["limit", "extra_vars", "inventory_id"],
             "survey": SURVEY,
             "install_requirements": False,
+            "labels": ["prod", "db"],
         },
     )["id"]
     # on a private git repository: saved although it cannot be checked out now (as on create),

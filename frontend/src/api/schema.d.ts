@@ -3071,8 +3071,9 @@ export interface paths {
     };
     /**
      * Template Freezes
-     * @description What a launch of the template meets now: the freeze holding (a launch needs
-     *     freeze:override and a reason) and the next one to start within 14 days.
+     * @description What a launch of the template meets now (windows without labels, and those naming one
+     *     of the template's labels): the freeze holding (a launch needs freeze:override and a
+     *     reason) and the next one to start within 14 days.
      */
     get: operations["template_freezes_api_v1_projects__project_id__templates__template_id__freezes_get"];
     put?: never;
@@ -4237,6 +4238,11 @@ export interface components {
       /** Name */
       name: string;
       /**
+       * Labels
+       * @description template labels: empty freezes every launch of its scope; else only launches of templates carrying at least one of them (not ad-hoc commands)
+       */
+      labels: string[];
+      /**
        * Starts At
        * Format: date-time
        */
@@ -4289,6 +4295,11 @@ export interface components {
        * @description one RFC 5545 RRULE line repeating the window (FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=20); empty: once
        */
       rrule?: string | null;
+      /**
+       * Labels
+       * @description template labels: empty freezes every launch of its scope; else only launches of templates carrying at least one of them (not ad-hoc commands)
+       */
+      labels?: string[];
     };
     /** FreezeWindowRead */
     FreezeWindowRead: {
@@ -4315,6 +4326,11 @@ export interface components {
       timezone: string;
       /** Rrule */
       rrule: string;
+      /**
+       * Labels
+       * @description template labels: empty freezes every launch of its scope; else only launches of templates carrying at least one of them (not ad-hoc commands)
+       */
+      labels: string[];
       /** @description the occurrence now */
       active?: components["schemas"]["OccurrenceRead"] | null;
       /** @description the next one to start */
@@ -4356,6 +4372,11 @@ export interface components {
        * @description one RFC 5545 RRULE line repeating the window (FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=20); empty: once
        */
       rrule?: string | null;
+      /**
+       * Labels
+       * @description template labels: empty freezes every launch of its scope; else only launches of templates carrying at least one of them (not ad-hoc commands)
+       */
+      labels?: string[] | null;
     };
     /**
      * GalaxyServerCreate
@@ -8185,6 +8206,11 @@ export interface components {
        * @default off
        */
       preflight: components["schemas"]["Preflight"];
+      /**
+       * Labels
+       * @description short slugs ("prod", "db"): a freeze window with labels freezes the templates carrying at least one of them
+       */
+      labels?: string[];
     };
     /** TemplateDriftRead */
     TemplateDriftRead: {
@@ -8323,6 +8349,11 @@ export interface components {
       /** @description before ansible-playbook starts, check the run's target hosts on the port Ansible uses: off; check (the failing hosts are recorded on the run); skip_unreachable (and left out of the run; when every host fails, the run fails) */
       preflight: components["schemas"]["Preflight"];
       /**
+       * Labels
+       * @description short slugs ("prod", "db"): a freeze window with labels freezes the templates carrying at least one of them
+       */
+      labels: string[];
+      /**
        * Created At
        * Format: date-time
        */
@@ -8446,6 +8477,11 @@ export interface components {
       plan_approval?: boolean | null;
       /** @description before ansible-playbook starts, check the run's target hosts on the port Ansible uses: off; check (the failing hosts are recorded on the run); skip_unreachable (and left out of the run; when every host fails, the run fails) */
       preflight?: components["schemas"]["Preflight"] | null;
+      /**
+       * Labels
+       * @description short slugs ("prod", "db"): a freeze window with labels freezes the templates carrying at least one of them
+       */
+      labels?: string[] | null;
     };
     /**
      * TestDelivery
@@ -15670,6 +15706,8 @@ export interface operations {
       query?: {
         limit?: number;
         offset?: number;
+        /** @description only those carrying it */
+        label?: string | null;
       };
       header?: never;
       path: {

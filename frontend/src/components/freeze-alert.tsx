@@ -13,6 +13,10 @@ export function FreezeAlert({
   children?: React.ReactNode;
 }) {
   const where = standing.scope === "instance" ? "every project" : "this project";
+  // a window with labels freezes only the templates carrying one of them
+  const labels = standing.labels.join(", ");
+  const runs = labels ? `No run of a template labelled ${labels}` : "No run";
+  const launches = labels ? `launches of templates labelled ${labels}` : "launches";
   return (
     <Alert
       color={active ? "red" : "yellow"}
@@ -25,8 +29,8 @@ export function FreezeAlert({
     >
       <Text size="sm">
         {active
-          ? `No run may start in ${where} until ${standing.shown_end} (the window's own clock).`
-          : `Until ${formatDateTime(standing.ends_at)}, launches in ${where} will be refused.`}
+          ? `${runs} may start in ${where} until ${standing.shown_end} (the window's own clock).`
+          : `Until ${formatDateTime(standing.ends_at)}, ${launches} in ${where} will be refused.`}
       </Text>
       {children}
     </Alert>

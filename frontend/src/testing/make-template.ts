@@ -49,6 +49,7 @@ export function makeTemplate(overrides: Partial<Template> = {}): Template {
     install_requirements: false,
     ansible_venv: "",
     launch_var_exceptions: [],
+    labels: [],
     plans_allowed: false,
     plan_approval: false,
     use_fact_cache: false,

@@ -4,16 +4,19 @@ overrode one.
 A window is a wall-clock span in an IANA zone (``starts_local`` up to ``ends_local``, end
 exclusive), repeated by an optional RFC 5545 RRULE whose first occurrence is that span. It
 covers the whole instance (``project_id`` None, kept by admins) or one project (kept by who may
-edit the project). ``freezes.windows`` computes where a moment stands; the launch gate
-(``runs.service.launch``) asks ``freezes.service.check_launch``.
+edit the project); with ``labels``, only the launches of templates carrying at least one of
+them (an ad-hoc command has none). ``freezes.windows`` computes where a moment stands; the
+launch gate (``runs.service.launch``) asks ``freezes.service.check_launch``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import enum
+from collections.abc import Collection
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from steward.db import Base, utcnow
@@ -39,12 +42,21 @@ class FreezeWindow(Base):
     ends_local: Mapped[dt.datetime] = mapped_column(DateTime(timezone=False))  # exclusive
     timezone: Mapped[str] = mapped_column(String(64))
     rrule: Mapped[str] = mapped_column(Text, default="")  # "" : once
+    # template labels, sorted: [] freezes every launch of its scope, else only templates
+    # carrying at least one of them
+    labels: Mapped[list[Any]] = mapped_column(JSON, default=list, server_default="[]")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     @property
     def scope(self) -> FreezeScope:
         return FreezeScope.INSTANCE if self.project_id is None else FreezeScope.PROJECT
+
+    def covers(self, labels: Collection[str]) -> bool:
+        """Whether it freezes a launch of a template carrying ``labels`` (an ad-hoc
+        command's: none) in its scope: always without labels of its own, else when one is
+        shared."""
+        return not self.labels or not set(self.labels).isdisjoint(labels)
 
 
 class FreezeOverride(Base):

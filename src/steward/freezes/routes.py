@@ -113,9 +113,12 @@ def delete_project_freeze(
 def template_freezes(
     template: ViewedTemplate, rights: AccessDep, session: SessionDep
 ) -> ActiveFreezes:
-    """What a launch of the template meets now: the freeze holding (a launch needs
-    freeze:override and a reason) and the next one to start within 14 days."""
-    found = service.now_for(service.applicable(session, [template.project_id]), utcnow())
+    """What a launch of the template meets now (windows without labels, and those naming one
+    of the template's labels): the freeze holding (a launch needs freeze:override and a
+    reason) and the next one to start within 14 days."""
+    found = service.now_for(
+        service.meeting(session, template.project_id, template.labels), utcnow()
+    )
     return ActiveFreezes(
         active=found.active.standing(active=True) if found.active else None,
         coming=found.coming.standing(active=False) if found.coming else None,

@@ -4,7 +4,7 @@ import datetime as dt
 
 from pydantic import Field
 
-from steward.bounds import Description, Name, ScheduleExpression, TimeZoneName
+from steward.bounds import Description, Name, ScheduleExpression, TemplateLabels, TimeZoneName
 from steward.freezes.models import FreezeScope
 from steward.schemas import RequestModel, ResponseModel, UpdateModel
 
@@ -15,6 +15,11 @@ RRULE_DOC = (
     " empty: once"
 )
 
+LABELS_DOC = (
+    "template labels: empty freezes every launch of its scope; else only launches of templates"
+    " carrying at least one of them (not ad-hoc commands)"
+)
+
 
 class FreezeWindowCreate(RequestModel):
     name: Name
@@ -23,6 +28,7 @@ class FreezeWindowCreate(RequestModel):
     ends_local: dt.datetime = Field(description=ENDS_DOC)
     timezone: TimeZoneName = "UTC"
     rrule: ScheduleExpression | None = Field(default=None, description=RRULE_DOC)
+    labels: TemplateLabels = Field(default_factory=list, description=LABELS_DOC)
 
 
 class FreezeWindowUpdate(UpdateModel):
@@ -34,6 +40,7 @@ class FreezeWindowUpdate(UpdateModel):
     ends_local: dt.datetime | None = Field(default=None, description=ENDS_DOC)
     timezone: TimeZoneName | None = None
     rrule: ScheduleExpression | None = Field(default=None, description=RRULE_DOC)
+    labels: TemplateLabels | None = Field(default=None, description=LABELS_DOC)
 
     NULLABLE = frozenset({"rrule"})  # null: once
 
@@ -53,6 +60,7 @@ class FreezeWindowRead(ResponseModel):
     ends_local: dt.datetime
     timezone: str
     rrule: str
+    labels: list[str] = Field(description=LABELS_DOC)
     active: OccurrenceRead | None = Field(default=None, description="the occurrence now")
     coming: OccurrenceRead | None = Field(default=None, description="the next one to start")
     created_at: dt.datetime
@@ -66,6 +74,7 @@ class FreezeStanding(ResponseModel):
     scope: FreezeScope
     project_id: int | None
     name: str
+    labels: list[str] = Field(description=LABELS_DOC)
     starts_at: dt.datetime
     ends_at: dt.datetime = Field(description="exclusive")
     shown_end: str = Field(description="its end on the window's own clock")

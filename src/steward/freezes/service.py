@@ -1,12 +1,13 @@
 """Freeze windows: kept by admins (the instance's) and by who may edit a project (its own);
 asked by the launch gate (``check_launch``: a ``Frozen`` 409 naming the window and its end, or
-an override by who holds ``freeze:override``, with a reason: audited and notified)."""
+an override by who holds ``freeze:override``, with a reason: audited and notified). A window
+with labels freezes only the templates carrying one of them (``FreezeWindow.covers``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -31,7 +32,7 @@ from steward.projects.models import Project
 from steward.runs.models import Run
 from steward.schedules import recurrence
 
-FIELDS = ("name", "description", "starts_local", "ends_local", "timezone", "rrule")
+FIELDS = ("name", "description", "starts_local", "ends_local", "timezone", "rrule", "labels")
 REASON_FIELD = "freeze_override_reason"
 COMING_WITHIN = dt.timedelta(days=14)  # a window starting later is not "coming" yet
 
@@ -67,6 +68,7 @@ def create(
         ends_local=_local(body.ends_local, "ends_local"),
         timezone=body.timezone,
         rrule=(body.rrule or "").strip(),
+        labels=body.labels,
     )
     windows.check(rule_of(window), now)
     return audit.commit_created(
@@ -153,6 +155,7 @@ def read(window: FreezeWindow, now: dt.datetime) -> FreezeWindowRead:
         ends_local=window.ends_local,
         timezone=window.timezone,
         rrule=window.rrule,
+        labels=window.labels,
         active=_occurrence(where.active),
         coming=_occurrence(where.coming),
         created_at=window.created_at,
@@ -177,6 +180,7 @@ class Found:
             scope=self.window.scope,
             project_id=self.window.project_id,
             name=self.window.name,
+            labels=self.window.labels,
             starts_at=self.occurrence.starts_at,
             ends_at=self.occurrence.ends_at,
             shown_end=self.shown_end(),
@@ -203,6 +207,13 @@ def applicable(session: Session, project_ids: Sequence[int]) -> list[FreezeWindo
             .order_by(FreezeWindow.id)
         )
     )
+
+
+def meeting(session: Session, project_id: int, labels: Collection[str]) -> list[FreezeWindow]:
+    """The windows a launch in project ``project_id`` meets: the instance's and the
+    project's, those with labels only when the template carries one (``labels``: its own,
+    read from the template; an ad-hoc command has none)."""
+    return [window for window in applicable(session, [project_id]) if window.covers(labels)]
 
 
 def now_for(rows: Sequence[FreezeWindow], now: dt.datetime) -> Now:
@@ -241,14 +252,17 @@ def check_launch(
     rights: ProjectAccess,
     reason: str | None,
     now: dt.datetime,
+    *,
+    labels: Collection[str],
 ) -> Override | None:
     """The gate's question (``runs.service.launch``, templates and ad-hoc commands alike): None
-    outside every freeze of the caller's project and the instance; during one, a ``Frozen``
+    outside every freeze of the caller's project and the instance that covers ``labels`` (the
+    template's own; none for an ad-hoc command); during one, a ``Frozen``
     409 naming the window and its end unless ``reason`` is given, when the caller needs
     ``freeze:override`` (403) and a reason that says something (422 on
     ``freeze_override_reason``). A window that cannot be evaluated freezes (a freeze that fails
     open is no freeze)."""
-    found = now_for(applicable(session, [rights.project.id]), now)
+    found = now_for(meeting(session, rights.project.id, labels), now)
     if found.broken:
         window, why = found.broken[0]
         raise Frozen(

@@ -130,24 +130,33 @@ def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunP
     return limited
 
 
+def _freeze(
+    session: Session, request: Launch, *, labels: Collection[str]
+) -> freezes.Override | None:
+    """The freeze a launch meets now, for ``labels``: the template's own (never anything the
+    request says), none for an ad-hoc command."""
+    return freezes.check_launch(
+        session, request.rights, request.freeze_override_reason, utcnow(), labels=labels
+    )
+
+
 def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQueue) -> Run:
     """The launch gate: every run starts here (API, console, CLI, relaunch, schedule,
     webhook, workflow node). The asker's rights must allow run:launch on the template (404
     when they cannot see it, 403 naming the permission otherwise); no freeze window may hold
-    now unless the asker overrides it (``freezes.service.check_launch``); the overrides are
-    checked by ``resolve_launch``.
+    now for the template's labels (none for an ad-hoc command) unless the asker overrides it
+    (``freezes.service.check_launch``); the overrides are checked by ``resolve_launch``.
 
     The run is added in the caller's transaction, which the caller commits: the run is handed
     to ``queue`` once it does (``runs.handoff``), never if it rolls back."""
     actor, trigger, project = request.actor, request.trigger, request.rights.project
-    override = freezes.check_launch(
-        session, request.rights, request.freeze_override_reason, utcnow()
-    )
     if request.adhoc is not None:  # adhoc:run, the module allow-list, the keys (``runs.adhoc``)
         template, secrets = None, {}
+        override = _freeze(session, request, labels=())
         params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
     else:
         template = launchable(session, request.rights, request.template_id or 0)
+        override = _freeze(session, request, labels=template.labels)
         resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
         kind_params = _for_kind(template, request.kind, resolved.params)
         params, secrets = scoped(request.rights, template, kind_params), resolved.secrets

@@ -3,7 +3,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from sqlalchemy import Column, ForeignKey, String, Table, false
+from sqlalchemy import JSON, Column, ForeignKey, String, Table, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from steward.db import Base
@@ -79,6 +79,8 @@ class Template(ProjectScoped):
     # variables Ansible reads as settings that launch values may set all the same, by name
     # (templates.reserved); only template writers set it
     launch_var_exceptions: Mapped[list[Any]] = mapped_column(default=list)
+    # short slugs, sorted ("db", "prod"): what freeze windows with labels freeze (``freezes``)
+    labels: Mapped[list[Any]] = mapped_column(JSON, default=list, server_default="[]")
 
     # referenced objects, for their names in reads; templates.service loads them with joins
     repository: Mapped[Repository] = relationship()

@@ -16,6 +16,7 @@ from steward.api.deps import (
     TemplateWrite,
     ViewedTemplate,
 )
+from steward.bounds import TemplateLabel
 from steward.execution.ansible import venvs
 from steward.schemas import Page, PageParams
 from steward.templates import service
@@ -59,7 +60,10 @@ def _read(template: Template, rights: ProjectAccess, session: Session) -> Templa
 
 @router.get("")
 def list_templates(
-    rights: AccessDep, session: SessionDep, page: Annotated[PageParams, Query()]
+    rights: AccessDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Query()],
+    label: Annotated[TemplateLabel | None, Query(description="only those carrying it")] = None,
 ) -> Page[TemplateRead]:
     """The templates the caller may see: all of them with a project role, else those granted."""
     rows, total = service.list_for_project(
@@ -68,6 +72,7 @@ def list_templates(
         limit=page.limit,
         offset=page.offset,
         only=rights.templates_allowing(Action.TEMPLATE_VIEW),
+        label=label,
     )
     items = [_read(t, rights, session) for t in rows]
     return Page.of(items, total, page)

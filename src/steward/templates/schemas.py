@@ -14,6 +14,7 @@ from steward.bounds import (
     Id,
     Name,
     PathText,
+    TemplateLabels,
     TimeoutSeconds,
     Verbosity,
 )
@@ -82,6 +83,10 @@ PLAN_APPROVAL_DOC = (
     "its plans need the approval of someone other than their launcher (permission"
     " 'plan:approve') before they are applied"
 )
+LABELS_DOC = (
+    'short slugs ("prod", "db"): a freeze window with labels freezes the templates carrying at'
+    " least one of them"
+)
 PREFLIGHT_DOC = (
     "before ansible-playbook starts, check the run's target hosts on the port Ansible uses:"
     " off; check (the failing hosts are recorded on the run); skip_unreachable (and left out"
@@ -148,6 +153,7 @@ class TemplateCreate(RequestModel):
     use_fact_cache: bool = Field(default=False, description=FACT_CACHE_DOC)
     plan_approval: bool = Field(default=False, description=PLAN_APPROVAL_DOC)
     preflight: Preflight = Field(default=Preflight.OFF, description=PREFLIGHT_DOC)
+    labels: TemplateLabels = Field(default_factory=list, description=LABELS_DOC)
 
 
 class TemplateUpdate(NamedUpdate, RunOptionChanges):
@@ -171,6 +177,7 @@ class TemplateUpdate(NamedUpdate, RunOptionChanges):
     use_fact_cache: bool | None = Field(default=None, description=FACT_CACHE_DOC)
     plan_approval: bool | None = Field(default=None, description=PLAN_APPROVAL_DOC)
     preflight: Preflight | None = Field(default=None, description=PREFLIGHT_DOC)
+    labels: TemplateLabels | None = Field(default=None, description=LABELS_DOC)
 
     NULLABLE = frozenset(
         {"environment_id", "ssh_key_id", "become_key_id", "forks", "timeout_seconds"}
@@ -220,6 +227,7 @@ class TemplateRead(ResponseModel):
     use_fact_cache: bool = Field(description=FACT_CACHE_DOC)
     plan_approval: bool = Field(description=PLAN_APPROVAL_DOC)
     preflight: Preflight = Field(description=PREFLIGHT_DOC)
+    labels: list[str] = Field(description=LABELS_DOC)
     created_at: dt.datetime
     updated_at: dt.datetime
     permissions: list[str] = Field(

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, String, cast
 from sqlalchemy.orm import Session, joinedload
 
 from steward.access.actor import Actor
@@ -53,7 +53,7 @@ AUDITED_FIELDS = (
     "check_mode", "diff_mode", "verbosity", "forks", "timeout_seconds", "overridable", "survey",
     "install_requirements", "ansible_venv", "runner_group_id", "launch_var_exceptions",
     "plans_allowed", "plan_approval", "use_fact_cache",
-    "preflight",
+    "preflight", "labels",
 )  # fmt: skip
 # what decides which survey variables launch values may set
 LAUNCH_VAR_FIELDS = frozenset({"survey", "launch_var_exceptions", "ansible_venv"})
@@ -68,6 +68,14 @@ def _visible(only: Collection[int] | None) -> list[ColumnElement[bool]]:
     return [] if only is None else [Template.id.in_(list(only))]
 
 
+def _labelled(label: str | None) -> list[ColumnElement[bool]]:
+    """Templates carrying ``label`` (a ``TemplateLabel``: no quote or backslash, so its JSON
+    string is found as written in the stored list, on SQLite and PostgreSQL alike)."""
+    if label is None:
+        return []
+    return [cast(Template.labels, String).contains(f'"{label}"', autoescape=True)]
+
+
 def list_for_project(
     session: Session,
     project: Project,
@@ -75,13 +83,16 @@ def list_for_project(
     limit: int,
     offset: int,
     only: Collection[int] | None = None,
+    label: str | None = None,
 ) -> tuple[list[Template], int]:
-    """By name; ``only``: the ids the caller may see (None: all, policy.templates_allowing)."""
+    """By name; ``only``: the ids the caller may see (None: all, policy.templates_allowing);
+    ``label``: only those carrying it."""
     return scoped.list_in_project(
         session,
         Template,
         project,
         *_visible(only),
+        *_labelled(label),
         limit=limit,
         offset=offset,
         options=WITH_REFERENCES,

@@ -16,6 +16,7 @@ import { idParam } from "@/lib/id-param";
 import { paths } from "@/lib/paths";
 import { PROJECT_ACTIONS, can } from "@/lib/permissions";
 import { QueryState } from "@/components/query-state";
+import { LabelBadges } from "@/components/labels";
 
 const TABS = ["schedules", "webhooks", "notifications", "runs"] as const;
 type Tab = (typeof TABS)[number];
@@ -70,6 +71,7 @@ function TemplatePage({ templateId }: { templateId: number }) {
                   · {t.repository.name} · {t.inventory.name}
                 </Text>
                 {t.description && <Text size="sm">{t.description}</Text>}
+                <LabelBadges labels={t.labels} />
               </Stack>
               {(mayRun || mayWrite) && (
                 <Group gap="xs">

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Stack, Table, Text, TextInput } from "@mantine/co
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { FormModal } from "@/components/form-modal";
+import { LabelBadges, LabelsInput } from "@/components/labels";
 import { QueryState } from "@/components/query-state";
 import {
   type FreezeWindow,
@@ -32,6 +33,7 @@ function NewWindow({ projectId, onClose }: { projectId?: number; onClose: () => 
       ends_local: "",
       timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
       rrule: "",
+      labels: [],
     },
   });
   const serverErrors = useServerErrors(form);
@@ -73,6 +75,12 @@ function NewWindow({ projectId, onClose }: { projectId?: number; onClose: () => 
         description="empty: once"
         {...form.getInputProps("rrule")}
       />
+      <LabelsInput
+        label="Template labels"
+        description="empty: every launch; else only templates carrying one of them"
+        placeholder="prod, db…"
+        {...form.getInputProps("labels")}
+      />
     </FormModal>
   );
 }
@@ -102,6 +110,7 @@ export function FreezesPanel({ projectId, canWrite }: { projectId?: number; canW
                     <Table.Th>Name</Table.Th>
                     <Table.Th>First</Table.Th>
                     <Table.Th>Repeats</Table.Th>
+                    <Table.Th>Freezes</Table.Th>
                     <Table.Th>Now</Table.Th>
                     {canWrite && <Table.Th />}
                   </Table.Tr>
@@ -115,6 +124,13 @@ export function FreezesPanel({ projectId, canWrite }: { projectId?: number; canW
                         {w.timezone})
                       </Table.Td>
                       <Table.Td>{w.rrule || "once"}</Table.Td>
+                      <Table.Td>
+                        {w.labels.length === 0 ? (
+                          <Text size="sm">every launch</Text>
+                        ) : (
+                          <LabelBadges labels={w.labels} />
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <Standing window={w} />
                       </Table.Td>

@@ -20,6 +20,7 @@ import { type ReactNode, useState } from "react";
 import type { Schemas } from "@/api/client";
 import { ExtraVarsInput } from "@/components/extra-vars-input";
 import { FormModal } from "@/components/form-modal";
+import { LabelsInput } from "@/components/labels";
 import { FieldHelp } from "@/components/new-in-place";
 import {
   useEnvironmentOptions,
@@ -210,6 +211,12 @@ export function TemplateFormModal({
               />
             </SimpleGrid>
             <TextInput label="Description" {...form.getInputProps("description")} />
+            <LabelsInput
+              label="Labels"
+              description="Freeze windows with labels freeze the templates carrying one of them"
+              placeholder="prod, db…"
+              {...form.getInputProps("labels")}
+            />
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <Select
                 label="Repository"

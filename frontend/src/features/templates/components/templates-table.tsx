@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { LabelBadges } from "@/components/labels";
 import { type Column, PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
@@ -84,6 +85,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
           <Text size="xs" c="dimmed" lineClamp={1}>
             {template.description}
           </Text>
+          <LabelBadges labels={template.labels} />
         </Stack>
       ),
     },

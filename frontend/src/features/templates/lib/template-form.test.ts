@@ -87,6 +87,13 @@ describe("template form", () => {
     expect(body.survey?.[0]).toEqual(template.survey[0]);
   });
 
+  it("keeps a template's labels, sending what is typed as slugs", () => {
+    const stored = toTemplateValues(makeTemplate({ labels: ["db", "prod"] }));
+    expect(stored.labels).toEqual(["db", "prod"]);
+    expect(toTemplateBody({ ...stored, labels: ["Web", "db"] }, {}).labels).toEqual(["db", "web"]);
+    expect(toTemplateBody(toTemplateValues(null), {}).labels).toEqual([]);
+  });
+
   it("installs requirements with the server's Ansible unless the template says otherwise", () => {
     const fresh = toTemplateValues(null);
     expect([fresh.install_requirements, fresh.ansible_venv]).toEqual([true, ""]);

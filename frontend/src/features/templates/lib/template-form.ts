@@ -1,5 +1,6 @@
 import type { Schemas } from "@/api/client";
 import { extraVarsText } from "@/lib/extra-vars";
+import { labelNames } from "@/lib/labels";
 import type { RunOptionValues } from "@/lib/launch-form";
 import {
   type QuestionValues,
@@ -30,6 +31,8 @@ export const OVERRIDABLE: { value: Overridable; label: string }[] = [
 export interface TemplateFormValues extends RunOptionValues {
   name: string;
   description: string;
+  /** slugs a freeze window may name to freeze it */
+  labels: string[];
   playbook: string;
   repository_id: string;
   inventory_id: string;
@@ -117,6 +120,7 @@ export function toTemplateValues(t: Template | null): TemplateFormValues {
   return {
     name: t?.name ?? "",
     description: t?.description ?? "",
+    labels: t?.labels ?? [],
     playbook: t?.playbook ?? "",
     repository_id: id(t?.repository_id),
     inventory_id: id(t?.inventory_id),
@@ -154,6 +158,7 @@ export function toTemplateBody(
   return {
     name: v.name,
     description: v.description,
+    labels: labelNames(v.labels),
     playbook: v.playbook,
     // 0 is no id: the server names the field in its answer
     repository_id: ref(v.repository_id) ?? 0,
