@@ -9,6 +9,7 @@ export function makeStanding(active: boolean): Schemas["FreezeStanding"] {
     scope: "project",
     project_id: 1,
     name: "Change freeze",
+    labels: [],
     starts_at: "2026-12-20T00:00:00Z",
     ends_at: "2027-01-03T00:00:00Z",
     shown_end: "2027-01-03 00:00 UTC",
