@@ -23,7 +23,8 @@ from steward.api.deps import (
     RuntimeDep,
     SessionDep,
     ViewedTemplate,
-    project_object,
+    edited_object,
+    viewed_object,
 )
 from steward.errors import PermissionDenied
 from steward.notifications import service
@@ -49,12 +50,8 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["notifications"])
 DESTINATIONS = "/notification-destinations"
 SUBSCRIPTIONS = "/notification-subscriptions"
 
-ViewedDestination = Annotated[
-    Destination, Depends(project_object(Destination, "destination", Action.RESOURCE_VIEW))
-]
-EditedDestination = Annotated[
-    Destination, Depends(project_object(Destination, "destination", Action.RESOURCE_WRITE))
-]
+ViewedDestination = Annotated[Destination, viewed_object(Destination, "destination")]
+EditedDestination = Annotated[Destination, edited_object(Destination, "destination")]
 
 
 @router.get(DESTINATIONS)

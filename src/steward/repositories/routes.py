@@ -4,10 +4,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 from sqlalchemy.orm import Session
 
-from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     ReachDep,
@@ -15,7 +14,8 @@ from steward.api.deps import (
     ResourceWrite,
     RootsDep,
     SessionDep,
-    project_object,
+    edited_object,
+    viewed_object,
 )
 from steward.repositories import playbooks, service
 from steward.repositories.models import Repository
@@ -37,12 +37,8 @@ def _read(session: Session, repository: Repository, roots: Sequence[Path]) -> Re
     return RepositoryRead.model_validate(repository).model_copy(update={"local_problem": problem})
 
 
-ViewedRepository = Annotated[
-    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_VIEW))
-]
-EditedRepository = Annotated[
-    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_WRITE))
-]
+ViewedRepository = Annotated[Repository, viewed_object(Repository, "repository")]
+EditedRepository = Annotated[Repository, edited_object(Repository, "repository")]
 
 
 @router.get("")
