@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
@@ -84,6 +84,20 @@ def insert_of(session: Session) -> Any:
     """The dialect's ``insert`` (with ``on_conflict_do_update``/``_nothing``): an upsert is
     written once per dialect, both spell it alike."""
     return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+
+
+def upsert(
+    session: Session,
+    model: type[Base],
+    rows: list[dict[str, Any]],
+    key: list[InstrumentedAttribute[Any]],
+    changes: Callable[[Any], dict[str, Any]],
+) -> None:
+    """Insert ``rows``; a row whose ``key`` a stored one has already updates that one with
+    ``changes(new)`` instead (``new``: the columns of the row given)."""
+    statement = insert_of(session)(model)
+    update = statement.on_conflict_do_update(index_elements=key, set_=changes(statement.excluded))
+    session.execute(update, rows)
 
 
 def icontains(column: SQLColumnExpression[str], text: str) -> ColumnElement[bool]:

@@ -48,6 +48,16 @@ class ResponseModel(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
 
+class ScopedRead(ResponseModel):
+    """An object of a project as read (``projects.scoped.ProjectScoped``): what they all show
+    first."""
+
+    id: int
+    project_id: int
+    name: str
+    description: str
+
+
 class Page[T](BaseModel):
     items: list[T]
     total: int

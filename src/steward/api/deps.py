@@ -6,7 +6,7 @@ import dataclasses
 import pathlib
 import secrets
 from collections.abc import AsyncIterator, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -247,6 +247,16 @@ def project_object[M: ProjectScoped](model: type[M], what: str, action: Action) 
         return get_in_project(session, model, rights.project, object_id, what)
 
     return load
+
+
+def viewed_object[M: ProjectScoped](model: type[M], what: str) -> Any:
+    """``Depends`` on the ``{<what>_id}`` object of the project, resource:view checked."""
+    return Depends(project_object(model, what, Action.RESOURCE_VIEW))
+
+
+def edited_object[M: ProjectScoped](model: type[M], what: str) -> Any:
+    """``Depends`` on the ``{<what>_id}`` object of the project, resource:write checked."""
+    return Depends(project_object(model, what, Action.RESOURCE_WRITE))
 
 
 ProjectView = Annotated[Project, Depends(project_access(Action.PROJECT_VIEW))]

@@ -2,10 +2,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 
-from steward.access.policy import Action
-from steward.api.deps import ActorDep, ResourceView, ResourceWrite, SessionDep, project_object
+from steward.api.deps import (
+    ActorDep,
+    ResourceView,
+    ResourceWrite,
+    SessionDep,
+    edited_object,
+    viewed_object,
+)
 from steward.environments import service
 from steward.environments.models import Environment
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
@@ -14,12 +20,8 @@ from steward.schemas import Page, PageParams
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
 
 
-ViewedEnvironment = Annotated[
-    Environment, Depends(project_object(Environment, "environment", Action.RESOURCE_VIEW))
-]
-EditedEnvironment = Annotated[
-    Environment, Depends(project_object(Environment, "environment", Action.RESOURCE_WRITE))
-]
+ViewedEnvironment = Annotated[Environment, viewed_object(Environment, "environment")]
+EditedEnvironment = Annotated[Environment, edited_object(Environment, "environment")]
 
 
 @router.get("")

@@ -16,7 +16,7 @@ from steward.bounds import (
     Name,
 )
 from steward.environments.models import SecretTarget
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel, ScopedRead
 
 # YAML text is at least as long as the JSON it stands for, give or take indentation
 ExtraVarsYaml = Annotated[str, Field(max_length=2 * JSON_MAX_BYTES)]
@@ -58,11 +58,7 @@ class SecretRefRead(ResponseModel):
     key_name: str
 
 
-class EnvironmentRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class EnvironmentRead(ScopedRead):
     extra_vars: dict[str, Any]
     env_vars: dict[str, str]
     secrets: list[SecretRefRead]

@@ -145,21 +145,8 @@ def read(window: FreezeWindow, now: dt.datetime) -> FreezeWindowRead:
         where = windows.standing(rule_of(window), now)
     except DomainError:
         where = windows.Standing(None, None)
-    return FreezeWindowRead(
-        id=window.id,
-        scope=window.scope,
-        project_id=window.project_id,
-        name=window.name,
-        description=window.description,
-        starts_local=window.starts_local,
-        ends_local=window.ends_local,
-        timezone=window.timezone,
-        rrule=window.rrule,
-        labels=window.labels,
-        active=_occurrence(where.active),
-        coming=_occurrence(where.coming),
-        created_at=window.created_at,
-        updated_at=window.updated_at,
+    return FreezeWindowRead.model_validate(window).model_copy(
+        update={"active": _occurrence(where.active), "coming": _occurrence(where.coming)}
     )
 
 

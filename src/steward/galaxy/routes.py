@@ -2,16 +2,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 
-from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     OutboundDep,
     ResourceView,
     ResourceWrite,
     SessionDep,
-    project_object,
+    edited_object,
+    viewed_object,
 )
 from steward.galaxy import service
 from steward.galaxy.models import GalaxyServer
@@ -20,14 +20,8 @@ from steward.schemas import Page, PageParams
 
 router = APIRouter(prefix="/projects/{project_id}/galaxy-servers", tags=["galaxy servers"])
 
-ViewedServer = Annotated[
-    GalaxyServer,
-    Depends(project_object(GalaxyServer, "server", Action.RESOURCE_VIEW)),
-]
-EditedServer = Annotated[
-    GalaxyServer,
-    Depends(project_object(GalaxyServer, "server", Action.RESOURCE_WRITE)),
-]
+ViewedServer = Annotated[GalaxyServer, viewed_object(GalaxyServer, "server")]
+EditedServer = Annotated[GalaxyServer, edited_object(GalaxyServer, "server")]
 
 
 @router.get("")

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from steward.bounds import NAME_MAX, Description, Id, Url
-from steward.schemas import RequestModel, ResponseModel, UpdateModel
+from steward.schemas import RequestModel, ScopedRead, UpdateModel
 
 # ansible-galaxy takes servers from ANSIBLE_GALAXY_SERVER_<NAME>_URL…: a name fit for that
 SERVER_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
@@ -63,11 +63,7 @@ class GalaxyServerUpdate(UpdateModel):
     NULLABLE = frozenset({"key_id", "auth_url"})
 
 
-class GalaxyServerRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class GalaxyServerRead(ScopedRead):
     url: str
     auth_url: str
     key_id: int | None

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.config import Settings
-from steward.db import insert_of, utcnow
+from steward.db import insert_of, upsert, utcnow
 from steward.health import probe, targets
 from steward.health.models import HostCheck, HostHealth, Trigger
 from steward.inventories.models import Inventory, InventoryHost
@@ -22,6 +22,8 @@ from steward.outbound import network
 
 SETTING = "STEWARD_HEALTH_ALLOWED_NETWORKS"
 WRITE_BATCH = 500  # results written per statement
+# what a newer check replaces in a host's latest (``HostHealth``)
+LATEST = ("checked_at", "status", "tcp_ms", "banner_ms", "reason")
 
 
 def guard(settings: Settings) -> network.Guard:
@@ -111,15 +113,10 @@ def record(
             [{**row, "project_id": projects[row["inventory_id"]], "trigger": trigger.value}
              for row in batch],
         )  # fmt: skip
-        statement = insert(HostHealth)
-        new = statement.excluded
-        session.execute(
-            statement.on_conflict_do_update(
-                index_elements=[HostHealth.inventory_id, HostHealth.host],
-                set_={
-                    name: getattr(new, name)
-                    for name in ("checked_at", "status", "tcp_ms", "banner_ms", "reason")
-                },
-            ),
+        upsert(
+            session,
+            HostHealth,
             batch,
+            [HostHealth.inventory_id, HostHealth.host],
+            lambda new: {name: getattr(new, name) for name in LATEST},
         )

@@ -3,16 +3,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 
-from steward.access.policy import Action, require_admin
+from steward.access.policy import require_admin
 from steward.api.deps import (
     ActorDep,
     ResourceView,
     RuntimeDep,
     SessionDep,
     ViewedRun,
-    project_object,
+    viewed_object,
 )
 from steward.bounds import HOST_NAME_MAX
 from steward.db import utcnow
@@ -31,9 +31,7 @@ from steward.inventories.models import Inventory
 router = APIRouter(prefix="/projects/{project_id}", tags=["health"])
 
 HostName = Annotated[str, Path(min_length=1, max_length=HOST_NAME_MAX)]
-ViewedInventory = Annotated[
-    Inventory, Depends(project_object(Inventory, "inventory", Action.RESOURCE_VIEW))
-]
+ViewedInventory = Annotated[Inventory, viewed_object(Inventory, "inventory")]
 
 
 @router.get("/hosts/{host}/health")

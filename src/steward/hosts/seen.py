@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
-from steward.db import insert_of
+from steward.db import upsert
 from steward.hosts.models import Outcome, ProjectHost
 from steward.runs.models import Run
 
@@ -35,7 +35,6 @@ def record(
     project_id = session.scalar(select(Run.project_id).where(Run.id == run_id))
     if project_id is None:
         return
-    insert = insert_of(session)
     rows = [
         {
             "project_id": project_id,
@@ -48,18 +47,16 @@ def record(
         }
         for counts in recap
     ]
-    statement = insert(ProjectHost)
-    new = statement.excluded
-    session.execute(
-        statement.on_conflict_do_update(
-            index_elements=[ProjectHost.project_id, ProjectHost.name],
-            set_={
-                "last_seen_at": new.last_seen_at,
-                "last_run_id": new.last_run_id,
-                "last_outcome": new.last_outcome,
-                "runs": ProjectHost.runs
-                + case((ProjectHost.last_run_id == new.last_run_id, 0), else_=1),
-            },
-        ),
+    upsert(
+        session,
+        ProjectHost,
         rows,
+        [ProjectHost.project_id, ProjectHost.name],
+        lambda new: {
+            "last_seen_at": new.last_seen_at,
+            "last_run_id": new.last_run_id,
+            "last_outcome": new.last_outcome,
+            "runs": ProjectHost.runs
+            + case((ProjectHost.last_run_id == new.last_run_id, 0), else_=1),
+        },
     )

@@ -2,10 +2,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 from sqlalchemy.orm import Session
 
-from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     Previewing,
@@ -14,7 +13,8 @@ from steward.api.deps import (
     ResourceWrite,
     RuntimeDep,
     SessionDep,
-    project_object,
+    edited_object,
+    viewed_object,
 )
 from steward.inventories import service
 from steward.inventories.models import Inventory
@@ -31,12 +31,8 @@ from steward.schemas import Page, PageParams
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
 
 
-ViewedInventory = Annotated[
-    Inventory, Depends(project_object(Inventory, "inventory", Action.RESOURCE_VIEW))
-]
-EditedInventory = Annotated[
-    Inventory, Depends(project_object(Inventory, "inventory", Action.RESOURCE_WRITE))
-]
+ViewedInventory = Annotated[Inventory, viewed_object(Inventory, "inventory")]
+EditedInventory = Annotated[Inventory, edited_object(Inventory, "inventory")]
 
 
 @router.get("")

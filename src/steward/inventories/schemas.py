@@ -17,7 +17,7 @@ from steward.bounds import (
 from steward.inventories.models import InventoryFormat, InventoryKind
 from steward.inventories.paths import normalize
 from steward.inventories.resolve import ResolvedInventory
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel, ScopedRead
 
 InventoryPath = Annotated[PathText, AfterValidator(normalize)]
 
@@ -60,11 +60,7 @@ class InventoryHealth(ResponseModel):
     hosts: int = Field(description="hosts it lists (as last read)")
 
 
-class InventoryRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class InventoryRead(ScopedRead):
     kind: InventoryKind
     format: InventoryFormat | None
     content: str

@@ -2,16 +2,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Query, status
 
-from steward.access.policy import Action
 from steward.api.deps import (
     ActorDep,
     CipherDep,
     ResourceView,
     ResourceWrite,
     SessionDep,
-    project_object,
+    edited_object,
+    viewed_object,
 )
 from steward.keys import service
 from steward.keys.models import Key, KeyKind
@@ -21,8 +21,8 @@ from steward.schemas import Page, PageParams
 router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])
 
 
-ViewedKey = Annotated[Key, Depends(project_object(Key, "key", Action.RESOURCE_VIEW))]
-EditedKey = Annotated[Key, Depends(project_object(Key, "key", Action.RESOURCE_WRITE))]
+ViewedKey = Annotated[Key, viewed_object(Key, "key")]
+EditedKey = Annotated[Key, edited_object(Key, "key")]
 
 
 @router.get("")

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from steward.bounds import NAME_MAX, Description, Label, Name, Passphrase, Secret
 from steward.keys.models import KeyKind
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ScopedRead
 
 Username = Label
 VaultId = Annotated[str, Field(max_length=NAME_MAX, pattern=r"^[A-Za-z0-9_.-]*$")]
@@ -60,11 +60,7 @@ class KeyUpdate(NamedUpdate):
     value: Secret | None = None
 
 
-class KeyRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class KeyRead(ScopedRead):
     kind: KeyKind
     username: str
     vault_id: str

@@ -8,10 +8,13 @@ a schedule's with ``template:write`` on that template.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, status
+from sqlalchemy.orm import Session
 
+from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
 from steward.api.deps import (
     AccessDep,
@@ -23,8 +26,10 @@ from steward.api.deps import (
     RuntimeDep,
     SessionDep,
     ViewedTemplate,
-    project_object,
+    edited_object,
+    viewed_object,
 )
+from steward.crypto import KeyCipher
 from steward.errors import PermissionDenied
 from steward.notifications import service
 from steward.notifications.models import Destination, Subscription
@@ -41,6 +46,8 @@ from steward.notifications.schemas import (
     SubscriptionUpdate,
     TestQueued,
 )
+from steward.outbound.network import Guard
+from steward.projects.models import Project
 from steward.schemas import Page, PageParams
 from steward.templates.models import Template
 
@@ -49,12 +56,8 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["notifications"])
 DESTINATIONS = "/notification-destinations"
 SUBSCRIPTIONS = "/notification-subscriptions"
 
-ViewedDestination = Annotated[
-    Destination, Depends(project_object(Destination, "destination", Action.RESOURCE_VIEW))
-]
-EditedDestination = Annotated[
-    Destination, Depends(project_object(Destination, "destination", Action.RESOURCE_WRITE))
-]
+ViewedDestination = Annotated[Destination, viewed_object(Destination, "destination")]
+EditedDestination = Annotated[Destination, edited_object(Destination, "destination")]
 
 
 @router.get(DESTINATIONS)
@@ -67,20 +70,49 @@ def list_destinations(
     return Page.of([DestinationRead.model_validate(d) for d in rows], total, page)
 
 
-@router.post(DESTINATIONS, status_code=status.HTTP_201_CREATED)
-def create_destination(
-    body: DestinationCreate,
+@dataclasses.dataclass(frozen=True)
+class Saving:
+    """A create or an update of a destination as asked: resource:write in the project, the
+    caller, the key cipher (its secret key) and the outbound guard (where it sends)."""
+
+    project: Project
+    session: Session
+    actor: Actor
+    cipher: KeyCipher
+    guard: Guard
+
+    def create(self, body: DestinationCreate) -> DestinationRead:
+        created = service.create_destination(
+            self.session, self.cipher, self.guard, self.project, body, actor=self.actor
+        )
+        return DestinationRead.model_validate(created)
+
+    def update(self, destination: Destination, body: DestinationUpdate) -> DestinationRead:
+        updated = service.update_destination(
+            self.session, self.cipher, self.guard, self.project, destination, body, actor=self.actor
+        )
+        return DestinationRead.model_validate(updated)
+
+
+async def _saving(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
     cipher: CipherDep,
     guard: OutboundDep,
-) -> DestinationRead:
+) -> Saving:
+    return Saving(project, session, actor, cipher, guard)
+
+
+SavingDep = Annotated[Saving, Depends(_saving)]
+
+
+@router.post(DESTINATIONS, status_code=status.HTTP_201_CREATED)
+def create_destination(body: DestinationCreate, saving: SavingDep) -> DestinationRead:
     """The SMTP host or webhook URL (for Slack and Teams: the URL in the key) must be somewhere
     the server may connect (not loopback, link-local, its own address… unless
     ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it); it is checked again before every send."""
-    created = service.create_destination(session, cipher, guard, project, body, actor=actor)
-    return DestinationRead.model_validate(created)
+    return saving.create(body)
 
 
 @router.get(DESTINATIONS + "/{destination_id}")
@@ -90,18 +122,9 @@ def read_destination(destination: ViewedDestination) -> DestinationRead:
 
 @router.patch(DESTINATIONS + "/{destination_id}")
 def update_destination(
-    destination: EditedDestination,
-    body: DestinationUpdate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
-    guard: OutboundDep,
+    destination: EditedDestination, body: DestinationUpdate, saving: SavingDep
 ) -> DestinationRead:
-    updated = service.update_destination(
-        session, cipher, guard, project, destination, body, actor=actor
-    )
-    return DestinationRead.model_validate(updated)
+    return saving.update(destination, body)
 
 
 @router.delete(DESTINATIONS + "/{destination_id}", status_code=status.HTTP_204_NO_CONTENT)

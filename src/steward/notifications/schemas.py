@@ -10,7 +10,14 @@ from pydantic_core import PydanticCustomError
 from steward.bounds import HOST_QUIET_MAX_MINUTES, Description, Id, JsonObject, Label, Name, Url
 from steward.notifications.models import DestinationKind, MessageStatus, RunEventKind
 from steward.outbound import network
-from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel, UpdateModel
+from steward.schemas import (
+    NamedUpdate,
+    OlderPage,
+    RequestModel,
+    ResponseModel,
+    ScopedRead,
+    UpdateModel,
+)
 
 RECIPIENTS_MAX = 50
 HEADERS_MAX = 20
@@ -170,11 +177,7 @@ class DestinationUpdate(NamedUpdate):
     NULLABLE = frozenset({"secret_key_id"})
 
 
-class DestinationRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class DestinationRead(ScopedRead):
     kind: DestinationKind
     config: dict[str, Any]
     secret_key_id: int | None

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -7,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, status
 from sqlalchemy.orm import Session
 
-from steward.access.policy import Action
+from steward.access.actor import Actor
 from steward.api.deps import (
     ActorDep,
     ReachDep,
@@ -15,9 +16,12 @@ from steward.api.deps import (
     ResourceWrite,
     RootsDep,
     SessionDep,
-    project_object,
+    edited_object,
+    viewed_object,
 )
+from steward.projects.models import Project
 from steward.repositories import playbooks, service
+from steward.repositories.checkout import Reach
 from steward.repositories.models import Repository
 from steward.repositories.schemas import (
     PlaybookList,
@@ -37,12 +41,8 @@ def _read(session: Session, repository: Repository, roots: Sequence[Path]) -> Re
     return RepositoryRead.model_validate(repository).model_copy(update={"local_problem": problem})
 
 
-ViewedRepository = Annotated[
-    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_VIEW))
-]
-EditedRepository = Annotated[
-    Repository, Depends(project_object(Repository, "repository", Action.RESOURCE_WRITE))
-]
+ViewedRepository = Annotated[Repository, viewed_object(Repository, "repository")]
+EditedRepository = Annotated[Repository, edited_object(Repository, "repository")]
 
 
 @router.get("")
@@ -67,20 +67,55 @@ ReachNow = Annotated[
 ]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
-def create_repository(
-    body: RepositoryCreate,
+@dataclasses.dataclass(frozen=True)
+class Saving:
+    """A create or an update of a repository as asked: resource:write in the project, the
+    caller, how to look into the repository, and whether to reach it now (``?check``)."""
+
+    project: Project
+    session: Session
+    actor: Actor
+    reach: Reach
+    now: bool  # reach it now
+
+    def create(self, body: RepositoryCreate) -> RepositoryRead:
+        created = service.create(
+            self.session, self.project, body, actor=self.actor, reach=self.reach, reach_now=self.now
+        )
+        return _read(self.session, created, self.reach.roots)
+
+    def update(self, repository: Repository, body: RepositoryUpdate) -> RepositoryRead:
+        updated = service.update(
+            self.session,
+            self.project,
+            repository,
+            body,
+            actor=self.actor,
+            reach=self.reach,
+            reach_now=self.now,
+        )
+        return _read(self.session, updated, self.reach.roots)
+
+
+async def _saving(
     project: ResourceWrite,
     session: SessionDep,
     actor: ActorDep,
     reach: ReachDep,
     reach_now: ReachNow = False,
-) -> RepositoryRead:
+) -> Saving:
+    return Saving(project, session, actor, reach, reach_now)
+
+
+SavingDep = Annotated[Saving, Depends(_saving)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_repository(body: RepositoryCreate, saving: SavingDep) -> RepositoryRead:
     """A git server must be somewhere the server may connect (not loopback, link-local, its
     own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it): checked now and
     right before every git command."""
-    created = service.create(session, project, body, actor=actor, reach=reach, reach_now=reach_now)
-    return _read(session, created, reach.roots)
+    return saving.create(body)
 
 
 @router.get("/{repository_id}")
@@ -92,18 +127,9 @@ def read_repository(
 
 @router.patch("/{repository_id}")
 def update_repository(
-    repository: EditedRepository,
-    body: RepositoryUpdate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    reach: ReachDep,
-    reach_now: ReachNow = False,
+    repository: EditedRepository, body: RepositoryUpdate, saving: SavingDep
 ) -> RepositoryRead:
-    updated = service.update(
-        session, project, repository, body, actor=actor, reach=reach, reach_now=reach_now
-    )
-    return _read(session, updated, reach.roots)
+    return saving.update(repository, body)
 
 
 @router.delete("/{repository_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from steward.bounds import LABEL_MAX, Description, Id, Name, Url
 from steward.repositories.models import RepositoryKind
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel, ScopedRead
 
 REF_PATTERN = r"^([A-Za-z0-9_][A-Za-z0-9._/+@-]*)?$"  # no leading '-': never an option to git
 Ref = Annotated[str, Field(max_length=LABEL_MAX, pattern=REF_PATTERN)]
@@ -69,11 +69,7 @@ class RepositoryUpdate(NamedUpdate):
     NULLABLE = frozenset({"key_id"})
 
 
-class RepositoryRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class RepositoryRead(ScopedRead):
     kind: RepositoryKind
     url: str
     ref: str

@@ -19,7 +19,7 @@ from steward.bounds import (
     Verbosity,
 )
 from steward.inventories.paths import normalize
-from steward.schemas import NamedUpdate, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, RequestModel, ResponseModel, ScopedRead
 from steward.templates.models import Preflight
 from steward.templates.patterns import HostPattern, TagList
 from steward.templates.reserved import EXCEPTIONS_MAX
@@ -190,11 +190,7 @@ class NamedRef(ResponseModel):
     name: str
 
 
-class TemplateRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class TemplateRead(ScopedRead):
     playbook: str
     repository_id: int
     repository: NamedRef

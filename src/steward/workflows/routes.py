@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, status
@@ -229,30 +230,42 @@ def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> schemas.Wor
     return _moved_on(wrun, launching)
 
 
-def _decide(
-    approve: bool,
-    wrun: WorkflowRun,
-    key: str,
-    body: schemas.Decision | None,
-    launching: Launching,
-    planning: progress.Planning,
-) -> schemas.WorkflowRunRead:
-    comment = body.comment if body is not None else ""
-    session, cipher, queue = launching.session, launching.cipher, launching.queue
-    service.decide(
-        session,
-        cipher,
-        queue,
-        launching.rights,
-        wrun,
-        key,
-        approve=approve,
-        comment=comment,
-        actor=launching.actor,
-        planning=planning,
-    )
-    session.refresh(wrun)
-    return _moved_on(wrun, launching)
+@dataclasses.dataclass(frozen=True)
+class Deciding:
+    """An approval node's decision as asked: the workflow run, the node's key, the caller's
+    launch (what the decision starts) and what plan and apply nodes need."""
+
+    wrun: WorkflowRun
+    key: str
+    launching: Launching
+    planning: progress.Planning
+
+    def decide(self, approve: bool, body: schemas.Decision | None) -> schemas.WorkflowRunRead:
+        launching, wrun = self.launching, self.wrun
+        session = launching.session
+        service.decide(
+            session,
+            launching.cipher,
+            launching.queue,
+            launching.rights,
+            wrun,
+            self.key,
+            approve=approve,
+            comment=body.comment if body is not None else "",
+            actor=launching.actor,
+            planning=self.planning,
+        )
+        session.refresh(wrun)
+        return _moved_on(wrun, launching)
+
+
+async def _deciding(
+    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, planning: PlanningDep
+) -> Deciding:
+    return Deciding(wrun, key, launching, planning)
+
+
+DecidingDep = Annotated[Deciding, Depends(_deciding)]
 
 
 def _moved_on(wrun: WorkflowRun, launching: Launching) -> schemas.WorkflowRunRead:
@@ -265,30 +278,22 @@ def _moved_on(wrun: WorkflowRun, launching: Launching) -> schemas.WorkflowRunRea
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/approve")
 def approve_node(
-    wrun: ViewedRun,
-    key: NodeKeyPath,
-    launching: LaunchingDep,
-    planning: PlanningDep,
-    body: schemas.Decision | None = None,
+    deciding: DecidingDep, body: schemas.Decision | None = None
 ) -> schemas.WorkflowRunRead:
     """Needs workflow:approve (operators and above; not a template grant), and someone other
     than the run's launcher (who launched it; a schedule's or webhook's owner) when the node
     says ``approver_must_differ`` (the default; admins too): 403 naming the rule. Once, while
     the node waits (409 after a decision or its timeout); what follows starts at once."""
-    return _decide(True, wrun, key, body, launching, planning)
+    return deciding.decide(True, body)
 
 
 @router.post("/workflow-runs/{workflow_run_id}/nodes/{key}/deny")
 def deny_node(
-    wrun: ViewedRun,
-    key: NodeKeyPath,
-    launching: LaunchingDep,
-    planning: PlanningDep,
-    body: schemas.Decision | None = None,
+    deciding: DecidingDep, body: schemas.Decision | None = None
 ) -> schemas.WorkflowRunRead:
     """As approve, except that the run's launcher may deny (withdraw) their own request; the
     node fails, and its failure edges fire."""
-    return _decide(False, wrun, key, body, launching, planning)
+    return deciding.decide(False, body)
 
 
 @approvals.get("")

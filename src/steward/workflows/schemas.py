@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from steward.bounds import Description, Id, Name
-from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel
+from steward.schemas import NamedUpdate, OlderPage, RequestModel, ResponseModel, ScopedRead
 from steward.templates.launch import LaunchOverrides
 from steward.workflows.models import (
     EdgeOn,
@@ -120,11 +120,7 @@ class WorkflowEdgeRead(BaseModel):
     on: EdgeOn
 
 
-class WorkflowRead(ResponseModel):
-    id: int
-    project_id: int
-    name: str
-    description: str
+class WorkflowRead(ScopedRead):
     nodes: list[WorkflowNodeRead]
     edges: list[WorkflowEdgeRead]
     created_at: dt.datetime

@@ -144,6 +144,22 @@ class RunnerSpec:
         env[MARKER] = self.run_uuid
         return env
 
+    def start(
+        self, argv: list[str], env: dict[str, str], *, stderr: int, pass_fds: tuple[int, ...] = ()
+    ) -> subprocess.Popen[bytes]:
+        """One Ansible process of the run: in its project directory, stdin closed, stdout piped,
+        in a session of its own (its whole group is ended on cancel or timeout)."""
+        return subprocess.Popen(
+            argv,
+            cwd=self.project_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            pass_fds=pass_fds,
+            start_new_session=True,
+        )
+
     @property
     def tmp_dir(self) -> Path:
         """The run's own TMPDIR (its control directory, short enough for a socket path)."""
@@ -324,16 +340,7 @@ def run_playbook(
             env = spec.environment(events_write, agent_socket)
             argv = spec.argv(spec.password_files())
             try:
-                proc = subprocess.Popen(
-                    argv,
-                    cwd=spec.project_dir,
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    pass_fds=(events_write,),
-                    start_new_session=True,
-                )
+                proc = spec.start(argv, env, stderr=subprocess.STDOUT, pass_fds=(events_write,))
             except OSError as exc:
                 stream.raw(f"ansible-playbook could not be started: {exc.strerror}\n".encode())
                 stream.flush(final=True)
@@ -429,15 +436,7 @@ def inventory_listing(spec: RunnerSpec, timeout: float = INVENTORY_TIMEOUT_SECON
         argv.append(f"--vault-id={label}@{path}" if label else f"--vault-id={path}")
     env = spec.environment(-1, None)
     env.pop(EVENTS_FD_VARIABLE, None)
-    with subprocess.Popen(
-        argv,
-        cwd=spec.project_dir,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    ) as child:
+    with spec.start(argv, env, stderr=subprocess.DEVNULL) as child:
         try:
             stdout, _ = child.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
