@@ -323,6 +323,14 @@ test("during a project's freeze of a label the launch dialog and the dashboard s
   await expect(windows).toContainText("Change freeze");
   await expect(windows.getByRole("row", { name: /Change freeze/ })).toContainText("prod");
   await page.goto(`/projects/${bench.projectId}/templates`);
+  // a label's badge filters the list to the templates carrying it (?label=prod)
+  await page.getByRole("button", { name: "Filter by label prod" }).click();
+  await expect(page).toHaveURL(/[?&]label=prod/);
+  const listed = page.getByRole("table", { name: "Templates" });
+  await expect(page.getByText("Only templates labelled")).toBeVisible();
+  await expect(listed.getByRole("row")).toHaveCount(2); // the header and greet-launch
+  await page.getByRole("button", { name: "Show every template" }).click();
+  await expect(listed.getByRole("row")).not.toHaveCount(2);
   await page.getByRole("button", { name: "Launch greet-launch" }).click();
   const dialog = page.getByRole("dialog", { name: "Launch “greet-launch”" });
   await expect(dialog.getByRole("alert")).toContainText("Frozen: “Change freeze” until");

@@ -19,16 +19,39 @@ export function LabelsInput({ onChange, ...props }: LabelsInputProps) {
   );
 }
 
+interface LabelBadgesProps {
+  labels: readonly string[];
+  /** makes each badge a button that picks its label (a list's filter) */
+  onPick?: (label: string) => void;
+}
+
 /** Labels shown as badges (nothing when there are none). */
-export function LabelBadges({ labels }: { labels: readonly string[] }) {
+export function LabelBadges({ labels, onPick }: LabelBadgesProps) {
   if (labels.length === 0) return null;
   return (
     <Group gap={4} wrap="wrap">
-      {labels.map((label) => (
-        <Badge key={label} size="sm" variant="light" color="gray" tt="none">
-          {label}
-        </Badge>
-      ))}
+      {labels.map((label) =>
+        onPick ? (
+          <Badge
+            key={label}
+            component="button"
+            type="button"
+            size="sm"
+            variant="light"
+            color="gray"
+            tt="none"
+            style={{ cursor: "pointer" }}
+            aria-label={`Filter by label ${label}`}
+            onClick={() => onPick(label)}
+          >
+            {label}
+          </Badge>
+        ) : (
+          <Badge key={label} size="sm" variant="light" color="gray" tt="none">
+            {label}
+          </Badge>
+        ),
+      )}
     </Group>
   );
 }

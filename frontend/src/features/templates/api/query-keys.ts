@@ -1,7 +1,7 @@
 export const templateKeys = {
   project: (projectId: number) => ["projects", projectId, "templates"] as const,
-  list: (projectId: number, limit: number, offset: number) =>
-    ["projects", projectId, "templates", "list", { limit, offset }] as const,
+  list: (projectId: number, limit: number, offset: number, label?: string) =>
+    ["projects", projectId, "templates", "list", { limit, offset, label }] as const,
   detail: (projectId: number, templateId: number) =>
     ["projects", projectId, "templates", templateId] as const,
   grants: (projectId: number, templateId: number) =>

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { Anchor, Button, CloseButton, Group, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { Schemas } from "@/api/client";
@@ -52,9 +52,19 @@ export function TemplatesTable(props: TemplatesTableProps) {
     createInPlace,
   } = props;
   const { page, setPage, limit, offset } = usePageParam(25);
-  const templates = useTemplates(projectId, limit, offset);
-  const remove = useDeleteTemplate(projectId);
   const [searchParams, setSearchParams] = useSearchParams();
+  // the list's label filter is in the URL (?label=prod), a page of its own
+  const label = searchParams.get("label") ?? undefined;
+  const templates = useTemplates(projectId, limit, offset, label);
+  const remove = useDeleteTemplate(projectId);
+  const setLabel = (next: string | null) =>
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      params.delete("page");
+      if (next === null) params.delete("label");
+      else params.set("label", next);
+      return params;
+    });
   const [editing, setEditing] = useState<Template | null>(null);
   // a new template's dialog is in the URL (?new=1): the empty states link to it
   const [creating, setCreating] = useNewParam();
@@ -85,7 +95,7 @@ export function TemplatesTable(props: TemplatesTableProps) {
           <Text size="xs" c="dimmed" lineClamp={1}>
             {template.description}
           </Text>
-          <LabelBadges labels={template.labels} />
+          <LabelBadges labels={template.labels} onPick={setLabel} />
         </Stack>
       ),
     },
@@ -162,6 +172,14 @@ export function TemplatesTable(props: TemplatesTableProps) {
         actionLabel={canCreate ? "New template" : undefined}
         onAction={() => setCreating(true)}
       />
+      {label !== undefined && (
+        <Group gap={4}>
+          <Text size="sm">
+            Only templates labelled <b>{label}</b>
+          </Text>
+          <CloseButton size="sm" aria-label="Show every template" onClick={() => setLabel(null)} />
+        </Group>
+      )}
       <PagedTable
         label="Templates"
         columns={columns}
@@ -172,20 +190,24 @@ export function TemplatesTable(props: TemplatesTableProps) {
         page={page}
         onPageChange={setPage}
         empty={
-          <SetupGuide
-            projectId={projectId}
-            section="templates"
-            empty="No templates yet."
-            own={
-              canCreate
-                ? {
-                    label: "New template",
-                    href: newHref(projectId, "template"),
-                    hint: "the template (its form can also create the missing ones in place)",
-                  }
-                : undefined
-            }
-          />
+          label !== undefined ? (
+            <Text c="dimmed">No template is labelled {label}.</Text>
+          ) : (
+            <SetupGuide
+              projectId={projectId}
+              section="templates"
+              empty="No templates yet."
+              own={
+                canCreate
+                  ? {
+                      label: "New template",
+                      href: newHref(projectId, "template"),
+                      hint: "the template (its form can also create the missing ones in place)",
+                    }
+                  : undefined
+              }
+            />
+          )
         }
       />
       {launchId !== null &&
