@@ -1,7 +1,8 @@
-import { Checkbox, PasswordInput, TextInput } from "@mantine/core";
+import { Checkbox, PasswordInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { FormModal } from "@/components/form-modal";
+import { type TextField, TextFields } from "@/components/text-fields";
 import {
   type User,
   useCreateUser,
@@ -25,6 +26,12 @@ const EMPTY: NewUserValues = {
   password: "",
   is_admin: false,
 };
+
+/** A person's name and e-mail, set by an admin. */
+const PERSON_FIELDS = [
+  { name: "display_name", label: "Display name" },
+  { name: "email", label: "E-mail", type: "email" },
+] as const satisfies readonly TextField<"display_name" | "email">[];
 
 export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateUser();
@@ -55,25 +62,19 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
       submitLabel="Create user"
       pending={create.isPending}
     >
-      <TextInput
-        label="Username"
-        description="Letters, digits and . _ @ -"
-        required
-        data-autofocus
-        autoComplete="off"
-        key={form.key("username")}
-        {...form.getInputProps("username")}
-      />
-      <TextInput
-        label="Display name"
-        key={form.key("display_name")}
-        {...form.getInputProps("display_name")}
-      />
-      <TextInput
-        label="E-mail"
-        type="email"
-        key={form.key("email")}
-        {...form.getInputProps("email")}
+      <TextFields
+        form={form}
+        fields={[
+          {
+            name: "username",
+            label: "Username",
+            description: "Letters, digits and . _ @ -",
+            required: true,
+            "data-autofocus": true,
+            autoComplete: "off",
+          },
+          ...PERSON_FIELDS,
+        ]}
       />
       <PasswordInput
         label="Password"
@@ -120,17 +121,9 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
       submitLabel="Save"
       pending={update.isPending}
     >
-      <TextInput
-        label="Display name"
-        data-autofocus
-        key={form.key("display_name")}
-        {...form.getInputProps("display_name")}
-      />
-      <TextInput
-        label="E-mail"
-        type="email"
-        key={form.key("email")}
-        {...form.getInputProps("email")}
+      <TextFields
+        form={form}
+        fields={[{ ...PERSON_FIELDS[0], "data-autofocus": true }, PERSON_FIELDS[1]]}
       />
     </FormModal>
   );
