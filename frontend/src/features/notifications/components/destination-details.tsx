@@ -10,6 +10,7 @@ import {
 import { DestinationFormModal } from "@/features/notifications/components/destination-form-modal";
 import { MessagesList } from "@/features/notifications/components/messages-list";
 import { KINDS, destinationTarget } from "@/features/notifications/lib/destination-form";
+import { RecordHeader } from "@/components/record-header";
 import { QueryState } from "@/components/query-state";
 
 interface DestinationDetailsProps {
@@ -36,47 +37,50 @@ export function DestinationDetails(props: DestinationDetailsProps) {
     >
       {(d) => (
         <Stack>
-          <Group justify="space-between" align="flex-start" wrap="wrap">
-            <Stack gap={2}>
-              <Group gap="sm">
-                <Title order={3}>{d.name}</Title>
+          <RecordHeader
+            title={d.name}
+            badges={
+              <>
                 <Badge variant="outline">
                   {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
                 </Badge>
                 {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
-              </Group>
-              <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
-                {destinationTarget(d)}
-                {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
-              </Text>
-              {d.description && <Text size="sm">{d.description}</Text>}
-            </Stack>
-            {canWrite && (
-              <Group gap="xs">
-                <Button
-                  loading={test.isPending}
-                  onClick={() =>
-                    test.mutate(d.id, {
-                      onSuccess: () =>
-                        notifications.show({
-                          message: "Test message queued: see its attempts below",
-                        }),
-                      onError: (error) =>
-                        notifications.show({ color: "red", message: error.message }),
-                    })
-                  }
-                >
-                  Send test
-                </Button>
-                <Button variant="default" onClick={() => setEditing(true)}>
-                  Edit
-                </Button>
-                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                  Delete
-                </Button>
-              </Group>
-            )}
-          </Group>
+              </>
+            }
+            actions={
+              canWrite && (
+                <Group gap="xs">
+                  <Button
+                    loading={test.isPending}
+                    onClick={() =>
+                      test.mutate(d.id, {
+                        onSuccess: () =>
+                          notifications.show({
+                            message: "Test message queued: see its attempts below",
+                          }),
+                        onError: (error) =>
+                          notifications.show({ color: "red", message: error.message }),
+                      })
+                    }
+                  >
+                    Send test
+                  </Button>
+                  <Button variant="default" onClick={() => setEditing(true)}>
+                    Edit
+                  </Button>
+                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
+                    Delete
+                  </Button>
+                </Group>
+              )
+            }
+          >
+            <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
+              {destinationTarget(d)}
+              {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
+            </Text>
+            {d.description && <Text size="sm">{d.description}</Text>}
+          </RecordHeader>
           <Title order={4}>Messages</Title>
           <MessagesList projectId={projectId} destinationId={d.id} />
           {editing && (
@@ -91,10 +95,7 @@ export function DestinationDetails(props: DestinationDetailsProps) {
             onClose={() => setRemoving(false)}
             subject={`destination “${d.name}”`}
             consequence="Its subscriptions and messages are deleted with it."
-            onConfirm={async () => {
-              await remove.mutateAsync(d.id);
-              onDeleted();
-            }}
+            onConfirm={() => remove.mutateAsync(d.id).then(onDeleted)}
           />
         </Stack>
       )}

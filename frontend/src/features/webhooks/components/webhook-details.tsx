@@ -27,6 +27,7 @@ import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-mo
 import { TriggerState } from "@/components/trigger-target";
 import { TriggerTargetLink } from "@/components/trigger-target";
 import { AUTH_SCHEMES, SENDER_SETUP } from "@/features/webhooks/lib/webhook-form";
+import { RecordHeader } from "@/components/record-header";
 import { QueryState } from "@/components/query-state";
 
 interface WebhookDetailsProps {
@@ -65,32 +66,31 @@ export function WebhookDetails(props: WebhookDetailsProps) {
     >
       {(w) => (
         <Stack>
-          <Group justify="space-between" align="flex-start" wrap="wrap">
-            <Stack gap={2}>
-              <Group gap="sm">
-                <Title order={3}>{w.name}</Title>
-                <TriggerState trigger={w} />
-              </Group>
-              <Text size="sm" c="dimmed">
-                Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
-                <TriggerTargetLink projectId={projectId} target={w} tab="webhooks" inline />
-                {w.description ? ` — ${w.description}` : ""}
-              </Text>
-            </Stack>
-            {canWrite && (
-              <Group gap="xs">
-                <Button onClick={() => setTesting(true)}>Send test delivery</Button>
-                {canLaunch && (
-                  <Button variant="default" onClick={() => setEditing(true)}>
-                    Edit
+          <RecordHeader
+            title={w.name}
+            badges={<TriggerState trigger={w} />}
+            actions={
+              canWrite && (
+                <Group gap="xs">
+                  <Button onClick={() => setTesting(true)}>Send test delivery</Button>
+                  {canLaunch && (
+                    <Button variant="default" onClick={() => setEditing(true)}>
+                      Edit
+                    </Button>
+                  )}
+                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
+                    Delete
                   </Button>
-                )}
-                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                  Delete
-                </Button>
-              </Group>
-            )}
-          </Group>
+                </Group>
+              )
+            }
+          >
+            <Text size="sm" c="dimmed">
+              Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
+              <TriggerTargetLink projectId={projectId} target={w} tab="webhooks" inline />
+              {w.description ? ` — ${w.description}` : ""}
+            </Text>
+          </RecordHeader>
 
           {w.disabled_reason && (
             <Alert color="red" title="Steward turned this webhook off" role="alert">
@@ -250,10 +250,7 @@ export function WebhookDetails(props: WebhookDetailsProps) {
             onClose={() => setRemoving(false)}
             subject={`webhook “${w.name}”`}
             consequence="Its URL stops answering and its deliveries are deleted; the runs it launched stay."
-            onConfirm={async () => {
-              await remove.mutateAsync(w.id);
-              onDeleted();
-            }}
+            onConfirm={() => remove.mutateAsync(w.id).then(onDeleted)}
           />
         </Stack>
       )}
