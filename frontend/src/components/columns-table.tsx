@@ -18,7 +18,8 @@ interface ColumnsTableProps<T> extends Omit<TableProps, "data" | "children"> {
   label: string;
   columns: readonly Column<T>[];
   rows: readonly T[];
-  rowKey: (row: T) => string | number;
+  /** a row's React key: its id (the index only for rows that never move) */
+  rowKey: (row: T, index: number) => string | number;
   /** the width below which it scrolls sideways (0: it wraps instead) */
   minWidth?: number;
   /** a small table in a panel: smaller text, tighter rows, and it wraps rather than scrolls */
@@ -44,8 +45,8 @@ export function ColumnsTable<T>(props: ColumnsTableProps<T>) {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={rowKey(row)}>
+          {rows.map((row, index) => (
+            <Table.Tr key={rowKey(row, index)}>
               {columns.map((column) => (
                 <Table.Td key={column.key} visibleFrom={column.visibleFrom} ta={column.align}>
                   {column.cell(row)}
