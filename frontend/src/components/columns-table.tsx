@@ -1,4 +1,10 @@
-import { type MantineBreakpoint, Table, type TableProps, VisuallyHidden } from "@mantine/core";
+import {
+  type MantineBreakpoint,
+  Table,
+  type TableProps,
+  type TableTdProps,
+  VisuallyHidden,
+} from "@mantine/core";
 import type { ReactNode } from "react";
 
 /** A column of a table: its header and what a row shows in it. */
@@ -9,8 +15,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** hide the column on screens narrower than this (phones show the essentials) */
   visibleFrom?: MantineBreakpoint;
-  /** "right" for a column of buttons */
-  align?: "right";
+  /** the cells' own look: `{ ta: "right" }` for buttons, `{ ff: "monospace" }` for names */
+  td?: TableTdProps;
 }
 
 interface ColumnsTableProps<T> extends Omit<TableProps, "data" | "children"> {
@@ -48,7 +54,7 @@ export function ColumnsTable<T>(props: ColumnsTableProps<T>) {
           {rows.map((row, index) => (
             <Table.Tr key={rowKey(row, index)}>
               {columns.map((column) => (
-                <Table.Td key={column.key} visibleFrom={column.visibleFrom} ta={column.align}>
+                <Table.Td key={column.key} visibleFrom={column.visibleFrom} {...column.td}>
                   {column.cell(row)}
                 </Table.Td>
               ))}

@@ -75,7 +75,7 @@ export function SessionsPanel() {
               },
               {
                 key: "actions",
-                align: "right",
+                td: { ta: "right" },
                 cell: (web) =>
                   web.current ? (
                     <Badge variant="light">this browser</Badge>

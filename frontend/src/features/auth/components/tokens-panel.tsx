@@ -211,7 +211,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: Token[]; onRevoke: (t: Toke
         },
         {
           key: "actions",
-          align: "right",
+          td: { ta: "right" },
           cell: (token) =>
             tokenState(token, now) === "active" && (
               <RowButton label={`Revoke ${token.name}`} color="red" onClick={() => onRevoke(token)}>
