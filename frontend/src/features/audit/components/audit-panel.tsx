@@ -15,6 +15,7 @@ import {
 import { useForm } from "@mantine/form";
 import { Fragment, useState } from "react";
 import { Link } from "react-router";
+import { OlderButton } from "@/components/older-button";
 import { type TextField, TextFields } from "@/components/text-fields";
 import { type AuditFilters, auditExportUrl, useAudit } from "@/features/audit/api/get-audit";
 import { auditLink, describeObject } from "@/features/audit/lib/audit-link";
@@ -205,13 +206,7 @@ export function AuditPanel({ projectId, isAdmin }: { projectId?: number; isAdmin
       )}
       {audit.hasNextPage && (
         <Group>
-          <Button
-            variant="default"
-            onClick={() => void audit.fetchNextPage()}
-            loading={audit.isFetchingNextPage}
-          >
-            Older records
-          </Button>
+          <OlderButton pages={audit}>Older records</OlderButton>
         </Group>
       )}
     </Stack>

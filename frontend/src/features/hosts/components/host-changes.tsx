@@ -1,7 +1,8 @@
-import { Anchor, Button, Stack, Text } from "@mantine/core";
+import { Anchor, Stack, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { useHostChanges } from "@/features/hosts/api/get-hosts";
 import { formatDateTime } from "@/lib/format";
@@ -87,15 +88,7 @@ function ChangesTable({
         rows={rows}
         rowKey={(change) => `${change.run_id}:${change.counter}`}
       />
-      {changes.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void changes.fetchNextPage()}
-          loading={changes.isFetchingNextPage}
-        >
-          Older changes
-        </Button>
-      )}
+      <OlderButton pages={changes}>Older changes</OlderButton>
     </Stack>
   );
 }

@@ -2,7 +2,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
   Group,
   Select,
   SimpleGrid,
@@ -15,6 +14,7 @@ import {
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { useFactDiff, useFactHistory, useHostFacts } from "@/features/hosts/api/get-facts";
 import { factRows, searchFacts, showValue } from "@/features/hosts/lib/fact-rows";
@@ -153,17 +153,9 @@ function FactHistory({ projectId, host }: { projectId: number; host: string }) {
                 <Select label="From" data={options} value={fromId} onChange={setFrom} />
                 <Select label="To" data={options} value={toId} onChange={setTo} />
               </SimpleGrid>
-              {history.hasNextPage && (
-                <Button
-                  variant="default"
-                  size="xs"
-                  w="fit-content"
-                  onClick={() => void history.fetchNextPage()}
-                  loading={history.isFetchingNextPage}
-                >
-                  Older points
-                </Button>
-              )}
+              <OlderButton pages={history} size="xs" w="fit-content">
+                Older points
+              </OlderButton>
               <FactDiffView
                 projectId={projectId}
                 host={host}

@@ -1,7 +1,8 @@
-import { Anchor, Button, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Anchor, Group, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { hostRunsExportUrl, useHostRuns } from "@/features/hosts/api/get-hosts";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
@@ -126,15 +127,7 @@ function RunsTable({
           </Table>
         </Table.ScrollContainer>
       )}
-      {runs.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void runs.fetchNextPage()}
-          loading={runs.isFetchingNextPage}
-        >
-          Older runs
-        </Button>
-      )}
+      <OlderButton pages={runs}>Older runs</OlderButton>
     </>
   );
 }

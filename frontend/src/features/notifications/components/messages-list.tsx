@@ -1,7 +1,6 @@
 import {
   Anchor,
   Badge,
-  Button,
   Code,
   Collapse,
   Group,
@@ -18,6 +17,7 @@ import { eventLabel } from "@/features/notifications/lib/events";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
 import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 
 type Message = Schemas["MessageRead"];
@@ -148,14 +148,9 @@ export function MessagesList({
             ))}
             {messages.hasNextPage && (
               <Group>
-                <Button
-                  variant="default"
-                  size="xs"
-                  loading={messages.isFetchingNextPage}
-                  onClick={() => void messages.fetchNextPage()}
-                >
+                <OlderButton pages={messages} size="xs">
                   Older messages
-                </Button>
+                </OlderButton>
               </Group>
             )}
           </Stack>
