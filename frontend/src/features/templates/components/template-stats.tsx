@@ -8,11 +8,10 @@ import {
   Stack,
   Text,
   Title,
-  useComputedColorScheme,
 } from "@mantine/core";
-import { useEffect, useMemo, useRef } from "react";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+import { useMemo } from "react";
+import type uPlot from "uplot";
+import { schemeAxis, useUplot } from "@/hooks/use-uplot";
 import { formatRate } from "@/lib/format";
 import { type TemplateStats, useTemplateStats } from "@/features/templates/api/get-template-stats";
 import {
@@ -40,51 +39,29 @@ interface ChartProps {
 
 /** A uPlot chart over runs (x: their position, labeled #id), dark-aware, as wide as its box. */
 function RunsChart({ label, data, series, runIds }: ChartProps) {
-  const dark = useComputedColorScheme("light") === "dark";
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const axis = dark ? "#c1c2c5" : "#495057";
-    const grid = dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)";
-    const runLabel = (i: number) => (runIds[i] === undefined ? "" : `#${runIds[i]}`);
-    const created = new uPlot(
-      {
-        width: Math.max(200, element.clientWidth),
-        height: HEIGHT,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: false, range: [-0.5, Math.max(0.5, runIds.length - 0.5)] } },
-        axes: [
-          {
-            stroke: axis,
-            grid: { stroke: grid },
-            ticks: { stroke: grid },
-            incrs: [1, 2, 5, 10, 20, 50, 100],
-            values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? runLabel(i) : "")),
-          },
-          {
-            stroke: axis,
-            grid: { stroke: grid },
-            ticks: { stroke: grid },
-            size: 64,
-            values: (_u, ticks) => ticks.map((v) => seconds(v)),
-          },
-        ],
-        series: [{ value: (_u, i) => runLabel(i) }, ...series],
-      },
-      data as uPlot.AlignedData,
-      element,
-    );
-    const resize = new ResizeObserver(() =>
-      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT }),
-    );
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      created.destroy();
-    };
-  }, [dark, data, series, runIds]);
+  const { box } = useUplot(
+    HEIGHT,
+    (scheme) => {
+      const runLabel = (i: number) => (runIds[i] === undefined ? "" : `#${runIds[i]}`);
+      return {
+        options: {
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          scales: { x: { time: false, range: [-0.5, Math.max(0.5, runIds.length - 0.5)] } },
+          axes: [
+            schemeAxis(scheme, {
+              incrs: [1, 2, 5, 10, 20, 50, 100],
+              values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? runLabel(i) : "")),
+            }),
+            schemeAxis(scheme, { size: 64, values: (_u, ticks) => ticks.map((v) => seconds(v)) }),
+          ],
+          series: [{ value: (_u, i) => runLabel(i) }, ...series],
+        },
+        data: data as uPlot.AlignedData,
+      };
+    },
+    [data, series, runIds],
+  );
   return <div ref={box} role="img" aria-label={label} />;
 }
 
