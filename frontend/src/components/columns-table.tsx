@@ -15,6 +15,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** hide the column on screens narrower than this (phones show the essentials) */
   visibleFrom?: MantineBreakpoint;
+  /** the column's width (a share, in a table of fixed layout) */
+  width?: string | number;
   /** the cells' own look: `{ ta: "right" }` for buttons, `{ ff: "monospace" }` for names */
   td?: TableTdProps;
 }
@@ -44,7 +46,7 @@ export function ColumnsTable<T>(props: ColumnsTableProps<T>) {
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.key} visibleFrom={column.visibleFrom}>
+              <Table.Th key={column.key} visibleFrom={column.visibleFrom} w={column.width}>
                 {column.header ?? <VisuallyHidden>Actions</VisuallyHidden>}
               </Table.Th>
             ))}

@@ -30,15 +30,21 @@ const seconds = (v: number | null | undefined) => {
 };
 
 interface ChartProps {
+  /** the heading above it */
+  title: string;
+  /** its accessible name */
   label: string;
   data: (number | null)[][];
   series: uPlot.Series[];
   /** the run behind each x position */
   runIds: readonly number[];
+  /** what each color is, below it */
+  legend: { label: string; color: string }[];
 }
 
-/** A uPlot chart over runs (x: their position, labeled #id), dark-aware, as wide as its box. */
-function RunsChart({ label, data, series, runIds }: ChartProps) {
+/** A uPlot chart over runs (x: their position, labeled #id), dark-aware, as wide as its box,
+ * under its heading and over its legend. */
+function RunsChart({ title, label, data, series, runIds, legend }: ChartProps) {
   const { box } = useUplot(
     HEIGHT,
     (scheme) => {
@@ -62,7 +68,15 @@ function RunsChart({ label, data, series, runIds }: ChartProps) {
     },
     [data, series, runIds],
   );
-  return <div ref={box} role="img" aria-label={label} />;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        {title}
+      </Text>
+      <div ref={box} role="img" aria-label={label} />
+      <Legend items={legend} />
+    </Stack>
+  );
 }
 
 function Legend({ items }: { items: { label: string; color: string }[] }) {
@@ -123,18 +137,14 @@ function Durations({ stats }: { stats: TemplateStats }) {
     return { data, series, legend, runIds: stats.runs.map((r) => r.id) };
   }, [stats.runs]);
   return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        Duration of the last {stats.runs.length} runs
-      </Text>
-      <RunsChart
-        label="Duration of the last runs"
-        data={chart.data}
-        series={chart.series}
-        runIds={chart.runIds}
-      />
-      <Legend items={chart.legend} />
-    </Stack>
+    <RunsChart
+      title={`Duration of the last ${stats.runs.length} runs`}
+      label="Duration of the last runs"
+      data={chart.data}
+      series={chart.series}
+      runIds={chart.runIds}
+      legend={chart.legend}
+    />
   );
 }
 
@@ -163,18 +173,14 @@ function SlowestTasks({ stats }: { stats: TemplateStats }) {
   }, [stats.trend_run_ids, stats.slowest_tasks]);
   if (stats.slowest_tasks.length === 0) return null;
   return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        The 5 slowest tasks over the last {stats.trend_run_ids.length} ended runs
-      </Text>
-      <RunsChart
-        label="Slowest tasks over the last runs"
-        data={chart.data}
-        series={chart.series}
-        runIds={stats.trend_run_ids}
-      />
-      <Legend items={chart.legend} />
-    </Stack>
+    <RunsChart
+      title={`The 5 slowest tasks over the last ${stats.trend_run_ids.length} ended runs`}
+      label="Slowest tasks over the last runs"
+      data={chart.data}
+      series={chart.series}
+      runIds={stats.trend_run_ids}
+      legend={chart.legend}
+    />
   );
 }
 
