@@ -74,15 +74,15 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
             autoComplete: "off",
           },
           ...PERSON_FIELDS,
+          {
+            name: "password",
+            label: "Password",
+            password: true,
+            description: "At least 8 characters; they can change it after signing in",
+            required: true,
+            autoComplete: "new-password",
+          },
         ]}
-      />
-      <PasswordInput
-        label="Password"
-        description="At least 8 characters; they can change it after signing in"
-        required
-        autoComplete="new-password"
-        key={form.key("password")}
-        {...form.getInputProps("password")}
       />
       <Checkbox
         label="Admin: manages users and teams, and may do everything in every project"
