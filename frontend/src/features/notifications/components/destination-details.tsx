@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import {
   useDeleteDestination,
   useDestination,
@@ -27,7 +27,6 @@ export function DestinationDetails(props: DestinationDetailsProps) {
   const test = useTestDestination(projectId);
   const remove = useDeleteDestination(projectId);
   const [editing, setEditing] = useState(false);
-  const [removing, setRemoving] = useState(false);
 
   return (
     <QueryState
@@ -68,9 +67,11 @@ export function DestinationDetails(props: DestinationDetailsProps) {
                   <Button variant="default" onClick={() => setEditing(true)}>
                     Edit
                   </Button>
-                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                    Delete
-                  </Button>
+                  <DeleteButton
+                    subject={`destination “${d.name}”`}
+                    consequence="Its subscriptions and messages are deleted with it."
+                    onConfirm={() => remove.mutateAsync(d.id).then(onDeleted)}
+                  />
                 </Group>
               )
             }
@@ -90,13 +91,6 @@ export function DestinationDetails(props: DestinationDetailsProps) {
               onClose={() => setEditing(false)}
             />
           )}
-          <ConfirmDeleteModal
-            opened={removing}
-            onClose={() => setRemoving(false)}
-            subject={`destination “${d.name}”`}
-            consequence="Its subscriptions and messages are deleted with it."
-            onConfirm={() => remove.mutateAsync(d.id).then(onDeleted)}
-          />
         </Stack>
       )}
     </QueryState>

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Code, Group, Paper, SimpleGrid, Stack, Text } fr
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { Link } from "react-router";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
@@ -34,7 +34,6 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
   const toggle = useToggleSchedule(projectId);
   const remove = useDeleteSchedule(projectId);
   const [editing, setEditing] = useState(false);
-  const [removing, setRemoving] = useState(false);
   const zone = browserZone();
 
   return (
@@ -97,9 +96,11 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
                     >
                       {s.enabled ? "Turn off" : "Turn on"}
                     </Button>
-                    <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                      Delete
-                    </Button>
+                    <DeleteButton
+                      subject={`schedule “${s.name}”`}
+                      consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
+                      onConfirm={() => remove.mutateAsync(s.id).then(onDeleted)}
+                    />
                   </Group>
                 )
               }
@@ -210,13 +211,6 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
                 onClose={() => setEditing(false)}
               />
             )}
-            <ConfirmDeleteModal
-              opened={removing}
-              onClose={() => setRemoving(false)}
-              subject={`schedule “${s.name}”`}
-              consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
-              onConfirm={() => remove.mutateAsync(s.id).then(onDeleted)}
-            />
           </Stack>
         );
       }}

@@ -15,7 +15,7 @@ import {
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { CheckIcon, CopyIcon } from "@/components/icons";
 import { useTemplate } from "@/api/queries/project-options";
@@ -54,7 +54,6 @@ export function WebhookDetails(props: WebhookDetailsProps) {
   const rotate = useRotateWebhookId(projectId);
   const [editing, setEditing] = useState(false);
   const [testing, setTesting] = useState(false);
-  const [removing, setRemoving] = useState(false);
   const [rotating, setRotating] = useState(false);
 
   return (
@@ -78,9 +77,11 @@ export function WebhookDetails(props: WebhookDetailsProps) {
                       Edit
                     </Button>
                   )}
-                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                    Delete
-                  </Button>
+                  <DeleteButton
+                    subject={`webhook “${w.name}”`}
+                    consequence="Its URL stops answering and its deliveries are deleted; the runs it launched stay."
+                    onConfirm={() => remove.mutateAsync(w.id).then(onDeleted)}
+                  />
                 </Group>
               )
             }
@@ -245,13 +246,6 @@ export function WebhookDetails(props: WebhookDetailsProps) {
               </Group>
             </Stack>
           </Modal>
-          <ConfirmDeleteModal
-            opened={removing}
-            onClose={() => setRemoving(false)}
-            subject={`webhook “${w.name}”`}
-            consequence="Its URL stops answering and its deliveries are deleted; the runs it launched stay."
-            onConfirm={() => remove.mutateAsync(w.id).then(onDeleted)}
-          />
         </Stack>
       )}
     </QueryState>
