@@ -9,6 +9,7 @@ import {
   useResetPassword,
   useUpdateUser,
 } from "@/features/auth/api/users";
+import { useCreateDialog } from "@/lib/create-dialog";
 import { useServerErrors } from "@/lib/form-errors";
 
 interface NewUserValues {
@@ -34,34 +35,14 @@ const PERSON_FIELDS = [
 ] as const satisfies readonly TextField<"display_name" | "email">[];
 
 export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const create = useCreateUser();
   const form = useForm<NewUserValues>({ mode: "uncontrolled", initialValues: EMPTY });
-  const serverErrors = useServerErrors(form);
-  const close = () => {
-    form.reset();
-    serverErrors.clear();
-    onClose();
-  };
-  const submit = form.onSubmit((values) => {
-    serverErrors.clear();
-    create.mutate(values, {
-      onSuccess: (user) => {
-        notifications.show({ color: "green", message: `User “${user.username}” created` });
-        close();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+  const dialog = useCreateDialog(form, useCreateUser(), {
+    toBody: (values) => values,
+    created: (user) => `User “${user.username}” created`,
+    onClose,
   });
   return (
-    <FormModal
-      opened={opened}
-      onClose={close}
-      title="New user"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel="Create user"
-      pending={create.isPending}
-    >
+    <FormModal opened={opened} title="New user" submitLabel="Create user" {...dialog}>
       <TextFields
         form={form}
         fields={[
