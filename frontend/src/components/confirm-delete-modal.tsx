@@ -1,3 +1,5 @@
+import { Button } from "@mantine/core";
+import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 
 interface ConfirmDeleteModalProps {
@@ -18,5 +20,18 @@ export function ConfirmDeleteModal({ subject, consequence, ...rest }: ConfirmDel
       confirmLabel="Delete"
       {...rest}
     />
+  );
+}
+
+/** A record's Delete button, and the confirmation it asks first. */
+export function DeleteButton(props: Omit<ConfirmDeleteModalProps, "opened" | "onClose">) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <Button variant="subtle" color="red" onClick={() => setAsking(true)}>
+        Delete
+      </Button>
+      <ConfirmDeleteModal opened={asking} onClose={() => setAsking(false)} {...props} />
+    </>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Center, Group, Loader, Pagination, Table, Text } from "@mantine/core";
-import type { MantineBreakpoint } from "@mantine/core";
+import { Alert, Center, Group, Loader, Pagination, Text } from "@mantine/core";
 import type { ReactNode } from "react";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 
 /** The page envelope every list endpoint returns. */
 export interface Page<T> {
@@ -8,14 +8,6 @@ export interface Page<T> {
   total: number;
   limit: number;
   offset: number;
-}
-
-export interface Column<T> {
-  key: string;
-  header: ReactNode;
-  cell: (row: T) => ReactNode;
-  /** hide the column on screens narrower than this (phones show the essentials) */
-  visibleFrom?: MantineBreakpoint;
 }
 
 interface PagedTableProps<T> {
@@ -60,30 +52,14 @@ export function PagedTable<T>(props: PagedTableProps<T>) {
   const last = data.offset + data.items.length;
   return (
     <>
-      <Table.ScrollContainer minWidth={320}>
-        <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => (
-                <Table.Th key={column.key} visibleFrom={column.visibleFrom}>
-                  {column.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data.items.map((row) => (
-              <Table.Tr key={rowKey(row)}>
-                {columns.map((column) => (
-                  <Table.Td key={column.key} visibleFrom={column.visibleFrom}>
-                    {column.cell(row)}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ColumnsTable
+        label={label}
+        columns={columns}
+        rows={data.items}
+        rowKey={rowKey}
+        highlightOnHover
+        verticalSpacing="sm"
+      />
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed">
           {first}–{last} of {data.total}

@@ -35,6 +35,16 @@ function ServerVersion() {
   );
 }
 
+/** The administration pages, in the account menu and the navigation alike. */
+const adminPages = [
+  { label: "Users", to: paths.adminUsers },
+  { label: "Teams", to: paths.adminTeams },
+  { label: "Audit", to: paths.adminAudit },
+  { label: "Hosts", to: paths.adminHosts },
+  { label: "Storage", to: paths.adminStorage },
+  { label: "Freezes", to: paths.adminFreezes },
+];
+
 function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; local: boolean }) {
   const logout = useLogout();
   const navigate = useNavigate();
@@ -77,24 +87,11 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
           <>
             <Menu.Divider />
             <Menu.Label>Administration</Menu.Label>
-            <Menu.Item component={Link} to={paths.adminUsers()}>
-              Users
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.adminTeams()}>
-              Teams
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.adminAudit()}>
-              Audit
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.adminHosts()}>
-              Hosts
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.adminStorage()}>
-              Storage
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.adminFreezes()}>
-              Freezes
-            </Menu.Item>
+            {adminPages.map(({ label, to }) => (
+              <Menu.Item key={label} component={Link} to={to()}>
+                {label}
+              </Menu.Item>
+            ))}
           </>
         )}
         <Menu.Divider />
@@ -104,6 +101,23 @@ function UserMenu({ name, isAdmin, local }: { name: string; isAdmin: boolean; lo
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/** A page in the navigation, lit while the address is in it (`exact`: is it). */
+function PageLink({
+  to,
+  label,
+  exact = false,
+  onClick,
+}: {
+  to: string;
+  label: string;
+  exact?: boolean;
+  onClick: () => void;
+}) {
+  const { pathname } = useLocation();
+  const active = exact ? pathname === to : pathname.startsWith(to);
+  return <NavLink component={Link} to={to} label={label} active={active} onClick={onClick} />;
 }
 
 /** The approvals inbox in the navigation, with the count of what waits for the user: workflow
@@ -191,74 +205,14 @@ function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        <NavLink
-          component={Link}
-          to={paths.home()}
-          label="Dashboard"
-          active={pathname === paths.home()}
-          onClick={nav.close}
-        />
-        <NavLink
-          component={Link}
-          to={paths.projects()}
-          label="Projects"
-          active={pathname.startsWith(paths.projects())}
-          onClick={nav.close}
-        />
+        <PageLink to={paths.home()} label="Dashboard" exact onClick={nav.close} />
+        <PageLink to={paths.projects()} label="Projects" onClick={nav.close} />
         <ApprovalsLink active={pathname.startsWith(paths.approvals())} onClick={nav.close} />
-        {me.data.is_admin && (
-          <>
-            <NavLink
-              component={Link}
-              to={paths.adminUsers()}
-              label="Users"
-              active={pathname.startsWith(paths.adminUsers())}
-              onClick={nav.close}
-            />
-            <NavLink
-              component={Link}
-              to={paths.adminTeams()}
-              label="Teams"
-              active={pathname.startsWith(paths.adminTeams())}
-              onClick={nav.close}
-            />
-            <NavLink
-              component={Link}
-              to={paths.adminAudit()}
-              label="Audit"
-              active={pathname.startsWith(paths.adminAudit())}
-              onClick={nav.close}
-            />
-            <NavLink
-              component={Link}
-              to={paths.adminHosts()}
-              label="Hosts"
-              active={pathname.startsWith(paths.adminHosts())}
-              onClick={nav.close}
-            />
-            <NavLink
-              component={Link}
-              to={paths.adminStorage()}
-              label="Storage"
-              active={pathname.startsWith(paths.adminStorage())}
-              onClick={nav.close}
-            />
-            <NavLink
-              component={Link}
-              to={paths.adminFreezes()}
-              label="Freezes"
-              active={pathname.startsWith(paths.adminFreezes())}
-              onClick={nav.close}
-            />
-          </>
-        )}
-        <NavLink
-          component={Link}
-          to={paths.account()}
-          label="Your account"
-          active={pathname.startsWith(paths.account())}
-          onClick={nav.close}
-        />
+        {me.data.is_admin &&
+          adminPages.map(({ label, to }) => (
+            <PageLink key={label} to={to()} label={label} onClick={nav.close} />
+          ))}
+        <PageLink to={paths.account()} label="Your account" onClick={nav.close} />
         <NavLink href="/api/v1/docs" label="API reference" target="_blank" rel="noopener" />
         <ServerVersion />
       </AppShell.Navbar>

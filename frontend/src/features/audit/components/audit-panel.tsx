@@ -11,11 +11,12 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { Fragment, useState } from "react";
 import { Link } from "react-router";
+import { OlderButton } from "@/components/older-button";
+import { type TextField, TextFields } from "@/components/text-fields";
 import { type AuditFilters, auditExportUrl, useAudit } from "@/features/audit/api/get-audit";
 import { auditLink, describeObject } from "@/features/audit/lib/audit-link";
 import { formatDateTime } from "@/lib/format";
@@ -30,6 +31,14 @@ export interface FilterValues {
 }
 
 const EMPTY: FilterValues = { actor: "", action: "", since: "", until: "", q: "", instance: false };
+
+const FILTER_FIELDS: readonly TextField<keyof Omit<FilterValues, "instance">>[] = [
+  { name: "actor", label: "Actor", placeholder: "username" },
+  { name: "action", label: "Action", placeholder: "run:launch, or run" },
+  { name: "since", label: "Since (date and time)", type: "datetime-local" },
+  { name: "until", label: "Until (date and time)", type: "datetime-local" },
+  { name: "q", label: "Text", placeholder: "Search" },
+];
 
 /** datetime-local text (the reader's time) as the API's ISO 8601 instant. */
 function instant(local: string): string | undefined {
@@ -74,36 +83,7 @@ export function AuditPanel({ projectId, isAdmin }: { projectId?: number; isAdmin
         aria-label="Audit filters"
       >
         <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-          <TextInput
-            label="Actor"
-            placeholder="username"
-            key={form.key("actor")}
-            {...form.getInputProps("actor")}
-          />
-          <TextInput
-            label="Action"
-            placeholder="run:launch, or run"
-            key={form.key("action")}
-            {...form.getInputProps("action")}
-          />
-          <TextInput
-            label="Since (date and time)"
-            type="datetime-local"
-            key={form.key("since")}
-            {...form.getInputProps("since")}
-          />
-          <TextInput
-            label="Until (date and time)"
-            type="datetime-local"
-            key={form.key("until")}
-            {...form.getInputProps("until")}
-          />
-          <TextInput
-            label="Text"
-            placeholder="Search"
-            key={form.key("q")}
-            {...form.getInputProps("q")}
-          />
+          <TextFields form={form} fields={FILTER_FIELDS} />
         </SimpleGrid>
         {projectId === undefined && (
           <Checkbox
@@ -226,13 +206,7 @@ export function AuditPanel({ projectId, isAdmin }: { projectId?: number; isAdmin
       )}
       {audit.hasNextPage && (
         <Group>
-          <Button
-            variant="default"
-            onClick={() => void audit.fetchNextPage()}
-            loading={audit.isFetchingNextPage}
-          >
-            Older records
-          </Button>
+          <OlderButton pages={audit}>Older records</OlderButton>
         </Group>
       )}
     </Stack>

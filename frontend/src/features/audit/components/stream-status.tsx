@@ -1,8 +1,46 @@
-import { Badge, Card, Code, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Card, Code, Stack, Text, Title } from "@mantine/core";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 import { QueryState } from "@/components/query-state";
-import { useAuditStream } from "@/features/audit/api/get-stream";
+import { type StreamSink, useAuditStream } from "@/features/audit/api/get-stream";
 import { formatAge, streamHealth } from "@/features/audit/lib/stream-health";
 import { formatDateTime } from "@/lib/format";
+
+const SINK_COLUMNS: readonly Column<StreamSink>[] = [
+  { key: "sink", header: "Sink", cell: (sink) => sink.kind || sink.sink },
+  { key: "target", header: "Target", cell: (sink) => <Code>{sink.target || "—"}</Code> },
+  {
+    key: "state",
+    header: "State",
+    cell: (sink) => {
+      const health = streamHealth(sink);
+      return (
+        <Badge color={health.color} variant="light">
+          {health.label}
+        </Badge>
+      );
+    },
+  },
+  { key: "waiting", header: "Waiting", cell: (sink) => sink.backlog.toLocaleString() },
+  { key: "oldest", header: "Oldest", cell: (sink) => formatAge(sink.oldest_pending_seconds) },
+  {
+    key: "success",
+    header: "Last success",
+    cell: (sink) => (sink.last_success_at ? formatDateTime(sink.last_success_at) : "—"),
+  },
+  {
+    key: "error",
+    header: "Last error",
+    cell: (sink) =>
+      sink.last_error ? (
+        <Text size="sm" c={sink.failures > 0 ? "red" : "dimmed"}>
+          {sink.last_error_at ? `${formatDateTime(sink.last_error_at)}: ` : ""}
+          {sink.last_error}
+        </Text>
+      ) : (
+        "—"
+      ),
+  },
+];
 
 /** Where the audit trail is streamed (syslog, Elastic, Splunk, JSON) and how each sink fares. */
 export function StreamStatus() {
@@ -24,56 +62,13 @@ export function StreamStatus() {
                 <Code>STEWARD_AUDIT_HTTP_URL</Code> (docs/deploy.md).
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={700}>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Sink</Table.Th>
-                      <Table.Th>Target</Table.Th>
-                      <Table.Th>State</Table.Th>
-                      <Table.Th>Waiting</Table.Th>
-                      <Table.Th>Oldest</Table.Th>
-                      <Table.Th>Last success</Table.Th>
-                      <Table.Th>Last error</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {status.sinks.map((sink) => {
-                      const health = streamHealth(sink);
-                      return (
-                        <Table.Tr key={sink.sink}>
-                          <Table.Td>{sink.kind || sink.sink}</Table.Td>
-                          <Table.Td>
-                            <Code>{sink.target || "—"}</Code>
-                          </Table.Td>
-                          <Table.Td>
-                            <Badge color={health.color} variant="light">
-                              {health.label}
-                            </Badge>
-                          </Table.Td>
-                          <Table.Td>{sink.backlog.toLocaleString()}</Table.Td>
-                          <Table.Td>{formatAge(sink.oldest_pending_seconds)}</Table.Td>
-                          <Table.Td>
-                            {sink.last_success_at ? formatDateTime(sink.last_success_at) : "—"}
-                          </Table.Td>
-                          <Table.Td>
-                            {sink.last_error ? (
-                              <Text size="sm" c={sink.failures > 0 ? "red" : "dimmed"}>
-                                {sink.last_error_at
-                                  ? `${formatDateTime(sink.last_error_at)}: `
-                                  : ""}
-                                {sink.last_error}
-                              </Text>
-                            ) : (
-                              "—"
-                            )}
-                          </Table.Td>
-                        </Table.Tr>
-                      );
-                    })}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ColumnsTable
+                label="Audit sinks"
+                columns={SINK_COLUMNS}
+                rows={status.sinks}
+                rowKey={(sink) => sink.sink}
+                minWidth={700}
+              />
             )
           }
         </QueryState>

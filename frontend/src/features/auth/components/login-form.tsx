@@ -1,7 +1,8 @@
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { FormError } from "@/components/form-error";
+import { TextFields } from "@/components/text-fields";
 import { challengeOf, type LoginInput, useLogin } from "@/features/auth/api/login";
 import { SsoButton } from "@/features/auth/components/sso-button";
 import {
@@ -83,20 +84,24 @@ function PasswordForm({ username, onSignedIn, onRefused }: PasswordFormProps) {
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in">
       <Stack>
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          required
-          data-autofocus
-          key={form.key("username")}
-          {...form.getInputProps("username")}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          required
-          key={form.key("password")}
-          {...form.getInputProps("password")}
+        <TextFields
+          form={form}
+          fields={[
+            {
+              name: "username",
+              label: "Username",
+              autoComplete: "username",
+              required: true,
+              "data-autofocus": true,
+            },
+            {
+              name: "password",
+              label: "Password",
+              password: true,
+              autoComplete: "current-password",
+              required: true,
+            },
+          ]}
         />
         <FormError message={serverErrors.message} />
         <Button type="submit" loading={login.isPending} fullWidth>

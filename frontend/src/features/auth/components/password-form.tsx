@@ -1,7 +1,8 @@
-import { Button, Group, PasswordInput, Stack, Text } from "@mantine/core";
+import { Button, Group, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { FormError } from "@/components/form-error";
+import { TextFields } from "@/components/text-fields";
 import { useChangePassword } from "@/features/auth/api/account";
 import { useServerErrors } from "@/lib/form-errors";
 
@@ -47,27 +48,32 @@ export function PasswordForm() {
         <Text size="sm" c="dimmed">
           Your other browser sessions end; API tokens keep working.
         </Text>
-        <PasswordInput
-          label="Current password"
-          autoComplete="current-password"
-          required
-          key={form.key("current_password")}
-          {...form.getInputProps("current_password")}
-        />
-        <PasswordInput
-          label="New password"
-          autoComplete="new-password"
-          description="At least 8 characters"
-          required
-          key={form.key("new_password")}
-          {...form.getInputProps("new_password")}
-        />
-        <PasswordInput
-          label="Repeat the new password"
-          autoComplete="new-password"
-          required
-          key={form.key("repeat")}
-          {...form.getInputProps("repeat")}
+        <TextFields
+          form={form}
+          fields={[
+            {
+              name: "current_password",
+              label: "Current password",
+              password: true,
+              autoComplete: "current-password",
+              required: true,
+            },
+            {
+              name: "new_password",
+              label: "New password",
+              password: true,
+              autoComplete: "new-password",
+              description: "At least 8 characters",
+              required: true,
+            },
+            {
+              name: "repeat",
+              label: "Repeat the new password",
+              password: true,
+              autoComplete: "new-password",
+              required: true,
+            },
+          ]}
         />
         <FormError message={serverErrors.message} />
         <Group>

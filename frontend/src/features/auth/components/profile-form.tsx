@@ -1,8 +1,9 @@
-import { Badge, Button, Group, Stack, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormError } from "@/components/form-error";
+import { TextFields } from "@/components/text-fields";
 import { useUpdateProfile } from "@/features/auth/api/account";
 import { useServerErrors } from "@/lib/form-errors";
 
@@ -36,18 +37,12 @@ export function ProfileForm({ user }: { user: Schemas["UserRead"] }) {
           <Text fw={600}>{user.username}</Text>
           {user.is_admin && <Badge color="grape">admin</Badge>}
         </Group>
-        <TextInput
-          label="Display name"
-          autoComplete="name"
-          key={form.key("display_name")}
-          {...form.getInputProps("display_name")}
-        />
-        <TextInput
-          label="E-mail"
-          type="email"
-          autoComplete="email"
-          key={form.key("email")}
-          {...form.getInputProps("email")}
+        <TextFields
+          form={form}
+          fields={[
+            { name: "display_name", label: "Display name", autoComplete: "name" },
+            { name: "email", label: "E-mail", type: "email", autoComplete: "email" },
+          ]}
         />
         <FormError message={serverErrors.message} />
         <Group>

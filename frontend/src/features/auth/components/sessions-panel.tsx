@@ -1,10 +1,11 @@
-import { Badge, Stack, Table, Text } from "@mantine/core";
+import { Badge, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
 import { type WebSession, useEndSession, useSessions } from "@/features/auth/api/account";
 import { formatDateTime } from "@/lib/format";
 import { QueryState } from "@/components/query-state";
-import { ActionsHeader, RowButton } from "@/components/row-actions";
+import { ColumnsTable } from "@/components/columns-table";
+import { RowButton } from "@/components/row-actions";
 
 /** "Firefox 128 on Linux" out of a user agent string, or the string itself. */
 export function describeAgent(agent: string): string {
@@ -37,49 +38,62 @@ export function SessionsPanel() {
           <Text size="sm" c="dimmed">
             Browsers signed in as you. Changing your password signs out all but this one.
           </Text>
-          <Table.ScrollContainer minWidth={0}>
-            <Table aria-label="Sessions" verticalSpacing="xs" fz="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Browser</Table.Th>
-                  <Table.Th visibleFrom="xs">From</Table.Th>
-                  <Table.Th visibleFrom="sm">Signed in</Table.Th>
-                  <Table.Th visibleFrom="md">Expires</Table.Th>
-                  <ActionsHeader />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.map((web) => (
-                  <Table.Tr key={web.id}>
-                    <Table.Td>
-                      <Text size="sm" title={web.user_agent}>
-                        {describeAgent(web.user_agent)}
-                      </Text>
-                      <Text size="xs" c="dimmed" hiddenFrom="xs">
-                        {web.source_ip}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td visibleFrom="xs">{web.source_ip || "—"}</Table.Td>
-                    <Table.Td visibleFrom="sm">{formatDateTime(web.created_at)}</Table.Td>
-                    <Table.Td visibleFrom="md">{formatDateTime(web.expires_at)}</Table.Td>
-                    <Table.Td ta="right">
-                      {web.current ? (
-                        <Badge variant="light">this browser</Badge>
-                      ) : (
-                        <RowButton
-                          label={`Sign out session ${web.id}`}
-                          color="red"
-                          onClick={() => setEnding(web)}
-                        >
-                          Sign out
-                        </RowButton>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ColumnsTable
+            label="Sessions"
+            columns={[
+              {
+                key: "browser",
+                header: "Browser",
+                cell: (web) => (
+                  <>
+                    <Text size="sm" title={web.user_agent}>
+                      {describeAgent(web.user_agent)}
+                    </Text>
+                    <Text size="xs" c="dimmed" hiddenFrom="xs">
+                      {web.source_ip}
+                    </Text>
+                  </>
+                ),
+              },
+              {
+                key: "from",
+                header: "From",
+                visibleFrom: "xs",
+                cell: (web) => web.source_ip || "—",
+              },
+              {
+                key: "created",
+                header: "Signed in",
+                visibleFrom: "sm",
+                cell: (web) => formatDateTime(web.created_at),
+              },
+              {
+                key: "expires",
+                header: "Expires",
+                visibleFrom: "md",
+                cell: (web) => formatDateTime(web.expires_at),
+              },
+              {
+                key: "actions",
+                td: { ta: "right" },
+                cell: (web) =>
+                  web.current ? (
+                    <Badge variant="light">this browser</Badge>
+                  ) : (
+                    <RowButton
+                      label={`Sign out session ${web.id}`}
+                      color="red"
+                      onClick={() => setEnding(web)}
+                    >
+                      Sign out
+                    </RowButton>
+                  ),
+              },
+            ]}
+            rows={data}
+            rowKey={(web) => web.id}
+            compact
+          />
           <ConfirmModal
             opened={ending !== null}
             onClose={() => setEnding(null)}

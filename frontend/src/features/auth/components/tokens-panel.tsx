@@ -8,7 +8,6 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
 } from "@mantine/core";
@@ -34,7 +33,8 @@ import {
 import { useNow } from "@/hooks/use-now";
 import { useServerErrors } from "@/lib/form-errors";
 import { formatDateTime } from "@/lib/format";
-import { ActionsHeader, RowButton } from "@/components/row-actions";
+import { ColumnsTable } from "@/components/columns-table";
+import { RowButton } from "@/components/row-actions";
 
 const SCOPES = [
   { value: "read", label: "Read" },
@@ -160,65 +160,67 @@ const STATE_COLOR = { active: "green", revoked: "gray", expired: "orange" } as c
 function TokensTable({ tokens, onRevoke }: { tokens: Token[]; onRevoke: (t: Token) => void }) {
   const now = useNow(60_000, true);
   return (
-    <Table.ScrollContainer minWidth={0}>
-      <Table aria-label="API tokens" verticalSpacing="xs" fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Scope</Table.Th>
-            <Table.Th visibleFrom="sm">Last used</Table.Th>
-            <Table.Th visibleFrom="md">Expires</Table.Th>
-            <Table.Th visibleFrom="md">Created</Table.Th>
-            <ActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {tokens.map((token) => {
+    <ColumnsTable
+      label="API tokens"
+      compact
+      rows={tokens}
+      rowKey={(token) => token.id}
+      columns={[
+        {
+          key: "name",
+          header: "Name",
+          cell: (token) => {
             const state = tokenState(token, now);
             return (
-              <Table.Tr key={token.id}>
-                <Table.Td>
-                  <Stack gap={0}>
-                    <Text size="sm" fw={500}>
-                      {token.name}
-                    </Text>
-                    <Group gap={4}>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {token.prefix}…
-                      </Text>
-                      {state !== "active" && (
-                        <Badge size="xs" color={STATE_COLOR[state]}>
-                          {state}
-                        </Badge>
-                      )}
-                    </Group>
-                  </Stack>
-                </Table.Td>
-                <Table.Td>{token.scope}</Table.Td>
-                <Table.Td visibleFrom="sm">
-                  {token.last_used_at ? formatDateTime(token.last_used_at) : "never"}
-                </Table.Td>
-                <Table.Td visibleFrom="md">
-                  {token.expires_at ? formatDateTime(token.expires_at) : "never"}
-                </Table.Td>
-                <Table.Td visibleFrom="md">{formatDateTime(token.created_at)}</Table.Td>
-                <Table.Td ta="right">
-                  {state === "active" && (
-                    <RowButton
-                      label={`Revoke ${token.name}`}
-                      color="red"
-                      onClick={() => onRevoke(token)}
-                    >
-                      Revoke
-                    </RowButton>
+              <Stack gap={0}>
+                <Text size="sm" fw={500}>
+                  {token.name}
+                </Text>
+                <Group gap={4}>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {token.prefix}…
+                  </Text>
+                  {state !== "active" && (
+                    <Badge size="xs" color={STATE_COLOR[state]}>
+                      {state}
+                    </Badge>
                   )}
-                </Table.Td>
-              </Table.Tr>
+                </Group>
+              </Stack>
             );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          },
+        },
+        { key: "scope", header: "Scope", cell: (token) => token.scope },
+        {
+          key: "used",
+          header: "Last used",
+          visibleFrom: "sm",
+          cell: (token) => (token.last_used_at ? formatDateTime(token.last_used_at) : "never"),
+        },
+        {
+          key: "expires",
+          header: "Expires",
+          visibleFrom: "md",
+          cell: (token) => (token.expires_at ? formatDateTime(token.expires_at) : "never"),
+        },
+        {
+          key: "created",
+          header: "Created",
+          visibleFrom: "md",
+          cell: (token) => formatDateTime(token.created_at),
+        },
+        {
+          key: "actions",
+          td: { ta: "right" },
+          cell: (token) =>
+            tokenState(token, now) === "active" && (
+              <RowButton label={`Revoke ${token.name}`} color="red" onClick={() => onRevoke(token)}>
+                Revoke
+              </RowButton>
+            ),
+        },
+      ]}
+    />
   );
 }
 

@@ -1,13 +1,15 @@
-import { Checkbox, PasswordInput, TextInput } from "@mantine/core";
+import { Checkbox, PasswordInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { notifications } from "@mantine/notifications";
 import { FormModal } from "@/components/form-modal";
+import { type TextField, TextFields } from "@/components/text-fields";
 import {
   type User,
   useCreateUser,
   useResetPassword,
   useUpdateUser,
 } from "@/features/auth/api/users";
+import { useCreateDialog } from "@/lib/create-dialog";
 import { useServerErrors } from "@/lib/form-errors";
 
 interface NewUserValues {
@@ -26,62 +28,42 @@ const EMPTY: NewUserValues = {
   is_admin: false,
 };
 
+/** A person's name and e-mail, set by an admin. */
+const PERSON_FIELDS = [
+  { name: "display_name", label: "Display name" },
+  { name: "email", label: "E-mail", type: "email" },
+] as const satisfies readonly TextField<"display_name" | "email">[];
+
 export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const create = useCreateUser();
   const form = useForm<NewUserValues>({ mode: "uncontrolled", initialValues: EMPTY });
-  const serverErrors = useServerErrors(form);
-  const close = () => {
-    form.reset();
-    serverErrors.clear();
-    onClose();
-  };
-  const submit = form.onSubmit((values) => {
-    serverErrors.clear();
-    create.mutate(values, {
-      onSuccess: (user) => {
-        notifications.show({ color: "green", message: `User “${user.username}” created` });
-        close();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+  const dialog = useCreateDialog(form, useCreateUser(), {
+    toBody: (values) => values,
+    created: (user) => `User “${user.username}” created`,
+    onClose,
   });
   return (
-    <FormModal
-      opened={opened}
-      onClose={close}
-      title="New user"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel="Create user"
-      pending={create.isPending}
-    >
-      <TextInput
-        label="Username"
-        description="Letters, digits and . _ @ -"
-        required
-        data-autofocus
-        autoComplete="off"
-        key={form.key("username")}
-        {...form.getInputProps("username")}
-      />
-      <TextInput
-        label="Display name"
-        key={form.key("display_name")}
-        {...form.getInputProps("display_name")}
-      />
-      <TextInput
-        label="E-mail"
-        type="email"
-        key={form.key("email")}
-        {...form.getInputProps("email")}
-      />
-      <PasswordInput
-        label="Password"
-        description="At least 8 characters; they can change it after signing in"
-        required
-        autoComplete="new-password"
-        key={form.key("password")}
-        {...form.getInputProps("password")}
+    <FormModal opened={opened} title="New user" submitLabel="Create user" {...dialog}>
+      <TextFields
+        form={form}
+        fields={[
+          {
+            name: "username",
+            label: "Username",
+            description: "Letters, digits and . _ @ -",
+            required: true,
+            "data-autofocus": true,
+            autoComplete: "off",
+          },
+          ...PERSON_FIELDS,
+          {
+            name: "password",
+            label: "Password",
+            password: true,
+            description: "At least 8 characters; they can change it after signing in",
+            required: true,
+            autoComplete: "new-password",
+          },
+        ]}
       />
       <Checkbox
         label="Admin: manages users and teams, and may do everything in every project"
@@ -120,17 +102,9 @@ export function EditUserModal({ user, onClose }: { user: User; onClose: () => vo
       submitLabel="Save"
       pending={update.isPending}
     >
-      <TextInput
-        label="Display name"
-        data-autofocus
-        key={form.key("display_name")}
-        {...form.getInputProps("display_name")}
-      />
-      <TextInput
-        label="E-mail"
-        type="email"
-        key={form.key("email")}
-        {...form.getInputProps("email")}
+      <TextFields
+        form={form}
+        fields={[{ ...PERSON_FIELDS[0], "data-autofocus": true }, PERSON_FIELDS[1]]}
       />
     </FormModal>
   );

@@ -3,7 +3,8 @@ import { useDebouncedValue, useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { ConfirmModal } from "@/components/confirm-modal";
-import { type Column, PagedTable } from "@/components/paged-table";
+import type { Column } from "@/components/columns-table";
+import { PagedTable } from "@/components/paged-table";
 import { SectionToolbar } from "@/components/section-toolbar";
 import { type User, useResetTotp, useUpdateUser, useUsers } from "@/features/auth/api/users";
 import {

@@ -1,6 +1,8 @@
-import { Anchor, Button, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Stack, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { useHostChanges } from "@/features/hosts/api/get-hosts";
 import { formatDateTime } from "@/lib/format";
@@ -27,6 +29,40 @@ export function HostChanges({ projectId, host }: { projectId: number; host: stri
   );
 }
 
+function changeColumns(projectId: number): readonly Column<Schemas["HostChange"]>[] {
+  return [
+    {
+      key: "task",
+      header: "Task",
+      cell: (change) => (
+        <>
+          {change.task}
+          <Text size="xs" c="dimmed" ff="monospace">
+            {change.task_action}
+            {change.role ? ` · role ${change.role}` : ""}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: "run",
+      header: "Run",
+      cell: (change) => (
+        <Anchor component={Link} to={paths.run(projectId, change.run_id)}>
+          #{change.run_id} {change.template}
+        </Anchor>
+      ),
+    },
+    {
+      key: "when",
+      header: "When",
+      visibleFrom: "sm",
+      td: { style: { whiteSpace: "nowrap" } },
+      cell: (change) => (change.ended_at ? formatDateTime(change.ended_at) : "—"),
+    },
+  ];
+}
+
 function ChangesTable({
   projectId,
   changes,
@@ -45,47 +81,14 @@ function ChangesTable({
   }
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={0}>
-        <Table aria-label="Changes on this host" verticalSpacing="xs" fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Task</Table.Th>
-              <Table.Th>Run</Table.Th>
-              <Table.Th visibleFrom="sm">When</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((change) => (
-              <Table.Tr key={`${change.run_id}:${change.counter}`}>
-                <Table.Td>
-                  {change.task}
-                  <Text size="xs" c="dimmed" ff="monospace">
-                    {change.task_action}
-                    {change.role ? ` · role ${change.role}` : ""}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={paths.run(projectId, change.run_id)}>
-                    #{change.run_id} {change.template}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td visibleFrom="sm" style={{ whiteSpace: "nowrap" }}>
-                  {change.ended_at ? formatDateTime(change.ended_at) : "—"}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {changes.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void changes.fetchNextPage()}
-          loading={changes.isFetchingNextPage}
-        >
-          Older changes
-        </Button>
-      )}
+      <ColumnsTable
+        label="Changes on this host"
+        compact
+        columns={changeColumns(projectId)}
+        rows={rows}
+        rowKey={(change) => `${change.run_id}:${change.counter}`}
+      />
+      <OlderButton pages={changes}>Older changes</OlderButton>
     </Stack>
   );
 }

@@ -2,12 +2,10 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
   Group,
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -15,9 +13,11 @@ import {
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { useFactDiff, useFactHistory, useHostFacts } from "@/features/hosts/api/get-facts";
-import { factRows, searchFacts, showValue } from "@/features/hosts/lib/fact-rows";
+import { type FactRow, factRows, searchFacts, showValue } from "@/features/hosts/lib/fact-rows";
 import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -83,28 +83,17 @@ function CurrentFacts({ projectId, read }: { projectId: number; read: Schemas["F
         onChange={(event) => setSearch(event.currentTarget.value)}
         maw={480}
       />
-      <Table.ScrollContainer minWidth={0} mah={420}>
-        <Table aria-label="Current facts" verticalSpacing={4} fz="sm" layout="fixed">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w="45%">Fact</Table.Th>
-              <Table.Th>Value</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {found.slice(0, SHOWN).map((row) => (
-              <Table.Tr key={row.path}>
-                <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
-                  {row.path}
-                </Table.Td>
-                <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
-                  {row.value}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ColumnsTable
+        label="Current facts"
+        columns={FACT_COLUMNS}
+        rows={found.slice(0, SHOWN)}
+        rowKey={(row) => row.path}
+        minWidth={0}
+        maxHeight={420}
+        verticalSpacing={4}
+        fz="sm"
+        layout="fixed"
+      />
       {found.length === 0 && (
         <Text size="sm" c="dimmed">
           No fact matches “{search}”.
@@ -118,6 +107,50 @@ function CurrentFacts({ projectId, read }: { projectId: number; read: Schemas["F
     </Stack>
   );
 }
+
+type KindChange = {
+  kind: (typeof KINDS)[number];
+  change: Schemas["FactDiff"]["added"][number];
+};
+
+/** A fact's path or value: monospace, broken anywhere rather than widening the table. */
+const VALUE_CELL = { ff: "monospace", style: { overflowWrap: "anywhere" } } as const;
+
+const FACT_COLUMNS: readonly Column<FactRow>[] = [
+  { key: "path", header: "Fact", width: "45%", td: VALUE_CELL, cell: (row) => row.path },
+  { key: "value", header: "Value", td: VALUE_CELL, cell: (row) => row.value },
+];
+
+const CHANGE_COLUMNS: readonly Column<KindChange>[] = [
+  {
+    key: "path",
+    header: "Fact",
+    width: "40%",
+    td: { style: { overflowWrap: "anywhere" } },
+    cell: ({ kind, change }) => (
+      <Group gap={4} wrap="wrap">
+        <Badge size="xs" variant="light" color={kind.color}>
+          {kind.label}
+        </Badge>
+        <Text span ff="monospace" size="sm">
+          {change.path}
+        </Text>
+      </Group>
+    ),
+  },
+  {
+    key: "before",
+    header: "Before",
+    td: VALUE_CELL,
+    cell: ({ kind, change }) => (kind.key === "added" ? "—" : showValue(change.old)),
+  },
+  {
+    key: "after",
+    header: "After",
+    td: VALUE_CELL,
+    cell: ({ kind, change }) => (kind.key === "removed" ? "—" : showValue(change.new)),
+  },
+];
 
 function pointLabel(point: Schemas["FactPoint"]): string {
   const run = point.run_id != null ? ` · run #${point.run_id}` : "";
@@ -153,17 +186,9 @@ function FactHistory({ projectId, host }: { projectId: number; host: string }) {
                 <Select label="From" data={options} value={fromId} onChange={setFrom} />
                 <Select label="To" data={options} value={toId} onChange={setTo} />
               </SimpleGrid>
-              {history.hasNextPage && (
-                <Button
-                  variant="default"
-                  size="xs"
-                  w="fit-content"
-                  onClick={() => void history.fetchNextPage()}
-                  loading={history.isFetchingNextPage}
-                >
-                  Older points
-                </Button>
-              )}
+              <OlderButton pages={history} size="xs" w="fit-content">
+                Older points
+              </OlderButton>
               <FactDiffView
                 projectId={projectId}
                 host={host}
@@ -213,39 +238,17 @@ function FactDiffView({
               {found.summary}
             </Text>
             {rows.length > 0 && (
-              <Table.ScrollContainer minWidth={0} mah={420}>
-                <Table aria-label="Fact changes" verticalSpacing={4} fz="sm" layout="fixed">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th w="40%">Fact</Table.Th>
-                      <Table.Th>Before</Table.Th>
-                      <Table.Th>After</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map(({ kind, change }) => (
-                      <Table.Tr key={`${kind.key}:${change.path}`}>
-                        <Table.Td style={{ overflowWrap: "anywhere" }}>
-                          <Group gap={4} wrap="wrap">
-                            <Badge size="xs" variant="light" color={kind.color}>
-                              {kind.label}
-                            </Badge>
-                            <Text span ff="monospace" size="sm">
-                              {change.path}
-                            </Text>
-                          </Group>
-                        </Table.Td>
-                        <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
-                          {kind.key === "added" ? "—" : showValue(change.old)}
-                        </Table.Td>
-                        <Table.Td ff="monospace" style={{ overflowWrap: "anywhere" }}>
-                          {kind.key === "removed" ? "—" : showValue(change.new)}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ColumnsTable
+                label="Fact changes"
+                columns={CHANGE_COLUMNS}
+                rows={rows}
+                rowKey={({ kind, change }) => `${kind.key}:${change.path}`}
+                minWidth={0}
+                maxHeight={420}
+                verticalSpacing={4}
+                fz="sm"
+                layout="fixed"
+              />
             )}
             {found.truncated && (
               <Text size="sm" c="dimmed">

@@ -1,15 +1,6 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 import { FormError } from "@/components/form-error";
 import { QueryState } from "@/components/query-state";
 import { useCheckHost, useHostHealth } from "@/features/hosts/api/get-health";
@@ -21,6 +12,25 @@ const RANGES = [
   { value: "1", label: "Day" },
   { value: "7", label: "Week" },
   { value: "30", label: "Month" },
+];
+
+const SPELL_COLUMNS: readonly Column<ReturnType<typeof unreachableSpells>[number]>[] = [
+  {
+    key: "when",
+    header: "Unreachable",
+    cell: (spell) =>
+      spell.from === spell.to
+        ? formatDateTime(spell.from)
+        : `${formatDateTime(spell.from)} – ${formatDateTime(spell.to)}`,
+  },
+  { key: "inventory", header: "Inventory", cell: (spell) => spell.inventory },
+  { key: "checks", header: "Checks", cell: (spell) => plural(spell.checks, "check") },
+  {
+    key: "why",
+    header: "Why",
+    td: { style: { overflowWrap: "anywhere" } },
+    cell: (spell) => spell.reason,
+  },
 ];
 
 /** The host's health on the port Ansible uses: its latest check per inventory (TCP connect and
@@ -85,32 +95,14 @@ export function HostHealth({ projectId, host }: { projectId: number; host: strin
               )}
               {measured && <HealthChart history={read.history} />}
               {spells.length > 0 ? (
-                <Table.ScrollContainer minWidth={420}>
-                  <Table aria-label="Unreachable history" striped>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Unreachable</Table.Th>
-                        <Table.Th>Inventory</Table.Th>
-                        <Table.Th>Checks</Table.Th>
-                        <Table.Th>Why</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {spells.slice(0, 20).map((spell) => (
-                        <Table.Tr key={`${spell.inventory}-${spell.to}`}>
-                          <Table.Td>
-                            {spell.from === spell.to
-                              ? formatDateTime(spell.from)
-                              : `${formatDateTime(spell.from)} – ${formatDateTime(spell.to)}`}
-                          </Table.Td>
-                          <Table.Td>{spell.inventory}</Table.Td>
-                          <Table.Td>{plural(spell.checks, "check")}</Table.Td>
-                          <Table.Td style={{ overflowWrap: "anywhere" }}>{spell.reason}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                <ColumnsTable
+                  label="Unreachable history"
+                  striped
+                  minWidth={420}
+                  columns={SPELL_COLUMNS}
+                  rows={spells.slice(0, 20)}
+                  rowKey={(spell) => `${spell.inventory}-${spell.to}`}
+                />
               ) : (
                 read.history.length > 0 && (
                   <Text size="sm" c="dimmed">

@@ -1,16 +1,7 @@
-import {
-  Group,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Title,
-  useComputedColorScheme,
-} from "@mantine/core";
-import { useEffect, useRef, useState } from "react";
+import { Group, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { useState } from "react";
 import { Link } from "react-router";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+import type uPlot from "uplot";
 import { QueryState } from "@/components/query-state";
 import { useHostMetrics } from "@/features/hosts/api/get-host-metrics";
 import {
@@ -19,6 +10,7 @@ import {
   formatPercent,
   perRunSeries,
 } from "@/features/hosts/lib/host-metrics";
+import { schemeAxis, useUplot } from "@/hooks/use-uplot";
 import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
@@ -72,62 +64,42 @@ function xRange(times: readonly number[]): [number, number] {
 }
 
 function PerRunChart({ runs }: { runs: readonly HostRunMetrics[] }) {
-  const dark = useComputedColorScheme("light") === "dark";
-  const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const { times, cpuAvg, cpuMax, memPeak } = perRunSeries(runs);
-    const axis = dark ? "#c1c2c5" : "#495057";
-    const grid = dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)";
-    const value = (_u: uPlot, v: number | null) => formatPercent(v);
-    const created = new uPlot(
-      {
-        width: Math.max(200, element.clientWidth),
-        height: HEIGHT,
-        cursor: { drag: { x: false, y: false } },
-        legend: { show: true, live: true },
-        scales: {
-          x: { time: true, auto: false, range: xRange(times) },
-          y: { range: [0, 100] },
+  const { box } = useUplot(
+    HEIGHT,
+    (scheme) => {
+      const { times, cpuAvg, cpuMax, memPeak } = perRunSeries(runs);
+      const value = (_u: uPlot, v: number | null) => formatPercent(v);
+      return {
+        options: {
+          cursor: { drag: { x: false, y: false } },
+          legend: { show: true, live: true },
+          scales: {
+            x: { time: true, auto: false, range: xRange(times) },
+            y: { range: [0, 100] },
+          },
+          axes: [
+            schemeAxis(scheme),
+            schemeAxis(scheme, { size: 50, values: (_u, ticks) => ticks.map((v) => `${v} %`) }),
+          ],
+          series: [
+            {},
+            { label: "CPU mean", stroke: "#228be6", width: 1.5, value, points: { show: true } },
+            {
+              label: "CPU peak",
+              stroke: "#fa5252",
+              width: 1,
+              dash: [4, 3],
+              value,
+              points: { show: true },
+            },
+            { label: "Memory peak", stroke: "#40c057", width: 1.5, value, points: { show: true } },
+          ],
         },
-        axes: [
-          { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid } },
-          {
-            stroke: axis,
-            grid: { stroke: grid },
-            ticks: { stroke: grid },
-            size: 50,
-            values: (_u, ticks) => ticks.map((v) => `${v} %`),
-          },
-        ],
-        series: [
-          {},
-          { label: "CPU mean", stroke: "#228be6", width: 1.5, value, points: { show: true } },
-          {
-            label: "CPU peak",
-            stroke: "#fa5252",
-            width: 1,
-            dash: [4, 3],
-            value,
-            points: { show: true },
-          },
-          { label: "Memory peak", stroke: "#40c057", width: 1.5, value, points: { show: true } },
-        ],
-      },
-      [times, cpuAvg, cpuMax, memPeak] as uPlot.AlignedData,
-      element,
-    );
-    const resize = new ResizeObserver(() => {
-      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT });
-    });
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      created.destroy();
-    };
-  }, [dark, runs]);
+        data: [times, cpuAvg, cpuMax, memPeak] as uPlot.AlignedData,
+      };
+    },
+    [runs],
+  );
 
   return (
     <div>

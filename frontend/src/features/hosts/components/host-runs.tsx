@@ -1,7 +1,9 @@
-import { Anchor, Button, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Anchor, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { hostRunsExportUrl, useHostRuns } from "@/features/hosts/api/get-hosts";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
@@ -54,6 +56,70 @@ export function HostRuns({ projectId, host }: { projectId: number; host: string 
   );
 }
 
+function runColumns(projectId: number): readonly Column<Schemas["HostRun"]>[] {
+  return [
+    {
+      key: "run",
+      header: "Run",
+      cell: (run) => (
+        <>
+          <Anchor component={Link} to={paths.run(projectId, run.run_id)}>
+            #{run.run_id} {run.template}
+          </Anchor>
+          {run.label && (
+            <Text size="xs" c="dimmed">
+              {run.label}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" hiddenFrom="sm">
+            {run.launched_by || run.launch_type} · {formatDateTime(run.created_at)}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: "outcome",
+      header: "On this host",
+      cell: (run) => (
+        <>
+          <OutcomeBadge outcome={run.outcome} />
+          <Text size="xs" c="dimmed">
+            {run.changed} changed · {run.ok} ok
+            {run.failed ? ` · ${run.failed} failed` : ""}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: "who",
+      header: "Who",
+      visibleFrom: "sm",
+      cell: (run) => (
+        <>
+          {run.launched_by || "—"}
+          <Text size="xs" c="dimmed">
+            via {run.launch_type}
+            {run.source_ip ? ` from ${run.source_ip}` : ""}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: "when",
+      header: "When",
+      visibleFrom: "sm",
+      td: { style: { whiteSpace: "nowrap" } },
+      cell: (run) => formatDateTime(run.created_at),
+    },
+    {
+      key: "took",
+      header: "Took",
+      visibleFrom: "md",
+      cell: (run) => (run.duration === null ? "—" : formatDuration(run.duration)),
+    },
+  ];
+}
+
 function RunsTable({
   projectId,
   runs,
@@ -73,68 +139,16 @@ function RunsTable({
         </Text>
       )}
       {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={0}>
-          <Table aria-label="Runs on this host" verticalSpacing="xs" fz="sm" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Run</Table.Th>
-                <Table.Th>On this host</Table.Th>
-                <Table.Th visibleFrom="sm">Who</Table.Th>
-                <Table.Th visibleFrom="sm">When</Table.Th>
-                <Table.Th visibleFrom="md">Took</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((run) => (
-                <Table.Tr key={run.run_id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.run(projectId, run.run_id)}>
-                      #{run.run_id} {run.template}
-                    </Anchor>
-                    {run.label && (
-                      <Text size="xs" c="dimmed">
-                        {run.label}
-                      </Text>
-                    )}
-                    <Text size="xs" c="dimmed" hiddenFrom="sm">
-                      {run.launched_by || run.launch_type} · {formatDateTime(run.created_at)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <OutcomeBadge outcome={run.outcome} />
-                    <Text size="xs" c="dimmed">
-                      {run.changed} changed · {run.ok} ok
-                      {run.failed ? ` · ${run.failed} failed` : ""}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    {run.launched_by || "—"}
-                    <Text size="xs" c="dimmed">
-                      via {run.launch_type}
-                      {run.source_ip ? ` from ${run.source_ip}` : ""}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm" style={{ whiteSpace: "nowrap" }}>
-                    {formatDateTime(run.created_at)}
-                  </Table.Td>
-                  <Table.Td visibleFrom="md">
-                    {run.duration === null ? "—" : formatDuration(run.duration)}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ColumnsTable
+          label="Runs on this host"
+          compact
+          highlightOnHover
+          columns={runColumns(projectId)}
+          rows={rows}
+          rowKey={(run) => run.run_id}
+        />
       )}
-      {runs.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void runs.fetchNextPage()}
-          loading={runs.isFetchingNextPage}
-        >
-          Older runs
-        </Button>
-      )}
+      <OlderButton pages={runs}>Older runs</OlderButton>
     </>
   );
 }

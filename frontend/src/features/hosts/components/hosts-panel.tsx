@@ -1,9 +1,11 @@
-import { Anchor, Button, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
-import { type Column, PagedTable } from "@/components/paged-table";
+import type { Column } from "@/components/columns-table";
+import { PagedTable } from "@/components/paged-table";
+import { type TextField, TextFields } from "@/components/text-fields";
 import { useHosts } from "@/features/hosts/api/get-hosts";
 import { OutcomeBadge } from "@/features/hosts/components/outcome-badge";
 import {
@@ -15,6 +17,14 @@ import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
 type Host = Schemas["HostSummary"];
+
+const VARIABLE_HINT = "name=value, or a name alone";
+
+const SEARCH_FIELDS: readonly TextField<keyof HostSearchValues>[] = [
+  { name: "q", label: "Name", placeholder: "oradb" },
+  { name: "group", label: "Group", placeholder: "prod" },
+  { name: "variable", label: "Variable", placeholder: "tier=gold", description: VARIABLE_HINT },
+];
 
 const EMPTY: HostSearchValues = { q: "", group: "", variable: "" };
 
@@ -99,25 +109,7 @@ export function HostsPanel({ projectId }: { projectId?: number }) {
         }}
       >
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <TextInput
-            label="Name"
-            placeholder="oradb"
-            key={form.key("q")}
-            {...form.getInputProps("q")}
-          />
-          <TextInput
-            label="Group"
-            placeholder="prod"
-            key={form.key("group")}
-            {...form.getInputProps("group")}
-          />
-          <TextInput
-            label="Variable"
-            placeholder="tier=gold"
-            description="name=value, or a name alone"
-            key={form.key("variable")}
-            {...form.getInputProps("variable")}
-          />
+          <TextFields form={form} fields={SEARCH_FIELDS} />
         </SimpleGrid>
         <Group mt="sm" gap="xs">
           <Button type="submit">Search</Button>

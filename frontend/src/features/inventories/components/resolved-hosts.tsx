@@ -1,5 +1,6 @@
-import { Badge, Code, Group, Stack, Table, Text } from "@mantine/core";
+import { Badge, Code, Group, Stack, Text } from "@mantine/core";
 import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 
 type Resolved = Schemas["ResolvedRead"];
 
@@ -10,6 +11,23 @@ function vars(values: Record<string, unknown>): string {
   const entries = Object.entries(values);
   return entries.length === 0 ? "" : entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
 }
+
+const HOST_COLUMNS: readonly Column<Resolved["hosts"][number]>[] = [
+  { key: "host", header: "Host", td: { ff: "monospace" }, cell: (host) => host.name },
+  {
+    key: "groups",
+    header: "Groups",
+    cell: (host) => host.groups.filter((g) => !IMPLICIT.has(g)).join(", "),
+  },
+  {
+    key: "vars",
+    header: "Variables",
+    visibleFrom: "sm",
+    cell: (host) => (
+      <Code style={{ wordBreak: "break-all", whiteSpace: "normal" }}>{vars(host.vars)}</Code>
+    ),
+  },
+];
 
 /** Hosts and groups as Ansible resolved them (secret-looking variables come masked). */
 export function ResolvedHosts({ resolved }: { resolved: Resolved }) {
@@ -36,30 +54,16 @@ export function ResolvedHosts({ resolved }: { resolved: Resolved }) {
         </Group>
       )}
       {resolved.hosts.length > 0 && (
-        <Table.ScrollContainer minWidth={320} mah={320}>
-          <Table aria-label="Resolved hosts" striped verticalSpacing={4} fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Host</Table.Th>
-                <Table.Th>Groups</Table.Th>
-                <Table.Th visibleFrom="sm">Variables</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {resolved.hosts.map((host) => (
-                <Table.Tr key={host.name}>
-                  <Table.Td ff="monospace">{host.name}</Table.Td>
-                  <Table.Td>{host.groups.filter((g) => !IMPLICIT.has(g)).join(", ")}</Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Code style={{ wordBreak: "break-all", whiteSpace: "normal" }}>
-                      {vars(host.vars)}
-                    </Code>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ColumnsTable
+          label="Resolved hosts"
+          columns={HOST_COLUMNS}
+          rows={resolved.hosts}
+          rowKey={(host) => host.name}
+          maxHeight={320}
+          striped
+          verticalSpacing={4}
+          fz="sm"
+        />
       )}
     </Stack>
   );

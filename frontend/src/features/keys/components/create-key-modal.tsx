@@ -1,11 +1,10 @@
 import { PasswordInput, Select, TextInput, Textarea } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
 import type { Schemas } from "@/api/client";
 import { FormModal } from "@/components/form-modal";
 import { type KeyCreate, useCreateKey } from "@/features/keys/api/create-key";
 import { KEY_KINDS, type KeyKind } from "@/features/keys/components/kinds";
-import { useServerErrors } from "@/lib/form-errors";
+import { useCreateDialog } from "@/lib/create-dialog";
 
 interface KeyFormValues {
   kind: KeyKind;
@@ -69,7 +68,6 @@ export function CreateKeyModal({
   kinds,
   onCreated,
 }: CreateKeyModalProps) {
-  const create = useCreateKey(projectId);
   const offered = Object.entries(KEY_KINDS)
     .filter(([value]) => !kinds || kinds.includes(value as KeyKind))
     .map(([value, label]) => ({ value, label }));
@@ -78,24 +76,13 @@ export function CreateKeyModal({
     mode: "controlled",
     initialValues: { ...EMPTY, kind: kinds?.[0] ?? EMPTY.kind },
   });
-  const serverErrors = useServerErrors(form);
   const { kind } = form.values;
-
-  const close = () => {
-    form.reset(); // secrets don't linger in memory after the dialog
-    serverErrors.clear();
-    onClose();
-  };
-  const submit = form.onSubmit((values) => {
-    serverErrors.clear();
-    create.mutate(toBody(values), {
-      onSuccess: (key) => {
-        notifications.show({ color: "green", message: `Key “${key.name}” stored` });
-        onCreated?.(key);
-        close();
-      },
-      onError: (error) => serverErrors.show(error, { unionTag: values.kind }),
-    });
+  const dialog = useCreateDialog(form, useCreateKey(projectId), {
+    toBody,
+    created: (key) => `Key “${key.name}” stored`,
+    onCreated,
+    onClose,
+    errorOptions: (values) => ({ unionTag: values.kind }),
   });
 
   const secret = (field: keyof KeyFormValues, label: string, required = true) => (
@@ -108,16 +95,7 @@ export function CreateKeyModal({
   );
 
   return (
-    <FormModal
-      opened={opened}
-      onClose={close}
-      title="New key"
-      size="lg"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel="Store key"
-      pending={create.isPending}
-    >
+    <FormModal opened={opened} title="New key" size="lg" submitLabel="Store key" {...dialog}>
       <Select label="Kind" data={offered} allowDeselect={false} {...form.getInputProps("kind")} />
       <TextInput label="Name" required data-autofocus {...form.getInputProps("name")} />
       <TextInput label="Description" {...form.getInputProps("description")} />

@@ -1,6 +1,6 @@
 import { Group, Table, Text } from "@mantine/core";
 import type { Schemas } from "@/api/client";
-import { runColor } from "@/features/metrics/lib/compare";
+import { CompareHead } from "@/features/metrics/components/compare-head";
 
 const COUNTS = [
   ["ok", "ok", undefined],
@@ -49,16 +49,7 @@ export function HostsSideBySide({
     <>
       <Table.ScrollContainer minWidth={120 + 170 * runIds.length}>
         <Table aria-label="Hosts" verticalSpacing={4} withTableBorder>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Host</Table.Th>
-              {runIds.map((id, i) => (
-                <Table.Th key={id} c={runColor(i)}>
-                  #{id}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
+          <CompareHead label="Host" runIds={runIds} />
           <Table.Tbody>
             {hosts.map((row) => (
               <Table.Tr

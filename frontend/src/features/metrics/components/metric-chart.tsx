@@ -1,7 +1,6 @@
-import { Text, useComputedColorScheme } from "@mantine/core";
+import { Text } from "@mantine/core";
 import { useEffect, useRef } from "react";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+import type uPlot from "uplot";
 import {
   type ChartSpec,
   chartColors,
@@ -9,6 +8,7 @@ import {
   formatValue,
   legendValue,
 } from "@/features/metrics/lib/charts";
+import { schemeAxis, useUplot } from "@/hooks/use-uplot";
 import type { MetricGap } from "@/features/metrics/api/get-run-metrics";
 
 export interface Highlight {
@@ -51,92 +51,69 @@ export function MetricChart({
   label,
   height = HEIGHT,
 }: MetricChartProps) {
-  const dark = useComputedColorScheme("light") === "dark";
-  const box = useRef<HTMLDivElement>(null);
-  const plot = useRef<uPlot | null>(null);
   const shaded = useRef<{ highlight: Highlight | null; gaps: readonly MetricGap[] }>({
     highlight,
     gaps,
   });
-
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const palette = chartColors(dark);
-    const shade = (u: uPlot, from: number, to: number, fill: string) => {
-      const left = u.valToPos(from / 1000, "x", true);
-      const right = u.valToPos(to / 1000, "x", true);
-      u.ctx.fillStyle = fill;
-      u.ctx.fillRect(left, u.bbox.top, Math.max(1, right - left), u.bbox.height);
-    };
-    const options: uPlot.Options = {
-      width: Math.max(200, element.clientWidth),
-      height,
-      cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
-      legend: { show: true, live: true },
-      scales: {
-        x: { time: !relative, range: [range.start / 1000, range.end / 1000] },
-        ...(spec.range ? { y: { range: spec.range } } : {}),
-      },
-      axes: [
-        {
-          stroke: palette.axis,
-          grid: { stroke: palette.grid },
-          ticks: { stroke: palette.grid },
-          ...(relative
-            ? { values: (_u: uPlot, ticks: number[]) => ticks.map((v) => `${v}s`) }
-            : {}),
-        },
-        {
-          stroke: palette.axis,
-          grid: { stroke: palette.grid },
-          ticks: { stroke: palette.grid },
-          size: 70,
-          values: (_u, ticks) => ticks.map((v) => formatValue(v, spec.unit)),
-        },
-      ],
-      series: [
-        relative ? { value: (_u: uPlot, v: number | null) => (v == null ? "–" : `${v}s`) } : {},
-        ...spec.series.map((s) => ({
-          label: s.label,
-          stroke: s.color,
-          width: 1.5,
-          spanGaps: false, // a missing sample is a break in the line, never a zero
-          value: (_u: uPlot, v: number | null, _s: number, index: number | null) =>
-            legendValue(spec, s, series, index, v),
-        })),
-      ],
-      hooks: {
-        drawClear: [
-          (u) => {
-            for (const gap of shaded.current.gaps) shade(u, gap.start, gap.end, palette.gap);
-            const current = shaded.current.highlight;
-            if (current) shade(u, current.start, current.end, palette.highlight);
+  const { box, plot } = useUplot(
+    height,
+    (scheme) => {
+      const palette = chartColors(scheme.dark);
+      const shade = (u: uPlot, from: number, to: number, fill: string) => {
+        const left = u.valToPos(from / 1000, "x", true);
+        const right = u.valToPos(to / 1000, "x", true);
+        u.ctx.fillStyle = fill;
+        u.ctx.fillRect(left, u.bbox.top, Math.max(1, right - left), u.bbox.height);
+      };
+      return {
+        options: {
+          cursor: { sync: { key: syncKey }, drag: { x: false, y: false } },
+          legend: { show: true, live: true },
+          scales: {
+            x: { time: !relative, range: [range.start / 1000, range.end / 1000] },
+            ...(spec.range ? { y: { range: spec.range } } : {}),
           },
-        ],
-      },
-    };
-    const created = new uPlot(
-      options,
-      chartData(times, series, spec) as uPlot.AlignedData,
-      element,
-    );
-    plot.current = created;
-    const resize = new ResizeObserver(() => {
-      created.setSize({ width: Math.max(200, element.clientWidth), height });
-    });
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      created.destroy();
-      plot.current = null;
-    };
-  }, [dark, spec, times, series, range.start, range.end, syncKey, relative, height]);
+          axes: [
+            schemeAxis(
+              scheme,
+              relative ? { values: (_u: uPlot, ticks: number[]) => ticks.map((v) => `${v}s`) } : {},
+            ),
+            schemeAxis(scheme, {
+              size: 70,
+              values: (_u, ticks) => ticks.map((v) => formatValue(v, spec.unit)),
+            }),
+          ],
+          series: [
+            relative ? { value: (_u: uPlot, v: number | null) => (v == null ? "–" : `${v}s`) } : {},
+            ...spec.series.map((s) => ({
+              label: s.label,
+              stroke: s.color,
+              width: 1.5,
+              spanGaps: false, // a missing sample is a break in the line, never a zero
+              value: (_u: uPlot, v: number | null, _s: number, index: number | null) =>
+                legendValue(spec, s, series, index, v),
+            })),
+          ],
+          hooks: {
+            drawClear: [
+              (u) => {
+                for (const gap of shaded.current.gaps) shade(u, gap.start, gap.end, palette.gap);
+                const current = shaded.current.highlight;
+                if (current) shade(u, current.start, current.end, palette.highlight);
+              },
+            ],
+          },
+        },
+        data: chartData(times, series, spec) as uPlot.AlignedData,
+      };
+    },
+    [spec, times, series, range.start, range.end, syncKey, relative],
+  );
 
   useEffect(() => {
     shaded.current = { highlight, gaps };
     plot.current?.redraw(false);
-  }, [highlight, gaps]);
+  }, [highlight, gaps, plot]);
 
   return (
     <div>

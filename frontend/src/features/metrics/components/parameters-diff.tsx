@@ -1,7 +1,7 @@
 import { Button, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import type { Schemas } from "@/api/client";
-import { runColor } from "@/features/metrics/lib/compare";
+import { CompareHead } from "@/features/metrics/components/compare-head";
 import { plural } from "@/lib/format";
 
 interface ParametersDiffProps {
@@ -26,16 +26,7 @@ export function ParametersDiff({ rows, runIds }: ParametersDiffProps) {
       {shown.length > 0 && (
         <Table.ScrollContainer minWidth={140 + 140 * runIds.length}>
           <Table aria-label="Parameters" verticalSpacing={4} fz="sm" withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={150}>Parameter</Table.Th>
-                {runIds.map((id, i) => (
-                  <Table.Th key={id} c={runColor(i)}>
-                    #{id}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
+            <CompareHead label="Parameter" width={150} runIds={runIds} />
             <Table.Tbody>
               {shown.map((row) => (
                 <Table.Tr

@@ -72,11 +72,9 @@ export function chartsOf(series: Record<string, unknown>): ChartSpec[] {
   return CHARTS.filter((chart) => chart.series.some((s) => s.key in series));
 }
 
-/** Axis, grid and shading colors of the charts in the light or dark scheme. */
+/** Shading colors of the charts in the light or dark scheme (axis and grid: useUplot's). */
 export function chartColors(dark: boolean) {
   return {
-    axis: dark ? "#c1c2c5" : "#495057",
-    grid: dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)",
     highlight: dark ? "rgba(250,176,5,0.22)" : "rgba(250,176,5,0.25)",
     gap: dark ? "rgba(255,255,255,0.07)" : "rgba(0,0,0,0.06)",
   };

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import {
   useDeleteDestination,
   useDestination,
@@ -10,6 +10,7 @@ import {
 import { DestinationFormModal } from "@/features/notifications/components/destination-form-modal";
 import { MessagesList } from "@/features/notifications/components/messages-list";
 import { KINDS, destinationTarget } from "@/features/notifications/lib/destination-form";
+import { RecordHeader } from "@/components/record-header";
 import { QueryState } from "@/components/query-state";
 
 interface DestinationDetailsProps {
@@ -26,7 +27,6 @@ export function DestinationDetails(props: DestinationDetailsProps) {
   const test = useTestDestination(projectId);
   const remove = useDeleteDestination(projectId);
   const [editing, setEditing] = useState(false);
-  const [removing, setRemoving] = useState(false);
 
   return (
     <QueryState
@@ -36,47 +36,52 @@ export function DestinationDetails(props: DestinationDetailsProps) {
     >
       {(d) => (
         <Stack>
-          <Group justify="space-between" align="flex-start" wrap="wrap">
-            <Stack gap={2}>
-              <Group gap="sm">
-                <Title order={3}>{d.name}</Title>
+          <RecordHeader
+            title={d.name}
+            badges={
+              <>
                 <Badge variant="outline">
                   {KINDS.find((k) => k.value === d.kind)?.label ?? d.kind}
                 </Badge>
                 {d.enabled ? <Badge color="green">On</Badge> : <Badge color="gray">Off</Badge>}
-              </Group>
-              <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
-                {destinationTarget(d)}
-                {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
-              </Text>
-              {d.description && <Text size="sm">{d.description}</Text>}
-            </Stack>
-            {canWrite && (
-              <Group gap="xs">
-                <Button
-                  loading={test.isPending}
-                  onClick={() =>
-                    test.mutate(d.id, {
-                      onSuccess: () =>
-                        notifications.show({
-                          message: "Test message queued: see its attempts below",
-                        }),
-                      onError: (error) =>
-                        notifications.show({ color: "red", message: error.message }),
-                    })
-                  }
-                >
-                  Send test
-                </Button>
-                <Button variant="default" onClick={() => setEditing(true)}>
-                  Edit
-                </Button>
-                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                  Delete
-                </Button>
-              </Group>
-            )}
-          </Group>
+              </>
+            }
+            actions={
+              canWrite && (
+                <Group gap="xs">
+                  <Button
+                    loading={test.isPending}
+                    onClick={() =>
+                      test.mutate(d.id, {
+                        onSuccess: () =>
+                          notifications.show({
+                            message: "Test message queued: see its attempts below",
+                          }),
+                        onError: (error) =>
+                          notifications.show({ color: "red", message: error.message }),
+                      })
+                    }
+                  >
+                    Send test
+                  </Button>
+                  <Button variant="default" onClick={() => setEditing(true)}>
+                    Edit
+                  </Button>
+                  <DeleteButton
+                    subject={`destination “${d.name}”`}
+                    consequence="Its subscriptions and messages are deleted with it."
+                    onConfirm={() => remove.mutateAsync(d.id).then(onDeleted)}
+                  />
+                </Group>
+              )
+            }
+          >
+            <Text size="sm" c="dimmed" style={{ wordBreak: "break-all" }}>
+              {destinationTarget(d)}
+              {d.secret_key_name ? ` · secret from key “${d.secret_key_name}”` : ""}
+            </Text>
+            {d.description && <Text size="sm">{d.description}</Text>}
+          </RecordHeader>
           <Title order={4}>Messages</Title>
           <MessagesList projectId={projectId} destinationId={d.id} />
           {editing && (
@@ -86,16 +91,6 @@ export function DestinationDetails(props: DestinationDetailsProps) {
               onClose={() => setEditing(false)}
             />
           )}
-          <ConfirmDeleteModal
-            opened={removing}
-            onClose={() => setRemoving(false)}
-            subject={`destination “${d.name}”`}
-            consequence="Its subscriptions and messages are deleted with it."
-            onConfirm={async () => {
-              await remove.mutateAsync(d.id);
-              onDeleted();
-            }}
-          />
         </Stack>
       )}
     </QueryState>

@@ -1,13 +1,11 @@
 import {
   Anchor,
   Badge,
-  Button,
   Code,
   Collapse,
   Group,
   Paper,
   Stack,
-  Table,
   Text,
   UnstyledButton,
 } from "@mantine/core";
@@ -18,6 +16,8 @@ import { useMessages } from "@/features/notifications/api/messages";
 import { eventLabel } from "@/features/notifications/lib/events";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
+import { type Column, ColumnsTable } from "@/components/columns-table";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 
 type Message = Schemas["MessageRead"];
@@ -29,6 +29,26 @@ const STATUS_COLORS: Record<Schemas["MessageStatus"], string> = {
   failed: "red",
 };
 
+const ATTEMPT_COLUMNS: readonly Column<Schemas["AttemptRead"]>[] = [
+  { key: "at", header: "When", cell: (a) => formatDateTime(a.at) },
+  {
+    key: "ok",
+    header: "Result",
+    cell: (a) => (
+      <Badge size="xs" color={a.ok ? "green" : "red"} variant="light">
+        {a.ok ? "delivered" : "failed"}
+      </Badge>
+    ),
+  },
+  { key: "status", header: "Answer", cell: (a) => a.status || "—" },
+  {
+    key: "error",
+    header: "Error",
+    cell: (a) => <span style={{ wordBreak: "break-word" }}>{a.error || "—"}</span>,
+  },
+  { key: "took", header: "Took", cell: (a) => `${a.duration_ms} ms` },
+];
+
 export function AttemptsTable({ attempts }: { attempts: Schemas["AttemptRead"][] }) {
   if (attempts.length === 0) {
     return (
@@ -38,34 +58,16 @@ export function AttemptsTable({ attempts }: { attempts: Schemas["AttemptRead"][]
     );
   }
   return (
-    <Table.ScrollContainer minWidth={300}>
-      <Table aria-label="Attempts" fz="xs" verticalSpacing={2} withTableBorder>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Result</Table.Th>
-            <Table.Th>Answer</Table.Th>
-            <Table.Th>Error</Table.Th>
-            <Table.Th>Took</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {attempts.map((a, i) => (
-            <Table.Tr key={`${a.at}-${i}`}>
-              <Table.Td>{formatDateTime(a.at)}</Table.Td>
-              <Table.Td>
-                <Badge size="xs" color={a.ok ? "green" : "red"} variant="light">
-                  {a.ok ? "delivered" : "failed"}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{a.status || "—"}</Table.Td>
-              <Table.Td style={{ wordBreak: "break-word" }}>{a.error || "—"}</Table.Td>
-              <Table.Td>{a.duration_ms} ms</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ColumnsTable
+      label="Attempts"
+      columns={ATTEMPT_COLUMNS}
+      rows={attempts}
+      rowKey={(a, i) => `${a.at}-${i}`}
+      minWidth={300}
+      fz="xs"
+      verticalSpacing={2}
+      withTableBorder
+    />
   );
 }
 
@@ -146,14 +148,9 @@ export function MessagesList({
             ))}
             {messages.hasNextPage && (
               <Group>
-                <Button
-                  variant="default"
-                  size="xs"
-                  loading={messages.isFetchingNextPage}
-                  onClick={() => void messages.fetchNextPage()}
-                >
+                <OlderButton pages={messages} size="xs">
                   Older messages
-                </Button>
+                </OlderButton>
               </Group>
             )}
           </Stack>

@@ -3,7 +3,8 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
-import { type Column, PagedTable } from "@/components/paged-table";
+import type { Column } from "@/components/columns-table";
+import { PagedTable } from "@/components/paged-table";
 import { RowActions } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
 import {

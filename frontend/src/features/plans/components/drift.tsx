@@ -1,17 +1,7 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { Link, useNavigate } from "react-router";
 import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 import { QueryState } from "@/components/query-state";
 import {
   useApplyPlan,
@@ -24,6 +14,32 @@ import { formatDateTime, plural } from "@/lib/format";
 import { paths } from "@/lib/paths";
 
 type Fix = Pick<Schemas["DriftSummary"], "plan_run_id" | "can_apply" | "apply_refusal">;
+
+/** The hosts in drift: each opens its page, with the templates drifted on it. */
+function hostColumns(projectId: number): readonly Column<Schemas["DriftedHost"]>[] {
+  return [
+    {
+      key: "host",
+      header: "Host",
+      cell: (h) => (
+        <Anchor
+          component={Link}
+          to={paths.host(projectId, h.host)}
+          ff="monospace"
+          size="sm"
+          style={{ overflowWrap: "anywhere" }}
+        >
+          {h.host}
+        </Anchor>
+      ),
+    },
+    {
+      key: "templates",
+      header: "Drifted templates",
+      cell: (h) => h.templates.map((t) => t.template_name).join(", "),
+    },
+  ];
+}
 
 /** "Apply to fix": the drift's plan, applied as any plan is (bound to what it ran with); or
  * why it cannot be now. Opens the apply's page. */
@@ -123,34 +139,13 @@ export function ProjectDriftView({ projectId }: { projectId: number }) {
                   </Stack>
                 </Card>
               ))}
-              <Table.ScrollContainer minWidth={0}>
-                <Table aria-label="Hosts in drift" verticalSpacing="xs" fz="sm">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Host</Table.Th>
-                      <Table.Th>Drifted templates</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.hosts.map((h) => (
-                      <Table.Tr key={h.host}>
-                        <Table.Td>
-                          <Anchor
-                            component={Link}
-                            to={paths.host(projectId, h.host)}
-                            ff="monospace"
-                            size="sm"
-                            style={{ overflowWrap: "anywhere" }}
-                          >
-                            {h.host}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{h.templates.map((t) => t.template_name).join(", ")}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <ColumnsTable
+                label="Hosts in drift"
+                columns={hostColumns(projectId)}
+                rows={data.hosts}
+                rowKey={(h) => h.host}
+                compact
+              />
             </Stack>
           )
         }

@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Stack, Text, Textarea, Title } fro
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Schemas } from "@/api/client";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import {
   PLAN_PAGE,
@@ -143,15 +144,7 @@ function PlanTasks({ run, plan }: { run: Run; plan: Plan }) {
           open={index < OPEN_AT_ONCE}
         />
       ))}
-      {pages.hasNextPage && more && (
-        <Button
-          variant="default"
-          loading={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {more}
-        </Button>
-      )}
+      {more && <OlderButton pages={pages}>{more}</OlderButton>}
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Code, Group, Stack, Text } from "@mantine/core";
 import { type ReactNode, useState } from "react";
+import { OlderButton } from "@/components/older-button";
 import type { Schemas } from "@/api/client";
 import { PLAN_PAGE, type PlanTaskEntry, usePlanTaskHosts } from "@/features/plans/api/plans";
 import { moreLabel } from "@/features/plans/lib/paging";
@@ -55,16 +56,10 @@ export function PlanTaskEntryCard({
             </Text>
           )}
           <Hosts hosts={items} />
-          {hosts.hasNextPage && more && (
-            <Button
-              mt="xs"
-              size="compact-sm"
-              variant="default"
-              loading={hosts.isFetchingNextPage}
-              onClick={() => void hosts.fetchNextPage()}
-            >
+          {more && (
+            <OlderButton pages={hosts} mt="xs" size="compact-sm">
               {more}
-            </Button>
+            </OlderButton>
           )}
         </>
       )}

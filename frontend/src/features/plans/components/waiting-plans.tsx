@@ -1,9 +1,52 @@
-import { Anchor, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
+import type { Schemas } from "@/api/client";
+import { type Column, ColumnsTable } from "@/components/columns-table";
 import { QueryState } from "@/components/query-state";
 import { useWaitingPlans } from "@/features/plans/api/plans";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
+
+type Plan = Schemas["WaitingPlan"];
+
+const COLUMNS: readonly Column<Plan>[] = [
+  {
+    key: "plan",
+    header: "Plan",
+    cell: (plan) => (
+      <>
+        <Anchor component={Link} to={paths.run(plan.project_id, plan.run_id)}>
+          #{plan.run_id} {plan.template_name}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          {plan.project_name}
+        </Text>
+      </>
+    ),
+  },
+  { key: "summary", header: "Would change", cell: (plan) => plan.summary },
+  {
+    key: "asked",
+    header: "Asked by",
+    visibleFrom: "sm",
+    cell: (plan) => (
+      <>
+        {plan.launched_by || "—"}
+        {plan.asked_at && (
+          <Text size="xs" c="dimmed">
+            {formatDateTime(plan.asked_at)}
+          </Text>
+        )}
+      </>
+    ),
+  },
+  {
+    key: "expires",
+    header: "Expires",
+    visibleFrom: "md",
+    cell: (plan) => formatDateTime(plan.expires_at),
+  },
+];
 
 /** Plans waiting for an approval the user may give (not their own), the longest waiting
  * first; each opens the plan's page, where it is approved or rejected. */
@@ -19,42 +62,13 @@ export function WaitingPlans() {
               No plan waits for your approval.
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={0}>
-              <Table aria-label="Plans waiting for approval" verticalSpacing="xs" fz="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Plan</Table.Th>
-                    <Table.Th>Would change</Table.Th>
-                    <Table.Th visibleFrom="sm">Asked by</Table.Th>
-                    <Table.Th visibleFrom="md">Expires</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.items.map((plan) => (
-                    <Table.Tr key={plan.run_id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={paths.run(plan.project_id, plan.run_id)}>
-                          #{plan.run_id} {plan.template_name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed">
-                          {plan.project_name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{plan.summary}</Table.Td>
-                      <Table.Td visibleFrom="sm">
-                        {plan.launched_by || "—"}
-                        {plan.asked_at && (
-                          <Text size="xs" c="dimmed">
-                            {formatDateTime(plan.asked_at)}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td visibleFrom="md">{formatDateTime(plan.expires_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ColumnsTable
+              label="Plans waiting for approval"
+              columns={COLUMNS}
+              rows={data.items}
+              rowKey={(plan) => plan.run_id}
+              compact
+            />
           )
         }
       </QueryState>

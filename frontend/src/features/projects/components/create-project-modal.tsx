@@ -1,5 +1,4 @@
 import { useForm } from "@mantine/form";
-import { notifications } from "@mantine/notifications";
 import { FormModal } from "@/components/form-modal";
 import { useCreateProject } from "@/features/projects/api/create-project";
 import {
@@ -7,41 +6,20 @@ import {
   type ProjectFormValues,
   toProjectBody,
 } from "@/features/projects/components/project-fields";
-import { useServerErrors } from "@/lib/form-errors";
+import { useCreateDialog } from "@/lib/create-dialog";
 
 const EMPTY: ProjectFormValues = { name: "", description: "", max_parallel_runs: "" };
 
 export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const create = useCreateProject();
   const form = useForm<ProjectFormValues>({ mode: "uncontrolled", initialValues: EMPTY });
-  const serverErrors = useServerErrors(form);
-
-  const close = () => {
-    form.reset();
-    serverErrors.clear();
-    onClose();
-  };
-  const submit = form.onSubmit((values) => {
-    serverErrors.clear();
-    create.mutate(toProjectBody(values), {
-      onSuccess: (project) => {
-        notifications.show({ color: "green", message: `Project “${project.name}” created` });
-        close();
-      },
-      onError: (error) => serverErrors.show(error),
-    });
+  const dialog = useCreateDialog(form, useCreateProject(), {
+    toBody: toProjectBody,
+    created: (project) => `Project “${project.name}” created`,
+    onClose,
   });
 
   return (
-    <FormModal
-      opened={opened}
-      onClose={close}
-      title="New project"
-      onSubmit={submit}
-      error={serverErrors.message}
-      submitLabel="Create project"
-      pending={create.isPending}
-    >
+    <FormModal opened={opened} title="New project" submitLabel="Create project" {...dialog}>
       <ProjectFields form={form} />
     </FormModal>
   );

@@ -1,7 +1,8 @@
 import { Anchor, Text } from "@mantine/core";
 import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
-import { type Column, PagedTable } from "@/components/paged-table";
+import type { Column } from "@/components/columns-table";
+import { PagedTable } from "@/components/paged-table";
 import { usePageParam } from "@/hooks/use-page-param";
 import { useProjects } from "@/features/projects/api/get-projects";
 import { formatDateTime } from "@/lib/format";

@@ -1,19 +1,8 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Button, Code, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { Link } from "react-router";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { useDeleteSchedule } from "@/features/schedules/api/delete-schedule";
 import { useSchedule } from "@/features/schedules/api/get-schedule";
@@ -25,6 +14,7 @@ import { TriggerState } from "@/components/trigger-target";
 import { MISSED_POLICIES } from "@/features/schedules/lib/schedule-form";
 import { browserZone, formatInZone } from "@/features/schedules/lib/zones";
 import { paths } from "@/lib/paths";
+import { RecordHeader } from "@/components/record-header";
 import { QueryState } from "@/components/query-state";
 
 interface ScheduleDetailsProps {
@@ -44,7 +34,6 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
   const toggle = useToggleSchedule(projectId);
   const remove = useDeleteSchedule(projectId);
   const [editing, setEditing] = useState(false);
-  const [removing, setRemoving] = useState(false);
   const zone = browserZone();
 
   return (
@@ -89,58 +78,59 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
 
         return (
           <Stack>
-            <Group justify="space-between" align="flex-start" wrap="wrap">
-              <Stack gap={2}>
-                <Group gap="sm">
-                  <Title order={3}>{s.name}</Title>
-                  <TriggerState trigger={s} finished={s.next_fire_at === null} />
-                </Group>
-                <Text size="sm" c="dimmed">
-                  Schedule {s.id} of{" "}
-                  {s.target_kind === "workflow" ? (
-                    s.workflow_id == null ? (
-                      "a deleted workflow"
-                    ) : (
-                      <>
-                        workflow{" "}
-                        <Anchor component={Link} to={paths.workflow(projectId, s.workflow_id)}>
-                          {s.workflow_name}
-                        </Anchor>
-                      </>
-                    )
-                  ) : s.template_id === null ? (
-                    "a deleted template"
-                  ) : (
-                    <Anchor
-                      component={Link}
-                      to={paths.template(projectId, s.template_id, "schedules")}
+            <RecordHeader
+              title={s.name}
+              badges={<TriggerState trigger={s} finished={s.next_fire_at === null} />}
+              actions={
+                canWrite && (
+                  <Group gap="xs">
+                    {(s.template_id !== null || s.workflow_id != null) && (
+                      <Button variant="default" onClick={() => setEditing(true)}>
+                        Edit
+                      </Button>
+                    )}
+                    <Button
+                      variant="default"
+                      loading={toggle.isPending}
+                      onClick={() => setEnabled(!s.enabled)}
                     >
-                      {s.template_name}
-                    </Anchor>
-                  )}
-                  {s.description ? ` — ${s.description}` : ""}
-                </Text>
-              </Stack>
-              {canWrite && (
-                <Group gap="xs">
-                  {(s.template_id !== null || s.workflow_id != null) && (
-                    <Button variant="default" onClick={() => setEditing(true)}>
-                      Edit
+                      {s.enabled ? "Turn off" : "Turn on"}
                     </Button>
-                  )}
-                  <Button
-                    variant="default"
-                    loading={toggle.isPending}
-                    onClick={() => setEnabled(!s.enabled)}
+                    <DeleteButton
+                      subject={`schedule “${s.name}”`}
+                      consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
+                      onConfirm={() => remove.mutateAsync(s.id).then(onDeleted)}
+                    />
+                  </Group>
+                )
+              }
+            >
+              <Text size="sm" c="dimmed">
+                Schedule {s.id} of{" "}
+                {s.target_kind === "workflow" ? (
+                  s.workflow_id == null ? (
+                    "a deleted workflow"
+                  ) : (
+                    <>
+                      workflow{" "}
+                      <Anchor component={Link} to={paths.workflow(projectId, s.workflow_id)}>
+                        {s.workflow_name}
+                      </Anchor>
+                    </>
+                  )
+                ) : s.template_id === null ? (
+                  "a deleted template"
+                ) : (
+                  <Anchor
+                    component={Link}
+                    to={paths.template(projectId, s.template_id, "schedules")}
                   >
-                    {s.enabled ? "Turn off" : "Turn on"}
-                  </Button>
-                  <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                    Delete
-                  </Button>
-                </Group>
-              )}
-            </Group>
+                    {s.template_name}
+                  </Anchor>
+                )}
+                {s.description ? ` — ${s.description}` : ""}
+              </Text>
+            </RecordHeader>
 
             {s.disabled_reason && (
               <Alert color="red" title="Steward turned this schedule off" role="alert">
@@ -221,16 +211,6 @@ export function ScheduleDetails(props: ScheduleDetailsProps) {
                 onClose={() => setEditing(false)}
               />
             )}
-            <ConfirmDeleteModal
-              opened={removing}
-              onClose={() => setRemoving(false)}
-              subject={`schedule “${s.name}”`}
-              consequence="Its runs stay in the history. A schedule whose run is queued or running cannot be deleted: turn it off first."
-              onConfirm={async () => {
-                await remove.mutateAsync(s.id);
-                onDeleted();
-              }}
-            />
           </Stack>
         );
       }}

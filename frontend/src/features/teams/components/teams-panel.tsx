@@ -1,7 +1,8 @@
 import { Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
-import { type Column, PagedTable } from "@/components/paged-table";
+import type { Column } from "@/components/columns-table";
+import { PagedTable } from "@/components/paged-table";
 import { RowActions, RowButton } from "@/components/row-actions";
 import { SectionToolbar } from "@/components/section-toolbar";
 import { type Team, useDeleteTeam, useTeamsPage } from "@/features/teams/api/teams";

@@ -8,11 +8,10 @@ import {
   Stack,
   Text,
   Title,
-  useComputedColorScheme,
 } from "@mantine/core";
-import { useEffect, useMemo, useRef } from "react";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+import { useMemo } from "react";
+import type uPlot from "uplot";
+import { schemeAxis, useUplot } from "@/hooks/use-uplot";
 import { formatRate } from "@/lib/format";
 import { type TemplateStats, useTemplateStats } from "@/features/templates/api/get-template-stats";
 import {
@@ -31,61 +30,53 @@ const seconds = (v: number | null | undefined) => {
 };
 
 interface ChartProps {
+  /** the heading above it */
+  title: string;
+  /** its accessible name */
   label: string;
   data: (number | null)[][];
   series: uPlot.Series[];
   /** the run behind each x position */
   runIds: readonly number[];
+  /** what each color is, below it */
+  legend: { label: string; color: string }[];
 }
 
-/** A uPlot chart over runs (x: their position, labeled #id), dark-aware, as wide as its box. */
-function RunsChart({ label, data, series, runIds }: ChartProps) {
-  const dark = useComputedColorScheme("light") === "dark";
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const axis = dark ? "#c1c2c5" : "#495057";
-    const grid = dark ? "rgba(255,255,255,0.08)" : "rgba(0,0,0,0.07)";
-    const runLabel = (i: number) => (runIds[i] === undefined ? "" : `#${runIds[i]}`);
-    const created = new uPlot(
-      {
-        width: Math.max(200, element.clientWidth),
-        height: HEIGHT,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: false, range: [-0.5, Math.max(0.5, runIds.length - 0.5)] } },
-        axes: [
-          {
-            stroke: axis,
-            grid: { stroke: grid },
-            ticks: { stroke: grid },
-            incrs: [1, 2, 5, 10, 20, 50, 100],
-            values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? runLabel(i) : "")),
-          },
-          {
-            stroke: axis,
-            grid: { stroke: grid },
-            ticks: { stroke: grid },
-            size: 64,
-            values: (_u, ticks) => ticks.map((v) => seconds(v)),
-          },
-        ],
-        series: [{ value: (_u, i) => runLabel(i) }, ...series],
-      },
-      data as uPlot.AlignedData,
-      element,
-    );
-    const resize = new ResizeObserver(() =>
-      created.setSize({ width: Math.max(200, element.clientWidth), height: HEIGHT }),
-    );
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      created.destroy();
-    };
-  }, [dark, data, series, runIds]);
-  return <div ref={box} role="img" aria-label={label} />;
+/** A uPlot chart over runs (x: their position, labeled #id), dark-aware, as wide as its box,
+ * under its heading and over its legend. */
+function RunsChart({ title, label, data, series, runIds, legend }: ChartProps) {
+  const { box } = useUplot(
+    HEIGHT,
+    (scheme) => {
+      const runLabel = (i: number) => (runIds[i] === undefined ? "" : `#${runIds[i]}`);
+      return {
+        options: {
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          scales: { x: { time: false, range: [-0.5, Math.max(0.5, runIds.length - 0.5)] } },
+          axes: [
+            schemeAxis(scheme, {
+              incrs: [1, 2, 5, 10, 20, 50, 100],
+              values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? runLabel(i) : "")),
+            }),
+            schemeAxis(scheme, { size: 64, values: (_u, ticks) => ticks.map((v) => seconds(v)) }),
+          ],
+          series: [{ value: (_u, i) => runLabel(i) }, ...series],
+        },
+        data: data as uPlot.AlignedData,
+      };
+    },
+    [data, series, runIds],
+  );
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        {title}
+      </Text>
+      <div ref={box} role="img" aria-label={label} />
+      <Legend items={legend} />
+    </Stack>
+  );
 }
 
 function Legend({ items }: { items: { label: string; color: string }[] }) {
@@ -146,18 +137,14 @@ function Durations({ stats }: { stats: TemplateStats }) {
     return { data, series, legend, runIds: stats.runs.map((r) => r.id) };
   }, [stats.runs]);
   return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        Duration of the last {stats.runs.length} runs
-      </Text>
-      <RunsChart
-        label="Duration of the last runs"
-        data={chart.data}
-        series={chart.series}
-        runIds={chart.runIds}
-      />
-      <Legend items={chart.legend} />
-    </Stack>
+    <RunsChart
+      title={`Duration of the last ${stats.runs.length} runs`}
+      label="Duration of the last runs"
+      data={chart.data}
+      series={chart.series}
+      runIds={chart.runIds}
+      legend={chart.legend}
+    />
   );
 }
 
@@ -186,18 +173,14 @@ function SlowestTasks({ stats }: { stats: TemplateStats }) {
   }, [stats.trend_run_ids, stats.slowest_tasks]);
   if (stats.slowest_tasks.length === 0) return null;
   return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        The 5 slowest tasks over the last {stats.trend_run_ids.length} ended runs
-      </Text>
-      <RunsChart
-        label="Slowest tasks over the last runs"
-        data={chart.data}
-        series={chart.series}
-        runIds={stats.trend_run_ids}
-      />
-      <Legend items={chart.legend} />
-    </Stack>
+    <RunsChart
+      title={`The 5 slowest tasks over the last ${stats.trend_run_ids.length} ended runs`}
+      label="Slowest tasks over the last runs"
+      data={chart.data}
+      series={chart.series}
+      runIds={stats.trend_run_ids}
+      legend={chart.legend}
+    />
   );
 }
 

@@ -1,7 +1,6 @@
 import {
   Anchor,
   Badge,
-  Button,
   Code,
   Drawer,
   Group,
@@ -15,6 +14,7 @@ import { Link } from "react-router";
 import type { Schemas } from "@/api/client";
 import { useDeliveries, useDelivery } from "@/features/webhooks/api/deliveries";
 import { OutcomeBadge } from "@/features/webhooks/components/outcome-badge";
+import { OlderButton } from "@/components/older-button";
 import { QueryState } from "@/components/query-state";
 import { formatDateTime } from "@/lib/format";
 import { paths } from "@/lib/paths";
@@ -125,14 +125,9 @@ export function DeliveriesTable({ projectId, webhookId, openId, onOpen }: Delive
             )}
             {deliveries.hasNextPage && (
               <Group>
-                <Button
-                  variant="default"
-                  size="xs"
-                  loading={deliveries.isFetchingNextPage}
-                  onClick={() => void deliveries.fetchNextPage()}
-                >
+                <OlderButton pages={deliveries} size="xs">
                   Older deliveries
-                </Button>
+                </OlderButton>
               </Group>
             )}
             <DeliveryDrawer

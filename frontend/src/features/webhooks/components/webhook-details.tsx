@@ -15,7 +15,7 @@ import {
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
-import { ConfirmDeleteModal } from "@/components/confirm-delete-modal";
+import { DeleteButton } from "@/components/confirm-delete-modal";
 import { Fact } from "@/components/fact";
 import { CheckIcon, CopyIcon } from "@/components/icons";
 import { useTemplate } from "@/api/queries/project-options";
@@ -27,6 +27,7 @@ import { WebhookFormModal } from "@/features/webhooks/components/webhook-form-mo
 import { TriggerState } from "@/components/trigger-target";
 import { TriggerTargetLink } from "@/components/trigger-target";
 import { AUTH_SCHEMES, SENDER_SETUP } from "@/features/webhooks/lib/webhook-form";
+import { RecordHeader } from "@/components/record-header";
 import { QueryState } from "@/components/query-state";
 
 interface WebhookDetailsProps {
@@ -53,7 +54,6 @@ export function WebhookDetails(props: WebhookDetailsProps) {
   const rotate = useRotateWebhookId(projectId);
   const [editing, setEditing] = useState(false);
   const [testing, setTesting] = useState(false);
-  const [removing, setRemoving] = useState(false);
   const [rotating, setRotating] = useState(false);
 
   return (
@@ -65,32 +65,33 @@ export function WebhookDetails(props: WebhookDetailsProps) {
     >
       {(w) => (
         <Stack>
-          <Group justify="space-between" align="flex-start" wrap="wrap">
-            <Stack gap={2}>
-              <Group gap="sm">
-                <Title order={3}>{w.name}</Title>
-                <TriggerState trigger={w} />
-              </Group>
-              <Text size="sm" c="dimmed">
-                Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
-                <TriggerTargetLink projectId={projectId} target={w} tab="webhooks" inline />
-                {w.description ? ` — ${w.description}` : ""}
-              </Text>
-            </Stack>
-            {canWrite && (
-              <Group gap="xs">
-                <Button onClick={() => setTesting(true)}>Send test delivery</Button>
-                {canLaunch && (
-                  <Button variant="default" onClick={() => setEditing(true)}>
-                    Edit
-                  </Button>
-                )}
-                <Button variant="subtle" color="red" onClick={() => setRemoving(true)}>
-                  Delete
-                </Button>
-              </Group>
-            )}
-          </Group>
+          <RecordHeader
+            title={w.name}
+            badges={<TriggerState trigger={w} />}
+            actions={
+              canWrite && (
+                <Group gap="xs">
+                  <Button onClick={() => setTesting(true)}>Send test delivery</Button>
+                  {canLaunch && (
+                    <Button variant="default" onClick={() => setEditing(true)}>
+                      Edit
+                    </Button>
+                  )}
+                  <DeleteButton
+                    subject={`webhook “${w.name}”`}
+                    consequence="Its URL stops answering and its deliveries are deleted; the runs it launched stay."
+                    onConfirm={() => remove.mutateAsync(w.id).then(onDeleted)}
+                  />
+                </Group>
+              )
+            }
+          >
+            <Text size="sm" c="dimmed">
+              Webhook {w.id} of {w.target_kind === "workflow" ? "workflow " : ""}
+              <TriggerTargetLink projectId={projectId} target={w} tab="webhooks" inline />
+              {w.description ? ` — ${w.description}` : ""}
+            </Text>
+          </RecordHeader>
 
           {w.disabled_reason && (
             <Alert color="red" title="Steward turned this webhook off" role="alert">
@@ -245,16 +246,6 @@ export function WebhookDetails(props: WebhookDetailsProps) {
               </Group>
             </Stack>
           </Modal>
-          <ConfirmDeleteModal
-            opened={removing}
-            onClose={() => setRemoving(false)}
-            subject={`webhook “${w.name}”`}
-            consequence="Its URL stops answering and its deliveries are deleted; the runs it launched stay."
-            onConfirm={async () => {
-              await remove.mutateAsync(w.id);
-              onDeleted();
-            }}
-          />
         </Stack>
       )}
     </QueryState>

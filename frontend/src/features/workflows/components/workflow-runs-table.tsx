@@ -1,6 +1,7 @@
-import { Anchor, Button, Group, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { Link } from "react-router";
+import { ColumnsTable } from "@/components/columns-table";
 import { useWorkflowRuns } from "@/features/workflows/api/workflow-runs";
 import { WorkflowStatusBadge } from "@/features/workflows/components/workflow-status-badge";
 import { formatDateTime } from "@/lib/format";
@@ -34,39 +35,41 @@ export function WorkflowRunsTable({
   }
   return (
     <Stack gap="xs">
-      <Table.ScrollContainer minWidth={320}>
-        <Table verticalSpacing="xs" aria-label="Workflow runs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Run</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th visibleFrom="sm">Launched by</Table.Th>
-              <Table.Th visibleFrom="sm">Started</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((w) => (
-              <Table.Tr key={w.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={paths.workflowRun(projectId, w.id)} size="sm">
-                    #{w.id}
-                    {workflowId === null ? ` · ${w.workflow_name}` : ""}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <WorkflowStatusBadge status={w.status} />
-                </Table.Td>
-                <Table.Td visibleFrom="sm">
-                  <Text size="sm">{w.launched_by}</Text>
-                </Table.Td>
-                <Table.Td visibleFrom="sm">
-                  <Text size="sm">{formatDateTime(w.created_at)}</Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ColumnsTable
+        label="Workflow runs"
+        verticalSpacing="xs"
+        rows={items}
+        rowKey={(w) => w.id}
+        columns={[
+          {
+            key: "run",
+            header: "Run",
+            cell: (w) => (
+              <Anchor component={Link} to={paths.workflowRun(projectId, w.id)} size="sm">
+                #{w.id}
+                {workflowId === null ? ` · ${w.workflow_name}` : ""}
+              </Anchor>
+            ),
+          },
+          {
+            key: "status",
+            header: "Status",
+            cell: (w) => <WorkflowStatusBadge status={w.status} />,
+          },
+          {
+            key: "by",
+            header: "Launched by",
+            visibleFrom: "sm",
+            cell: (w) => <Text size="sm">{w.launched_by}</Text>,
+          },
+          {
+            key: "started",
+            header: "Started",
+            visibleFrom: "sm",
+            cell: (w) => <Text size="sm">{formatDateTime(w.created_at)}</Text>,
+          },
+        ]}
+      />
       <Group gap="xs">
         {before.length > 0 && (
           <Button size="xs" variant="default" onClick={() => setBefore(before.slice(0, -1))}>
