@@ -5,7 +5,9 @@ and authlib/joserfc at an LDAP or OIDC login, ansible-core at the first limit re
 prometheus_client at the first scrape, SQLAlchemy's PostgreSQL dialect on PostgreSQL.
 
 Checked in a process of its own (this one has imported everything): the server's modules after
-the command line's and ``build_app`` with its migration check, before anything is served."""
+the command line's and ``build_app`` with its migration check, before anything is served, on a
+database and a master key made by an earlier start (the first start makes the key with
+cryptography)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import subprocess
 import sys
 
 from steward.config import Settings
+from steward.crypto import KeyCipher
 
 NOT_AT_START = (
     "alembic",
@@ -26,6 +29,7 @@ NOT_AT_START = (
     "authlib",
     "joserfc",
     "prometheus_client",
+    "cryptography",
     "sqlalchemy.dialects.postgresql",
 )
 
@@ -33,6 +37,7 @@ BUILD = """
 import json, sys
 import steward.cli
 from steward.config import Settings
+from steward.crypto import KeyCipher
 from steward.server import build_app
 
 app = build_app(Settings())  # migrate=True, as `steward serve`
@@ -43,6 +48,7 @@ print(json.dumps(sorted(sys.modules)))
 def test_a_server_starts_without_the_packages_of_paths_it_may_never_take(
     settings: Settings,
 ) -> None:
+    KeyCipher.load_or_create(settings.key_file)
     env = {
         **os.environ,
         "STEWARD_DATA_DIR": str(settings.data_dir),
