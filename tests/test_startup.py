@@ -2,7 +2,8 @@
 bench/api.py): the packages of paths a server may never take are imported where those paths
 begin — Alembic when the database is not at the newest revision, Celery in cluster mode, ldap3
 and authlib/joserfc at an LDAP or OIDC login, ansible-core at the first limit read,
-prometheus_client at the first scrape, SQLAlchemy's PostgreSQL dialect on PostgreSQL.
+prometheus_client at the first scrape, cryptography at the first secret, httpx2 at the first
+outbound request, SQLAlchemy's PostgreSQL dialect on PostgreSQL.
 
 Checked in a process of its own (this one has imported everything): the server's modules after
 the command line's and ``build_app`` with its migration check, before anything is served, on a
@@ -30,6 +31,7 @@ NOT_AT_START = (
     "joserfc",
     "prometheus_client",
     "cryptography",
+    "httpx2",
     "sqlalchemy.dialects.postgresql",
 )
 

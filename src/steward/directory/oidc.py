@@ -22,8 +22,8 @@ The provider's metadata and keys are fetched once and cached (``oidc_discovery_c
 a key id the cache does not know refetches the keys, at most once a minute. A provider that
 does not answer is ``Unavailable`` (503): local logins keep working.
 
-authlib and joserfc are imported by the first ``begin`` and ``validate_id_token``: a server
-without OpenID Connect never loads them.
+authlib, joserfc and httpx2 are imported by the first ``begin``, ``validate_id_token`` and
+request to the provider: a server without OpenID Connect never loads them.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-import httpx2
 from sqlalchemy.orm import Session
 
 from steward.auth.models import EXTERNAL_ID_MAX, AuthSource, User
@@ -48,6 +47,7 @@ from steward.directory import provision as directory
 from steward.errors import InvalidInput, NotAuthenticated, PermissionDenied, Unavailable
 
 if TYPE_CHECKING:
+    import httpx2
     from joserfc.jwk import KeySet
 
 CALLBACK_PATH = "/api/v1/auth/oidc/callback"
@@ -170,6 +170,8 @@ def _read_json(response: httpx2.Response, what: str) -> dict[str, Any]:
 
 
 def _get(config: OidcConfig, url: str, what: str, token: str = "") -> dict[str, Any]:
+    import httpx2
+
     headers = {"Accept": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -321,6 +323,8 @@ def open_state(
 def _exchange(
     config: OidcConfig, metadata: Mapping[str, Any], code: str, verifier: str
 ) -> dict[str, Any]:
+    import httpx2
+
     form = {
         "grant_type": "authorization_code",
         "code": code,
