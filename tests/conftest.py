@@ -13,6 +13,9 @@ from support.admin import ADMIN_TOKEN
 from support.apps import settings_for, shared_client
 from support.builders import Workbench
 
+# ldap3 imported as Steward imports it, its import-time pyasn1 warnings silenced, before the
+# tests' own imports of it (support.slapd): a server loads it only once LDAP is used
+import steward.directory.ldap  # noqa: F401
 from steward.config import Settings
 from steward.server import LOOPS, build_app
 

@@ -52,16 +52,21 @@ def test_where_a_database_stands(empty_database_url: str) -> None:
     empty = migrations.schema(empty_database_url)
     assert (empty.current, empty.known, empty.pending) == (None, True, True)
     assert "empty" in empty.describe()
+    assert not migrations.at_head(empty_database_url)
 
     migrations.upgrade(empty_database_url)
     current = migrations.schema(empty_database_url)
     assert (current.current, current.known, current.pending) == (current.head, True, False)
     assert "up to date" in current.describe()
+    # the server's start finds it without Alembic, from the files, as Alembic does
+    assert migrations.newest_revision() == current.head
+    assert migrations.at_head(empty_database_url)
 
     _stamp(empty_database_url, "0001")  # the 0.1.0 baseline, behind HEAD once HEAD moves on
     baseline = migrations.schema(empty_database_url)
     assert baseline.known
     assert baseline.pending == (baseline.head != "0001")
+    assert migrations.at_head(empty_database_url) == (baseline.head == "0001")
 
 
 def test_a_database_a_newer_steward_migrated_is_refused_untouched(empty_database_url: str) -> None:
@@ -70,6 +75,7 @@ def test_a_database_a_newer_steward_migrated_is_refused_untouched(empty_database
     found = migrations.schema(empty_database_url)
     assert not found.known
     assert not found.pending
+    assert not migrations.at_head(empty_database_url)  # so Alembic looks, and refuses
     with pytest.raises(migrations.DatabaseNewer, match=r"revision 9999.*newer Steward"):
         migrations.upgrade(empty_database_url)
     assert migrations.schema(empty_database_url).current == "9999"  # nothing was changed

@@ -18,7 +18,6 @@ from sqlalchemy import (
     event,
     select,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, InstrumentedAttribute, Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -82,8 +81,15 @@ class Base(DeclarativeBase):
 
 def insert_of(session: Session) -> Any:
     """The dialect's ``insert`` (with ``on_conflict_do_update``/``_nothing``): an upsert is
-    written once per dialect, both spell it alike."""
-    return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    written once per dialect, both spell it alike. Each dialect is imported by its own engine
+    (PostgreSQL's 2 MiB never by a server on SQLite)."""
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite.insert
 
 
 def upsert(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -13,7 +14,6 @@ from steward.audit.streamer import Streamer
 from steward.auth.bootstrap import ensure_admin, no_user_yet, welcome
 from steward.config import Settings
 from steward.directory.sync import DirectorySync
-from steward.dispatch.celery import CeleryQueue
 from steward.dispatch.local import LocalDispatcher
 from steward.health.sweeper import HealthSweeper
 from steward.notifications.notifier import Notifier
@@ -23,6 +23,9 @@ from steward.runtime import Runtime
 from steward.schedules.scheduler import Scheduler
 from steward.templates import reserved
 from steward.workflows.ticker import WorkflowTicker
+
+if TYPE_CHECKING:
+    from steward.dispatch.celery import CeleryQueue
 
 log = logging.getLogger(__name__)
 
@@ -76,5 +79,7 @@ def queue_of(runtime: Runtime) -> LocalDispatcher | CeleryQueue:
     """The embedded dispatcher, or with STEWARD_BROKER_URL the Celery queue (runs execute on
     `steward worker` processes, docs/deploy.md)."""
     if runtime.settings.broker_url is not None:
+        from steward.dispatch.celery import CeleryQueue  # Celery and Kombu: in cluster mode only
+
         return CeleryQueue(runtime)
     return LocalDispatcher(runtime)

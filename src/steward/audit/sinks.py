@@ -37,8 +37,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx2
-
 from steward.audit.schemas import AuditRead
 from steward.audit.stream import Outcome
 from steward.config import SYSLOG_FACILITIES, Settings
@@ -331,6 +329,8 @@ class _BatchesAtDebug(logging.Filter):
         self.endpoints: set[tuple[int, str]] = set()  # (port, path?query) of each
 
     def filter(self, record: logging.LogRecord) -> bool:
+        import httpx2  # loaded already: it is httpx2 logging
+
         args = record.args if isinstance(record.args, tuple) else ()
         urls = [a for a in args if isinstance(a, httpx2.URL)]
         if record.levelno != logging.INFO or not any(
@@ -388,6 +388,8 @@ class HttpSink:
         )
 
     def _post(self, records: Sequence[AuditRead], token: str) -> Outcome:
+        import httpx2  # its exceptions: loaded with the first batch sent over HTTP
+
         s = self.settings
         fmt = s.audit_http_format
         headers = {"User-Agent": USER_AGENT, "Content-Type": "application/json"}

@@ -11,14 +11,17 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import httpx2 as httpx
+from typing import TYPE_CHECKING, Any
 
 from steward.cli.exits import CliError, Exit, usage
 from steward.config import Settings
 
-TIMEOUT = httpx.Timeout(60, connect=10)
+if TYPE_CHECKING:
+    import httpx2 as httpx
+
+# seconds: to connect, and for each answer (httpx2 is imported by the first client: the
+# `steward` command also starts the server, which needs none)
+CONNECT_TIMEOUT, TIMEOUT = 10, 60
 HINTS = {
     401: "give a valid API token: --token-file, STEWARD_TOKEN or --token",
     403: "the token's user or scope lacks this permission",
@@ -84,11 +87,13 @@ def read_file(path: Path, what: str) -> str:
 
 class Api:
     def __init__(self, url: str, token: str) -> None:
+        import httpx2 as httpx
+
         self.url = url
         self.http = httpx.Client(
             base_url=f"{url}/api/v1",
             headers={"Authorization": f"Bearer {token}"},
-            timeout=TIMEOUT,
+            timeout=httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT),
         )
 
     def __enter__(self) -> Api:
@@ -104,6 +109,8 @@ class Api:
         return self._call("POST", path, json=body)
 
     def _call(self, method: str, path: str, **kwargs: Any) -> Any:
+        import httpx2 as httpx
+
         try:
             response = self.http.request(method, path, **kwargs)
         except httpx.TransportError as exc:
@@ -111,6 +118,8 @@ class Api:
         return self.answer(response)
 
     def unreachable(self, exc: httpx.TransportError) -> CliError:
+        import httpx2 as httpx
+
         if isinstance(exc, httpx.TimeoutException):
             cause = "no answer in time"
         else:
@@ -148,7 +157,10 @@ class Api:
 
     def events(self, path: str, after: int) -> Iterator[tuple[str, Any]]:
         """Server-Sent Events of ``path`` from line ``after`` on, as (event, data)."""
-        timeout = httpx.Timeout(60, connect=10, read=None)  # a quiet playbook sends nothing
+        import httpx2 as httpx
+
+        # a quiet playbook sends nothing
+        timeout = httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT, read=None)
         try:
             with self.http.stream("GET", path, params={"after": after}, timeout=timeout) as sse:
                 if sse.is_error:

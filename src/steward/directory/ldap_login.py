@@ -22,7 +22,6 @@ from steward.auth import sessions, throttle
 from steward.auth.models import AuthSource, User
 from steward.auth.passwords import verify_password
 from steward.config import Settings
-from steward.directory import ldap
 from steward.directory.provision import provision
 from steward.errors import Conflict, InvalidInput, InvalidState, NotAuthenticated
 
@@ -35,7 +34,11 @@ def authenticate(
     """The user of ``attempt`` when its password is theirs (locally, or in the directory)."""
     username, source_ip, user_agent = attempt.username, attempt.source_ip, attempt.user_agent
     user = session.scalar(select(User).where(User.username == username))
-    config = ldap.LdapConfig.from_settings(settings) if settings.ldap_enabled else None
+    if not settings.ldap_enabled:
+        return sessions.authenticate(session, attempt, limits=limits)
+    from steward.directory import ldap  # ldap3: loaded where LDAP is configured
+
+    config = ldap.LdapConfig.from_settings(settings)
     if config is None or (user is not None and user.auth_source != AuthSource.LDAP):
         return sessions.authenticate(session, attempt, limits=limits)
     throttle.check(
@@ -71,6 +74,8 @@ def password_matches(settings: Settings, user: User, password: str) -> bool:
     if user.is_local:
         return verify_password(user.password_hash, password)
     if user.auth_source == AuthSource.LDAP and user.external_id:
+        from steward.directory import ldap
+
         config = ldap.LdapConfig.from_settings(settings)
         if config is None:
             raise InvalidState("password: LDAP login is not configured on this server any more")

@@ -21,6 +21,9 @@ did not make, or one of another session, is ignored.
 The provider's metadata and keys are fetched once and cached (``oidc_discovery_cache_seconds``);
 a key id the cache does not know refetches the keys, at most once a minute. A provider that
 does not answer is ``Unavailable`` (503): local logins keep working.
+
+authlib, joserfc and httpx2 are imported by the first ``begin``, ``validate_id_token`` and
+request to the provider: a server without OpenID Connect never loads them.
 """
 
 from __future__ import annotations
@@ -33,17 +36,8 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import httpx2
-from authlib.common.security import generate_token
-from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
-from authlib.oidc.core import CodeIDToken
-from joserfc import jwt
-from joserfc.errors import InvalidKeyIdError, JoseError
-from joserfc.jwk import KeySet, KeySetSerialization
-from joserfc.jws import JWSRegistry
 from sqlalchemy.orm import Session
 
 from steward.auth.models import EXTERNAL_ID_MAX, AuthSource, User
@@ -51,6 +45,10 @@ from steward.config import Settings
 from steward.crypto import KeyCipher, MasterKeyError
 from steward.directory import provision as directory
 from steward.errors import InvalidInput, NotAuthenticated, PermissionDenied, Unavailable
+
+if TYPE_CHECKING:
+    import httpx2
+    from joserfc.jwk import KeySet
 
 CALLBACK_PATH = "/api/v1/auth/oidc/callback"
 LOGIN_PATH = "/api/v1/auth/oidc/login"
@@ -172,6 +170,8 @@ def _read_json(response: httpx2.Response, what: str) -> dict[str, Any]:
 
 
 def _get(config: OidcConfig, url: str, what: str, token: str = "") -> dict[str, Any]:
+    import httpx2
+
     headers = {"Accept": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -251,6 +251,10 @@ class Begun:
 
 
 def begin(config: OidcConfig, cipher: KeyCipher, next_path: str | None) -> Begun:
+    from authlib.common.security import generate_token
+    from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
     metadata = provider(config).metadata
     methods = metadata.get("code_challenge_methods_supported")
     if isinstance(methods, list) and "S256" not in methods:
@@ -319,6 +323,8 @@ def open_state(
 def _exchange(
     config: OidcConfig, metadata: Mapping[str, Any], code: str, verifier: str
 ) -> dict[str, Any]:
+    import httpx2
+
     form = {
         "grant_type": "authorization_code",
         "code": code,
@@ -364,6 +370,8 @@ def _algorithms(metadata: Mapping[str, Any]) -> list[str]:
 
 
 def _keys(cached: _Cached) -> KeySet:
+    from joserfc.jwk import KeySet, KeySetSerialization
+
     return KeySet.import_key_set(cast(KeySetSerialization, cached.jwks))
 
 
@@ -372,6 +380,11 @@ def validate_id_token(
 ) -> dict[str, Any]:
     """The ID token's claims, once authlib/joserfc checked its signature (the provider's keys,
     an allowed algorithm) and its claims (iss, aud, exp, iat, nonce, azp, at_hash)."""
+    from authlib.oidc.core import CodeIDToken
+    from joserfc import jwt
+    from joserfc.errors import InvalidKeyIdError, JoseError
+    from joserfc.jws import JWSRegistry
+
     if len(id_token) > RESPONSE_MAX_BYTES:
         raise ProviderError("id_token: is too long")
     cached = provider(config)

@@ -30,8 +30,6 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
-from ldap3.core.exceptions import LDAPInvalidDnError
-from ldap3.utils.dn import parse_dn
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -59,11 +57,9 @@ def group_key(source: AuthSource | str, group: str) -> str:
     group = group.strip()
     if source != AuthSource.LDAP:
         return group
-    try:
-        parts = parse_dn(group, escape=False, strip=True)
-    except (LDAPInvalidDnError, ValueError, IndexError):
-        return group.casefold()
-    return ",".join(f"{attr.strip()}={value.strip()}" for attr, value, _sep in parts).casefold()
+    from steward.directory import ldap  # ldap3: loaded where LDAP is used
+
+    return ldap.dn_key(group)
 
 
 def _keys(source: AuthSource | str, groups: Iterable[str]) -> set[str]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -39,11 +40,13 @@ from steward.audit.actions import AuditAction
 from steward.auth import api_tokens, sessions
 from steward.auth.models import AuthSource, User
 from steward.config import Settings
-from steward.directory import ldap
 from steward.directory.provision import USER_FIELDS, is_last_active_admin, provision
 from steward.errors import Conflict, InvalidInput, InvalidState, NotAuthenticated
 from steward.runtime import Runtime
 from steward.ticker import Ticker
+
+if TYPE_CHECKING:
+    from steward.directory import ldap
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +151,8 @@ def _update(session: Session, user_id: int, entry: ldap.DirectoryEntry, report: 
 def sync(session: Session, settings: Settings, actor: Actor | None = None) -> SyncReport:
     """Check every active LDAP user against the directory and act on the answers (see the
     module). ``actor``: the admin who asked, None for the server's own loop or the CLI."""
+    from steward.directory import ldap  # ldap3: loaded where LDAP is used
+
     config = ldap.LdapConfig.from_settings(settings)
     if config is None:
         raise InvalidState("LDAP login is not configured on this server (STEWARD_LDAP_URL)")
@@ -224,6 +229,8 @@ class DirectorySync:
         self._ticker.stop()
 
     def tick(self) -> SyncReport | None:
+        from steward.directory import ldap
+
         if self._first:  # let the server come up first (and tests stop it before it runs)
             self._first = False
             if self._ticker.stopping.wait(self.FIRST_DELAY_SECONDS):

@@ -24,12 +24,11 @@ import hashlib
 from typing import Any
 
 from sqlalchemy import ScalarSelect, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.db import utcnow
+from steward.db import insert_of, utcnow
 from steward.drift.models import TemplateDrift
 from steward.notifications import outbox
 from steward.runs.models import Run, RunChange, RunHost, RunKind
@@ -141,7 +140,7 @@ def _clean_baseline(session: Session, plan: Run) -> int | None:
 
 
 def _ensure_row(session: Session, run: Run) -> None:
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    insert = insert_of(session)
     session.execute(
         insert(TemplateDrift)
         .values(template_id=run.template_id, project_id=run.project_id)

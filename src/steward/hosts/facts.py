@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from steward.db import utcnow
+from steward.db import insert_of, utcnow
 from steward.hosts import factdiff
 from steward.hosts.factdiff import Facts
 from steward.hosts.models import HostFactPoint, HostFacts
@@ -70,7 +69,7 @@ def record(
     for host, facts, dropped in found:
         gathered[host] = gathered.get(host, {}) | facts
         left_out[host] = (left_out.get(host, set()) - facts.keys()) | set(dropped)
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    insert = insert_of(session)
     empty = factdiff.pack({})
     session.execute(
         insert(HostFacts)

@@ -1,23 +1,26 @@
 """SSH private keys: parse and check at save time, fingerprint, and decrypt for the runner.
 
 Error messages never contain the key text; ``cryptography``'s own messages do not either.
+``cryptography`` is imported by the first key read (steward.crypto: not with the server).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
+from typing import TYPE_CHECKING
 
 from steward.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
 _OPENSSH_HEADER = "-----BEGIN OPENSSH PRIVATE KEY-----"
 
 
 def _load(text: str, passphrase: bytes | None) -> PrivateKeyTypes:
+    from cryptography.hazmat.primitives import serialization
+
     data = text.strip().encode() + b"\n"
     if _OPENSSH_HEADER in text:
         return serialization.load_ssh_private_key(data, password=passphrase)
@@ -25,6 +28,8 @@ def _load(text: str, passphrase: bytes | None) -> PrivateKeyTypes:
 
 
 def _is_encrypted(text: str) -> bool:
+    from cryptography.exceptions import UnsupportedAlgorithm
+
     try:
         _load(text, None)
     except TypeError:  # "Password was not given but private key is encrypted"
@@ -53,6 +58,8 @@ def load_private_key(text: str, passphrase: str) -> PrivateKeyTypes:
 
 def fingerprint(key: PrivateKeyTypes) -> str:
     """``SHA256:<base64>`` of the public key, as ``ssh-keygen -l`` prints it."""
+    from cryptography.hazmat.primitives import serialization
+
     try:
         line = key.public_key().public_bytes(
             serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
@@ -66,6 +73,8 @@ def fingerprint(key: PrivateKeyTypes) -> str:
 
 def unencrypted_openssh(key: PrivateKeyTypes) -> str:
     """The key as an unencrypted OpenSSH PEM: ssh never asks for a passphrase (trap 8)."""
+    from cryptography.hazmat.primitives import serialization
+
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.OpenSSH,

@@ -15,8 +15,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import httpx2
-
 from steward.metrics.endpoints import Endpoint
 from steward.outbound import network
 
@@ -92,6 +90,8 @@ class PcpProbe:
         self._timeout = timeout
         self._guard = guard
         self._polltimeout = polltimeout
+        import httpx2  # loaded with the first probe, not with the server
+
         # no proxies from the environment: a proxy would connect wherever it is told
         self._client = httpx2.Client(timeout=timeout, follow_redirects=False, trust_env=False)
         self._address: str | None = None
@@ -131,6 +131,8 @@ class PcpProbe:
             raise Unavailable(f"endpoint refused: {exc}") from exc
 
     def _get(self, address: str, path: str, params: Mapping[str, str]) -> dict[str, Any]:
+        import httpx2
+
         url = self._endpoint.url
         headers = {"Host": url.netloc, "User-Agent": USER_AGENT}
         extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}

@@ -1,12 +1,15 @@
-"""Monitoring: Prometheus metrics for admins, and a readiness probe for load balancers."""
+"""Monitoring: Prometheus metrics for admins, and a readiness probe for load balancers.
+
+prometheus_client (1 MiB) is imported by the first scrape, not with the server; the content type
+it answers with is written here for the OpenAPI document (tests/monitoring/test_prometheus.py
+compares it with the installed prometheus_client's).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from fastapi import APIRouter, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from prometheus_client.registry import CollectorRegistry
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -14,15 +17,15 @@ from steward.access.policy import require_admin
 from steward.api.deps import ActorDep, RuntimeDep, SessionDep
 from steward.bounds import MIB
 from steward.errors import Unavailable
-from steward.monitoring.collector import DatabaseCollector
 
 router = APIRouter(tags=["monitoring"])
+CONTENT_TYPE = "text/plain; version=1.0.0; charset=utf-8"  # prometheus_client.CONTENT_TYPE_LATEST
 
 
 @router.get(
     "/metrics",
     response_class=Response,
-    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}, "description": "Prometheus text"}},
+    responses={200: {"content": {CONTENT_TYPE: {}}, "description": "Prometheus text"}},
 )
 def prometheus_metrics(actor: ActorDep, session: SessionDep, runtime: RuntimeDep) -> Response:
     """Prometheus metrics of the whole installation (every server answers the same, from the
@@ -30,6 +33,11 @@ def prometheus_metrics(actor: ActorDep, session: SessionDep, runtime: RuntimeDep
     worker slots online, schedules, notification messages, webhook deliveries of the last hour,
     the database's size (and its free bytes on SQLite, and the warning threshold when set).
     Global admins only; a read-scoped token is enough (scrape with ``bearer_token``)."""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+    from prometheus_client.registry import CollectorRegistry
+
+    from steward.monitoring.collector import DatabaseCollector
+
     require_admin(actor, write=False)
     registry = CollectorRegistry(auto_describe=False)
     lease = dt.timedelta(seconds=runtime.settings.lease_seconds)

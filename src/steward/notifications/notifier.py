@@ -32,7 +32,6 @@ import threading
 import time
 from typing import Any
 
-import httpx2
 from sqlalchemy import Select, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -181,6 +180,8 @@ class Notifier:
             )
 
     def _send(self, out: Outgoing) -> Result:
+        import httpx2  # its exceptions: loaded with the first message sent
+
         timeout = self.runtime.settings.notify_timeout_seconds
         guard = network.Guard.of(self.runtime.settings)  # the settings of this very send
         try:

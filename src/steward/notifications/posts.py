@@ -12,12 +12,13 @@ import hashlib
 import hmac
 import json
 from collections.abc import Mapping
-from typing import Any
-
-import httpx2
+from typing import TYPE_CHECKING, Any
 
 from steward.notifications.delivery import Result
 from steward.outbound import network, web
+
+if TYPE_CHECKING:
+    import httpx2
 
 USER_AGENT = "Steward-Notifier/1"
 SIGNATURE_HEADER = "X-Steward-Signature-256"

@@ -4,7 +4,8 @@ The request goes to the address ``Guard.vet`` checked (the URL's host swapped fo
 header and TLS server name kept), without following redirects and without proxies from the
 environment (a proxy would connect wherever it is told, past the check). Used by the
 notifications (``notifications.posts``), the audit stream (``audit.sinks``) and survey options
-read from a URL (``templates.options.url``: ``get``).
+read from a URL (``templates.options.url``: ``get``). httpx2 is imported by the first request
+(or the first reason told), not with the server.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import http
 import ssl
 import time
 from collections.abc import Mapping
-
-import httpx2
+from typing import TYPE_CHECKING
 
 from steward.outbound import network
+
+if TYPE_CHECKING:
+    import httpx2
 
 
 def post(
@@ -30,6 +33,8 @@ def post(
 ) -> httpx2.Response:
     """The answer to ``body`` POSTed to ``url`` at its vetted address (``network.Refused``
     when it may not be reached); ``httpx2.HTTPError`` when no answer came."""
+    import httpx2
+
     target = network.parse_url(url)
     address = guard.vet(target.host, target.port).address
     sent = {**headers, "Host": target.netloc}
@@ -58,6 +63,8 @@ def get(
     """The status and body of a GET of ``url`` at its vetted address (``network.Refused``
     when it may not be reached; ``TooLarge`` past ``max_bytes``; ``httpx2.HTTPError`` when no
     answer came). ``timeout`` bounds the whole exchange, not each read."""
+    import httpx2
+
     target = network.parse_url(url)
     address = guard.vet(target.host, target.port).address
     sent = {**headers, "Host": target.netloc}
@@ -94,6 +101,8 @@ def status_line(code: int) -> str:
 def reason(exc: httpx2.HTTPError) -> str:
     """Why a request got no (HTTP) answer: timeout, refused connection, TLS error. The reason
     is ours: a protocol error would quote what the other end sent."""
+    import httpx2
+
     if isinstance(exc, httpx2.TimeoutException):
         return f"{type(exc).__name__}: no answer in time"
     if isinstance(exc, httpx2.ConnectError):

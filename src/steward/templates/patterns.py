@@ -17,7 +17,8 @@ Only ``parse_address`` is imported from ansible-core: ``split_host_pattern``'s m
 Ansible's configuration (an ``ansible.cfg`` of the working directory, ``ANSIBLE_*``) into the
 server. The few lines around it are copied, and tests/templates/test_patterns.py compares the copy
 with the installed ansible-core on every spelling of the table, so a new ansible-core that splits
-differently fails the tests instead of passing a file.
+differently fails the tests instead of passing a file. It is imported at the first limit read, not
+with the server (ansible-core: 2 MiB and 45 modules a server that is only read never needs).
 
 Every path that takes these values validates through ``HostPattern``/``TagList``: template save,
 launch, relaunch (the failed hosts' limit included), schedules, workflow nodes, webhooks;
@@ -30,7 +31,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Annotated
 
-from ansible.parsing.utils.addresses import parse_address
 from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
@@ -45,6 +45,8 @@ def host_pattern_elements(pattern: str) -> list[str]:
     if "," in pattern:
         parts = pattern.split(",")
     else:
+        from ansible.parsing.utils.addresses import parse_address
+
         try:
             parse_address(pattern, allow_ranges=True)
             parts = [pattern]

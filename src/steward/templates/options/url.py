@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import json
 
-import httpx2
 from sqlalchemy.orm import Session
 
 from steward.bounds import SURVEY_SOURCE_BYTES_MAX
@@ -38,6 +37,8 @@ def options(
     source: UrlSource, url: str, *, guard: network.Guard, authorization: str | None
 ) -> list[str]:
     """The options at ``url`` (the source's URL with earlier answers in)."""
+    import httpx2  # its exceptions: loaded with the first options read from a URL
+
     headers = {"Accept": "application/json"}
     if authorization is not None:
         headers["Authorization"] = authorization
