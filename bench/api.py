@@ -1,6 +1,6 @@
 """What one API request costs the server: CPU and wall per request, with realistic data.
 
-    .venv/bin/python bench/api_cost.py [--runs N] [--requests N]
+    .venv/bin/python bench/api.py [--runs N] [--requests N]
 
 Starts a real `steward serve` (SQLite), makes 50 templates and 20 users through the API,
 inserts N finished runs (with per-host rows) straight into its database, then sends each kind
