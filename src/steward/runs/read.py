@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from sqlalchemy import bindparam, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.policy import Action, ProjectAccess
@@ -37,6 +37,20 @@ READ_COLUMNS = tuple(
 # a column added later cannot be forgotten
 CHANGING = tuple(
     getattr(Run, c.key) for c in sa_inspect(Run).column_attrs if c.key not in Run.WRITTEN_ONCE
+)
+
+
+# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
+_HEAD = (
+    select(
+        *CHANGING,
+        Template.name.label("template"),
+        User.username.label("user"),
+        RECORDED_NAME.label("recorded_name"),
+    )
+    .outerjoin(Template, Template.id == Run.template_id)
+    .outerjoin(User, User.id == Run.launched_by_id)
+    .where(Run.id == bindparam("run_id"), Run.project_id == bindparam("project_id"))
 )
 
 
@@ -73,21 +87,8 @@ def head(session: Session, rights: ProjectAccess, run_id: int, settings: Setting
     """The run ``run_id`` of ``rights.project`` when the caller may see its output (run:view
     on its template, as ``service.get`` checks; 404 otherwise): one query, and for a queued
     run the reasons' counts, for a plan or an apply its plan."""
-    row = (
-        session.execute(
-            select(
-                *CHANGING,
-                Template.name.label("template"),
-                User.username.label("user"),
-                RECORDED_NAME.label("recorded_name"),
-            )
-            .outerjoin(Template, Template.id == Run.template_id)
-            .outerjoin(User, User.id == Run.launched_by_id)
-            .where(Run.id == run_id, Run.project_id == rights.project.id)
-        )
-        .mappings()
-        .one_or_none()
-    )
+    where = {"run_id": run_id, "project_id": rights.project.id}
+    row = session.execute(_HEAD, where).mappings().one_or_none()
     visible = rights.templates_allowing(Action.RUN_VIEW)
     if row is None or (visible is not None and row["template_id"] not in visible):
         raise NotFound(f"run {run_id} not found in project '{rights.project.name}'")
