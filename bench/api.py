@@ -310,7 +310,11 @@ def _summary(stacks: str, shown: int = 8) -> str:
             ours[name] += n
     if not total:
         return "no samples\n"
-    lines = [f"{total} samples of the thread holding the GIL; own time by area:"]
+    lines = [
+        f"{total} samples of the thread holding the GIL; own time by area (a frame's own time"
+        " holds the C it calls: pydantic-core's in Steward's frames, SQLite's in SQLAlchemy's;"
+        " a queued run's dispatch and execution, if any, beside):"
+    ]
     lines += [f"  {100 * n / total:5.1f} %  {area}" for area, n in areas.most_common()]
     lines.append("Steward's functions, inclusive (a function's callees count too):")
     lines += [f"  {100 * n / total:5.1f} %  {name}" for name, n in ours.most_common(shown)]

@@ -5,6 +5,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
 from steward.access.policy import Action, require_run_label
@@ -141,12 +142,8 @@ def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> Respons
 
 
 @router.get("/{run_id}", response_model=schemas.RunRead, responses=conditional.NOT_MODIFIED_DOC)
-def read_run(
-    run_id: int,
-    rights: deps.AccessDep,
-    session: deps.SessionDep,
-    rt: deps.RuntimeDep,
-    request: Request,
+async def read_run(
+    viewed: deps.ViewedRunHead, session: deps.SessionDep, request: Request
 ) -> Response:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
     (key names only for who may see the project's keys); queued, why it is still waiting;
@@ -157,11 +154,12 @@ def read_run(
     names): poll with ``If-None-Match`` and an unchanged run is a 304 with no body, at a
     fraction of the cost. Renaming a repository, inventory or key shows in ``refs`` at the
     run's next change. To follow a run, ``/stream`` (or ``steward run --follow``) is better."""
-    found = read.head(session, rights, run_id, rt.settings)
+    rights, found = viewed.rights, viewed.head
     tag = conditional.etag(*found.tag_parts(rights.sees_resources))
-    if conditional.unchanged(request, tag):
+    if conditional.unchanged(request, tag):  # answered on the event loop: one hop in all
         return conditional.not_modified(tag)
-    return conditional.tagged_json(read.full(session, rights, found), tag)
+    full = await run_in_threadpool(read.full, session, rights, found)
+    return conditional.tagged_json(full, tag)
 
 
 @router.patch("/{run_id}")
