@@ -21,6 +21,9 @@ def test_a_session_that_only_read_sqlite_is_closed_without_a_worker(settings: Se
     try:
         with runtime.sessions() as session:
             assert not deps._waits(session)  # no connection yet
+            session.begin()  # a transaction of the session's, as merging the caller begins
+            assert session.in_transaction()
+            assert not deps._waits(session)  # ... holding no connection: nothing to give back
             session.scalar(select(User.id).limit(1))
             assert session.in_transaction()  # it holds a connection now
             sqlite = session.get_bind().dialect.name == "sqlite"

@@ -12,8 +12,8 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import TypeAdapter, ValidationError
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, event
+from sqlalchemy.orm import Session, SessionTransaction
 
 from steward.access.actor import Actor
 from steward.access.policy import (
@@ -74,17 +74,32 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
             session.close()
 
 
+_CONNECTED = "steward.api.deps.connected"  # Session.info: the Connection its transaction holds
+
+
+@event.listens_for(Session, "after_begin")
+def _connected(session: Session, _transaction: SessionTransaction, connection: Connection) -> None:
+    session.info[_CONNECTED] = connection
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _released(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:
+        session.info.pop(_CONNECTED, None)
+
+
 def _waits(session: Session) -> bool:
-    """Whether closing ``session`` may wait on I/O: it holds a connection, and the rollback
-    that gives it back is a round trip (PostgreSQL) or undoes a write (SQLite). SQLite opens a
-    transaction only before a write (pysqlite), so after reads alone its rollback is a call of
-    microseconds in the process: less than the hop to a worker thread and back (~0.13 ms)."""
-    if not session.in_transaction():
+    """Whether closing ``session`` may wait on I/O: it holds a connection (a session that
+    only merged the caller holds none), and the rollback that gives it back is a round trip
+    (PostgreSQL) or undoes a write (SQLite). SQLite opens a transaction only before a write
+    (pysqlite), so after reads alone its rollback is a call of microseconds in the process:
+    less than the hop to a worker thread and back (~0.13 ms)."""
+    connection: Connection | None = session.info.get(_CONNECTED)
+    if connection is None or connection.closed:
         return False
-    try:
-        driver = session.connection().connection.driver_connection
-    except SQLAlchemyError:  # a transaction a failed flush left to roll back: a worker's job
+    if connection.invalidated:  # a connection lost mid-request: a worker's job
         return True
+    driver = connection.connection.driver_connection
     return not isinstance(driver, sqlite3.Connection) or driver.in_transaction
 
 
