@@ -46,7 +46,7 @@ fmt: setup ## format and autofix with ruff
 	.venv/bin/ruff format . && .venv/bin/ruff check --fix .
 
 types: setup ## mypy (strict, per pyproject)
-	.venv/bin/mypy $(wildcard src tests bench)
+	.venv/bin/mypy $(wildcard src tests bench) && .venv/bin/mypy bench/api.py
 
 test-py: setup-test ## pytest: SQLite, and PostgreSQL for the tests marked both_databases; coverage >= 92% (STEWARD_TEST_DB=sqlite|postgres|both; ARGS="-k x" to pass args, no coverage then)
 	$(MAKE) --no-print-directory SETUP_DONE=1 test-py-shared
@@ -92,7 +92,7 @@ db-check: setup ## migrate an empty database to head, then fail if models and mi
 	.venv/bin/python scripts/db-check.py
 
 # each benchmark prints its own table; bench/README.md has the method
-BENCHES := runner_floor runs_list hosts_view host_health ui schedules_due ingest metrics_storage metrics_cost facts_storage api_cost plan_page plan_cost
+BENCHES := runner_floor runs_list hosts_view host_health ui schedules_due ingest metrics_storage metrics_cost facts_storage api plan_page plan_cost
 bench: setup-test ## the benchmarks: runs vs bare ansible-playbook (ARGS to it), then each of BENCHES (runs list, hosts view, a health pass over 1,000 hosts, console, schedules, ingest, host metrics, facts storage, one API request, a plan page of 200 hosts x 50 tasks, a plan beside a run)
 	.venv/bin/python bench/run.py $(ARGS) && for b in $(BENCHES); do .venv/bin/python bench/$$b.py || exit 1; done
 

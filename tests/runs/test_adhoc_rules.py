@@ -76,7 +76,7 @@ def test_an_adhoc_command_is_a_run_of_kind_adhoc_without_template(db_session: Se
     assert (params.inventory_id, params.limit, params.forks) == (inventory.id, "db*", 3)
     assert (params.repository_id, params.install_requirements) == (None, False)
     rows, _ = runs.list_runs(db_session, services.admin(db_session), RunFilters(), project)
-    assert [(r.id, name) for r, name, _ in rows] == [(run.id, "ad-hoc: shell")]
+    assert [(r["id"], r["template_name"]) for r in rows] == [(run.id, "ad-hoc: shell")]
 
 
 def test_a_module_outside_the_allow_list_is_refused_naming_module(db_session: Session) -> None:

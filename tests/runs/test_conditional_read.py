@@ -49,3 +49,27 @@ def test_an_unchanged_run_is_a_304_and_a_changed_one_a_new_tag(workbench: Workbe
     named = workbench.client.get(url, headers={"If-None-Match": moved.headers["etag"]})
     assert named.status_code == 200
     assert named.json()["template_name"] == "renamed"
+
+
+def test_a_304_reads_the_project_and_the_runs_head_only(
+    workbench: Workbench, statements: list[str]
+) -> None:
+    with workbench.client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
+        run = inserted_run(workbench.project_id, None, RunStatus.SUCCESSFUL)
+        session.add(run)
+        session.commit()
+        run_id = run.id
+    url = workbench.url(f"runs/{run_id}")
+    tag = workbench.client.get(url).headers["etag"]
+    statements.clear()
+
+    again = workbench.client.get(url, headers={"If-None-Match": tag})
+
+    assert again.status_code == 304
+    # the project (the caller's rights: an admin's need no more), the run's head
+    assert len(statements) == 2, statements
+    assert not [s for s in statements if "run_hosts" in s or "run_events" in s]
+    # control: a full read loads the rest
+    statements.clear()
+    assert workbench.client.get(url).status_code == 200
+    assert [s for s in statements if "run_hosts" in s]

@@ -23,7 +23,7 @@ from steward.runs.schemas import RunFilters, RunLabelUpdate
 def _ids(session: Session, **filters: Any) -> list[int]:
     admin = services.admin(session)
     rows, _ = service.list_runs(session, admin, RunFilters.model_validate(filters))
-    return [run.id for run, _, _ in rows]
+    return [run["id"] for run in rows]
 
 
 @pytest.mark.both_databases

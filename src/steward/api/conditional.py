@@ -13,6 +13,9 @@ import json
 from typing import Any
 
 from fastapi import Request, Response, status
+from pydantic import BaseModel
+
+from steward.api import bodies
 
 REVALIDATE = "private, no-cache"
 
@@ -46,6 +49,11 @@ def not_modified(tag: str) -> Response:
 def tagged(response: Response, tag: str) -> None:
     response.headers["ETag"] = tag
     response.headers["Cache-Control"] = REVALIDATE
+
+
+def tagged_json(body: BaseModel, tag: str) -> Response:
+    """``body`` with its tag, made once (``api.bodies``)."""
+    return bodies.json_body(body, headers={"ETag": tag, "Cache-Control": REVALIDATE})
 
 
 NOT_MODIFIED_DOC: dict[int | str, dict[str, Any]] = {

@@ -22,10 +22,11 @@ from steward.config import Settings
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
     import uvicorn
 
-    from steward.server import build_app
+    from steward.server import build_app, settle
 
     with _schema_refusals():
         app = build_app(settings)
+    settle()
     uvicorn.run(
         app,
         host=settings.host,

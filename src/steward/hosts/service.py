@@ -229,32 +229,37 @@ def host_runs(
         row.run_id: row
         for row in session.scalars(
             select(RunHost).where(
-                RunHost.run_id.in_([run.id for run, _, _ in rows]), RunHost.host == name
+                RunHost.run_id.in_([run["id"] for run in rows]), RunHost.host == name
             )
         )
     }
-    return [_host_run(run, template, user, counts[run.id]) for run, template, user in rows], (
-        next_before
-    )
+    return [_host_run(run, counts[run["id"]]) for run in rows], next_before
 
 
-def _host_run(run: Run, template: str, user: str, counts: RunHost) -> HostRun:
+def _host_run(run: dict[str, Any], counts: RunHost) -> HostRun:
+    """``run``: as the runs list selects it (``runs.service.list_runs``)."""
     duration = None
-    if run.started_at is not None and run.finished_at is not None:
-        duration = round((run.finished_at - run.started_at).total_seconds(), 3)
+    started, finished = run["started_at"], run["finished_at"]
+    if started is not None and finished is not None:
+        duration = round((finished - started).total_seconds(), 3)
     # the fields of the run and of its recap on this host, by their names
-    named = {name: getattr(run, name) for name in HostRun.model_fields if hasattr(Run, name)}
+    named = {name: run[name] for name in HostRun.model_fields if name in run}
     named |= {
         name: getattr(counts, name) for name in HostRun.model_fields if hasattr(RunHost, name)
     }
     return HostRun(
-        **named,
-        template=template or str(run.template_snapshot.get("name", "")),
-        launched_by=user,
-        duration=duration,
-        outcome=seen.outcome(
-            {"failed": counts.failed, "unreachable": counts.unreachable, "changed": counts.changed}
-        ),
+        **named
+        | {
+            "template": run["template"] or run["recorded_name"],
+            "duration": duration,
+            "outcome": seen.outcome(
+                {
+                    "failed": counts.failed,
+                    "unreachable": counts.unreachable,
+                    "changed": counts.changed,
+                }
+            ),
+        }
     )
 
 

@@ -28,7 +28,7 @@ def list_adhoc_modules(rights: deps.AccessDep, rt: deps.RuntimeDep) -> schemas.A
     )
 
 
-def _may_run_adhoc(rights: deps.AccessDep) -> None:
+async def _may_run_adhoc(rights: deps.AccessDep) -> None:
     """adhoc:run, answered before the body is (the gate asks it again): 404, 403."""
     rights.require(Action.ADHOC_RUN)
 

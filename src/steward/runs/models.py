@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import ForeignKey, Index, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -48,6 +48,11 @@ class Run(Base):
         # a run's id is in links, messages and the audit trail: SQLite must never give the id
         # of a removed run (retention, a deleted project) to a new one
         {"sqlite_autoincrement": True},
+    )
+    # set by the launch and never changed (a relaunch copies them to a new run): a run's tag
+    # (``runs.read``) is made of the other columns
+    WRITTEN_ONCE: ClassVar[frozenset[str]] = frozenset(
+        {"uuid", "params", "template_snapshot", "secret_params"}
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

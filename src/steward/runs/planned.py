@@ -3,11 +3,13 @@ an apply made that its plan did not predict (``execution/changes``; ``plans``)."
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from steward.auth.models import User
-from steward.runs.models import Plan, Run, RunChange, RunKind
+from steward.runs.models import Plan, RunChange, RunKind
 from steward.runs.schemas import RunPlanInfo, UnplannedChange
 
 UNPLANNED_SHOWN = 100
@@ -23,7 +25,18 @@ def unplanned(
     return items, total
 
 
-def info(session: Session, run: Run) -> RunPlanInfo | None:
+class Planned(Protocol):
+    """What says whether a run has a plan: a ``Run``, or a run read's head."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def plan_id(self) -> int | None: ...
+
+
+def info(session: Session, run: Planned) -> RunPlanInfo | None:
     kind = RunKind(run.kind)
     plan_id = run.id if kind is RunKind.PLAN else run.plan_id
     if kind is RunKind.RUN or plan_id is None:

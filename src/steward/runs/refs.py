@@ -3,7 +3,7 @@ as they are now, or as the template snapshot recorded them when the object is go
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, literal_column, select, union_all
 from sqlalchemy.orm import Session
 
 from steward.environments.models import Environment
@@ -16,46 +16,64 @@ from steward.runs.params import RunParams
 from steward.runs.schemas import RunRefs
 
 
+def _table(model: type[ProjectScoped]) -> ColumnElement[str]:
+    """The model's table name as a constant of the query (ours, never a value of a caller)."""
+    return literal_column(f"'{model.__tablename__}'").label("kind")
+
+
 def _names(
-    session: Session, model: type[ProjectScoped], project_id: int, ids: list[int]
-) -> dict[int, str]:
-    if not ids:
+    session: Session, project_id: int, wanted: dict[type[ProjectScoped], list[int]]
+) -> dict[tuple[str, int], str]:
+    """The names of the objects ``wanted`` of the project, by (table, id): one query."""
+    parts = [
+        select(_table(model), model.id, model.name).where(
+            model.project_id == project_id, model.id.in_(ids)
+        )
+        for model, ids in wanted.items()
+        if ids
+    ]
+    if not parts:
         return {}
-    rows = session.execute(
-        select(model.id, model.name).where(model.project_id == project_id, model.id.in_(ids))
-    )
-    return {object_id: name for object_id, name in rows}
+    rows = session.execute(union_all(*parts))
+    return {(kind, object_id): name for kind, object_id, name in rows}
 
 
 def refs(session: Session, run: Run, *, sees_keys: bool) -> RunRefs:
-    """Four small queries at most. Key names only for who may see the project's keys, as on
-    the template (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
+    """One query. Key names only for who may see the project's keys, as on the template
+    (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
     params = RunParams.of(run.params, run.id)
-    project = run.project_id
-    repository = _names(session, Repository, project, [params.repository_id or 0])
-    inventory = _names(session, Inventory, project, [params.inventory_id])
-    environment_ids = [params.environment_id] if params.environment_id else []
-    environment = _names(session, Environment, project, environment_ids)
-    if not sees_keys:
-        return RunRefs(
-            repository=repository.get(params.repository_id or 0, ""),
-            inventory=inventory.get(params.inventory_id, ""),
-            environment=environment.get(params.environment_id or 0),
-        )
     key_ids = [params.ssh_key_id, params.become_key_id, *params.vault_key_ids]
-    keys = _names(session, Key, project, [k for k in key_ids if k])
+    names = _names(
+        session,
+        run.project_id,
+        {
+            Repository: [params.repository_id] if params.repository_id else [],
+            Inventory: [params.inventory_id],
+            Environment: [params.environment_id] if params.environment_id else [],
+            Key: [k for k in key_ids if k] if sees_keys else [],
+        },
+    )
+
+    def name(model: type[ProjectScoped], object_id: int | None) -> str | None:
+        return None if object_id is None else names.get((model.__tablename__, object_id))
+
+    repository = name(Repository, params.repository_id) or ""
+    inventory = name(Inventory, params.inventory_id) or ""
+    environment = name(Environment, params.environment_id)
+    if not sees_keys:
+        return RunRefs(repository=repository, inventory=inventory, environment=environment)
     snapshot = run.template_snapshot
 
     def key(key_id: int | None, recorded: object) -> str | None:
         if key_id is None:
             return None
-        return keys.get(key_id) or (recorded if isinstance(recorded, str) else "")
+        return name(Key, key_id) or (recorded if isinstance(recorded, str) else "")
 
     recorded_vault = snapshot.get("vault_keys") or []
     return RunRefs(
-        repository=repository.get(params.repository_id or 0, ""),
-        inventory=inventory.get(params.inventory_id, ""),
-        environment=environment.get(params.environment_id or 0),
+        repository=repository,
+        inventory=inventory,
+        environment=environment,
         ssh_key=key(params.ssh_key_id, snapshot.get("ssh_key")),
         become_key=key(params.become_key_id, snapshot.get("become_key")),
         vault_keys=[

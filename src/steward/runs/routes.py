@@ -1,28 +1,30 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
 from steward.access.policy import Action, require_run_label
-from steward.api import conditional, deps
+from steward.api import bodies, conditional, deps
 from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
-from steward.runs import output, planned, refs, relaunch, schemas, service, story, waiting
+from steward.runs import output, read, relaunch, schemas, service, story, waiting
 from steward.runs.models import LaunchType, Run, RunKind
+from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}/runs", tags=["runs"])
 all_runs = APIRouter(prefix="/runs", tags=["runs"])
 
 
-def _acted_on(action: Action) -> Callable[..., Run]:
+def _acted_on(action: Action) -> Callable[..., Awaitable[Run]]:
     """A visible run on whose template the caller may also do ``action`` (403 otherwise)."""
 
-    def check(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
+    async def check(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
         rights.require_on_template(run.template_id, action)
         return run
 
@@ -46,7 +48,7 @@ def _relaunched(run: deps.ViewedRun, rights: deps.AccessDep, session: deps.Sessi
 RelaunchedRun = Annotated[Run, Depends(_relaunched)]
 
 
-def _labelled(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
+async def _labelled(run: deps.ViewedRun, rights: deps.AccessDep) -> Run:
     """A visible run the caller may label (``policy.require_run_label``, which
     ``service.set_label`` asks too), answered before the body is: 404, 403."""
     require_run_label(rights, run)
@@ -76,46 +78,54 @@ def _read(
 def _page(
     session: deps.SessionDep,
     rt: deps.RuntimeDep,
-    rows: list[tuple[Run, str, str]],
+    rows: list[dict[str, Any]],
     next_before: int | None,
 ) -> schemas.RunPage:
-    runs = [run for run, _, _ in rows]
-    why = waiting.reasons(session, runs, rt.settings)
-    counts = story.host_counts(session, [run.id for run in runs])
+    """A page of runs as ``service.list_runs`` selected them: each validated once, columns
+    and names and counts together (no ORM row, no copy)."""
+    queued = [
+        waiting.Queued(r["id"], r["project_id"], r["runner_group"], r["status"])
+        for r in rows
+        if r["status"] == RunStatus.QUEUED
+    ]
+    why = waiting.reasons(session, queued, rt.settings)
+    counts = story.host_counts(session, [r["id"] for r in rows])
     items = [
-        _read(run, template, user, why.get(run.id), counts.get(run.id))
-        for run, template, user in rows
+        schemas.RunRead.model_validate(
+            row | {"waiting_reason": why.get(row["id"]), "host_counts": counts.get(row["id"])}
+        )
+        for row in rows
     ]
     return schemas.RunPage(items=items, next_before_id=next_before)
 
 
-@all_runs.get("")
+@all_runs.get("", response_model=schemas.RunPage)
 def list_all_runs(
     session: deps.SessionDep,
     actor: deps.ActorDep,
     rt: deps.RuntimeDep,
     filters: Annotated[schemas.RunFilters, Query()],
-) -> schemas.RunPage:
+) -> Response:
     """Runs of every project the caller may see, newest first (the dashboard)."""
     rows, next_before = service.list_runs(session, actor, filters)
-    return _page(session, rt, rows, next_before)
+    return bodies.json_body(_page(session, rt, rows, next_before))
 
 
-@router.get("")
+@router.get("", response_model=schemas.RunPage)
 def list_runs(
     rights: deps.AccessDep,
     session: deps.SessionDep,
     actor: deps.ActorDep,
     rt: deps.RuntimeDep,
     filters: Annotated[schemas.RunFilters, Query()],
-) -> schemas.RunPage:
+) -> Response:
     """The runs of the project the caller may see (of every template, or of those granted)."""
     rows, next_before = service.list_runs(session, actor, filters, rights.project)
-    return _page(session, rt, rows, next_before)
+    return bodies.json_body(_page(session, rt, rows, next_before))
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
-def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> schemas.RunRead:
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=schemas.RunRead)
+def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> Response:
     """Queue a run of a template, with the overrides and survey answers the template allows."""
     session, trigger = launching.session, service.Trigger(LaunchType(body.launch_type))
     request = service.Launch(
@@ -127,18 +137,14 @@ def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> schemas
         freeze_override_reason=body.freeze_override_reason,
     )
     run = service.launch_now(session, request, cipher=launching.cipher, queue=launching.queue)
-    return _read(run, *service.names(session, run))
+    read = _read(run, *service.names_at_launch(run, launching.actor))
+    return bodies.json_body(read, status.HTTP_201_CREATED)
 
 
 @router.get("/{run_id}", response_model=schemas.RunRead, responses=conditional.NOT_MODIFIED_DOC)
-def read_run(
-    run: deps.ViewedRun,
-    rights: deps.AccessDep,
-    session: deps.SessionDep,
-    rt: deps.RuntimeDep,
-    request: Request,
-    response: Response,
-) -> schemas.RunRead | Response:
+async def read_run(
+    viewed: deps.ViewedRunHead, session: deps.SessionDep, request: Request
+) -> Response:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
     (key names only for who may see the project's keys); queued, why it is still waiting;
     ``story``: how it went (first failure with its message and log line, who canceled it, the
@@ -148,20 +154,12 @@ def read_run(
     names): poll with ``If-None-Match`` and an unchanged run is a 304 with no body, at a
     fraction of the cost. Renaming a repository, inventory or key shows in ``refs`` at the
     run's next change. To follow a run, ``/stream`` (or ``steward run --follow``) is better."""
-    names = service.names(session, run)
-    why = waiting.reasons(session, [run], rt.settings).get(run.id)
-    plan = planned.info(session, run)
-    tag = conditional.etag(
-        service.version(run), names, why, plan and plan.model_dump(), rights.sees_resources
-    )
-    if conditional.unchanged(request, tag):
+    rights, found = viewed.rights, viewed.head
+    tag = conditional.etag(*found.tag_parts(rights.sees_resources))
+    if conditional.unchanged(request, tag):  # answered on the event loop: one hop in all
         return conditional.not_modified(tag)
-    named = refs.refs(session, run, sees_keys=rights.sees_resources)
-    counts = story.host_counts(session, [run.id]).get(run.id)
-    told = story.story(session, run)
-    read = _read(run, *names, why, counts)
-    conditional.tagged(response, tag)
-    return read.model_copy(update={"refs": named, "story": told, "plan": plan})
+    full = await run_in_threadpool(read.full, session, rights, found)
+    return conditional.tagged_json(full, tag)
 
 
 @router.patch("/{run_id}")

@@ -5,7 +5,6 @@ from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, exists, select
-from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
@@ -25,6 +24,7 @@ from steward.runs import adhoc, handoff, lifecycle, values
 from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost, RunKind
 from steward.runs.params import RunParams
+from steward.runs.read import READ_COLUMNS, RECORDED_NAME
 from steward.runs.schemas import AdhocCreate, RunFilters, RunLabelUpdate
 from steward.runs.status import Reason, RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
@@ -370,7 +370,7 @@ def relaunched_template(session: Session, rights: ProjectAccess, previous: Run) 
     return launchable(session, rights, previous.template_id)
 
 
-def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, str, str]:
+def _filtered[Q: Select[Any]](query: Q, filters: RunFilters) -> Q:
     conditions: list[ColumnElement[bool]] = []
     if filters.template_id is not None:
         conditions.append(Run.template_id == filters.template_id)
@@ -395,36 +395,38 @@ def _filtered(query: Select[Run, str, str], filters: RunFilters) -> Select[Run, 
 
 def list_runs(
     session: Session, actor: Actor, filters: RunFilters, project: Project | None = None
-) -> tuple[list[tuple[Run, str, str]], int | None]:
-    """Newest first, keyset-paged by id; with the template and launcher names, in one query.
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Newest first, keyset-paged by id; each run as ``READ_COLUMNS`` by name, with
+    ``template_name`` (an ad-hoc run's recorded name; "" for a deleted template), ``template``
+    (the template's name, None once deleted), ``recorded_name`` and ``launched_by``, in one query.
 
     Only the runs the actor may see: every run of a project where a role allows it, and the
     runs of templates granted to the actor.
     """
     query = (
-        select(Run, Template.name, User.username)
+        select(
+            *READ_COLUMNS,
+            Template.name.label("template"),
+            User.username.label("launched_by"),
+            RECORDED_NAME.label("recorded_name"),
+        )
         .outerjoin(Template, Template.id == Run.template_id)
         .outerjoin(User, User.id == Run.launched_by_id)
         .where(visible_runs(actor))
     )
     if project is not None:
         query = query.where(Run.project_id == project.id)
-    rows = session.execute(_filtered(query, filters)).all()
-    page = [
-        (run, template or (run.name if run.kind == RunKind.ADHOC else ""), user or "")
-        for run, template, user in rows[: filters.limit]
-    ]
-    next_before = page[-1][0].id if len(rows) > filters.limit else None
+    rows = session.execute(_filtered(query, filters)).mappings().all()
+    page = []
+    for row in rows[: filters.limit]:
+        run = dict(row)
+        recorded = run["recorded_name"] = run["recorded_name"] or ""
+        adhoc = (recorded or f"run {run['id']}") if run["kind"] == RunKind.ADHOC else ""
+        run["template_name"] = run["template"] or adhoc
+        run["launched_by"] = run["launched_by"] or ""
+        page.append(run)
+    next_before = page[-1]["id"] if len(rows) > filters.limit else None
     return page, next_before
-
-
-def version(run: Run) -> dict[str, object]:
-    """Every column of the run's row: what its tag (``api.conditional``) is made of, with what
-    the read adds from elsewhere. All of them, so a column added later cannot be forgotten."""
-    return {column.key: getattr(run, column.key) for column in _RUN_COLUMNS}
-
-
-_RUN_COLUMNS = tuple(sa_inspect(Run).column_attrs)
 
 
 def names(session: Session, run: Run) -> tuple[str, str]:
@@ -441,3 +443,9 @@ def names(session: Session, run: Run) -> tuple[str, str]:
         else None
     )
     return template or str(run.template_snapshot.get("name", "")), user or ""
+
+
+def names_at_launch(run: Run, actor: Actor) -> tuple[str, str]:
+    """``names`` of a run ``actor`` has just launched, without a query: its template's name as
+    the launch recorded it (in the same transaction), and the launcher's."""
+    return str(run.template_snapshot.get("name", "")), actor.user.username

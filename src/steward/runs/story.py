@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import case, exists, func, select
+from sqlalchemy import Select, bindparam, case, exists, func, select
 from sqlalchemy.orm import Session
 
 from steward.audit.actions import AuditAction
@@ -42,15 +42,18 @@ def failure_message(data: dict[str, Any]) -> str:
     return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
 
 
+_FIRST_FAILURE = (
+    select(RunEvent)
+    .where(RunEvent.run_id == bindparam("run_id"), RunEvent.failed.is_(True))
+    .order_by(RunEvent.counter)
+    .limit(1)
+)
+
+
 def first_failure(session: Session, run_id: int) -> FirstFailure | None:
     """The run's first failed (or unreachable) result, or the failed install of its
     requirements: task, host, message and where its output starts in the log."""
-    event = session.scalar(
-        select(RunEvent)
-        .where(RunEvent.run_id == run_id, RunEvent.failed.is_(True))
-        .order_by(RunEvent.counter)
-        .limit(1)
-    )
+    event = session.scalar(_FIRST_FAILURE, {"run_id": run_id})
     if event is None:
         return None
     return FirstFailure(
@@ -63,15 +66,11 @@ def first_failure(session: Session, run_id: int) -> FirstFailure | None:
     )
 
 
-def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCounts]:
-    """Per run, its hosts counted by their worst outcome (unreachable, failed, changed, ok),
-    from the recap; runs without a recap row are left out. One grouped query."""
-    if not run_ids:
-        return {}
+def _host_counts() -> Select[int, int, int, int, int]:
     unreachable = RunHost.unreachable > 0
     failed = (RunHost.failed > 0) & ~unreachable
     changed = (RunHost.changed > 0) & (RunHost.failed == 0) & ~unreachable
-    rows = session.execute(
+    return (
         select(
             RunHost.run_id,
             func.count(),
@@ -79,9 +78,22 @@ def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCount
             func.sum(case((failed, 1), else_=0)),
             func.sum(case((changed, 1), else_=0)),
         )
-        .where(RunHost.run_id.in_(run_ids))
+        .where(RunHost.run_id.in_(bindparam("run_ids", expanding=True)))
         .group_by(RunHost.run_id)
     )
+
+
+# built once, as the first failure's: a statement reused is not built again, nor its cache
+# key computed (SQLAlchemy)
+_HOST_COUNTS = _host_counts()
+
+
+def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCounts]:
+    """Per run, its hosts counted by their worst outcome (unreachable, failed, changed, ok),
+    from the recap; runs without a recap row are left out. One grouped query."""
+    if not run_ids:
+        return {}
+    rows = session.execute(_HOST_COUNTS, {"run_ids": list(run_ids)})
     counts = {}
     for run_id, total, dark, failures, changes in rows:
         dark, failures, changes = int(dark or 0), int(failures or 0), int(changes or 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Sequence
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
@@ -22,7 +23,29 @@ from steward.runs.models import Run
 from steward.runs.status import RunStatus
 
 
-def reasons(session: Session, runs: Sequence[Run], settings: Settings) -> dict[int, str]:
+class Waiting(Protocol):
+    """What the reason is made of: a ``Run``, or ``Queued`` made of a run's columns."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def project_id(self) -> int: ...
+    @property
+    def runner_group(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+class Queued(NamedTuple):
+    """A run's columns that say why it waits (a list selects columns, not ``Run`` rows)."""
+
+    id: int
+    project_id: int
+    runner_group: str
+    status: str
+
+
+def reasons(session: Session, runs: Sequence[Waiting], settings: Settings) -> dict[int, str]:
     """The reason of each queued run of ``runs``, by id (other runs have none)."""
     queued = [run for run in runs if run.status == RunStatus.QUEUED]
     if not queued:
@@ -38,7 +61,7 @@ def reasons(session: Session, runs: Sequence[Run], settings: Settings) -> dict[i
     group_limits = lookup(session, RunnerGroup.name, RunnerGroup.max_parallel_runs, groups)
     capacity = presence.online_capacity(session, dt.timedelta(seconds=settings.lease_seconds))
 
-    def why(run: Run) -> str:
+    def why(run: Waiting) -> str:
         group = run.runner_group
         slots = presence.serves(capacity, group)
         if slots == 0:

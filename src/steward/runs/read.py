@@ -1,0 +1,126 @@
+"""One run read back (``GET …/runs/{id}``), at the cost of what it answers.
+
+Its ``ETag`` is made of the run's columns that change (``Run.WRITTEN_ONCE`` are set at
+launch and never again), the names it shows, why it waits and its plan's approval: the
+``head``, one query of those columns with the names joined. A poller whose tag is current is
+answered from the head alone; only a full answer loads the launch values and the recap, the
+story and the names behind the parameters (``full``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import Session
+
+from steward.access.policy import Action, ProjectAccess
+from steward.auth.models import User
+from steward.config import Settings
+from steward.errors import NotFound
+from steward.runs import planned, refs, story, waiting
+from steward.runs.models import Run, RunKind
+from steward.runs.schemas import RunPlanInfo, RunRead
+from steward.runs.status import RunStatus
+from steward.templates.models import Template
+
+# the name its template had at launch (a deleted template's, an ad-hoc run's), not the snapshot
+RECORDED_NAME = Run.template_snapshot["name"].as_string()
+# the columns a run's read returns (``RunRead``'s fields that are columns): lists select these,
+# never the whole row (its template snapshot, sealed values, worker lease, …)
+READ_COLUMNS = tuple(
+    getattr(Run, c.key) for c in sa_inspect(Run).column_attrs if c.key in RunRead.model_fields
+)
+# every column that may change after the launch: what a run's tag is made of, all of them, so
+# a column added later cannot be forgotten
+CHANGING = tuple(
+    getattr(Run, c.key) for c in sa_inspect(Run).column_attrs if c.key not in Run.WRITTEN_ONCE
+)
+
+
+# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
+_HEAD = (
+    select(
+        *CHANGING,
+        Template.name.label("template"),
+        User.username.label("user"),
+        RECORDED_NAME.label("recorded_name"),
+    )
+    .outerjoin(Template, Template.id == Run.template_id)
+    .outerjoin(User, User.id == Run.launched_by_id)
+    .where(Run.id == bindparam("run_id"), Run.project_id == bindparam("project_id"))
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Head:
+    """A run's changing columns by name, the names it shows, why it waits, its plan."""
+
+    columns: dict[str, Any]
+    template_name: str
+    launched_by: str
+    waiting_reason: str | None
+    plan: RunPlanInfo | None
+
+    @property
+    def id(self) -> int:
+        return int(self.columns["id"])
+
+    @property
+    def kind(self) -> RunKind:
+        return RunKind(self.columns["kind"])
+
+    @property
+    def plan_id(self) -> int | None:
+        plan_id: int | None = self.columns["plan_id"]
+        return plan_id
+
+    def tag_parts(self, sees_resources: bool) -> tuple[object, ...]:
+        plan = self.plan and self.plan.model_dump()
+        names = (self.template_name, self.launched_by)
+        return self.columns, names, self.waiting_reason, plan, sees_resources
+
+
+def head(session: Session, rights: ProjectAccess, run_id: int, settings: Settings) -> Head:
+    """The run ``run_id`` of ``rights.project`` when the caller may see its output (run:view
+    on its template, as ``service.get`` checks; 404 otherwise): one query, and for a queued
+    run the reasons' counts, for a plan or an apply its plan."""
+    where = {"run_id": run_id, "project_id": rights.project.id}
+    row = session.execute(_HEAD, where).mappings().one_or_none()
+    visible = rights.templates_allowing(Action.RUN_VIEW)
+    if row is None or (visible is not None and row["template_id"] not in visible):
+        raise NotFound(f"run {run_id} not found in project '{rights.project.name}'")
+    columns = {column.key: row[column.key] for column in CHANGING}
+    why = None
+    if columns["status"] == RunStatus.QUEUED:
+        queued = waiting.Queued(run_id, columns["project_id"], columns["runner_group"], "queued")
+        why = waiting.reasons(session, [queued], settings).get(run_id)
+    found = Head(
+        columns, row["template"] or row["recorded_name"] or "", row["user"] or "", why, None
+    )
+    return dataclasses.replace(found, plan=planned.info(session, found))
+
+
+def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
+    """The whole read of the run ``head`` found: its launch values, the names behind them,
+    its hosts by outcome and its story."""
+    run = session.get(Run, found.id)
+    if run is None:  # deleted since its head was read
+        raise NotFound(f"run {found.id} not found in project '{rights.project.name}'")
+    # the columns as the head read them (the tag's), the launch values (written once) as loaded
+    written = {column.key: getattr(run, column.key) for column in READ_COLUMNS}
+    return RunRead.model_validate(
+        written
+        | {key: value for key, value in found.columns.items() if key in written}
+        | {
+            "template_name": found.template_name,
+            "launched_by": found.launched_by,
+            "waiting_reason": found.waiting_reason,
+            "plan": found.plan,
+            "refs": refs.refs(session, run, sees_keys=rights.sees_resources),
+            "host_counts": story.host_counts(session, [run.id]).get(run.id),
+            "story": story.story(session, run),
+        }
+    )
