@@ -92,8 +92,8 @@ db-check: setup ## migrate an empty database to head, then fail if models and mi
 	.venv/bin/python scripts/db-check.py
 
 # each benchmark prints its own table; bench/README.md has the method
-BENCHES := runner_floor runs_list hosts_view host_health ui schedules_due ingest metrics_storage metrics_cost facts_storage api plan_page plan_cost
-bench: setup-test ## the benchmarks: runs vs bare ansible-playbook (ARGS to it), then each of BENCHES (runs list, hosts view, a health pass over 1,000 hosts, console, schedules, ingest, host metrics, facts storage, one API request, a plan page of 200 hosts x 50 tasks, a plan beside a run)
+BENCHES := runner_floor runs_list hosts_view host_health ui schedules_due ingest metrics_storage metrics_cost facts_storage api startup plan_page plan_cost
+bench: setup-test ## the benchmarks: runs vs bare ansible-playbook (ARGS to it), then each of BENCHES (runs list, hosts view, a health pass over 1,000 hosts, console, schedules, ingest, host metrics, facts storage, one API request, the start and idle memory of the server, a plan page of 200 hosts x 50 tasks, a plan beside a run)
 	.venv/bin/python bench/run.py $(ARGS) && for b in $(BENCHES); do .venv/bin/python bench/$$b.py || exit 1; done
 
 api-schema: setup ## regenerate frontend/openapi.json and the typed client from the server

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
-import os
 import re
 import shutil
 import statistics
@@ -38,7 +37,15 @@ from pathlib import Path
 from typing import Any, cast
 
 import httpx2
-from harness import ADMIN_PASSWORD, Api, Server, finished_run_row, restart_template
+from harness import (
+    ADMIN_PASSWORD,
+    Api,
+    Server,
+    cpu_seconds,
+    finished_run_row,
+    restart_template,
+    rss_mib,
+)
 from sqlalchemy import Table
 
 from steward.db import make_engine
@@ -59,19 +66,6 @@ AREAS = (
     ("Steward's own code", r"\bsteward/"),
     ("the event loop (asyncio)", r"\basyncio/"),
 )
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def _rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,15 +123,15 @@ class Bench:
 
     def _idle_rate(self) -> float:
         """The server's CPU per second with nothing asked of it (its background loops)."""
-        began, cpu = time.perf_counter(), _cpu_seconds(self.pid)
+        began, cpu = time.perf_counter(), cpu_seconds(self.pid)
         time.sleep(3)
-        return (_cpu_seconds(self.pid) - cpu) / (time.perf_counter() - began)
+        return (cpu_seconds(self.pid) - cpu) / (time.perf_counter() - began)
 
     def measure(self, name: str, send: Send, target: Target) -> Result:
         for _ in range(20):  # warm: the first requests of a kind import and compile
             send()
         walls: list[float] = []
-        began, cpu = time.perf_counter(), _cpu_seconds(self.pid)
+        began, cpu = time.perf_counter(), cpu_seconds(self.pid)
         for _ in range(self.requests):
             at = time.perf_counter()
             response = send()
@@ -145,7 +139,7 @@ class Bench:
             if response.is_error:
                 raise RuntimeError(f"{name}: {response.status_code} {response.text}")
         elapsed = time.perf_counter() - began
-        spent = _cpu_seconds(self.pid) - cpu - self.idle_cpu_per_s * elapsed
+        spent = cpu_seconds(self.pid) - cpu - self.idle_cpu_per_s * elapsed
         return Result(name, max(spent, 0.0) * 1000 / self.requests, walls, target, send)
 
 
@@ -344,11 +338,11 @@ def main() -> int:
             api = Api(server.base_url)
             try:
                 time.sleep(2)
-                idle_rss = _rss_mib(server.pid)
+                idle_rss = rss_mib(server.pid)
                 results, profiles = _scenario(
                     server, api, workdir, args.runs, args.requests, args.py_spy
                 )
-                loaded_rss = _rss_mib(server.pid)
+                loaded_rss = rss_mib(server.pid)
             finally:
                 api.close()
     print(f"\n### The API with {args.runs:,} runs, 50 templates, 20 users (SQLite)\n")

@@ -21,6 +21,21 @@ from scenarios import Scenario
 STEWARD = Path(sys.executable).parent / "steward"
 ADMIN_PASSWORD = "bench-admin-password"
 FINISHED = frozenset({"successful", "failed", "error", "canceled", "timed_out"})
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU so far (user + system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def rss_mib(pid: int) -> float:
+    """A process's resident memory now, in MiB, from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def free_port() -> int:

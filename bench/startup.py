@@ -20,21 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import Server
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-def _rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+from harness import Server, cpu_seconds, rss_mib
 
 
 def main() -> int:
@@ -59,12 +45,12 @@ def main() -> int:
                 began = time.perf_counter()
                 with Server(Path(tmp) / str(n)) as server:
                     walls[name].append(time.perf_counter() - began)
-                    cpus[name].append(_cpu_seconds(server.pid))
+                    cpus[name].append(cpu_seconds(server.pid))
         for n, (name, src) in enumerate(trees.items()):
             os.environ["PYTHONPATH"] = src
             with Server(Path(tmp) / str(n)) as server:
                 time.sleep(3)
-                rss[name] = _rss_mib(server.pid)
+                rss[name] = rss_mib(server.pid)
     load = os.getloadavg()[0]
     print(f"\n### Starting steward serve (SQLite, median of {args.starts}, load {load:.1f})\n")
     print("| tree | start to ready s | CPU to ready s | idle RSS MiB | target |")
