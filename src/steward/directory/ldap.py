@@ -27,17 +27,16 @@ import logging
 import math
 import ssl
 import uuid
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-# ldap3 2.9.1 (its latest release) imports names that pyasn1 >= 0.6.1 deprecated: the warnings
-# are raised once, at import, and say nothing about Steward, so they are silenced here, where
-# ldap3 is imported first. Warnings at any later time are left alone.
-with warnings.catch_warnings():
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"pyasn1\..*")
-    warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*is deprecated")
+from steward.config import Settings
+from steward.directory.dn import ldap3_quietly
+from steward.directory.provision import GROUPS_MAX, group_key
+from steward.errors import Unavailable
+
+with ldap3_quietly():
     from ldap3 import ANONYMOUS, BASE, NONE, SIMPLE, SUBTREE, Connection, Server, Tls
     from ldap3.core.exceptions import (
         LDAPException,
@@ -47,10 +46,6 @@ with warnings.catch_warnings():
     )
     from ldap3.utils.conv import escape_bytes, escape_filter_chars
     from ldap3.utils.dn import parse_dn
-
-from steward.config import Settings
-from steward.directory.provision import GROUPS_MAX, group_key
-from steward.errors import Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -179,16 +174,6 @@ def _id_filter(config: LdapConfig, external_id: str) -> str:
         except ValueError:
             pass
     return f"({config.id_attribute}={escape_filter_chars(value)})"
-
-
-def dn_key(dn: str) -> str:
-    """A DN without case and without blanks around ``,`` and ``=`` (casefolded as it is when it
-    does not parse as one)."""
-    try:
-        parts = parse_dn(dn, escape=False, strip=True)
-    except (LDAPInvalidDnError, ValueError, IndexError):
-        return dn.casefold()
-    return ",".join(f"{attr.strip()}={value.strip()}" for attr, value, _sep in parts).casefold()
 
 
 def _is_dn(value: str) -> bool:

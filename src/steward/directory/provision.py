@@ -57,9 +57,9 @@ def group_key(source: AuthSource | str, group: str) -> str:
     group = group.strip()
     if source != AuthSource.LDAP:
         return group
-    from steward.directory import ldap  # ldap3: loaded where LDAP is used
+    from steward.directory.dn import dn_key  # ldap3: loaded where LDAP is used
 
-    return ldap.dn_key(group)
+    return dn_key(group)
 
 
 def _keys(source: AuthSource | str, groups: Iterable[str]) -> set[str]:
