@@ -117,9 +117,11 @@ def test_private_directories_left_behind_are_swept(
     pass (here: woken by a launch); the one of a run still executing is kept."""
     finished = workbench.wait(workbench.launch(workbench.template("ok.yml"))["id"])
     leftovers = [settings.runs_dir / f"run-{finished['id']}", settings.runs_dir / "run-99999"]
+    # its status is final a moment before the executor removes its directory: made again after
+    # that, it is a leftover of an ended run (made before, the removal could race the making)
+    wait_until(lambda: not leftovers[0].exists(), 10, 0.05, f"{leftovers[0]} removed")
     for leftover in leftovers:
-        # the run's own may still be there: its status is final before its directory goes
-        (leftover / "secrets").mkdir(parents=True, exist_ok=True)
+        (leftover / "secrets").mkdir(parents=True)
         (leftover / "secrets" / "extravars.json").write_text("{}")
     slow = workbench.launch(workbench.template("slow.yml"))
     workbench.wait(slow["id"], until=lambda r: r["status"] == "running")
