@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -40,17 +40,24 @@ CHANGING = tuple(
 )
 
 
-# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
-_HEAD = (
-    select(
-        *CHANGING,
-        Template.name.label("template"),
-        User.username.label("user"),
-        RECORDED_NAME.label("recorded_name"),
+def with_names(*columns: Any, launcher: str) -> Select[Any]:
+    """``columns`` of runs with the names a run shows beside them: ``template`` (its template's
+    name now, None once deleted), ``recorded_name`` and the launcher's username as ``launcher``."""
+    return (
+        select(
+            *columns,
+            Template.name.label("template"),
+            User.username.label(launcher),
+            RECORDED_NAME.label("recorded_name"),
+        )
+        .outerjoin(Template, Template.id == Run.template_id)
+        .outerjoin(User, User.id == Run.launched_by_id)
     )
-    .outerjoin(Template, Template.id == Run.template_id)
-    .outerjoin(User, User.id == Run.launched_by_id)
-    .where(Run.id == bindparam("run_id"), Run.project_id == bindparam("project_id"))
+
+
+# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
+_HEAD = with_names(*CHANGING, launcher="user").where(
+    Run.id == bindparam("run_id"), Run.project_id == bindparam("project_id")
 )
 
 

@@ -20,11 +20,11 @@ from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
-from steward.runs import adhoc, handoff, lifecycle, values
+from steward.runs import adhoc, handoff, lifecycle, read, values
 from steward.runs import relaunch as relaunch_values
 from steward.runs.models import LaunchType, Run, RunHost, RunKind
 from steward.runs.params import RunParams
-from steward.runs.read import READ_COLUMNS, RECORDED_NAME
+from steward.runs.read import READ_COLUMNS
 from steward.runs.schemas import AdhocCreate, RunFilters, RunLabelUpdate
 from steward.runs.status import Reason, RunStatus
 from steward.templates.launch import LaunchOverrides, resolve_launch
@@ -403,17 +403,7 @@ def list_runs(
     Only the runs the actor may see: every run of a project where a role allows it, and the
     runs of templates granted to the actor.
     """
-    query = (
-        select(
-            *READ_COLUMNS,
-            Template.name.label("template"),
-            User.username.label("launched_by"),
-            RECORDED_NAME.label("recorded_name"),
-        )
-        .outerjoin(Template, Template.id == Run.template_id)
-        .outerjoin(User, User.id == Run.launched_by_id)
-        .where(visible_runs(actor))
-    )
+    query = read.with_names(*READ_COLUMNS, launcher="launched_by").where(visible_runs(actor))
     if project is not None:
         query = query.where(Run.project_id == project.id)
     rows = session.execute(_filtered(query, filters)).mappings().all()
