@@ -49,7 +49,8 @@ def build_app(
     """The server: ``loops`` names the background loops it runs beside the queue (all of them;
     the tests start only those a test looks at)."""
     runtime = Runtime.build(settings)
-    reserved.warm()  # what launch values may not set, derived from Ansible in the background
+    # what launch values may not set, derived from Ansible in the background (or kept)
+    reserved.warm(settings.data_dir)
     if migrate:
         migrations.upgrade(settings.database_url)
     local.create_default_root(settings.default_repository_root, settings.repository_roots)
