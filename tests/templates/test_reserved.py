@@ -106,4 +106,4 @@ def test_a_restart_reuses_the_kept_list_until_a_collection_changes(
     (entry,) = json.loads(kept.read_text()).values()
     assert entry["inputs"]["environment"] == [["ANSIBLE_COLLECTIONS_PATH", str(collections)]]
     monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
-    assert reserved._kept(reserved.BIN_DIR) is None  # noqa: SLF001 - the reuse check itself
+    assert reserved._kept(reserved.BIN_DIR) is None
