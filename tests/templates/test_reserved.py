@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from steward.errors import InvalidInput, InvalidState
+from steward.execution.ansible.playbook import BIN_DIR
 from steward.templates import reserved
 
 
@@ -106,4 +107,4 @@ def test_a_restart_reuses_the_kept_list_until_a_collection_changes(
     (entry,) = json.loads(kept.read_text()).values()
     assert entry["inputs"]["environment"] == [["ANSIBLE_COLLECTIONS_PATH", str(collections)]]
     monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
-    assert reserved._kept(reserved.BIN_DIR) is None
+    assert reserved._kept(BIN_DIR) is None
