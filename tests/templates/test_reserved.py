@@ -97,14 +97,11 @@ def test_a_restart_reuses_the_kept_list_until_a_collection_changes(
     kept.write_text(json.dumps(entries))
     monkeypatch.setattr(reserved, "_derived", {})  # a restart
     assert "kept_not_probed" in reserved.setting_variables().variables
-    # a collection installed where this Ansible looks: derived again, the mark is gone
+    # a different ANSIBLE_* environment (another configuration) is not the kept one
+    with monkeypatch.context() as changed:
+        changed.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
+        assert reserved._kept(BIN_DIR) is None
+    assert reserved._kept(BIN_DIR) is not None  # control: the same environment is
+    # a collection installed where this Ansible looks: not kept, so derived again
     (collections / "ansible_collections" / "acme" / "tools").mkdir(parents=True)
-    monkeypatch.setattr(reserved, "_derived", {})
-    again = reserved.setting_variables()
-    assert "kept_not_probed" not in again.variables
-    assert again.variables == first.variables
-    # and a different ANSIBLE_* environment (another configuration) is not the kept one either
-    (entry,) = json.loads(kept.read_text()).values()
-    assert entry["inputs"]["environment"] == [["ANSIBLE_COLLECTIONS_PATH", str(collections)]]
-    monkeypatch.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
     assert reserved._kept(BIN_DIR) is None
