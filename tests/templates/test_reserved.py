@@ -4,6 +4,7 @@ installation; the prefix rule; a template's exceptions; failing closed."""
 
 from __future__ import annotations
 
+import json
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from steward.errors import InvalidInput, InvalidState
+from steward.execution.ansible.playbook import BIN_DIR
 from steward.templates import reserved
 
 
@@ -75,3 +77,31 @@ def test_a_venv_whose_ansible_cannot_be_asked_refuses_launch_values(tmp_path: Pa
         reserved.why_reserved("db_name", str(tmp_path))
     # the server's own list does not depend on it
     assert reserved.why_reserved("db_name") is None
+
+
+def test_a_restart_reuses_the_kept_list_until_a_collection_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    collections = tmp_path / "collections"
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(collections))
+    monkeypatch.setattr(reserved, "_derived", {})  # as a new process
+    monkeypatch.setattr(reserved, "_cache", [])
+    reserved.keep_in(tmp_path)
+    first = reserved.setting_variables()  # derived by the probe, then kept
+    kept = tmp_path / reserved.CACHE_FILE
+    assert "ansible_ssh_common_args" in first.variables
+    # mark the kept list: a restart that reads it rather than probing again returns the mark
+    entries = json.loads(kept.read_text())
+    (entry,) = entries.values()
+    entry["variables"]["kept_not_probed"] = "a mark"
+    kept.write_text(json.dumps(entries))
+    monkeypatch.setattr(reserved, "_derived", {})  # a restart
+    assert "kept_not_probed" in reserved.setting_variables().variables
+    # a different ANSIBLE_* environment (another configuration) is not the kept one
+    with monkeypatch.context() as changed:
+        changed.setenv("ANSIBLE_CONFIG", str(tmp_path / "ansible.cfg"))
+        assert reserved._kept(BIN_DIR) is None
+    assert reserved._kept(BIN_DIR) is not None  # control: the same environment is
+    # a collection installed where this Ansible looks: not kept, so derived again
+    (collections / "ansible_collections" / "acme" / "tools").mkdir(parents=True)
+    assert reserved._kept(BIN_DIR) is None

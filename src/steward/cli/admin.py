@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import getpass
 import sys
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from steward.config import Settings
 
 
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
+    gc.disable()  # until the app is built: no collection scans the start's modules (server.settle)
     import uvicorn
 
     from steward.server import build_app, settle

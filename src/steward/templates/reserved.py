@@ -20,9 +20,12 @@ and collections decide what it reads; so the names are those of the server's own
 of the template's venv (the union: switching venvs never lets a name through). Each list is
 derived once per process per installation (recomputed when the venv's packages change), in a
 child process of that venv's Python (about 2 s; ``warm`` starts the server's own in the
-background at start, so the server starts as fast as before). Collections a project's
-requirements install at run time are not known at launch: their variables are covered by the
-``ansible_*`` rule, Ansible's convention for plugin variables.
+background at start, so the server starts as fast as before). The server keeps each answer in
+its data directory (``CACHE_FILE``) with what it depended on (the venv's packages, the
+collection directories Ansible looks in, the ``ANSIBLE_*`` environment, the probe's source): a
+restart reuses it while all of that is unchanged and derives it again otherwise. Collections a
+project's requirements install at run time are not known at launch: their variables are
+covered by the ``ansible_*`` rule, Ansible's convention for plugin variables.
 
 A template writer may allow named exceptions (``Template.launch_var_exceptions``, audited with
 the template). Values template and environment editors write (their extra vars) are trusted and
@@ -33,15 +36,18 @@ workflow nodes) and at launch (``templates.launch.resolve_launch``, every launch
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
+import os
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from steward.errors import InvalidInput, InvalidState
 from steward.execution.ansible.playbook import BIN_DIR
@@ -59,6 +65,7 @@ UNLISTED: Mapping[str, str] = {
     "item": "the loop variable Ansible sets itself",
 }
 EXCEPTIONS_MAX = 20  # names a template may except
+CACHE_FILE = "ansible-setting-variables.json"  # in the server's data directory
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +78,7 @@ class SettingVariables:
 
 _lock = threading.Lock()
 _derived: dict[tuple[str, tuple[int, ...]], SettingVariables] = {}
+_cache: list[Path] = []  # the file derived lists are kept in across restarts (set by ``warm``)
 
 
 def _bin_dir(venv: str) -> Path:
@@ -94,6 +102,7 @@ def _stamp(bin_dir: Path) -> tuple[int, ...]:
 
 def _derive(bin_dir: Path) -> SettingVariables:
     python = Path(sys.executable) if bin_dir == BIN_DIR else bin_dir / "python"
+    began = time.time_ns()
     with tempfile.TemporaryDirectory(prefix="steward-setting-vars-") as cwd:  # no ansible.cfg
         try:
             done = subprocess.run(
@@ -114,7 +123,79 @@ def _derive(bin_dir: Path) -> SettingVariables:
             f"the variables Ansible reads as settings could not be listed ({python}): {last}"
         )
     answer = json.loads(done.stdout)
-    return SettingVariables(str(answer["ansible_version"]), dict(answer["variables"]))
+    found = SettingVariables(str(answer["ansible_version"]), dict(answer["variables"]))
+    if _cache:
+        _keep(_cache[0], bin_dir, [str(root) for root in answer["collection_roots"]], found, began)
+    return found
+
+
+def _inputs(bin_dir: Path, roots: list[str]) -> dict[str, Any]:
+    """What a derived list depends on beyond ``_stamp``: the directories Ansible looks for
+    collections in (each root, namespace and collection directory's mtime: installing,
+    upgrading or removing a collection changes one), the ``ANSIBLE_*`` environment, the probe."""
+    dirs: dict[str, int] = {}
+    for root in roots:
+        for top in (Path(root), Path(root) / "ansible_collections"):
+            try:
+                dirs[str(top)] = top.stat().st_mtime_ns
+                for namespace in top.iterdir() if top.name == "ansible_collections" else ():
+                    dirs[str(namespace)] = namespace.stat().st_mtime_ns
+                    for collection in namespace.iterdir() if namespace.is_dir() else ():
+                        dirs[str(collection)] = collection.stat().st_mtime_ns
+            except OSError:
+                dirs.setdefault(str(top), 0)
+    return {
+        "bin_dir": str(bin_dir),
+        "stamp": list(_stamp(bin_dir)),
+        "dirs": dirs,
+        "environment": sorted((k, v) for k, v in os.environ.items() if k.startswith("ANSIBLE_")),
+        "probe": hashlib.sha256(PROBE.read_bytes()).hexdigest(),
+    }
+
+
+def _keep(file: Path, bin_dir: Path, roots: list[str], found: SettingVariables, began: int) -> None:
+    """Kept unless something it depends on changed while the probe ran (derived again then)."""
+    inputs = _inputs(bin_dir, roots)
+    mtimes = [*inputs["stamp"], *inputs["dirs"].values()]
+    if max(mtimes, default=0) >= began:
+        return
+    kept = {k: v for k, v in _read(file).items() if k != str(bin_dir)}
+    kept[str(bin_dir)] = {
+        "roots": roots,
+        "inputs": inputs,
+        "ansible_version": found.ansible_version,
+        "variables": dict(found.variables),
+    }
+    try:
+        scratch = file.with_suffix(".tmp")
+        scratch.write_text(json.dumps(kept))
+        scratch.replace(file)
+    except OSError as exc:
+        log.warning("could not keep the variables Ansible reads as settings in %s: %s", file, exc)
+
+
+def _read(file: Path) -> dict[str, Any]:
+    try:
+        kept = json.loads(file.read_text())
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def _kept(bin_dir: Path) -> SettingVariables | None:
+    """The list an earlier start derived for ``bin_dir``, while nothing it depends on changed."""
+    if not _cache:
+        return None
+    entry = _read(_cache[0]).get(str(bin_dir))
+    if not isinstance(entry, dict):
+        return None
+    try:
+        roots = [str(root) for root in entry["roots"]]
+        if entry["inputs"] != json.loads(json.dumps(_inputs(bin_dir, roots))):
+            return None
+        return SettingVariables(str(entry["ansible_version"]), dict(entry["variables"]))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def setting_variables(venv: str = "") -> SettingVariables:
@@ -128,7 +209,7 @@ def setting_variables(venv: str = "") -> SettingVariables:
         with _lock:
             found = _derived.get(key)
             if found is None:
-                found = _derive(bin_dir)
+                found = _kept(bin_dir) or _derive(bin_dir)
                 _derived[key] = found
                 log.info(
                     "ansible-core %s at %s: %d variables Ansible reads or reserves",
@@ -139,8 +220,16 @@ def setting_variables(venv: str = "") -> SettingVariables:
     return found
 
 
-def warm() -> None:
-    """Derive the server's own list in the background (at server start)."""
+def keep_in(data_dir: Path) -> None:
+    """Keep derived lists in ``data_dir`` across restarts (the server's)."""
+    _cache[:] = [data_dir / CACHE_FILE]
+
+
+def warm(data_dir: Path | None = None) -> None:
+    """Derive the server's own list in the background (at server start), or read it from
+    ``data_dir`` where an earlier start kept it and nothing it depends on changed since."""
+    if data_dir is not None:
+        keep_in(data_dir)
 
     def derive() -> None:
         try:

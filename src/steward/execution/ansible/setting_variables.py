@@ -74,7 +74,19 @@ def main() -> None:
     _core(found)
     from ansible.release import __version__
 
-    json.dump({"ansible_version": __version__, "variables": found}, sys.stdout)
+    json.dump(
+        {"ansible_version": __version__, "variables": found, "collection_roots": _roots()},
+        sys.stdout,
+    )
+
+
+def _roots() -> list[str]:
+    """Where this Ansible looks for collections, found or not (``templates.reserved`` keeps the
+    answer across restarts until one of them changes)."""
+    from ansible import constants as C
+
+    paths = [*C.COLLECTIONS_PATHS, *(sys.path if C.COLLECTIONS_SCAN_SYS_PATH else ())]
+    return sorted({os.path.abspath(os.path.expanduser(path)) for path in paths if path})
 
 
 if __name__ == "__main__":
