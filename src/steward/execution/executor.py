@@ -229,6 +229,10 @@ def execute_run(runtime: Runtime, run_id: int, worker: WorkerId, signals: RunSig
                     outcome = run_playbook(
                         spec, on_event=installed.numbered(recorder.add), should_cancel=watch
                     )
+                    if inventory is not None and outcome is not STOPPED:
+                        # a playbook quicker than ansible-inventory: the listing ends (within
+                        # its own timeout) before the run's processes are killed below
+                        inventory.exception()
         finally:
             processes.kill_all(run.uuid)  # whatever ended the run, nothing of it survives
             sampling.stop()
