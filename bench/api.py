@@ -34,7 +34,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
 
 import httpx2
 from harness import (
@@ -42,16 +41,11 @@ from harness import (
     Api,
     Server,
     cpu_seconds,
-    finished_run_row,
+    insert_finished_runs,
     restart_template,
     rss_mib,
 )
-from sqlalchemy import Table
 
-from steward.db import make_engine
-from steward.runs.models import Run, RunHost
-
-BATCH = 10_000
 PROFILE_SECONDS = 8
 # where a frame's own time goes, by the file it runs in (the first pattern that matches)
 AREAS = (
@@ -144,27 +138,16 @@ class Bench:
 
 
 def _fill(database: Path, project: int, templates: list[int], count: int) -> int:
-    """``count`` finished runs over the past year spread over the templates; the last run's id."""
-    engine = make_engine(f"sqlite:///{database}")
-    runs, hosts = cast(Table, Run.__table__), cast(Table, RunHost.__table__)
-    start = dt.datetime.now(dt.UTC) - dt.timedelta(days=365)
-    with engine.begin() as conn:
-        for first in range(0, count, BATCH):
-            rows: list[dict[str, Any]] = []
-            for n in range(first, min(first + BATCH, count)):
-                at = start + dt.timedelta(seconds=n * 3000)
-                rows.append(finished_run_row(project, templates[n % len(templates)], n, at))
-            conn.execute(runs.insert(), rows)
-        ids = [r[0] for r in conn.execute(runs.select().with_only_columns(runs.c.id))]
-        conn.execute(
-            hosts.insert(),
-            [
-                {"run_id": i, "host": h, "ok": 5, "changed": 1}
-                for i in ids
-                for h in ("db01", "db02")
-            ],
-        )
-    engine.dispose()
+    """``count`` finished runs, one every 50 minutes, spread over the templates, two hosts
+    each; the last run's id."""
+    ids = insert_finished_runs(
+        database,
+        project,
+        templates,
+        count,
+        dt.timedelta(seconds=3000),
+        lambda i: [{"run_id": i, "host": h, "ok": 5, "changed": 1} for h in ("db01", "db02")],
+    )
     return int(max(ids))
 
 
@@ -254,7 +237,7 @@ def _scenario(
 def _profile(pid: int, result: Result, py_spy: str | None) -> str:
     """Where the server's CPU goes while ``result``'s requests are sent again for a while."""
     head = f"#### {result.name}: {'; '.join(result.missed())}\n"
-    if py_spy is None:
+    if not py_spy:
         return head + "no profile: py-spy is not on the PATH (pip install py-spy; --py-spy PATH)\n"
     with tempfile.TemporaryDirectory(prefix="steward-bench-profile-") as tmp:
         out = Path(tmp) / "stacks.txt"

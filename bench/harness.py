@@ -11,12 +11,17 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import httpx2
 from scenarios import Scenario
+from sqlalchemy import Table
+
+from steward.db import make_engine
+from steward.runs.models import Run, RunHost
 
 STEWARD = Path(sys.executable).parent / "steward"
 ADMIN_PASSWORD = "bench-admin-password"
@@ -238,3 +243,32 @@ def finished_run_row(
         "event_count": 12,
         **columns,
     }
+
+
+def insert_finished_runs(
+    database: Path,
+    project: int,
+    templates: Sequence[int],
+    count: int,
+    every: dt.timedelta,
+    hosts_of: Callable[[int], Iterable[dict[str, Any]]],
+) -> list[int]:
+    """``count`` finished runs (``finished_run_row``) inserted straight into a server's SQLite
+    database, one ``every`` from a year ago, spread over ``templates`` in turn, each with the
+    ``run_hosts`` rows ``hosts_of(run id)`` gives; their ids."""
+    engine = make_engine(f"sqlite:///{database}")
+    runs, hosts = cast(Table, Run.__table__), cast(Table, RunHost.__table__)
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(days=365)
+    with engine.begin() as conn:
+        for first in range(0, count, 10_000):
+            conn.execute(
+                runs.insert(),
+                [
+                    finished_run_row(project, templates[n % len(templates)], n, start + every * n)
+                    for n in range(first, min(first + 10_000, count))
+                ],
+            )
+        ids = [r[0] for r in conn.execute(runs.select().with_only_columns(runs.c.id))]
+        conn.execute(hosts.insert(), [row for i in ids for row in hosts_of(i)])
+    engine.dispose()
+    return ids
