@@ -102,17 +102,22 @@ def test_redis_down_for_two_leases_loses_no_run(cluster: Cluster) -> None:
     project.wait(running, "running")
 
     cluster.redis.stop()
-    down_at = time.monotonic()
-    started = time.monotonic()
-    launched = [project.launch(quick) for _ in range(3)]
-    assert time.monotonic() - started < 3  # a launch does not wait for the broker
-    lines_at_stop = project.run(running)["line_count"]
-    time.sleep(max(0.0, down_seconds - (time.monotonic() - down_at)))
-    during = project.run(running)
-    assert during["status"] == "running"
-    assert during["line_count"] > lines_at_stop + 50  # the run kept recording
-    assert [project.run(r)["status"] for r in launched] == ["queued"] * 3
-    cluster.redis.start()
+    try:
+        down_at = time.monotonic()
+        started = time.monotonic()
+        launched = [project.launch(quick) for _ in range(3)]
+        assert time.monotonic() - started < 3  # a launch does not wait for the broker
+        lines_at_stop = project.run(running)["line_count"]
+        time.sleep(max(0.0, down_seconds - (time.monotonic() - down_at)))
+        during = project.run(running)
+        assert during["status"] == "running"
+        assert during["line_count"] > lines_at_stop + 50  # the run kept recording
+        # waiting for the broker, none lost or failed; a wake-up the worker had already taken
+        # off Redis before it stopped (a housekeeper's re-send) drains every claimable run, so
+        # some may have run already
+        assert {project.run(r)["status"] for r in launched} <= {"queued", "successful"}
+    finally:
+        cluster.redis.start()  # the next tests' broker, whatever this one found
 
     for run_id in launched:
         assert project.wait(run_id, timeout=60)["status"] == "successful"
