@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+import time
 
 from sqlalchemy.exc import OperationalError
 
@@ -101,15 +102,21 @@ class LocalDispatcher:
             workdirs.sweep(session, self.runtime.settings, executing=executing)
 
     def _loop(self) -> None:
+        due = 0.0  # the heartbeat's work (reap, renew, sweep): at once, then on its timer only,
+        # never on a submit or a run's end (each would add two writes to every launch)
         while not self._stopping.is_set():
-            settings = self.runtime.settings
-            self._wake.wait(timeout=min(settings.heartbeat_seconds, settings.lease_seconds / 2))
+            self._wake.wait(timeout=max(due - time.monotonic(), 0.0))
             self._wake.clear()
             if self._stopping.is_set():
                 break
             try:
-                self._reap_expired()
-                self._sweep()
+                if time.monotonic() >= due:
+                    self._reap_expired()
+                    self._sweep()
+                    settings = self.runtime.settings
+                    due = time.monotonic() + min(
+                        settings.heartbeat_seconds, settings.lease_seconds / 2
+                    )
                 self._dispatch()
             except Exception:
                 log.exception("dispatching queued runs failed; retrying")
