@@ -47,3 +47,18 @@ def test_a_dependency_run_in_a_worker_thread_takes_the_session() -> None:
     assert not hopping, sorted(hopping)
     # one that hands the session on without a query is not told apart by this: said here
     assert inspect.iscoroutinefunction(deps._launching)
+
+
+def test_a_run_read_is_one_worker_thread_hop_answered_304_or_whole() -> None:
+    """Its rights, head and (unless the caller's tag is current) whole read: one hop in all."""
+    reads = [
+        route
+        for included in _api_routes()
+        for route in getattr(getattr(included, "original_router", None), "routes", [])
+        if isinstance(route, APIRoute)
+        and route.path == "/projects/{project_id}/runs/{run_id}"
+        and "GET" in route.methods
+    ]
+    assert len(reads) == 1  # control: the walk finds the route
+    assert inspect.iscoroutinefunction(reads[0].endpoint)
+    assert [sub.call for sub in _sync(reads[0].dependant)] == [deps._viewed_run_answer]

@@ -16,9 +16,11 @@ from steward.access.policy import Action, ProjectAccess, access
 from steward.api import conditional
 from steward.config import Settings
 from steward.errors import NotFound
+from steward.keys.models import Key
 from steward.projects.models import Project
-from steward.runs import read, service
+from steward.runs import read, refs, service
 from steward.runs.models import Run, RunHost
+from steward.runs.params import RunParams
 from steward.runs.schemas import RunFilters, RunRead
 from steward.runs.status import RunStatus
 
@@ -140,3 +142,41 @@ def test_a_deleted_templates_name_is_read_from_the_launch_snapshot(db_session: S
     rows, _ = service.list_runs(db_session, services.admin(db_session), RunFilters(), project)
     # the list shows no name for a deleted template's run (only an ad-hoc run's), as before
     assert (rows[0]["template_name"], rows[0]["recorded_name"]) == ("", "restart")
+
+
+@pytest.mark.both_databases  # the snapshot's names: a JSON path of each database
+def test_a_gone_key_is_named_as_the_snapshot_recorded_it_in_one_more_query(
+    db_session: Session,
+) -> None:
+    project = services.project(db_session)
+    keys = services.cipher()
+    kept = services.secret_key(db_session, keys, project, "vault-kept", "v-123456")
+    gone = services.secret_key(db_session, keys, project, "vault-gone", "v-654321")
+    params = RunParams(
+        playbook="ok.yml", repository_id=1, inventory_id=1, vault_key_ids=[kept, gone]
+    )
+    snapshot = {"name": "t", "vault_keys": ["vault-kept", "vault-gone (as recorded)"]}
+    run = inserted_run(
+        project.id,
+        None,
+        RunStatus.SUCCESSFUL,
+        params=params.model_dump(),
+        template_snapshot=snapshot,
+    )
+    db_session.add(run)
+    db_session.flush()
+
+    # control: with both keys there, their names now, in one query
+    with counted(db_session) as statements:
+        named = refs.refs(db_session, project.id, run.id, params, sees_keys=True)
+    assert (named.vault_keys, len(statements)) == (["vault-kept", "vault-gone"], 1)
+
+    db_session.delete(db_session.get(Key, gone))
+    db_session.flush()
+    with counted(db_session) as statements:
+        named = refs.refs(db_session, project.id, run.id, params, sees_keys=True)
+    assert named.vault_keys == ["vault-kept", "vault-gone (as recorded)"]
+    assert len(statements) == 2, statements
+    # who may not see the keys is told no key name, recorded or not
+    hidden = refs.refs(db_session, project.id, run.id, params, sees_keys=False)
+    assert hidden.vault_keys == []

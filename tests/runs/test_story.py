@@ -63,13 +63,14 @@ def test_a_canceled_run_tells_who_canceled_it_and_which_hosts_did_not_finish(
     )
     db_session.flush()
 
-    told = story.story(db_session, run)
+    told = story.story(db_session, run.id, RunStatus(run.status))
 
     assert told.canceled_by == "admin"
     assert told.unfinished_hosts == ["db1", "db2", "db3"]
     assert told.unfinished_host_count == 3
     # control: a run that reached its recap had every host finish, and none canceled it
-    finished = story.story(db_session, recorded(db_session, RunStatus.FAILED, FAILING))
+    failed = recorded(db_session, RunStatus.FAILED, FAILING)
+    finished = story.story(db_session, failed.id, RunStatus.FAILED)
     assert (finished.unfinished_hosts, finished.canceled_by) == ([], None)
     assert finished.first_failure is not None
 

@@ -23,6 +23,7 @@ from steward.access.policy import (
     require_admin,
     require_directory,
 )
+from steward.api import conditional
 from steward.auth import credentials
 from steward.auth.models import TokenScope
 from steward.crypto import KeyCipher
@@ -35,6 +36,7 @@ from steward.repositories.checkout import Reach
 from steward.runs import read
 from steward.runs import service as runs
 from steward.runs.models import Run
+from steward.runs.schemas import RunRead
 from steward.runtime import Runtime
 from steward.templates import service as templates
 from steward.templates.models import Template
@@ -337,29 +339,34 @@ ViewedRun = Annotated[Run, Depends(_viewed_run)]
 
 
 @dataclasses.dataclass(frozen=True)
-class RunHead:
-    """A run's head (``runs.read``: what its tag is made of) with the caller's rights."""
+class RunAnswer:
+    """A run's tag (``runs.read``: its head's) and, unless the caller's ``If-None-Match``
+    names that tag, its whole read."""
 
-    rights: ProjectAccess
-    head: read.Head
+    tag: str
+    read: RunRead | None
 
 
-def _viewed_run_head(
+def _viewed_run_answer(
     run_id: int,
     project_id: int,
     request: Request,
     session: SessionDep,
     actor: ActorDep,
     runtime: RuntimeDep,
-) -> RunHead:
-    """``AccessDep``'s checks and ``{run_id}``'s head in one worker-thread hop (a poller's
-    304 needs nothing more): 404 for a project or a run the caller may not see, as
-    ``ViewedRun``. A route taking this takes no ``AccessDep`` (that would be another hop)."""
+) -> RunAnswer:
+    """``AccessDep``'s checks, ``{run_id}``'s head and, when the caller's tag is not current,
+    the rest of its read, in one worker-thread hop: 404 for a project or a run the caller
+    may not see, as ``ViewedRun``. A route taking this takes no ``AccessDep`` (another hop)."""
     rights = get_access(project_id, request, session, actor)
-    return RunHead(rights, read.head(session, rights, run_id, runtime.settings))
+    found = read.head(session, rights, run_id, runtime.settings)
+    tag = conditional.etag(*found.tag_parts(rights.sees_resources))
+    if conditional.unchanged(request, tag):  # a poller whose tag is current: the head alone
+        return RunAnswer(tag, None)
+    return RunAnswer(tag, read.full(session, rights, found))
 
 
-ViewedRunHead = Annotated[RunHead, Depends(_viewed_run_head)]
+ViewedRunAnswer = Annotated[RunAnswer, Depends(_viewed_run_answer)]
 
 
 @dataclasses.dataclass(frozen=True)

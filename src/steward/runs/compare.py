@@ -23,6 +23,7 @@ from steward.execution.recorder import REQUIREMENTS_EVENT
 from steward.projects.models import Project
 from steward.runs import output, refs, service
 from steward.runs.models import Run, RunEvent, RunHost
+from steward.runs.params import RunParams
 from steward.runs.schemas import HostRecap, RunRead, RunRefs
 
 COMPARE_RUNS_MIN = 2
@@ -131,7 +132,8 @@ def compare(
 
 def _read(session: Session, run: Run, sees_keys: bool) -> RunRead:
     template, user = service.names(session, run)
-    named = refs.refs(session, run, sees_keys=sees_keys)
+    params = RunParams.of(run.params, run.id)
+    named = refs.refs(session, run.project_id, run.id, params, sees_keys=sees_keys)
     return RunRead.model_validate(run).model_copy(
         update={"template_name": template, "launched_by": user, "refs": named}
     )

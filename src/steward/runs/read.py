@@ -22,6 +22,7 @@ from steward.config import Settings
 from steward.errors import NotFound
 from steward.runs import planned, refs, story, waiting
 from steward.runs.models import Run, RunKind
+from steward.runs.params import RunParams
 from steward.runs.schemas import RunPlanInfo, RunRead
 from steward.runs.status import RunStatus
 from steward.templates.models import Template
@@ -110,24 +111,30 @@ def head(session: Session, rights: ProjectAccess, run_id: int, settings: Setting
     return dataclasses.replace(found, plan=planned.info(session, found))
 
 
+# the launch values of one run: a full read's only column the head does not hold
+_PARAMS = select(Run.params).where(Run.id == bindparam("run_id"))
+
+
 def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
     """The whole read of the run ``head`` found: its launch values, the names behind them,
-    its hosts by outcome and its story."""
-    run = session.get(Run, found.id)
-    if run is None:  # deleted since its head was read
+    its hosts by outcome and its story (four queries)."""
+    stored = session.scalar(_PARAMS, {"run_id": found.id})
+    if stored is None:  # deleted since its head was read
         raise NotFound(f"run {found.id} not found in project '{rights.project.name}'")
-    # the columns as the head read them (the tag's), the launch values (written once) as loaded
-    written = {column.key: getattr(run, column.key) for column in READ_COLUMNS}
+    params = RunParams.of(stored, found.id)
+    columns = found.columns
     return RunRead.model_validate(
-        written
-        | {key: value for key, value in found.columns.items() if key in written}
+        {column.key: columns[column.key] for column in READ_COLUMNS if column.key in columns}
         | {
+            "params": params,
             "template_name": found.template_name,
             "launched_by": found.launched_by,
             "waiting_reason": found.waiting_reason,
             "plan": found.plan,
-            "refs": refs.refs(session, run, sees_keys=rights.sees_resources),
-            "host_counts": story.host_counts(session, [run.id]).get(run.id),
-            "story": story.story(session, run),
+            "refs": refs.refs(
+                session, columns["project_id"], found.id, params, sees_keys=rights.sees_resources
+            ),
+            "host_counts": story.host_counts(session, [found.id]).get(found.id),
+            "story": story.story(session, found.id, RunStatus(columns["status"])),
         }
     )

@@ -3,7 +3,7 @@ as they are now, or as the template snapshot recorded them when the object is go
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, literal_column, select, union_all
+from sqlalchemy import ColumnElement, Select, bindparam, literal_column, select, union_all
 from sqlalchemy.orm import Session
 
 from steward.environments.models import Environment
@@ -15,44 +15,44 @@ from steward.runs.models import Run
 from steward.runs.params import RunParams
 from steward.runs.schemas import RunRefs
 
-
-def _table(model: type[ProjectScoped]) -> ColumnElement[str]:
-    """The model's table name as a constant of the query (ours, never a value of a caller)."""
-    return literal_column(f"'{model.__tablename__}'").label("kind")
+_MODELS: tuple[type[ProjectScoped], ...] = (Repository, Inventory, Environment, Key)
 
 
-def _names(
-    session: Session, project_id: int, wanted: dict[type[ProjectScoped], list[int]]
-) -> dict[tuple[str, int], str]:
-    """The names of the objects ``wanted`` of the project, by (table, id): one query."""
-    parts = [
-        select(_table(model), model.id, model.name).where(
-            model.project_id == project_id, model.id.in_(ids)
-        )
-        for model, ids in wanted.items()
-        if ids
-    ]
-    if not parts:
-        return {}
-    rows = session.execute(union_all(*parts))
-    return {(kind, object_id): name for kind, object_id, name in rows}
-
-
-def refs(session: Session, run: Run, *, sees_keys: bool) -> RunRefs:
-    """One query. Key names only for who may see the project's keys, as on the template
-    (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
-    params = RunParams.of(run.params, run.id)
-    key_ids = [params.ssh_key_id, params.become_key_id, *params.vault_key_ids]
-    names = _names(
-        session,
-        run.project_id,
-        {
-            Repository: [params.repository_id] if params.repository_id else [],
-            Inventory: [params.inventory_id],
-            Environment: [params.environment_id] if params.environment_id else [],
-            Key: [k for k in key_ids if k] if sees_keys else [],
-        },
+def _named(model: type[ProjectScoped]) -> Select[str, int, str]:
+    """(table, id, name) of the project's objects of ``model`` whose ids are bound by the
+    table's name; the table's name is a constant of the query (ours, never a caller's)."""
+    kind: ColumnElement[str] = literal_column(f"'{model.__tablename__}'").label("kind")
+    return select(kind, model.id, model.name).where(
+        model.project_id == bindparam("project_id"),
+        model.id.in_(bindparam(model.__tablename__, expanding=True)),
     )
+
+
+# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
+_NAMES = union_all(*(_named(model) for model in _MODELS))
+_RECORDED_KEYS = select(
+    Run.template_snapshot["ssh_key"],
+    Run.template_snapshot["become_key"],
+    Run.template_snapshot["vault_keys"],
+).where(Run.id == bindparam("run_id"))
+
+
+def refs(
+    session: Session, project_id: int, run_id: int, params: RunParams, *, sees_keys: bool
+) -> RunRefs:
+    """One query, and one more only when a key it used is gone (its name as the template
+    snapshot recorded it). Key names only for who may see the project's keys, as on the
+    template (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
+    key_ids = [k for k in (params.ssh_key_id, params.become_key_id, *params.vault_key_ids) if k]
+    wanted: dict[type[ProjectScoped], list[int]] = {
+        Repository: [params.repository_id] if params.repository_id else [],
+        Inventory: [params.inventory_id],
+        Environment: [params.environment_id] if params.environment_id else [],
+        Key: key_ids if sees_keys else [],
+    }
+    bound = {model.__tablename__: ids for model, ids in wanted.items()}
+    rows = session.execute(_NAMES, {"project_id": project_id, **bound})
+    names = {(kind, object_id): name for kind, object_id, name in rows}
 
     def name(model: type[ProjectScoped], object_id: int | None) -> str | None:
         return None if object_id is None else names.get((model.__tablename__, object_id))
@@ -62,20 +62,26 @@ def refs(session: Session, run: Run, *, sees_keys: bool) -> RunRefs:
     environment = name(Environment, params.environment_id)
     if not sees_keys:
         return RunRefs(repository=repository, inventory=inventory, environment=environment)
-    snapshot = run.template_snapshot
+    ssh: object = None
+    become: object = None
+    vault: object = None
+    if any(name(Key, k) is None for k in key_ids):  # a key is gone: its name as recorded
+        row = session.execute(_RECORDED_KEYS, {"run_id": run_id}).one_or_none()
+        if row is not None:
+            ssh, become, vault = row
 
     def key(key_id: int | None, recorded: object) -> str | None:
         if key_id is None:
             return None
         return name(Key, key_id) or (recorded if isinstance(recorded, str) else "")
 
-    recorded_vault = snapshot.get("vault_keys") or []
+    recorded_vault = vault if isinstance(vault, list) else []
     return RunRefs(
         repository=repository,
         inventory=inventory,
         environment=environment,
-        ssh_key=key(params.ssh_key_id, snapshot.get("ssh_key")),
-        become_key=key(params.become_key_id, snapshot.get("become_key")),
+        ssh_key=key(params.ssh_key_id, ssh),
+        become_key=key(params.become_key_id, become),
         vault_keys=[
             key(k, recorded_vault[i] if i < len(recorded_vault) else None) or ""
             for i, k in enumerate(params.vault_key_ids)

@@ -4,15 +4,14 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, status
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, Header, Query, status
 from fastapi.responses import Response, StreamingResponse
 
 from steward.access.policy import Action, require_run_label
 from steward.api import bodies, conditional, deps
 from steward.api.downloads import attachment
 from steward.bounds import POSITION_MAX
-from steward.runs import output, read, relaunch, schemas, service, story, waiting
+from steward.runs import output, relaunch, schemas, service, story, waiting
 from steward.runs.models import LaunchType, Run, RunKind
 from steward.runs.status import RunStatus
 from steward.templates.launch import LaunchOverrides
@@ -142,9 +141,7 @@ def launch_run(body: schemas.RunCreate, launching: deps.LaunchingDep) -> Respons
 
 
 @router.get("/{run_id}", response_model=schemas.RunRead, responses=conditional.NOT_MODIFIED_DOC)
-async def read_run(
-    viewed: deps.ViewedRunHead, session: deps.SessionDep, request: Request
-) -> Response:
+async def read_run(answer: deps.ViewedRunAnswer) -> Response:
     """With ``refs``: the names of the repository, inventory, environment and keys it used
     (key names only for who may see the project's keys); queued, why it is still waiting;
     ``story``: how it went (first failure with its message and log line, who canceled it, the
@@ -154,12 +151,9 @@ async def read_run(
     names): poll with ``If-None-Match`` and an unchanged run is a 304 with no body, at a
     fraction of the cost. Renaming a repository, inventory or key shows in ``refs`` at the
     run's next change. To follow a run, ``/stream`` (or ``steward run --follow``) is better."""
-    rights, found = viewed.rights, viewed.head
-    tag = conditional.etag(*found.tag_parts(rights.sees_resources))
-    if conditional.unchanged(request, tag):  # answered on the event loop: one hop in all
-        return conditional.not_modified(tag)
-    full = await run_in_threadpool(read.full, session, rights, found)
-    return conditional.tagged_json(full, tag)
+    if answer.read is None:
+        return conditional.not_modified(answer.tag)
+    return conditional.tagged_json(answer.read, answer.tag)
 
 
 @router.patch("/{run_id}")

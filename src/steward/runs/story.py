@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from steward.audit.actions import AuditAction
 from steward.audit.models import AuditRecord
 from steward.execution.recorder import STATS_EVENT
-from steward.runs.models import Run, RunEvent, RunHost
+from steward.runs.models import RunEvent, RunHost
 from steward.runs.schemas import FirstFailure, HostCounts, RunStory
 from steward.runs.status import RunStatus
 
@@ -127,25 +127,24 @@ def canceled_by(session: Session, run_id: int) -> str | None:
     )
 
 
-def story(session: Session, run: Run) -> RunStory:
+def story(session: Session, run_id: int, status: RunStatus) -> RunStory:
     """What the top of a finished run's page says: the first failure (of any run that has
     one), and for a run that ended before its recap (canceled, timed out, an error) the hosts
     that did not finish; who canceled it."""
-    status = RunStatus(run.status)
-    failure = first_failure(session, run.id) if status.is_finished else None
+    failure = first_failure(session, run_id) if status.is_finished else None
     unfinished: list[str] = []
     count = 0
-    if status.is_finished and status is not RunStatus.SUCCESSFUL and not recapped(session, run.id):
-        hosts = set(session.scalars(select(RunHost.host).where(RunHost.run_id == run.id)))
+    if status.is_finished and status is not RunStatus.SUCCESSFUL and not recapped(session, run_id):
+        hosts = set(session.scalars(select(RunHost.host).where(RunHost.run_id == run_id)))
         for data in session.scalars(
-            select(RunEvent.data).where(RunEvent.run_id == run.id, RunEvent.event == PLAY_START)
+            select(RunEvent.data).where(RunEvent.run_id == run_id, RunEvent.event == PLAY_START)
         ):
             named = data.get("hosts")
             if isinstance(named, list):
                 hosts.update(str(h) for h in named if h)
         count = len(hosts)
         unfinished = sorted(hosts)[:UNFINISHED_SHOWN]
-    who = canceled_by(session, run.id) if status is RunStatus.CANCELED else None
+    who = canceled_by(session, run_id) if status is RunStatus.CANCELED else None
     return RunStory(
         first_failure=failure,
         canceled_by=who,
