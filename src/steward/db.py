@@ -13,9 +13,12 @@ from sqlalchemy import (
     DateTime,
     Engine,
     MetaData,
+    Row,
+    Select,
     SQLColumnExpression,
     create_engine,
     event,
+    func,
     select,
 )
 from sqlalchemy.engine import Dialect
@@ -47,6 +50,23 @@ def lookup[K, V](
     if not keys:
         return {}
     return dict(session.execute(select(key, value).where(key.in_(keys))).all())
+
+
+def paged[T](session: Session, query: Select[T], *, limit: int, offset: int) -> tuple[list[T], int]:
+    """A page of the objects ``query`` selects (one entity, in its order) and how many it
+    selects in all: two queries."""
+    return list(session.scalars(query.limit(limit).offset(offset))), _count(session, query)
+
+
+def paged_rows[*Ts](
+    session: Session, query: Select[*Ts], *, limit: int, offset: int
+) -> tuple[list[Row[*Ts]], int]:
+    """A page of the rows ``query`` selects (in its order) and how many it selects in all."""
+    return list(session.execute(query.limit(limit).offset(offset))), _count(session, query)
+
+
+def _count[*Ts](session: Session, query: Select[*Ts]) -> int:
+    return session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):

@@ -3,7 +3,7 @@ admin or changed by their owner. The last active admin cannot be disabled or dem
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access import policy
@@ -14,7 +14,7 @@ from steward.auth import api_tokens, sessions, throttle
 from steward.auth.models import User
 from steward.auth.passwords import hash_password, verify_password
 from steward.auth.schemas import PasswordChange, ProfileUpdate, UserCreate, UserUpdate
-from steward.db import icontains
+from steward.db import icontains, paged
 from steward.errors import Conflict, InvalidInput, InvalidState, NotFound
 from steward.masking import MASK
 
@@ -48,9 +48,8 @@ def list_users(
     where = []
     if q:
         where.append(icontains(User.username, q) | icontains(User.display_name, q))
-    total = session.scalar(select(func.count()).select_from(User).where(*where)) or 0
-    query = select(User).where(*where).order_by(User.username).limit(limit).offset(offset)
-    return list(session.scalars(query)), total
+    query = select(User).where(*where).order_by(User.username)
+    return paged(session, query, limit=limit, offset=offset)
 
 
 def get_user(session: Session, user_id: int) -> User:

@@ -9,7 +9,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from steward.access import policy
@@ -17,6 +17,7 @@ from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
+from steward.db import paged
 from steward.errors import DomainError, Frozen, InvalidInput, NotFound
 from steward.freezes import windows
 from steward.freezes.models import FreezeOverride, FreezeWindow
@@ -124,15 +125,8 @@ def list_windows(
         if project is None
         else FreezeWindow.project_id == project.id
     )
-    total = session.scalar(select(func.count()).select_from(FreezeWindow).where(where)) or 0
-    rows = session.scalars(
-        select(FreezeWindow)
-        .where(where)
-        .order_by(FreezeWindow.starts_local, FreezeWindow.id)
-        .limit(limit)
-        .offset(offset)
-    )
-    return list(rows), total
+    query = select(FreezeWindow).where(where).order_by(FreezeWindow.starts_local, FreezeWindow.id)
+    return paged(session, query, limit=limit, offset=offset)
 
 
 def _occurrence(found: windows.Occurrence | None) -> OccurrenceRead | None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
+from steward.db import paged
 from steward.errors import InvalidInput
 from steward.galaxy.models import GalaxyServer
 from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerUpdate
@@ -45,11 +46,7 @@ def list_for_project(
     session: Session, project: Project, *, limit: int, offset: int
 ) -> tuple[list[GalaxyServer], int]:
     """In the order ansible-galaxy asks them."""
-    total = session.scalar(
-        select(func.count()).select_from(GalaxyServer).where(GalaxyServer.project_id == project.id)
-    )
-    rows = session.scalars(_ordered(project.id).limit(limit).offset(offset))
-    return list(rows), total or 0
+    return paged(session, _ordered(project.id), limit=limit, offset=offset)
 
 
 def _key(session: Session, project: Project, key_id: int | None) -> Key | None:

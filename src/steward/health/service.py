@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from steward.auth.throttle import Rate
 from steward.config import Settings
-from steward.db import insert_of, utcnow
+from steward.db import insert_of, paged_rows, utcnow
 from steward.errors import NotFound
 from steward.health import checks, probe
 from steward.health.models import (
@@ -163,12 +163,12 @@ def instance_health(session: Session, filters: InstanceHealthFilters) -> Instanc
         .join(InventoryHost, listed)
     )
     shown = latest.where(failing) if filters.failing else latest
-    total = session.scalar(select(func.count()).select_from(shown.subquery())) or 0
-    rows = session.execute(
-        shown.order_by(Project.name, Inventory.name, HostHealth.host)
-        .limit(filters.limit)
-        .offset(filters.offset)
-    ).all()
+    rows, total = paged_rows(
+        session,
+        shown.order_by(Project.name, Inventory.name, HostHealth.host),
+        limit=filters.limit,
+        offset=filters.offset,
+    )
     pass_ = session.get(HealthSweep, SWEEP)
     return InstanceHealth(
         hosts=hosts,

@@ -14,13 +14,13 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, and_, func, or_, select, tuple_, union
+from sqlalchemy import ColumnElement, Row, and_, or_, select, tuple_, union
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.access.policy import visible_runs
 from steward.audit.export import csv_line
-from steward.db import icontains
+from steward.db import icontains, paged_rows
 from steward.errors import NotFound
 from steward.hosts import seen
 from steward.hosts.models import Outcome, ProjectHost
@@ -114,8 +114,7 @@ def list_hosts(
     names = union(listed, ran).subquery()
     ordered = select(names.c.project_id, names.c.name).order_by(names.c.name, names.c.project_id)
     if not (filters.group or filters.var):
-        total = session.scalar(select(func.count()).select_from(names)) or 0
-        page = session.execute(ordered.limit(filters.limit).offset(filters.offset)).all()
+        page, total = paged_rows(session, ordered, limit=filters.limit, offset=filters.offset)
         return [host.summary() for host in _known(session, page)], total
     matching = [
         host for host in _known(session, session.execute(ordered).all()) if _matches(host, filters)

@@ -14,6 +14,7 @@ from steward.access.policy import Action, ProjectAccess
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.crypto import KeyCipher
+from steward.db import paged_rows
 from steward.errors import InvalidInput
 from steward.keys import service as keys
 from steward.keys.models import Key, KeyKind
@@ -318,10 +319,8 @@ def list_subscriptions(
                 (Subscription.template_id.is_(None) & Subscription.schedule_id.is_(None)),
             )
         )
-    total = session.scalar(select(func.count()).select_from(Subscription).where(*where)) or 0
-    rows = session.execute(
-        _subscription_query().where(*where).order_by(Subscription.id).limit(limit).offset(offset)
-    ).all()
+    query = _subscription_query().where(*where).order_by(Subscription.id)
+    rows, total = paged_rows(session, query, limit=limit, offset=offset)
     return [read(tuple(r)) for r in rows], total
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.access.policy import projects_allowing
 from steward.auth.models import User
+from steward.db import paged_rows
 from steward.plans import approvers, read
 from steward.plans.schemas import WaitingPlan
 from steward.projects.models import Project
@@ -43,8 +44,8 @@ def waiting(
     projects = projects_allowing(session, actor, approvers.PERMISSION)
     if projects is not None:
         query = query.where(Run.project_id.in_(projects))
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.execute(query.order_by(Run.finished_at, Run.id).limit(limit).offset(offset))
+    query = query.order_by(Run.finished_at, Run.id)
+    rows, total = paged_rows(session, query, limit=limit, offset=offset)
     items = []
     for run, plan, project_name, username in rows:
         hosts, tasks, unknown = read.counts(session, run.id)

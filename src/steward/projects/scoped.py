@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Protocol
 from sqlalchemy import ColumnElement, ForeignKey, String, Text, UniqueConstraint, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Mapped, Session, declared_attr, mapped_column
 
-from steward.db import Base, utcnow
+from steward.db import Base, paged, utcnow
 from steward.errors import Conflict, InvalidState, NotFound
 from steward.projects.models import Project
 from steward.runs.models import Run
@@ -133,17 +133,8 @@ def list_in_project[M: ProjectScoped](
     options: Sequence[Any] = (),
 ) -> tuple[list[M], int]:
     """A page of the project's objects (narrowed by ``where``) by name, and how many there are."""
-    clauses = [model.project_id == project.id, *where]
-    total = session.scalar(select(func.count()).select_from(model).where(*clauses)) or 0
-    rows = session.scalars(
-        select(model)
-        .options(*options)
-        .where(*clauses)
-        .order_by(model.name)
-        .limit(limit)
-        .offset(offset)
-    )
-    return list(rows), total
+    query = select(model).options(*options).where(model.project_id == project.id, *where)
+    return paged(session, query.order_by(model.name), limit=limit, offset=offset)
 
 
 def names_of(

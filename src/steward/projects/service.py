@@ -11,6 +11,7 @@ from steward.access.policy import Action, project_actions, visible_projects
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
+from steward.db import paged
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.projects.models import Held, Project, ProjectMember, ProjectRole
 from steward.projects.schemas import (
@@ -53,12 +54,8 @@ def list_visible(
 ) -> tuple[list[tuple[Project, frozenset[Action]]], int]:
     """The projects the actor may see, by name, each with the actor's actions in it."""
     where = visible_projects(actor)
-    total = session.scalar(select(func.count()).select_from(Project).where(where)) or 0
-    rows = list(
-        session.scalars(
-            select(Project).where(where).order_by(Project.name).limit(limit).offset(offset)
-        )
-    )
+    query = select(Project).where(where).order_by(Project.name)
+    rows, total = paged(session, query, limit=limit, offset=offset)
     actions = project_actions(session, actor, [p.id for p in rows])
     return [(p, actions[p.id]) for p in rows], total
 

@@ -12,7 +12,7 @@ from steward.access import policy
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
-from steward.db import utcnow
+from steward.db import paged, utcnow
 from steward.dispatch import presence
 from steward.errors import InvalidInput, NotFound
 from steward.projects.models import Project
@@ -74,10 +74,8 @@ def _online(session: Session, lease: dt.timedelta) -> tuple[dict[str, int], dict
 def list_all(
     session: Session, lease: dt.timedelta, *, limit: int, offset: int
 ) -> tuple[list[RunnerGroupRead], int]:
-    total = session.scalar(select(func.count()).select_from(RunnerGroup)) or 0
-    rows = session.scalars(
-        select(RunnerGroup).order_by(RunnerGroup.name).limit(limit).offset(offset)
-    )
+    query = select(RunnerGroup).order_by(RunnerGroup.name)
+    rows, total = paged(session, query, limit=limit, offset=offset)
     capacity, workers = _online(session, lease)
     return [_read(g, capacity, workers) for g in rows], total
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.auth.models import User
+from steward.db import paged
 from steward.runs.models import Plan, RunChange, RunKind
 from steward.runs.schemas import RunPlanInfo, UnplannedChange
 
@@ -19,8 +20,8 @@ def unplanned(
     session: Session, run_id: int, *, limit: int = UNPLANNED_SHOWN
 ) -> tuple[list[UnplannedChange], int]:
     where = (RunChange.run_id == run_id, RunChange.unplanned.is_(True))
-    total = session.scalar(select(func.count()).select_from(RunChange).where(*where)) or 0
-    rows = session.scalars(select(RunChange).where(*where).order_by(RunChange.counter).limit(limit))
+    query = select(RunChange).where(*where).order_by(RunChange.counter)
+    rows, total = paged(session, query, limit=limit, offset=0)
     items = [UnplannedChange.model_validate(r) for r in rows]
     return items, total
 

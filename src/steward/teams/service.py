@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
+from steward.db import paged
 from steward.errors import Conflict, InvalidInput, NotFound
 from steward.projects.scoped import changes_of, check_name_free
 from steward.teams.models import Team, TeamMember
@@ -18,9 +19,7 @@ FIELDS = ("name", "description", "directory_groups")
 
 
 def list_all(session: Session, *, limit: int, offset: int) -> tuple[list[Team], int]:
-    total = session.scalar(select(func.count()).select_from(Team)) or 0
-    rows = session.scalars(select(Team).order_by(Team.name).limit(limit).offset(offset))
-    return list(rows), total
+    return paged(session, select(Team).order_by(Team.name), limit=limit, offset=offset)
 
 
 def get(session: Session, team_id: int) -> Team:

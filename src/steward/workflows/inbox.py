@@ -13,12 +13,13 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
 from steward.access.policy import projects_allowing
 from steward.auth.models import User
+from steward.db import paged_rows
 from steward.projects.models import Project
 from steward.workflows import approvers
 from steward.workflows.models import (
@@ -58,11 +59,8 @@ def waiting(
     session: Session, actor: Actor, now: dt.datetime, *, limit: int, offset: int
 ) -> tuple[list[WaitingApproval], int]:
     """The page of approvals ``actor`` may give, the longest waiting first, and their total."""
-    query = _selection(session, actor, now)
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    rows = session.execute(
-        query.order_by(WorkflowNodeRun.started_at, WorkflowNodeRun.id).limit(limit).offset(offset)
-    ).all()
+    query = _selection(session, actor, now).order_by(WorkflowNodeRun.started_at, WorkflowNodeRun.id)
+    rows, total = paged_rows(session, query, limit=limit, offset=offset)
     steps = _next_steps(session, [(node, wrun) for node, wrun, _p, _u in rows])
     items = [
         WaitingApproval(
