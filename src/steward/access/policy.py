@@ -16,7 +16,7 @@ import enum
 from collections.abc import Iterable, Mapping
 
 from sqlalchemy import ColumnElement, Select, exists, false, or_, select, true
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from steward.access.actor import Actor
 from steward.auth.models import TokenScope
@@ -298,6 +298,15 @@ def projects_allowing(session: Session, actor: Actor, action: Action) -> list[in
     if actor.user.is_admin:
         return None
     return list(session.scalars(_projects_with_role(actor, _roles_allowing(action))))
+
+
+def in_projects_allowing(
+    session: Session, actor: Actor, action: Action, project_id: InstrumentedAttribute[int]
+) -> ColumnElement[bool]:
+    """A WHERE clause: ``project_id`` is of a project where the actor may do ``action``
+    (``projects_allowing``; always true for an admin)."""
+    projects = projects_allowing(session, actor, action)
+    return true() if projects is None else project_id.in_(projects)
 
 
 def visible_projects(actor: Actor) -> ColumnElement[bool]:

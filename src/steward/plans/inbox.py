@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import projects_allowing
+from steward.access.policy import in_projects_allowing
 from steward.auth.models import User
 from steward.db import paged_rows
 from steward.plans import approvers, read
@@ -39,12 +39,10 @@ def waiting(
             Plan.apply_run_id.is_(None),
             Plan.expires_at > now,
             approvers.not_excluded(actor),
+            in_projects_allowing(session, actor, approvers.PERMISSION, Run.project_id),
         )
+        .order_by(Run.finished_at, Run.id)
     )
-    projects = projects_allowing(session, actor, approvers.PERMISSION)
-    if projects is not None:
-        query = query.where(Run.project_id.in_(projects))
-    query = query.order_by(Run.finished_at, Run.id)
     rows, total = paged_rows(session, query, limit=limit, offset=offset)
     items = []
     for run, plan, project_name, username in rows:

@@ -17,7 +17,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from steward.access.actor import Actor
-from steward.access.policy import projects_allowing
+from steward.access.policy import in_projects_allowing
 from steward.auth.models import User
 from steward.db import paged_rows
 from steward.projects.models import Project
@@ -35,7 +35,7 @@ from steward.workflows.service import template_names
 
 
 def _selection(session: Session, actor: Actor, now: dt.datetime) -> Any:
-    query = (
+    return (
         select(WorkflowNodeRun, WorkflowRun, Project.name, User.username)
         .join(WorkflowRun, WorkflowRun.id == WorkflowNodeRun.workflow_run_id)
         .join(Project, Project.id == WorkflowRun.project_id)
@@ -47,12 +47,9 @@ def _selection(session: Session, actor: Actor, now: dt.datetime) -> Any:
             WorkflowRun.status == WorkflowRunStatus.RUNNING,
             WorkflowRun.cancel_requested_at.is_(None),
             approvers.not_excluded(actor),
+            in_projects_allowing(session, actor, approvers.PERMISSION, WorkflowRun.project_id),
         )
     )
-    projects = projects_allowing(session, actor, approvers.PERMISSION)
-    if projects is not None:
-        query = query.where(WorkflowRun.project_id.in_(projects))
-    return query
 
 
 def waiting(
