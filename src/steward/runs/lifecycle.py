@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import os
 import socket
 import uuid
 from collections.abc import Collection
+from typing import Any
 
 import psutil
-from sqlalchemy import ColumnElement, ScalarSelect, Select, func, or_, select, update
+from sqlalchemy import ColumnElement, Integer, Select, bindparam, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from steward.config import Settings
@@ -69,6 +71,7 @@ def _set_status(
     reason: str = "",
     rc: int | None = None,
     worker: WorkerId | None = None,
+    params: dict[str, Any] | None = None,
 ) -> int | None:
     """The compare-and-set behind ``transition`` and ``claim_next``: ``UPDATE runs … WHERE
     which AND status IN allowed RETURNING id``; the id of the run changed, or None."""
@@ -87,7 +90,8 @@ def _set_status(
         .where(which, Run.status.in_(list(allowed)))
         .values(values)
         .returning(Run.id, Run.workflow_run_id, Run.kind, drift.drifted_now())
-        .execution_options(synchronize_session="fetch")
+        .execution_options(synchronize_session="fetch"),
+        params,
     ).one_or_none()
     if row is None:
         return None
@@ -130,40 +134,57 @@ def transition(
     return changed is not None
 
 
-def claimable(limits: Limits, queues: Collection[str] | None) -> Select[int]:
-    """The oldest queued run of ``queues`` (None: every group) that fits every limit: the
-    installation's, its project's and its runner group's. Counted in the statement itself."""
+@functools.cache
+def _claimable(total: bool, queues: bool) -> Select[int]:
+    """The oldest queued run that fits every limit: the installation's (``total``: bound as
+    ``total``), its project's (``project_default`` where the project sets none) and its
+    runner group's, of the groups bound as ``queues`` (``queues``; else of every group).
+
+    Counted over the running runs once (the projects and groups that are full), never once
+    per queued run: a claim behind a backlog of thousands costs what it costs behind none.
+    Built once per shape: a statement reused is not built again, nor its cache key computed."""
     other = aliased(Run)
-
-    def running(*where: ColumnElement[bool]) -> ScalarSelect[int]:
-        return (
-            select(func.count())
-            .select_from(other)
-            .where(other.status == RunStatus.RUNNING, *where)
-            .scalar_subquery()
-        )
-
+    running = other.status == RunStatus.RUNNING
+    project_limit = func.coalesce(
+        Project.max_parallel_runs, bindparam("project_default", type_=Integer)
+    )
+    full_projects = (
+        select(other.project_id)
+        .join(Project, Project.id == other.project_id)
+        .where(running)
+        .group_by(other.project_id, Project.max_parallel_runs)
+        .having(func.count() >= project_limit)
+    )
+    full_groups = (
+        select(other.runner_group)
+        .join(RunnerGroup, RunnerGroup.name == other.runner_group)
+        .where(running, RunnerGroup.max_parallel_runs.is_not(None))
+        .group_by(other.runner_group, RunnerGroup.max_parallel_runs)
+        .having(func.count() >= RunnerGroup.max_parallel_runs)
+    )
     conditions = [
         Run.status == RunStatus.QUEUED,
-        running(other.project_id == Run.project_id)
-        < func.coalesce(Project.max_parallel_runs, limits.project_default),
-        or_(
-            RunnerGroup.max_parallel_runs.is_(None),
-            running(other.runner_group == Run.runner_group) < RunnerGroup.max_parallel_runs,
-        ),
+        Run.project_id.not_in(full_projects),
+        Run.runner_group.not_in(full_groups),
     ]
+    if total:
+        in_all = select(func.count()).select_from(other).where(running).scalar_subquery()
+        conditions.append(in_all < bindparam("total", type_=Integer))
+    if queues:
+        conditions.append(Run.runner_group.in_(bindparam("queues", expanding=True)))
+    # its own FROM: inside the claiming UPDATE of runs, never correlated to the updated row
+    return select(Run.id).where(*conditions).order_by(Run.id).limit(1).correlate(None)
+
+
+def claimable(limits: Limits, queues: Collection[str] | None) -> tuple[Select[int], dict[str, Any]]:
+    """The statement of the oldest claimable run of ``queues`` (None: every group) and its
+    parameters."""
+    params: dict[str, Any] = {"project_default": limits.project_default}
     if limits.total is not None:
-        conditions.append(running() < limits.total)
+        params["total"] = limits.total
     if queues is not None:
-        conditions.append(Run.runner_group.in_(list(queues)))
-    return (
-        select(Run.id)
-        .join(Project, Project.id == Run.project_id)
-        .outerjoin(RunnerGroup, RunnerGroup.name == Run.runner_group)
-        .where(*conditions)
-        .order_by(Run.id)
-        .limit(1)
-    )
+        params["queues"] = list(queues)
+    return _claimable(limits.total is not None, queues is not None), params
 
 
 CLAIM_LOCK = 0x5374657761726431  # pg_advisory_xact_lock key: claims run one at a time
@@ -174,14 +195,18 @@ def claim_next(
 ) -> int | None:
     """Take the oldest claimable run (queued -> running, owner, lease) in one conditional
     UPDATE whose WHERE holds the limits; commits. None when nothing fits (a duplicate
-    delivery, a full limit, an empty queue).
+    delivery, a full limit, an empty queue): found by a read first, without the write lock
+    (every launch behind a full limit wakes a dispatcher to find just that).
 
     Two claims must not both count N-1 running runs and both start one: SQLite serializes
     writers (the UPDATE takes the write lock before it counts); on PostgreSQL the claiming
     transaction first takes an advisory lock, so the statement's snapshot sees every claim
     committed before it, and ``FOR UPDATE SKIP LOCKED`` passes over rows another transaction
     (a cancel) holds."""
-    candidate = claimable(limits, queues)
+    candidate, params = claimable(limits, queues)
+    if session.scalar(candidate, params) is None:
+        session.commit()  # the read's transaction ends (a WAL snapshot is not held)
+        return None
     if session.get_bind().dialect.name == "postgresql":
         session.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
         candidate = candidate.with_for_update(skip_locked=True, of=Run)
@@ -191,6 +216,7 @@ def claim_next(
         frozenset({RunStatus.QUEUED}),
         RunStatus.RUNNING,
         worker=worker,
+        params=params,
     )
     session.commit()
     return claimed
