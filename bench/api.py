@@ -12,11 +12,12 @@ user + system time over the batch, less what it spends idle in as long), and wal
 p99 and the worst three. Then the idle RSS and the time from start to ready. Prints a
 Markdown table with the targets of issue 29 beside.
 
-Each row that misses its target is then profiled (with ``py-spy``, when it is on the PATH or
-given by ``--py-spy``; the samples of the thread holding the GIL, so CPU only) while the same
-requests are sent again: where the server's time goes by library (own time: SQL,
-validation, HTTP and routing, worker-thread hops, the access log, Steward's own code) and
-Steward's functions that take the most (inclusive). A profile, not a guess.
+Each row that misses its target is then profiled (with ``py-spy``: ``--py-spy``, else the one on
+the PATH, else the dev dependencies' beside this Python; the samples of the thread holding the
+GIL, so CPU only) while the same requests are sent again: where the server's time goes by
+library (own time: SQL, validation, HTTP and routing, worker-thread hops, the access log,
+Steward's own code) and Steward's functions that take the most (inclusive). A profile, not a
+guess. py-spy needs ptrace: where it is refused, the row says so in py-spy's words.
 """
 
 from __future__ import annotations
@@ -238,22 +239,25 @@ def _profile(pid: int, result: Result, py_spy: str | None) -> str:
     """Where the server's CPU goes while ``result``'s requests are sent again for a while."""
     head = f"#### {result.name}: {'; '.join(result.missed())}\n"
     if not py_spy:
-        return head + "no profile: py-spy is not on the PATH (pip install py-spy; --py-spy PATH)\n"
+        return head + "no profile: no py-spy (make setup-test installs it; --py-spy PATH)\n"
     with tempfile.TemporaryDirectory(prefix="steward-bench-profile-") as tmp:
-        out = Path(tmp) / "stacks.txt"
-        spy = subprocess.Popen(
-            [
-                *(py_spy, "record", "--pid", str(pid), "--gil", "--rate", "250"),
-                *("--format", "raw", "--output", str(out), "--duration", str(PROFILE_SECONDS)),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        out, said = Path(tmp) / "stacks.txt", Path(tmp) / "py-spy.log"
+        with said.open("wb") as log:
+            spy = subprocess.Popen(
+                [
+                    *(py_spy, "record", "--pid", str(pid), "--gil", "--rate", "250"),
+                    *("--format", "raw", "--output", str(out), "--duration", str(PROFILE_SECONDS)),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         time.sleep(0.5)  # attached
         while spy.poll() is None:
             result.send()
         if not out.exists():
-            return head + "no profile: py-spy could not attach (ptrace refused?)\n"
+            # ptrace refused (a container without CAP_SYS_PTRACE, yama's ptrace_scope): its words
+            why = said.read_text(errors="replace").strip() or f"exit status {spy.returncode}"
+            return head + f"no profile: py-spy could not attach: {why}\n"
         return head + _summary(out.read_text())
 
 
@@ -306,11 +310,17 @@ def _start_to_ready(workdir: Path) -> float:
         return time.perf_counter() - began
 
 
+def _py_spy() -> str | None:
+    """py-spy on the PATH, else the one the dev dependencies install beside this Python."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return shutil.which("py-spy") or (str(beside) if beside.exists() else None)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=1000)
-    parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="profiles missed rows")
+    parser.add_argument("--py-spy", default=_py_spy(), help="profiles missed rows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="steward-bench-api-") as tmp:
         workdir = Path(tmp)
