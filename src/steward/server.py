@@ -90,8 +90,8 @@ def queue_of(runtime: Runtime) -> LocalDispatcher | CeleryQueue:
 
 
 # A full collection's survivors are frozen too, while they are many, a few times in a process
-LATE_SETTLES = 3
-LATE_SURVIVORS = 5_000
+LATE_SETTLES = 10
+LATE_SURVIVORS = 10_000
 
 
 def settle() -> None:
@@ -112,6 +112,9 @@ def settle() -> None:
     the first full collections that find at least ``LATE_SURVIVORS`` objects alive freeze them,
     ``LATE_SETTLES`` times at most."""
     gc.freeze()
+    # a full collection of nothing (all is frozen) that sets the size the next is due at
+    # (a quarter more than survived) to ~0: the first ones come soon, each scanning little
+    gc.collect()
     gc.callbacks.append(_settle_late)
     gc.enable()
 
