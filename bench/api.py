@@ -49,8 +49,10 @@ from harness import (
     cpu_seconds,
     database,
     insert_finished_runs,
+    machine_busy_seconds,
     restart_template,
     rss_mib,
+    threads_on_cpu,
     tree_cpu_seconds,
 )
 
@@ -93,6 +95,10 @@ class Result:
     target: Target
     send: Send
     database_cpu_ms: float | None = None  # PostgreSQL's, per request (SQLite's is in cpu_ms)
+    # per request when outliers are the point: each of the server's threads' time on a CPU
+    # (ms) and how many times it was preempted; None where the kernel does not say
+    on_cpu: list[dict[int, tuple[float, int]]] | None = None
+    others_cores: float = 0.0  # what the rest of the machine used during the batch, in cores
 
     def row(self) -> str:
         walls = sorted(self.walls)
@@ -117,6 +123,48 @@ class Result:
         if t.no_outlier and walls[-1] > 3 * p[49]:
             missed.append(f"worst {walls[-1]:.1f} ms > 3x the median")
         return missed
+
+    def outliers(self, threads: dict[int, str], shown: int = 5) -> str:
+        """Where the requests over 3x the median went: the server on a CPU, or waiting."""
+        median = statistics.median(self.walls)
+        over = sorted(
+            (i for i, wall in enumerate(self.walls) if wall > 3 * median),
+            key=lambda i: -self.walls[i],
+        )
+        head = (
+            f"#### {self.name}: {len(over)} of {len(self.walls)} requests over 3x the median"
+            f" ({median:.1f} ms); the rest of the machine used {self.others_cores:.2f} cores"
+            " during the batch\n"
+        )
+        if self.on_cpu is None:
+            return head + "the kernel does not say how long the server was on a CPU\n"
+        totals = [sum(cpu for cpu, _ in request.values()) for request in self.on_cpu]
+        cpu_median = statistics.median(totals)
+        lines = [f"the server's threads on a CPU: {cpu_median:.1f} ms per request (median)"]
+        waited = 0
+        for i in over:
+            request = self.on_cpu[i]
+            preempted = sum(n for _, n in request.values())
+            # off CPU: most of what it took over the median, it was not on a CPU
+            off = totals[i] - cpu_median < (self.walls[i] - median) / 2
+            waited += off
+            busiest = sorted(request.items(), key=lambda item: -item[1][0])[:3]
+            by_thread = ", ".join(
+                f"{threads.get(tid, tid)} {cpu:.1f}" for tid, (cpu, _) in busiest if cpu >= 0.1
+            )
+            if len(lines) <= shown:
+                lines.append(
+                    f"  {self.walls[i]:.1f} ms: on a CPU {totals[i]:.1f} ms ({by_thread}),"
+                    f" preempted {preempted} times:"
+                    f" {'off CPU (waiting)' if off else 'on CPU (its own work)'}"
+                )
+        lines.append(
+            f"{waited} of {len(over)} spent most of their time over the median off a CPU: the"
+            " server waited (preempted by the machine's other processes, or for its database)"
+            f" rather than worked; in the other {len(over) - waited} it worked longer (the"
+            " profile below shows on what)"
+        )
+        return head + "\n".join(lines) + "\n"
 
 
 class Bench:
@@ -144,16 +192,35 @@ class Bench:
         for _ in range(20):  # warm: the first requests of a kind import and compile
             send()
         walls: list[float] = []
+        # outside the timed part: a few /proc reads per request, while the server is idle
+        trace = target.no_outlier and threads_on_cpu(self.pid) is not None
+        on_cpu: list[dict[int, tuple[float, int]]] = []
         began, cpu, database = time.perf_counter(), cpu_seconds(self.pid), self._database_cpu()
+        machine, own = machine_busy_seconds(), time.process_time()
         for _ in range(self.requests):
+            before = threads_on_cpu(self.pid) if trace else None
             at = time.perf_counter()
             response = send()
             walls.append((time.perf_counter() - at) * 1000)
+            after = threads_on_cpu(self.pid) if trace else None
+            if before is not None and after is not None:
+                on_cpu.append(
+                    {
+                        tid: (cpu - before[tid][0], preempted - before[tid][1])
+                        for tid, (cpu, preempted) in after.items()
+                        if tid in before and cpu > before[tid][0]
+                    }
+                )
             if response.is_error:
                 raise RuntimeError(f"{name}: {response.status_code} {response.text}")
         elapsed = time.perf_counter() - began
-        spent = cpu_seconds(self.pid) - cpu - self.idle_cpu_per_s * elapsed
+        server = cpu_seconds(self.pid) - cpu
+        spent = server - self.idle_cpu_per_s * elapsed
         result = Result(name, max(spent, 0.0) * 1000 / self.requests, walls, target, send)
+        result.on_cpu = on_cpu if trace else None
+        others = machine_busy_seconds() - machine - server - (time.process_time() - own)
+        others -= self._database_cpu() - database
+        result.others_cores = max(others, 0.0) / elapsed
         if self.database_pid is not None:
             spent = self._database_cpu() - database - self.idle_database_cpu_per_s * elapsed
             result.database_cpu_ms = max(spent, 0.0) * 1000 / self.requests
@@ -288,7 +355,7 @@ def _profile(pid: int, result: Result, py_spy: str | None) -> str:
 
 
 # what every request passes through (the server, the body limit, the routers' branches)
-WRAPPERS = r"\bsteward/(cli/|api/limits\.py|api/branches\.py)"
+WRAPPERS = r"\bsteward/(cli/|api/limits\.py|api/branches\.py|server\.py:serve$)"
 _FRAME = re.compile(r"(?P<function>.*) \((?P<file>.*?):\d+\)$")
 
 
@@ -312,7 +379,9 @@ def _summary(stacks: str, shown: int = 8) -> str:
         for name in {
             f"{f['file'].split('steward/', 1)[1]}:{f['function']}"
             for f in frames
-            if f and re.search(r"\bsteward/", f["file"]) and not re.search(WRAPPERS, f["file"])
+            if f
+            and re.search(r"\bsteward/", f["file"])
+            and not re.search(WRAPPERS, f"{f['file']}:{f['function']}")
         }:
             ours[name] += n
     if not total:
@@ -354,6 +423,7 @@ def _report(kind: str, args: argparse.Namespace) -> str:
                 time.sleep(2)
                 idle_rss = rss_mib(server.pid)
                 results, profiles = _scenario(server, db, api, workdir, args)
+                threads = _thread_names(server.pid, args.py_spy)
                 loaded_rss = rss_mib(server.pid)
             finally:
                 api.close()
@@ -373,10 +443,32 @@ def _report(kind: str, args: argparse.Namespace) -> str:
             "PostgreSQL's CPU (postmaster and backends) is beside the server's, not in it; the"
             " targets are the server's."
         )
+    outliers = [r.outliers(threads) for r in results if r.target.no_outlier and r.missed()]
+    if outliers:
+        lines.append("\n### Where the outliers' time went\n")
+        lines += outliers
     if profiles:
-        lines.append("\n#### Where the time of the rows that missed their target goes\n")
+        lines.append("\n### Where the time of the rows that missed their target goes\n")
         lines += profiles
     return "\n".join(lines)
+
+
+_THREAD = re.compile(r'^Thread (?P<tid>\d+) \(\w+\): "(?P<name>.*)"$', re.MULTILINE)
+
+
+def _thread_names(pid: int, py_spy: str | None) -> dict[int, str]:
+    """The server's threads by id: their Python names as py-spy tells them (the background
+    loops name theirs), else the kernel's (all "steward")."""
+    names = {
+        int(task.name): (task / "comm").read_text().strip()
+        for task in Path(f"/proc/{pid}/task").iterdir()
+    }
+    if py_spy:
+        dump = subprocess.run(
+            [py_spy, "dump", "--pid", str(pid)], capture_output=True, text=True, check=False
+        )
+        names |= {int(m["tid"]): m["name"] for m in _THREAD.finditer(dump.stdout)}
+    return names
 
 
 def _py_spy() -> str | None:

@@ -42,6 +42,38 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
+def threads_on_cpu(pid: int) -> dict[int, tuple[float, int]] | None:
+    """Each thread of a process (by its id): its time on a CPU so far, in ms to the nanosecond
+    (the scheduler's ``se.sum_exec_runtime``), and how many times it was preempted
+    (``nr_involuntary_switches``), from /proc/<pid>/task/*/sched; None where the kernel has no
+    such file (no CONFIG_SCHED_DEBUG)."""
+    if not Path(f"/proc/{pid}/sched").exists():
+        return None
+    threads = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            lines = (task / "sched").read_text().splitlines()
+        except FileNotFoundError:  # the thread ended
+            continue
+        on_cpu, preempted = 0.0, 0
+        for line in lines:
+            key, _, value = line.partition(":")
+            if key.strip() == "se.sum_exec_runtime":
+                on_cpu = float(value)
+            elif key.strip() == "nr_involuntary_switches":
+                preempted = int(value)
+        threads[int(task.name)] = (on_cpu, preempted)
+    return threads
+
+
+def machine_busy_seconds() -> float:
+    """The CPU time of every process of the machine so far, and what the hypervisor gave to
+    others (steal), from /proc/stat: user, nice, system, irq, softirq, steal."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / TICKS
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """The CPU so far of a process and its living descendants (PostgreSQL's postmaster and its
     backends); the time of descendants that ended is not in it."""
