@@ -13,7 +13,10 @@ and the SSE stream's first event. For each: the server's CPU per request (its pr
 user + system time over the batch, less what it spends idle in as long; on PostgreSQL the
 database's CPU beside, its postmaster and backends alike, as SQLite's is inside the server's),
 and wall p50, p95, p99 and the worst three. Then the idle RSS and the time from start to ready.
-Prints a Markdown table per database with the targets of issue 29 beside.
+Prints a Markdown table per database with the targets of issue 29 beside. For the rows whose
+target is no outlier over 3x the median, each request's time on a CPU comes from the scheduler
+(per thread, /proc/<pid>/task/*/sched): an outlier is told as the server working longer (and in
+which thread) or waiting (preempted; what the rest of the machine used during the batch).
 
 Each row that misses its target is then profiled (with ``py-spy``: ``--py-spy``, else the one on
 the PATH, else the dev dependencies' beside this Python; the samples of the thread holding the
@@ -443,7 +446,11 @@ def _report(kind: str, args: argparse.Namespace) -> str:
             "PostgreSQL's CPU (postmaster and backends) is beside the server's, not in it; the"
             " targets are the server's."
         )
-    outliers = [r.outliers(threads) for r in results if r.target.no_outlier and r.missed()]
+    outliers = [
+        r.outliers(threads)
+        for r in results
+        if r.target.no_outlier and max(r.walls) > 3 * statistics.median(r.walls)
+    ]
     if outliers:
         lines.append("\n### Where the outliers' time went\n")
         lines += outliers
