@@ -160,4 +160,3 @@ def throwaway_postgres(prefix: str = "steward-pg-") -> Iterator[PostgresServer]:
             server.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-
