@@ -1,27 +1,35 @@
 """What one API request costs the server: CPU and wall per request, with realistic data.
 
-    .venv/bin/python bench/api.py [--runs N] [--requests N]
+    .venv/bin/python bench/api.py [--runs N] [--requests N] [--database sqlite|postgresql|both]
 
-Starts a real `steward serve` (SQLite), makes 50 templates and 20 users through the API,
+On each database (both by default, as `make bench` runs it: SQLite in the server's data
+directory, then a throwaway PostgreSQL on 127.0.0.1, stopped by its PID at the end), starts a
+real `steward serve`, makes 50 templates and 20 users through the API,
 inserts N finished runs (with per-host rows) straight into its database, then sends each kind
 of request the console, the CLI and scripts send, one after another on one kept-alive
 connection: health, an authenticated read with a token and with a console cookie, one run
 with its recap, the runs list at 50 and 500, a launch, a run read answered 304 by its ETag,
 and the SSE stream's first event. For each: the server's CPU per request (its process's
-user + system time over the batch, less what it spends idle in as long), and wall p50, p95,
-p99 and the worst three. Then the idle RSS and the time from start to ready. Prints a
-Markdown table with the targets of issue 29 beside.
+user + system time over the batch, less what it spends idle in as long; on PostgreSQL the
+database's CPU beside, its postmaster and backends alike, as SQLite's is inside the server's),
+and wall p50, p95, p99 and the worst three. Then the idle RSS and the time from start to ready.
+Prints a Markdown table per database with the targets of issue 29 beside. For the rows whose
+target is no outlier over 3x the median, each request's time on a CPU comes from the scheduler
+(per thread, /proc/<pid>/task/*/sched): an outlier is told as the server working longer (and in
+which thread) or waiting (preempted; what the rest of the machine used during the batch).
 
-Each row that misses its target is then profiled (with ``py-spy``, when it is on the PATH or
-given by ``--py-spy``; the samples of the thread holding the GIL, so CPU only) while the same
-requests are sent again: where the server's time goes by library (own time: SQL,
-validation, HTTP and routing, worker-thread hops, the access log, Steward's own code) and
-Steward's functions that take the most (inclusive). A profile, not a guess.
+Each row that misses its target is then profiled (with ``py-spy``: ``--py-spy``, else the one on
+the PATH, else the dev dependencies' beside this Python; the samples of the thread holding the
+GIL, so CPU only) while the same requests are sent again: where the server's time goes by
+library (own time: SQL, validation, HTTP and routing, worker-thread hops, the access log,
+Steward's own code) and Steward's functions that take the most (inclusive). A profile, not a
+guess. py-spy needs ptrace: where it is refused, the row says so in py-spy's words.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import datetime as dt
 import re
@@ -39,18 +47,23 @@ import httpx2
 from harness import (
     ADMIN_PASSWORD,
     Api,
+    Database,
     Server,
     cpu_seconds,
+    database,
     insert_finished_runs,
+    machine_busy_seconds,
     restart_template,
     rss_mib,
+    threads_on_cpu,
+    tree_cpu_seconds,
 )
 
 PROFILE_SECONDS = 8
 # where a frame's own time goes, by the file it runs in (the first pattern that matches)
 AREAS = (
     ("worker-thread hops (anyio, threading, queue)", r"\banyio/|\bthreading\.py|\bqueue\.py"),
-    ("SQL (SQLAlchemy, sqlite3)", r"\bsqlalchemy/|\bsqlite3/"),
+    ("SQL (SQLAlchemy, sqlite3, psycopg)", r"\bsqlalchemy/|\bsqlite3/|\bpsycopg"),
     ("validation and JSON (pydantic, json)", r"\bpydantic|\bjson/"),
     ("the access log (logging)", r"\blogging/"),
     (
@@ -84,14 +97,20 @@ class Result:
     walls: list[float]
     target: Target
     send: Send
+    database_cpu_ms: float | None = None  # PostgreSQL's, per request (SQLite's is in cpu_ms)
+    # per request when outliers are the point: each of the server's threads' time on a CPU
+    # (ms) and how many times it was preempted; None where the kernel does not say
+    on_cpu: list[dict[int, tuple[float, int]]] | None = None
+    others_cores: float = 0.0  # what the rest of the machine used during the batch, in cores
 
     def row(self) -> str:
         walls = sorted(self.walls)
         p = statistics.quantiles(walls, n=100)
         worst = ", ".join(f"{w:.1f}" for w in walls[-3:][::-1])
+        database = "in server" if self.database_cpu_ms is None else f"{self.database_cpu_ms:.2f}"
         return (
-            f"| {self.name} | {self.cpu_ms:.2f} | {p[49]:.2f} | {p[94]:.2f} | {p[98]:.2f} |"
-            f" {worst} | {self.target.text}{' ✗' if self.missed() else ''} |"
+            f"| {self.name} | {self.cpu_ms:.2f} | {database} | {p[49]:.2f} | {p[94]:.2f} |"
+            f" {p[98]:.2f} | {worst} | {self.target.text}{' ✗' if self.missed() else ''} |"
         )
 
     def missed(self) -> list[str]:
@@ -108,40 +127,114 @@ class Result:
             missed.append(f"worst {walls[-1]:.1f} ms > 3x the median")
         return missed
 
+    def outliers(self, threads: dict[int, str], shown: int = 5) -> str:
+        """Where the requests over 3x the median went: the server on a CPU, or waiting."""
+        median = statistics.median(self.walls)
+        over = sorted(
+            (i for i, wall in enumerate(self.walls) if wall > 3 * median),
+            key=lambda i: -self.walls[i],
+        )
+        head = (
+            f"#### {self.name}: {len(over)} of {len(self.walls)} requests over 3x the median"
+            f" ({median:.1f} ms); the rest of the machine used {self.others_cores:.2f} cores"
+            " during the batch\n"
+        )
+        if self.on_cpu is None:
+            return head + "the kernel does not say how long the server was on a CPU\n"
+        totals = [sum(cpu for cpu, _ in request.values()) for request in self.on_cpu]
+        cpu_median = statistics.median(totals)
+        lines = [f"the server's threads on a CPU: {cpu_median:.1f} ms per request (median)"]
+        waited = 0
+        for i in over:
+            request = self.on_cpu[i]
+            preempted = sum(n for _, n in request.values())
+            # off CPU: most of what it took over the median, it was not on a CPU
+            off = totals[i] - cpu_median < (self.walls[i] - median) / 2
+            waited += off
+            busiest = sorted(request.items(), key=lambda item: -item[1][0])[:3]
+            by_thread = ", ".join(
+                f"{threads.get(tid, tid)} {cpu:.1f}" for tid, (cpu, _) in busiest if cpu >= 0.1
+            )
+            if len(lines) <= shown:
+                lines.append(
+                    f"  {self.walls[i]:.1f} ms: on a CPU {totals[i]:.1f} ms ({by_thread}),"
+                    f" preempted {preempted} times:"
+                    f" {'off CPU (waiting)' if off else 'on CPU (its own work)'}"
+                )
+        lines.append(
+            f"{waited} of {len(over)} spent most of their time over the median off a CPU: the"
+            " server waited (preempted by the machine's other processes, or for its database)"
+            f" rather than worked; in the other {len(over) - waited} it worked longer (the"
+            " profile below shows on what)"
+        )
+        return head + "\n".join(lines) + "\n"
+
 
 class Bench:
-    def __init__(self, pid: int, requests: int) -> None:
+    def __init__(self, pid: int, requests: int, database_pid: int | None) -> None:
         self.pid = pid
         self.requests = requests
-        self.idle_cpu_per_s = self._idle_rate()
+        self.database_pid = database_pid
+        self.idle_cpu_per_s, self.idle_database_cpu_per_s = self._idle_rates()
 
-    def _idle_rate(self) -> float:
-        """The server's CPU per second with nothing asked of it (its background loops)."""
-        began, cpu = time.perf_counter(), cpu_seconds(self.pid)
+    def _database_cpu(self) -> float:
+        return 0.0 if self.database_pid is None else tree_cpu_seconds(self.database_pid)
+
+    def _idle_rates(self) -> tuple[float, float]:
+        """The server's and the database's CPU per second with nothing asked of them (the
+        server's background loops, and their queries)."""
+        began, cpu, database = time.perf_counter(), cpu_seconds(self.pid), self._database_cpu()
         time.sleep(3)
-        return (cpu_seconds(self.pid) - cpu) / (time.perf_counter() - began)
+        elapsed = time.perf_counter() - began
+        return (
+            (cpu_seconds(self.pid) - cpu) / elapsed,
+            (self._database_cpu() - database) / elapsed,
+        )
 
     def measure(self, name: str, send: Send, target: Target) -> Result:
         for _ in range(20):  # warm: the first requests of a kind import and compile
             send()
         walls: list[float] = []
-        began, cpu = time.perf_counter(), cpu_seconds(self.pid)
+        # outside the timed part: a few /proc reads per request, while the server is idle
+        trace = target.no_outlier and threads_on_cpu(self.pid) is not None
+        on_cpu: list[dict[int, tuple[float, int]]] = []
+        began, cpu, database = time.perf_counter(), cpu_seconds(self.pid), self._database_cpu()
+        machine, own = machine_busy_seconds(), time.process_time()
         for _ in range(self.requests):
+            before = threads_on_cpu(self.pid) if trace else None
             at = time.perf_counter()
             response = send()
             walls.append((time.perf_counter() - at) * 1000)
+            after = threads_on_cpu(self.pid) if trace else None
+            if before is not None and after is not None:
+                on_cpu.append(
+                    {
+                        tid: (cpu - before[tid][0], preempted - before[tid][1])
+                        for tid, (cpu, preempted) in after.items()
+                        if tid in before and cpu > before[tid][0]
+                    }
+                )
             if response.is_error:
                 raise RuntimeError(f"{name}: {response.status_code} {response.text}")
         elapsed = time.perf_counter() - began
-        spent = cpu_seconds(self.pid) - cpu - self.idle_cpu_per_s * elapsed
-        return Result(name, max(spent, 0.0) * 1000 / self.requests, walls, target, send)
+        server = cpu_seconds(self.pid) - cpu
+        spent = server - self.idle_cpu_per_s * elapsed
+        result = Result(name, max(spent, 0.0) * 1000 / self.requests, walls, target, send)
+        result.on_cpu = on_cpu if trace else None
+        others = machine_busy_seconds() - machine - server - (time.process_time() - own)
+        others -= self._database_cpu() - database
+        result.others_cores = max(others, 0.0) / elapsed
+        if self.database_pid is not None:
+            spent = self._database_cpu() - database - self.idle_database_cpu_per_s * elapsed
+            result.database_cpu_ms = max(spent, 0.0) * 1000 / self.requests
+        return result
 
 
-def _fill(database: Path, project: int, templates: list[int], count: int) -> int:
+def _fill(database_url: str, project: int, templates: list[int], count: int) -> int:
     """``count`` finished runs, one every 50 minutes, spread over the templates, two hosts
     each; the last run's id."""
     ids = insert_finished_runs(
-        database,
+        database_url,
         project,
         templates,
         count,
@@ -168,7 +261,7 @@ def _first_event(api: Api, path: str) -> httpx2.Response:
 
 
 def _scenario(
-    server: Server, api: Api, workdir: Path, runs: int, requests: int, py_spy: str | None
+    server: Server, database: Database, api: Api, workdir: Path, args: argparse.Namespace
 ) -> tuple[list[Result], list[str]]:
     """The rows of the table, and a profile of each row that missed its target."""
     project, template = restart_template(api, workdir / "repo", "api")
@@ -180,10 +273,14 @@ def _scenario(
     ]
     for n in range(20):
         api.post("/users", {"username": f"user{n:02}", "password": f"bench-password-{n:02}"})
-    last = _fill(server.data_dir / "steward.db", project, templates, runs)
+    last = _fill(server.database_url, project, templates, args.runs)
     cookie = _cookie_client(server.base_url)
-    bench = Bench(server.pid, requests)
-    print(f"idle server CPU: {bench.idle_cpu_per_s * 1000:.1f} ms/s", file=sys.stderr)
+    bench = Bench(server.pid, args.requests, database.pid)
+    print(
+        f"[{database.kind}] idle CPU: server {bench.idle_cpu_per_s * 1000:.1f} ms/s,"
+        f" PostgreSQL {bench.idle_database_cpu_per_s * 1000:.1f} ms/s",
+        file=sys.stderr,
+    )
     http = api.http
     run = f"{base}/runs/{last}"
     etag = http.get(run).headers.get("etag", "")
@@ -212,9 +309,9 @@ def _scenario(
             Target("p95 ≤ 40 ms, no outlier > 3x (157 before)", p95_ms=40, no_outlier=True),
         ),
     ]
-    launches = max(requests // 10, 10)
-    launch = Bench(server.pid, launches)
-    launch.idle_cpu_per_s = bench.idle_cpu_per_s
+    launches = max(args.requests // 10, 10)
+    launch = copy.copy(bench)
+    launch.requests = launches
     results.append(
         launch.measure(
             "a launch (wall is the target)",
@@ -229,7 +326,7 @@ def _scenario(
             Target("watch path ≤ 1.05x"),
         )
     )
-    profiles = [_profile(server.pid, r, py_spy) for r in results if r.missed()]
+    profiles = [_profile(server.pid, r, args.py_spy) for r in results if r.missed()]
     cookie.close()
     return results, profiles
 
@@ -238,27 +335,30 @@ def _profile(pid: int, result: Result, py_spy: str | None) -> str:
     """Where the server's CPU goes while ``result``'s requests are sent again for a while."""
     head = f"#### {result.name}: {'; '.join(result.missed())}\n"
     if not py_spy:
-        return head + "no profile: py-spy is not on the PATH (pip install py-spy; --py-spy PATH)\n"
+        return head + "no profile: no py-spy (make setup-test installs it; --py-spy PATH)\n"
     with tempfile.TemporaryDirectory(prefix="steward-bench-profile-") as tmp:
-        out = Path(tmp) / "stacks.txt"
-        spy = subprocess.Popen(
-            [
-                *(py_spy, "record", "--pid", str(pid), "--gil", "--rate", "250"),
-                *("--format", "raw", "--output", str(out), "--duration", str(PROFILE_SECONDS)),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        out, said = Path(tmp) / "stacks.txt", Path(tmp) / "py-spy.log"
+        with said.open("wb") as log:
+            spy = subprocess.Popen(
+                [
+                    *(py_spy, "record", "--pid", str(pid), "--gil", "--rate", "250"),
+                    *("--format", "raw", "--output", str(out), "--duration", str(PROFILE_SECONDS)),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         time.sleep(0.5)  # attached
         while spy.poll() is None:
             result.send()
         if not out.exists():
-            return head + "no profile: py-spy could not attach (ptrace refused?)\n"
+            # ptrace refused (a container without CAP_SYS_PTRACE, yama's ptrace_scope): its words
+            why = said.read_text(errors="replace").strip() or f"exit status {spy.returncode}"
+            return head + f"no profile: py-spy could not attach: {why}\n"
         return head + _summary(out.read_text())
 
 
 # what every request passes through (the server, the body limit, the routers' branches)
-WRAPPERS = r"\bsteward/(cli/|api/limits\.py|api/branches\.py)"
+WRAPPERS = r"\bsteward/(cli/|api/limits\.py|api/branches\.py|server\.py:serve$)"
 _FRAME = re.compile(r"(?P<function>.*) \((?P<file>.*?):\d+\)$")
 
 
@@ -282,7 +382,9 @@ def _summary(stacks: str, shown: int = 8) -> str:
         for name in {
             f"{f['file'].split('steward/', 1)[1]}:{f['function']}"
             for f in frames
-            if f and re.search(r"\bsteward/", f["file"]) and not re.search(WRAPPERS, f["file"])
+            if f
+            and re.search(r"\bsteward/", f["file"])
+            and not re.search(WRAPPERS, f"{f['file']}:{f['function']}")
         }:
             ours[name] += n
     if not total:
@@ -298,46 +400,99 @@ def _summary(stacks: str, shown: int = 8) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _start_to_ready(workdir: Path) -> float:
-    """From ``steward serve`` to its first answered health check, on an existing data dir."""
+def _start_to_ready(workdir: Path, database_url: str | None) -> float:
+    """From ``steward serve`` to its first answered health check, on an existing data dir (and
+    database)."""
     workdir.mkdir(exist_ok=True)
     began = time.perf_counter()
-    with Server(workdir):
+    with Server(workdir, database_url):
         return time.perf_counter() - began
+
+
+NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL, a throwaway one on 127.0.0.1"}
+
+
+def _report(kind: str, args: argparse.Namespace) -> str:
+    """The table of one database, and the profiles of its rows that missed their target."""
+    with database(kind) as db, tempfile.TemporaryDirectory(prefix="steward-bench-api-") as tmp:
+        workdir = Path(tmp)
+        (workdir / "repo").mkdir()
+        (workdir / "repo" / "site.yml").write_text("- hosts: all\n  gather_facts: false\n")
+        start_url = db.new() if db.new else None
+        ready = [_start_to_ready(workdir / "start", start_url) for _ in range(4)][1:]
+        with Server(workdir, db.url) as server:
+            api = Api(server.base_url)
+            try:
+                time.sleep(2)
+                idle_rss = rss_mib(server.pid)
+                results, profiles = _scenario(server, db, api, workdir, args)
+                threads = _thread_names(server.pid, args.py_spy)
+                loaded_rss = rss_mib(server.pid)
+            finally:
+                api.close()
+    lines = [
+        f"\n### The API with {args.runs:,} runs, 50 templates, 20 users ({NAMES[kind]})\n",
+        "| request | server CPU ms | PostgreSQL CPU ms | p50 ms | p95 ms | p99 ms | worst 3 ms"
+        " | target |",
+        "|---|---|---|---|---|---|---|---|",
+        *(result.row() for result in results),
+        f"\nidle RSS {idle_rss:.0f} MiB (target ≤ 90; 141 before), after the batches"
+        f" {loaded_rss:.0f} MiB; start to ready {min(ready):.2f} s best of 3 (target ≤ 1 s)",
+    ]
+    if kind == "sqlite":
+        lines.append("SQLite runs inside the server: its CPU is in the server's.")
+    else:
+        lines.append(
+            "PostgreSQL's CPU (postmaster and backends) is beside the server's, not in it; the"
+            " targets are the server's."
+        )
+    outliers = [
+        r.outliers(threads)
+        for r in results
+        if r.target.no_outlier and max(r.walls) > 3 * statistics.median(r.walls)
+    ]
+    if outliers:
+        lines.append("\n### Where the outliers' time went\n")
+        lines += outliers
+    if profiles:
+        lines.append("\n### Where the time of the rows that missed their target goes\n")
+        lines += profiles
+    return "\n".join(lines)
+
+
+_THREAD = re.compile(r'^Thread (?P<tid>\d+) \(\w+\): "(?P<name>.*)"$', re.MULTILINE)
+
+
+def _thread_names(pid: int, py_spy: str | None) -> dict[int, str]:
+    """The server's threads by id: their Python names as py-spy tells them (the background
+    loops name theirs), else the kernel's (all "steward")."""
+    names = {
+        int(task.name): (task / "comm").read_text().strip()
+        for task in Path(f"/proc/{pid}/task").iterdir()
+    }
+    if py_spy:
+        dump = subprocess.run(
+            [py_spy, "dump", "--pid", str(pid)], capture_output=True, text=True, check=False
+        )
+        names |= {int(m["tid"]): m["name"] for m in _THREAD.finditer(dump.stdout)}
+    return names
+
+
+def _py_spy() -> str | None:
+    """py-spy on the PATH, else the one the dev dependencies install beside this Python."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return shutil.which("py-spy") or (str(beside) if beside.exists() else None)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=1000)
-    parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="profiles missed rows")
+    parser.add_argument("--py-spy", default=_py_spy(), help="profiles missed rows")
+    parser.add_argument("--database", choices=(*NAMES, "both"), default="both")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="steward-bench-api-") as tmp:
-        workdir = Path(tmp)
-        (workdir / "repo").mkdir()
-        (workdir / "repo" / "site.yml").write_text("- hosts: all\n  gather_facts: false\n")
-        ready = [_start_to_ready(workdir / "start") for _ in range(4)][1:]  # the 1st makes it
-        with Server(workdir) as server:
-            api = Api(server.base_url)
-            try:
-                time.sleep(2)
-                idle_rss = rss_mib(server.pid)
-                results, profiles = _scenario(
-                    server, api, workdir, args.runs, args.requests, args.py_spy
-                )
-                loaded_rss = rss_mib(server.pid)
-            finally:
-                api.close()
-    print(f"\n### The API with {args.runs:,} runs, 50 templates, 20 users (SQLite)\n")
-    print("| request | server CPU ms | p50 ms | p95 ms | p99 ms | worst 3 ms | target |")
-    print("|---|---|---|---|---|---|---|")
-    for result in results:
-        print(result.row())
-    print(f"\nidle RSS {idle_rss:.0f} MiB (target ≤ 90; 141 before), after the batches")
-    print(f" {loaded_rss:.0f} MiB; start to ready {min(ready):.2f} s best of 3 (target ≤ 1 s)")
-    if profiles:
-        print("\n### Where the time of the rows that missed their target goes\n")
-        print("\n".join(profiles))
+    for kind in NAMES if args.database == "both" else (args.database,):
+        print(_report(kind, args), flush=True)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""A real `steward serve` in a subprocess, and an API client logged in with a token."""
+"""A real `steward serve` in a subprocess (on SQLite, or on a throwaway PostgreSQL), and an API
+client logged in with a token."""
 
 from __future__ import annotations
 
@@ -11,17 +12,23 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, cast
 
-import httpx2
-from scenarios import Scenario
-from sqlalchemy import Table
+BENCH = Path(__file__).resolve().parent
+sys.path.append(str(BENCH.parent / "tests"))  # the tests' throwaway PostgreSQL (no pytest)
 
-from steward.db import make_engine
-from steward.runs.models import Run, RunHost
+import httpx2  # noqa: E402
+import psutil  # noqa: E402
+from scenarios import Scenario  # noqa: E402
+from sqlalchemy import Table, text  # noqa: E402
+from support.postgres import throwaway_postgres  # noqa: E402
+
+from steward.db import make_engine  # noqa: E402
+from steward.runs.models import Run, RunHost  # noqa: E402
 
 STEWARD = Path(sys.executable).parent / "steward"
 ADMIN_PASSWORD = "bench-admin-password"
@@ -33,6 +40,52 @@ def cpu_seconds(pid: int) -> float:
     """A process's CPU so far (user + system), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def threads_on_cpu(pid: int) -> dict[int, tuple[float, int]] | None:
+    """Each thread of a process (by its id): its time on a CPU so far, in ms to the nanosecond
+    (the scheduler's ``se.sum_exec_runtime``), and how many times it was preempted
+    (``nr_involuntary_switches``), from /proc/<pid>/task/*/sched; None where the kernel has no
+    such file (no CONFIG_SCHED_DEBUG)."""
+    if not Path(f"/proc/{pid}/sched").exists():
+        return None
+    threads = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            lines = (task / "sched").read_text().splitlines()
+        except FileNotFoundError:  # the thread ended
+            continue
+        on_cpu, preempted = 0.0, 0
+        for line in lines:
+            key, _, value = line.partition(":")
+            if key.strip() == "se.sum_exec_runtime":
+                on_cpu = float(value)
+            elif key.strip() == "nr_involuntary_switches":
+                preempted = int(value)
+        threads[int(task.name)] = (on_cpu, preempted)
+    return threads
+
+
+def machine_busy_seconds() -> float:
+    """The CPU time of every process of the machine so far, and what the hypervisor gave to
+    others (steal), from /proc/stat: user, nice, system, irq, softirq, steal."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / TICKS
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU so far of a process and its living descendants (PostgreSQL's postmaster and its
+    backends); the time of descendants that ended is not in it."""
+    total = 0.0
+    root = psutil.Process(pid)
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
 
 
 def rss_mib(pid: int) -> float:
@@ -50,11 +103,42 @@ def free_port() -> int:
         return port
 
 
-class Server:
-    """``steward serve`` on 127.0.0.1:<free port> with its own data directory; stopped by PID."""
+@dataclasses.dataclass(frozen=True)
+class Database:
+    """Where a benchmark's server keeps its data: ``url`` None is SQLite in its data directory;
+    ``pid`` is PostgreSQL's postmaster (its backends are its children)."""
 
-    def __init__(self, workdir: Path) -> None:
+    kind: str
+    url: str | None = None
+    pid: int | None = None
+    new: Callable[[], str] | None = None  # another empty database on the same server, its URL
+
+
+@contextmanager
+def database(kind: str) -> Iterator[Database]:
+    """``sqlite``, or ``postgresql``: a throwaway PostgreSQL on 127.0.0.1 (the tests'
+    ``support.postgres``: in /dev/shm when it can, durability off), with one empty database;
+    stopped by its PID when the block ends, also on an error."""
+    if kind == "sqlite":
+        yield Database(kind)
+        return
+    if kind != "postgresql":
+        raise ValueError(f"database {kind!r}: sqlite or postgresql")
+    with throwaway_postgres(prefix="steward-bench-pg-") as postgres:
+
+        def new() -> str:
+            return postgres.url(postgres.create_database())
+
+        yield Database(kind, new(), postgres.process.pid, new)
+
+
+class Server:
+    """``steward serve`` on 127.0.0.1:<free port> with its own data directory (and the database
+    at ``database_url``, else SQLite in it); stopped by PID."""
+
+    def __init__(self, workdir: Path, database_url: str | None = None) -> None:
         self.data_dir = workdir / "data"
+        self.database_url = database_url or f"sqlite:///{self.data_dir / 'steward.db'}"
         self.log = workdir / "server.log"
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -77,6 +161,7 @@ class Server:
             "STEWARD_ADMIN_PASSWORD": ADMIN_PASSWORD,
             # the local repository (the playbooks) is a directory of the workdir
             "STEWARD_LOCAL_REPOSITORY_ROOTS": str(self.data_dir.parent),
+            "STEWARD_DATABASE_URL": self.database_url,
         }
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -246,17 +331,18 @@ def finished_run_row(
 
 
 def insert_finished_runs(
-    database: Path,
+    database_url: str,
     project: int,
     templates: Sequence[int],
     count: int,
     every: dt.timedelta,
     hosts_of: Callable[[int], Iterable[dict[str, Any]]],
 ) -> list[int]:
-    """``count`` finished runs (``finished_run_row``) inserted straight into a server's SQLite
-    database, one ``every`` from a year ago, spread over ``templates`` in turn, each with the
-    ``run_hosts`` rows ``hosts_of(run id)`` gives; their ids."""
-    engine = make_engine(f"sqlite:///{database}")
+    """``count`` finished runs (``finished_run_row``) inserted straight into a server's database
+    (SQLite or PostgreSQL: ``Server.database_url``), one ``every`` from a year ago, spread over
+    ``templates`` in turn, each with the ``run_hosts`` rows ``hosts_of(run id)`` gives; their
+    ids. PostgreSQL is then ANALYZEd, as autovacuum would soon after such a load."""
+    engine = make_engine(database_url)
     runs, hosts = cast(Table, Run.__table__), cast(Table, RunHost.__table__)
     start = dt.datetime.now(dt.UTC) - dt.timedelta(days=365)
     with engine.begin() as conn:
@@ -270,5 +356,7 @@ def insert_finished_runs(
             )
         ids = [r[0] for r in conn.execute(runs.select().with_only_columns(runs.c.id))]
         conn.execute(hosts.insert(), [row for i in ids for row in hosts_of(i)])
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("ANALYZE runs, run_hosts"))
     engine.dispose()
     return ids

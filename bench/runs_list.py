@@ -25,10 +25,10 @@ from harness import Api, Server, insert_finished_runs, restart_template
 REPEAT = 7
 
 
-def _fill(database: Path, project: int, template: int, count: int) -> None:
+def _fill(database_url: str, project: int, template: int, count: int) -> None:
     """``count`` finished runs, one every 5 minutes; 1 in 10 failed, 1 in 100 touched db09."""
     insert_finished_runs(
-        database,
+        database_url,
         project,
         [template],
         count,
@@ -78,7 +78,7 @@ def main() -> int:
             try:
                 project, template = restart_template(api, workdir / "repo", "runs-list")
                 began = time.perf_counter()
-                _fill(server.data_dir / "steward.db", project, template, args.runs)
+                _fill(server.database_url, project, template, args.runs)
                 print(
                     f"inserted {args.runs} runs in {time.perf_counter() - began:.1f} s",
                     file=sys.stderr,

@@ -23,7 +23,6 @@ from steward.server import LOOPS, build_app
 # and no network beyond this machine (support.isolation).
 pytest_plugins = [
     "support.isolation",
-    "support.postgres",
     "support.sshd",
     "support.redis",
     "support.pcp",

@@ -48,7 +48,7 @@ from steward.auth.models import ApiToken, TokenScope, User
 from steward.auth.tokens import digest
 from steward.db import make_engine, make_session_factory
 from support.admin import ADMIN_PASSWORD, ADMIN_TOKEN
-from support.postgres import PostgresServer
+from support.postgres import PostgresServer, throwaway_postgres
 
 BACKENDS = ("sqlite", "postgres")
 CHOICES = (*BACKENDS, "both")
@@ -132,6 +132,13 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _seed(f"sqlite:///{path}")
     assert not path.with_name("steward.db-wal").exists(), "the WAL must be checkpointed"
     return path
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server on 127.0.0.1 for the whole session; create databases with it."""
+    with throwaway_postgres() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

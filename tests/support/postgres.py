@@ -1,4 +1,6 @@
-"""A throwaway PostgreSQL cluster for the test session, from the Debian server binaries.
+"""A throwaway PostgreSQL cluster from the Debian server binaries: the test session's (the
+``postgres`` fixture of ``support.databases``) and the benchmarks' (bench/harness.py). No
+pytest here, so a benchmark imports it as it is.
 
 PostgreSQL refuses to run as root, so under root (CI) it runs as the ``postgres`` system user
 (created by the Debian package; ``steward-test`` is created when it is missing).
@@ -19,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 
 from support.processes import free_port, stop, wait_until_ready
 
@@ -159,10 +160,3 @@ def throwaway_postgres(prefix: str = "steward-pg-") -> Iterator[PostgresServer]:
             server.stop()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    """A PostgreSQL server on 127.0.0.1 for the whole session; create databases with it."""
-    with throwaway_postgres() as server:
-        yield server

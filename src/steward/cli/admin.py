@@ -21,15 +21,12 @@ from steward.config import Settings
 
 
 def _serve(settings: Settings, _args: argparse.Namespace) -> int:
-    gc.disable()  # until the app is built: no collection scans the start's modules (server.settle)
-    import uvicorn
-
-    from steward.server import build_app, settle
+    gc.disable()  # until the server listens: no collection scans the start's objects (settle)
+    from steward.server import build_app, serve
 
     with _schema_refusals():
         app = build_app(settings)
-    settle()
-    uvicorn.run(
+    return serve(
         app,
         host=settings.host,
         port=settings.port,
@@ -43,7 +40,6 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
         # connection as the server closed it was lost ("socket hang up", seen in e2e)
         timeout_keep_alive=75,
     )
-    return 0
 
 
 def _worker(settings: Settings, args: argparse.Namespace) -> int:
