@@ -233,6 +233,9 @@ class Api:
     def put(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return self._json(self.http.put(path, json=body))
 
+    def patch(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self._json(self.http.patch(path, json=body))
+
     @staticmethod
     def _json(response: httpx2.Response) -> dict[str, Any]:
         if response.is_error:
