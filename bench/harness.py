@@ -134,9 +134,16 @@ def database(kind: str) -> Iterator[Database]:
 
 class Server:
     """``steward serve`` on 127.0.0.1:<free port> with its own data directory (and the database
-    at ``database_url``, else SQLite in it); stopped by PID."""
+    at ``database_url``, else SQLite in it); stopped by PID. ``argv``: another command that
+    serves as ``steward serve`` does (bench/startup_probe.py)."""
 
-    def __init__(self, workdir: Path, database_url: str | None = None) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        database_url: str | None = None,
+        argv: Sequence[str] = (str(STEWARD), "serve"),
+    ) -> None:
+        self.argv = list(argv)
         self.data_dir = workdir / "data"
         self.database_url = database_url or f"sqlite:///{self.data_dir / 'steward.db'}"
         self.log = workdir / "server.log"
@@ -164,9 +171,7 @@ class Server:
             "STEWARD_DATABASE_URL": self.database_url,
         }
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [str(STEWARD), "serve"], env=env, stdout=out, stderr=subprocess.STDOUT
-            )
+            self.proc = subprocess.Popen(self.argv, env=env, stdout=out, stderr=subprocess.STDOUT)
         self._wait_ready(timeout=180)  # a loaded machine compiles every import
         return self
 
