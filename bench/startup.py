@@ -123,9 +123,13 @@ def breakdown(workdir: Path, rss: float) -> None:
         print(f"| {phase} | {ends:.3f} | {ends - wall_then:.3f} | {used - cpu_then:.3f} |")
         wall_then, cpu_then = ends, used
     table("Imports: self time by package (-X importtime)", "s", imports, 3)
-    share = {name: 100 * s / sum(cpu.values()) for name, s in cpu.items()}
-    counted = ", ".join(f"{n} {what}" for what, n in profiled["calls"].items())
-    table(f"Imports and build_app: own CPU by package (cProfile, %; {counted})", "%", share, 1)
+    profiled_cpu = sum(cpu.values())
+    share = {name: 100 * s / profiled_cpu for name, s in cpu.items()}
+    table("Imports and build_app: own CPU by package (cProfile, %)", "%", share, 1)
+    print("\n| step of the imports and build_app (cProfile) | times | CPU % with what it calls |")
+    print("|---|---|---|")
+    for step, (calls, total) in profiled["steps"].items():
+        print(f"| {step} | {calls} | {100 * total / profiled_cpu:.1f} |")
     heap["not Python heap (RSS - traced)"] = rss - sum(heap.values())
     table(f"Idle memory by package (tracemalloc; RSS {rss:.0f} MiB)", "MiB", heap, 1)
 
@@ -165,8 +169,10 @@ def package(name: str) -> str:
     """What a module is counted under: ``steward.<domain>`` for Steward's, the top-level
     package for the others, ``stdlib`` for the standard library's."""
     parts = name.split(".")
-    if name.startswith("<"):  # <frozen importlib._bootstrap_external>: every module's code
+    if name.startswith("<frozen"):  # <frozen importlib._bootstrap_external>: modules' code
         return name
+    if name.startswith("<"):  # <sqlalchemy generated __init__ for class …>, <string>
+        return name.split(" ")[0].removesuffix(">") + ">"
     if parts[0] == "steward":
         return ".".join(parts[:2])
     return "stdlib" if parts[0] in sys.stdlib_module_names else parts[0]

@@ -9,7 +9,8 @@ loops stop, it writes to OUT.json each phase's end (seconds since the command, f
 ``STEWARD_BENCH_LAUNCHED``, a ``time.time()`` of the parent) and CPU, and with ``-X tracemalloc``
 the Python heap of the idle server by the file that allocated it; with ``--profile``, the own
 CPU of each function of the imports and ``build_app`` (cProfile; a built-in's charged to the
-file that called it) by file, and the calls of a few functions (``CALLS``).
+file that called it) by file, and what a few steps of the start (``STEPS``) cost with what they
+call, and how often they ran.
 
 Imports only the standard library before the server's own modules: what it measures is theirs.
 """
@@ -32,8 +33,15 @@ from typing import Any
 PHASES: list[tuple[str, float, float]] = []  # (phase, end in s since the command, CPU s then)
 HEAP: dict[str, int] = {}  # bytes by the allocating file (tracemalloc), when tracing
 OWN: dict[str, float] = {}  # own CPU s by file (cProfile), with --profile
-CALLS = {"get_dependant": "dependency analyses (FastAPI get_dependant)", "add_api_route": "routes"}
-COUNTED: dict[str, int] = {}
+# (file's end, function) -> the step of the start it is
+STEPS = {
+    ("fastapi/routing.py", "add_api_route"): "a route added (FastAPI: its dependencies, fields)",
+    ("fastapi/dependencies/utils.py", "get_dependant"): "a dependency analysed (FastAPI)",
+    ("pydantic/_internal/_model_construction.py", "__new__"): "a pydantic model built",
+    ("sqlalchemy/orm/decl_api.py", "__init_subclass__"): "an ORM class mapped",
+    ("~", "<built-in method marshal.loads>"): "a module's bytecode read",
+}
+STEPPED: dict[str, tuple[int, float]] = {}  # step -> (calls, CPU s with what it called)
 
 
 def mark(phase: str) -> None:
@@ -111,9 +119,11 @@ def main(out: str, profile: bool) -> int:
 
 
 def tally(stats: pstats.Stats) -> None:
-    for (filename, _, name), (_, calls, own, _, callers) in stats.stats.items():  # type: ignore[attr-defined]
-        if name in CALLS:
-            COUNTED[CALLS[name]] = COUNTED.get(CALLS[name], 0) + calls
+    for (filename, _, name), (_, calls, own, total, callers) in stats.stats.items():  # type: ignore[attr-defined]
+        step = next((s for (f, n), s in STEPS.items() if n == name and filename.endswith(f)), None)
+        if step is not None:
+            before = STEPPED.get(step, (0, 0.0))
+            STEPPED[step] = (before[0] + calls, before[1] + total)
         if filename != "~":
             OWN[filename] = OWN.get(filename, 0.0) + own
             continue
@@ -127,7 +137,7 @@ def dump(out: str) -> None:
         for stat in stats:
             HEAP[stat.traceback[0].filename] = stat.size
     with open(out, "w") as f:
-        json.dump({"phases": PHASES, "heap": HEAP, "own": OWN, "calls": COUNTED}, f)
+        json.dump({"phases": PHASES, "heap": HEAP, "own": OWN, "steps": STEPPED}, f)
 
 
 if __name__ == "__main__":
