@@ -10,6 +10,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 from support import services
 from support.builders import inserted_run
+from support.recorded import FAILING, recorded
 from support.services import counted
 
 from steward.access.policy import Action, ProjectAccess, access
@@ -18,7 +19,7 @@ from steward.config import Settings
 from steward.errors import NotFound
 from steward.keys.models import Key
 from steward.projects.models import Project
-from steward.runs import read, refs, service
+from steward.runs import read, refs, service, story
 from steward.runs.models import Run, RunHost
 from steward.runs.params import RunParams
 from steward.runs.schemas import RunFilters, RunRead
@@ -70,8 +71,8 @@ def test_a_runs_head_is_one_query_without_its_launch_values_or_recap(
     assert full.params.playbook == "ok.yml"
     assert full.refs is not None
     assert full.story is not None
-    # the row, the names behind the parameters, the host counts, the first failure
-    assert len(statements) == 4, statements
+    # the launch values with the host counts and the first failure; the names behind them
+    assert len(statements) == 2, statements
 
 
 def test_the_tag_changes_with_a_changing_column_and_only_then(db_session: Session) -> None:
@@ -180,3 +181,24 @@ def test_a_gone_key_is_named_as_the_snapshot_recorded_it_in_one_more_query(
     # who may not see the keys is told no key name, recorded or not
     hidden = refs.refs(db_session, project.id, run.id, params, sees_keys=False)
     assert hidden.vault_keys == []
+
+
+@pytest.mark.both_databases  # the first failure and the counts joined into one statement
+def test_a_full_read_tells_the_first_failure_and_counts_as_the_story_does(
+    db_session: Session,
+) -> None:
+    run = recorded(db_session, RunStatus.FAILED, FAILING)
+    run.params = RunParams(playbook="ok.yml", repository_id=1, inventory_id=1).model_dump()
+    db_session.flush()
+    project = db_session.get(Project, run.project_id)
+    assert project is not None
+    rights = access(db_session, services.admin(db_session), project)
+
+    found = read.full(db_session, rights, read.head(db_session, rights, run.id, Settings()))
+
+    assert found.story is not None
+    assert found.story.first_failure == story.first_failure(db_session, run.id)
+    assert found.story.first_failure is not None  # control: there is one to tell
+    assert found.host_counts == story.host_counts(db_session, [run.id])[run.id]
+    assert found.host_counts is not None
+    assert found.host_counts.unreachable == 1

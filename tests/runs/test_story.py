@@ -63,14 +63,15 @@ def test_a_canceled_run_tells_who_canceled_it_and_which_hosts_did_not_finish(
     )
     db_session.flush()
 
-    told = story.story(db_session, run.id, RunStatus(run.status))
+    told = story.story(db_session, run.id, RunStatus(run.status), None)
 
     assert told.canceled_by == "admin"
     assert told.unfinished_hosts == ["db1", "db2", "db3"]
     assert told.unfinished_host_count == 3
     # control: a run that reached its recap had every host finish, and none canceled it
     failed = recorded(db_session, RunStatus.FAILED, FAILING)
-    finished = story.story(db_session, failed.id, RunStatus.FAILED)
+    first = story.first_failure(db_session, failed.id)
+    finished = story.story(db_session, failed.id, RunStatus.FAILED, first)
     assert (finished.unfinished_hosts, finished.canceled_by) == ([], None)
     assert finished.first_failure is not None
 

@@ -111,18 +111,38 @@ def head(session: Session, rights: ProjectAccess, run_id: int, settings: Setting
     return dataclasses.replace(found, plan=planned.info(session, found))
 
 
-# the launch values of one run: a full read's only column the head does not hold
-_PARAMS = select(Run.params).where(Run.id == bindparam("run_id"))
+def _rest() -> Select[Any]:
+    """What a full read adds to the head, in one statement: the launch values (the only
+    column the head does not hold), the hosts counted by outcome and the first failure."""
+    counts = story.HOST_COUNTS.subquery()
+    failure = story.FIRST_FAILURE.subquery()
+    return (
+        select(
+            Run.params,
+            *(counts.c[name] for name in ("hosts", "unreachable", "failed", "changed")),
+            *(failure.c[name] for name in ("task", "host", "data", "event", "start_line")),
+            failure.c.counter,
+        )
+        .outerjoin(counts, counts.c.run_id == Run.id)
+        .outerjoin(failure, failure.c.run_id == Run.id)
+        .where(Run.id == bindparam("run_id"))
+    )
+
+
+_REST = _rest()
 
 
 def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
     """The whole read of the run ``head`` found: its launch values, the names behind them,
-    its hosts by outcome and its story (four queries)."""
-    stored = session.scalar(_PARAMS, {"run_id": found.id})
-    if stored is None:  # deleted since its head was read
+    its hosts by outcome and its story (two queries, and the story's own for a run that
+    ended before its recap)."""
+    rest = session.execute(_REST, {"run_id": found.id, "run_ids": [found.id]}).one_or_none()
+    if rest is None:  # deleted since its head was read
         raise NotFound(f"run {found.id} not found in project '{rights.project.name}'")
-    params = RunParams.of(stored, found.id)
+    params = RunParams.of(rest.params, found.id)
     columns = found.columns
+    status = RunStatus(columns["status"])
+    failure = None if rest.counter is None else story.failure_of(rest)
     return RunRead.model_validate(
         {column.key: columns[column.key] for column in READ_COLUMNS if column.key in columns}
         | {
@@ -134,7 +154,9 @@ def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
             "refs": refs.refs(
                 session, columns["project_id"], found.id, params, sees_keys=rights.sees_resources
             ),
-            "host_counts": story.host_counts(session, [found.id]).get(found.id),
-            "story": story.story(session, found.id, RunStatus(columns["status"])),
+            "host_counts": None
+            if rest.hosts is None
+            else story.counts_of(rest.hosts, rest.unreachable, rest.failed, rest.changed),
+            "story": story.story(session, found.id, status, failure),
         }
     )

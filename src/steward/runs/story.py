@@ -42,7 +42,9 @@ def failure_message(data: dict[str, Any]) -> str:
     return text if len(text) <= MESSAGE_MAX else text[: MESSAGE_MAX - 1] + "…"
 
 
-_FIRST_FAILURE = (
+# the first failed event of the run bound as ``run_id`` (a statement built once: reused, it is
+# not built again, nor its cache key computed); ``runs.read`` joins it into a run's read
+FIRST_FAILURE = (
     select(RunEvent)
     .where(RunEvent.run_id == bindparam("run_id"), RunEvent.failed.is_(True))
     .order_by(RunEvent.counter)
@@ -53,9 +55,12 @@ _FIRST_FAILURE = (
 def first_failure(session: Session, run_id: int) -> FirstFailure | None:
     """The run's first failed (or unreachable) result, or the failed install of its
     requirements: task, host, message and where its output starts in the log."""
-    event = session.scalar(_FIRST_FAILURE, {"run_id": run_id})
-    if event is None:
-        return None
+    event = session.scalar(FIRST_FAILURE, {"run_id": run_id})
+    return None if event is None else failure_of(event)
+
+
+def failure_of(event: Any) -> FirstFailure:
+    """The first failure an event tells (a ``RunEvent``, or a row of its columns)."""
     return FirstFailure(
         task=event.task,
         host=event.host,
@@ -73,19 +78,18 @@ def _host_counts() -> Select[int, int, int, int, int]:
     return (
         select(
             RunHost.run_id,
-            func.count(),
-            func.sum(case((unreachable, 1), else_=0)),
-            func.sum(case((failed, 1), else_=0)),
-            func.sum(case((changed, 1), else_=0)),
+            func.count().label("hosts"),
+            func.sum(case((unreachable, 1), else_=0)).label("unreachable"),
+            func.sum(case((failed, 1), else_=0)).label("failed"),
+            func.sum(case((changed, 1), else_=0)).label("changed"),
         )
         .where(RunHost.run_id.in_(bindparam("run_ids", expanding=True)))
         .group_by(RunHost.run_id)
     )
 
 
-# built once, as the first failure's: a statement reused is not built again, nor its cache
-# key computed (SQLAlchemy)
-_HOST_COUNTS = _host_counts()
+# of the runs bound as ``run_ids``, built once as the first failure's
+HOST_COUNTS = _host_counts()
 
 
 def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCounts]:
@@ -93,18 +97,22 @@ def host_counts(session: Session, run_ids: Sequence[int]) -> dict[int, HostCount
     from the recap; runs without a recap row are left out. One grouped query."""
     if not run_ids:
         return {}
-    rows = session.execute(_HOST_COUNTS, {"run_ids": list(run_ids)})
-    counts = {}
-    for run_id, total, dark, failures, changes in rows:
-        dark, failures, changes = int(dark or 0), int(failures or 0), int(changes or 0)
-        counts[run_id] = HostCounts(
-            hosts=total,
-            ok=total - dark - failures - changes,
-            changed=changes,
-            failed=failures,
-            unreachable=dark,
-        )
-    return counts
+    rows = session.execute(HOST_COUNTS, {"run_ids": list(run_ids)})
+    return {row[0]: counts_of(*row[1:]) for row in rows}
+
+
+def counts_of(
+    total: int, dark: int | None, failures: int | None, changes: int | None
+) -> HostCounts:
+    """A run's hosts by worst outcome from ``HOST_COUNTS``'s sums (None: no host row)."""
+    dark, failures, changes = int(dark or 0), int(failures or 0), int(changes or 0)
+    return HostCounts(
+        hosts=total,
+        ok=total - dark - failures - changes,
+        changed=changes,
+        failed=failures,
+        unreachable=dark,
+    )
 
 
 def recapped(session: Session, run_id: int) -> bool:
@@ -127,11 +135,12 @@ def canceled_by(session: Session, run_id: int) -> str | None:
     )
 
 
-def story(session: Session, run_id: int, status: RunStatus) -> RunStory:
-    """What the top of a finished run's page says: the first failure (of any run that has
-    one), and for a run that ended before its recap (canceled, timed out, an error) the hosts
-    that did not finish; who canceled it."""
-    failure = first_failure(session, run_id) if status.is_finished else None
+def story(
+    session: Session, run_id: int, status: RunStatus, failure: FirstFailure | None
+) -> RunStory:
+    """What the top of a finished run's page says: its first ``failure`` (of any run that has
+    one: ``first_failure``), and for a run that ended before its recap (canceled, timed out,
+    an error) the hosts that did not finish; who canceled it."""
     unfinished: list[str] = []
     count = 0
     if status.is_finished and status is not RunStatus.SUCCESSFUL and not recapped(session, run_id):
@@ -146,7 +155,7 @@ def story(session: Session, run_id: int, status: RunStatus) -> RunStory:
         unfinished = sorted(hosts)[:UNFINISHED_SHOWN]
     who = canceled_by(session, run_id) if status is RunStatus.CANCELED else None
     return RunStory(
-        first_failure=failure,
+        first_failure=failure if status.is_finished else None,
         canceled_by=who,
         unfinished_hosts=unfinished,
         unfinished_host_count=count,
