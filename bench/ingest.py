@@ -40,6 +40,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "tests"))  # the test suite's PostgreSQL
 
 import psutil  # noqa: E402
+from harness import tree_cpu_seconds  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 from support.postgres import start_postgres  # noqa: E402
 
@@ -226,16 +227,7 @@ def ingest(url: str, events: int, hosts: int, server: psutil.Process | None) -> 
 
 
 def _tree_cpu(process: psutil.Process | None) -> float:
-    if process is None:
-        return 0.0
-    total = 0.0
-    for p in [process, *process.children(recursive=True)]:
-        try:
-            t = p.cpu_times()
-        except psutil.Error:
-            continue
-        total += t.user + t.system
-    return total
+    return 0.0 if process is None else tree_cpu_seconds(process.pid)
 
 
 def _stored(sessions: Any, run_id: int) -> dict[str, Any]:
