@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,7 @@ sys.path.insert(0, str(BENCH.parent / "tests"))  # the real server and PostgreSQ
 
 import httpx2  # noqa: E402
 from sqlalchemy import Table, text  # noqa: E402
-from support.postgres import start_postgres  # noqa: E402
+from support.postgres import throwaway_postgres  # noqa: E402
 from support.processes import answers, wait_until_ready  # noqa: E402
 from support.server import ADMIN_PASSWORD, STEWARD, Server  # noqa: E402
 
@@ -200,15 +199,10 @@ def _database(kind: str, root: Path) -> Iterator[dict[str, str]]:
     if kind == "sqlite":
         yield {}
         return
-    pg_dir = Path(tempfile.mkdtemp(prefix="steward-bench-pg-"))  # chowned to postgres as root
-    postgres = start_postgres(pg_dir)
-    try:
+    with throwaway_postgres(prefix="steward-bench-pg-") as postgres:
         url = postgres.url(postgres.create_database())
         migrations.upgrade(url)
         yield {"database_url": url}
-    finally:
-        postgres.stop()
-        shutil.rmtree(pg_dir, ignore_errors=True)
 
 
 def bench(
