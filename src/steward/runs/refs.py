@@ -3,6 +3,8 @@ as they are now, or as the template snapshot recorded them when the object is go
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import ColumnElement, Select, bindparam, literal_column, select, union_all
 from sqlalchemy.orm import Session
 
@@ -62,13 +64,10 @@ def refs(
     environment = name(Environment, params.environment_id)
     if not sees_keys:
         return RunRefs(repository=repository, inventory=inventory, environment=environment)
-    ssh: object = None
-    become: object = None
-    vault: object = None
+    recorded: Sequence[object] = (None, None, None)
     if any(name(Key, k) is None for k in key_ids):  # a key is gone: its name as recorded
-        row = session.execute(_RECORDED_KEYS, {"run_id": run_id}).one_or_none()
-        if row is not None:
-            ssh, become, vault = row
+        recorded = session.execute(_RECORDED_KEYS, {"run_id": run_id}).one_or_none() or recorded
+    ssh, become, vault = recorded
 
     def key(key_id: int | None, recorded: object) -> str | None:
         if key_id is None:
