@@ -1,0 +1,52 @@
+"""A run read's ``If-None-Match`` as a nosy or hostile caller sends it: ``*`` or a tag guessed
+for a run one may not see is a 404 like any read of it (a 304 would say the run exists and is
+unchanged), and an oversized or malformed header is read as "no tag matches", never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from support.builders import Workbench, bearer, inserted_run, make_user, token
+
+from steward.runs.status import RunStatus
+
+pytestmark = pytest.mark.security
+
+
+def _run(workbench: Workbench) -> int:
+    template = workbench.template("ok.yml")
+    with workbench.client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
+        run = inserted_run(workbench.project_id, template, RunStatus.SUCCESSFUL)
+        session.add(run)
+        session.commit()
+        return run.id
+
+
+def test_a_tag_of_a_run_one_may_not_see_is_a_404_not_a_304(workbench: Workbench) -> None:
+    url = workbench.url(f"runs/{_run(workbench)}")
+    tag = workbench.client.get(url).headers["etag"]
+    make_user(workbench.client, "outsider")
+    outsider = bearer(token(workbench.client, "outsider"))
+    for sent in ("*", tag):
+        probed = workbench.client.get(url, headers={**outsider, "If-None-Match": sent})
+        assert probed.status_code == 404, (sent, probed.status_code)
+        assert probed.headers.get("etag") is None
+    # control: who may see the run is answered 304 for the same headers
+    for sent in ("*", tag):
+        assert workbench.client.get(url, headers={"If-None-Match": sent}).status_code == 304
+
+
+@pytest.mark.parametrize(
+    "sent",
+    ["W/" + "x" * 8000, ", " * 4000, '"\x7f"', "W/", '"' * 300],
+    ids=["long tag", "empty list", "control char", "bare W/", "quotes"],
+)
+def test_a_malformed_if_none_match_is_read_in_full(workbench: Workbench, sent: str) -> None:
+    url = workbench.url(f"runs/{_run(workbench)}")
+    tag = workbench.client.get(url).headers["etag"]
+    read = workbench.client.get(url, headers={"If-None-Match": sent})
+    assert read.status_code == 200, read.text
+    assert read.headers["etag"] == tag
+    # control: the current tag in a list with the same junk matches (only the first 32 tags
+    # of a list are looked at: a CPU bound)
+    listed = workbench.client.get(url, headers={"If-None-Match": f"{tag}, {sent}"})
+    assert listed.status_code == 304
