@@ -91,6 +91,40 @@ def launcher(username: str | None, run: Run) -> str:
     return who
 
 
+def _message(
+    event: str, title: str, url: str, project: tuple[int, str], **fields: Any
+) -> dict[str, Any]:
+    """A message's content: what every message has (what a webhook receiver reads: the event,
+    its title and link, the project; no run, hosts or failure unless ``fields`` give them),
+    then ``fields``."""
+    return {
+        "event": event,
+        "title": title,
+        "url": url,
+        "project": {"id": project[0], "name": project[1]},
+        "run": None,
+        "hosts": [],
+        "hosts_total": 0,
+        "first_failure": None,
+        **fields,
+    }
+
+
+def _run(run: Run, template: str, launched_by: str, **fields: Any) -> dict[str, Any]:
+    """A message's run: what every message about a run says of it, then ``fields``."""
+    return {
+        "id": run.id,
+        "status": run.status,
+        "kind": run.kind,
+        "template": {"id": run.template_id, "name": template},
+        "launched_by": launched_by,
+        "launch_type": run.launch_type,
+        "schedule_id": run.schedule_id,
+        "webhook_id": run.webhook_id,
+        **fields,
+    }
+
+
 def for_test(
     project: Project, destination_name: str, requested_by: str, base_url: str
 ) -> dict[str, Any]:
@@ -100,17 +134,7 @@ def for_test(
         f"{title}\nThis is a test of destination '{destination_name}', "
         f"sent at the request of {requested_by}.\n{url}"
     )
-    return {
-        "event": TEST_EVENT,
-        "title": title,
-        "text": text,
-        "url": url,
-        "project": {"id": project.id, "name": project.name},
-        "run": None,
-        "hosts": [],
-        "hosts_total": 0,
-        "first_failure": None,
-    }
+    return _message(TEST_EVENT, title, url, (project.id, project.name), text=text)
 
 
 def for_run(
@@ -152,30 +176,26 @@ def for_run(
     failure = _first_failure(session, run.id) if finished else None
     counts = story.host_counts(session, [run.id]).get(run.id) if finished else None
     launched_by = launcher(username, run)
-    content: dict[str, Any] = {
-        "event": event.value,
-        "title": title,
-        "url": url,
-        "project": {"id": run.project_id, "name": project_name},
-        "run": {
-            "id": run.id,
-            "status": run.status,
-            "status_reason": run.status_reason,
-            "template": {"id": run.template_id, "name": template},
-            "launched_by": launched_by,
-            "launch_type": run.launch_type,
-            "schedule_id": run.schedule_id,
-            "webhook_id": run.webhook_id,
-            "created_at": run.created_at.isoformat(),
-            "started_at": run.started_at.isoformat() if run.started_at else None,
-            "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-            "duration_seconds": round(duration, 3) if duration is not None else None,
-        },
-        "hosts": hosts,
-        "hosts_total": total,
-        "host_counts": counts.model_dump() if counts is not None else None,
-        "first_failure": failure,
-    }
+    content = _message(
+        event.value,
+        title,
+        url,
+        (run.project_id, project_name),
+        run=_run(
+            run,
+            template,
+            launched_by,
+            status_reason=run.status_reason,
+            created_at=run.created_at.isoformat(),
+            started_at=run.started_at.isoformat() if run.started_at else None,
+            finished_at=run.finished_at.isoformat() if run.finished_at else None,
+            duration_seconds=round(duration, 3) if duration is not None else None,
+        ),
+        hosts=hosts,
+        hosts_total=total,
+        host_counts=counts.model_dump() if counts is not None else None,
+        first_failure=failure,
+    )
     if quiet_host is not None:
         content["quiet_host"] = quiet_host
     if overridden is not None:
@@ -218,30 +238,26 @@ def for_approval(session: Session, message: Message, base_url: str) -> dict[str,
         f"Decide before: {deadline}" if deadline else "Waits until decided",
         url,
     ]
-    return {
-        "event": RunEventKind.APPROVAL_NEEDED.value,
-        "title": title,
-        "text": "\n".join(lines),
-        "url": url,
-        "project": {"id": wrun.project_id, "name": project_name},
-        "run": None,
-        "workflow_run": {
+    return _message(
+        RunEventKind.APPROVAL_NEEDED.value,
+        title,
+        url,
+        (wrun.project_id, project_name),
+        text="\n".join(lines),
+        workflow_run={
             "id": wrun.id,
             "workflow_id": wrun.workflow_id,
             "workflow_name": wrun.workflow_name,
             "launched_by": who,
             "created_at": wrun.created_at.isoformat(),
         },
-        "node": {
+        node={
             "key": node.key,
             "name": node.name,
             "deadline_at": deadline,
             "approver_must_differ": node.approver_must_differ,
         },
-        "hosts": [],
-        "hosts_total": 0,
-        "first_failure": None,
-    }
+    )
 
 
 def drift_url(base_url: str, project_id: int) -> str:
@@ -295,27 +311,18 @@ def for_plan(session: Session, message: Message, base_url: str) -> dict[str, Any
         if plan is not None:
             lines.append(f"Expires: {plan.expires_at.isoformat(timespec='seconds')}")
         lines.append(url)
-    return {
-        "event": event.value,
-        "title": title,
-        "text": "\n".join(lines),
-        "url": url,
-        "project": {"id": run.project_id, "name": project_name},
-        "run": {
-            "id": run.id,
-            "status": run.status,
-            "kind": run.kind,
-            "template": {"id": run.template_id, "name": template},
-            "launched_by": launcher(username, run),
-            "launch_type": run.launch_type,
-            "schedule_id": run.schedule_id,
-        },
-        "summary": summary,
-        "hosts": [{"host": h} for h in hosts[:HOSTS_MAX]],
-        "hosts_total": len(hosts),
-        "tasks": tasks[:HOSTS_MAX],
-        "first_failure": None,
-    }
+    return _message(
+        event.value,
+        title,
+        url,
+        (run.project_id, project_name),
+        text="\n".join(lines),
+        run=_run(run, template, launcher(username, run)),
+        summary=summary,
+        hosts=[{"host": h} for h in hosts[:HOSTS_MAX]],
+        hosts_total=len(hosts),
+        tasks=tasks[:HOSTS_MAX],
+    )
 
 
 def _more(total: int) -> str:
