@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import Connection, event
@@ -38,6 +38,7 @@ from steward.runs import service as runs
 from steward.runs.models import Run
 from steward.runs.schemas import RunRead
 from steward.runtime import Runtime
+from steward.schemas import PageParams
 from steward.templates import service as templates
 from steward.templates.models import Template
 from steward.triggers import targets
@@ -115,6 +116,8 @@ async def get_cipher(request: Request) -> KeyCipher:
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+# a list's page (limit, offset) from its query string
+PageQuery = Annotated[PageParams, Query()]
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 QueueDep = Annotated[RunQueue, Depends(get_queue)]
 CipherDep = Annotated[KeyCipher, Depends(get_cipher)]

@@ -12,6 +12,7 @@ from steward.api.deps import (
     ActorDep,
     AdminActor,
     DirectoryReader,
+    PageQuery,
     RuntimeDep,
     SessionDep,
     StoredPathIds,
@@ -43,7 +44,7 @@ from steward.auth.throttle import Limits
 from steward.directory import ldap_login, oidc
 from steward.directory.schemas import LogoutRedirect
 from steward.errors import NotAuthenticated
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 
 class LoginProblem(Problem):
@@ -307,7 +308,7 @@ def end_session(session_id: int, session: SessionDep, actor: ActorDep) -> None:
 def list_users(
     session: SessionDep,
     actor: DirectoryReader,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
     q: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
 ) -> Page[UserRead]:
     """Users by username, for admins and for project owners picking members.

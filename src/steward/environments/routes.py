@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 
 from steward.api.deps import (
     ActorDep,
+    PageQuery,
     ResourceView,
     ResourceWrite,
     SessionDep,
@@ -15,7 +16,7 @@ from steward.api.deps import (
 from steward.environments import service
 from steward.environments.models import Environment
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
 
@@ -26,7 +27,7 @@ EditedEnvironment = Annotated[Environment, edited_object(Environment, "environme
 
 @router.get("")
 def list_environments(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView, session: SessionDep, page: PageQuery
 ) -> Page[EnvironmentRead]:
     """Environments of the project, by name; secrets appear as references, never values."""
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)

@@ -4,9 +4,7 @@ launch meets now, and what the dashboard shows."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 from sqlalchemy.orm import Session
 
 from steward.access.policy import Action
@@ -14,6 +12,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     AdminActor,
+    PageQuery,
     ProjectEdit,
     ProjectView,
     SessionDep,
@@ -38,7 +37,7 @@ project_router = APIRouter(prefix="/projects/{project_id}", tags=["freezes"])
 
 @router.get("")
 def list_instance_freezes(
-    _actor: ActorDep, session: SessionDep, page: Annotated[PageParams, Query()]
+    _actor: ActorDep, session: SessionDep, page: PageQuery
 ) -> Page[FreezeWindowRead]:
     """The instance's freeze windows (every project's launches meet them)."""
     return _page(session, None, page)
@@ -75,7 +74,7 @@ def delete_instance_freeze(window_id: int, admin: AdminActor, session: SessionDe
 
 @project_router.get("/freezes")
 def list_project_freezes(
-    project: ProjectView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ProjectView, session: SessionDep, page: PageQuery
 ) -> Page[FreezeWindowRead]:
     """The project's own freeze windows (the instance's: ``/freezes``)."""
     return _page(session, project, page)

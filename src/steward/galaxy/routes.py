@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 
 from steward.api.deps import (
     ActorDep,
     OutboundDep,
+    PageQuery,
     ResourceView,
     ResourceWrite,
     SessionDep,
@@ -16,7 +17,7 @@ from steward.api.deps import (
 from steward.galaxy import service
 from steward.galaxy.models import GalaxyServer
 from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerRead, GalaxyServerUpdate
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/galaxy-servers", tags=["galaxy servers"])
 
@@ -26,7 +27,7 @@ EditedServer = Annotated[GalaxyServer, edited_object(GalaxyServer, "server")]
 
 @router.get("")
 def list_galaxy_servers(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView, session: SessionDep, page: PageQuery
 ) -> Page[GalaxyServerRead]:
     """The servers the project's requirements are installed from, in the order they are asked;
     none: ansible-galaxy's default (galaxy.ansible.com)."""

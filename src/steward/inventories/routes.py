@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 from sqlalchemy.orm import Session
 
 from steward.api.deps import (
     ActorDep,
+    PageQuery,
     Previewing,
     ReachDep,
     ResourceView,
@@ -26,7 +27,7 @@ from steward.inventories.schemas import (
     InventoryUpdate,
     ResolvedRead,
 )
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
 
@@ -37,7 +38,7 @@ EditedInventory = Annotated[Inventory, edited_object(Inventory, "inventory")]
 
 @router.get("")
 def list_inventories(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView, session: SessionDep, page: PageQuery
 ) -> Page[InventoryRead]:
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
     return Page.of(_with_health(session, rows), total, page)

@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 
 from steward.api.deps import (
     ActorDep,
     CipherDep,
+    PageQuery,
     ResourceView,
     ResourceWrite,
     SessionDep,
@@ -16,7 +17,7 @@ from steward.api.deps import (
 from steward.keys import service
 from steward.keys.models import Key, KeyKind
 from steward.keys.schemas import KeyCreate, KeyRead, KeyUpdate
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/keys", tags=["keys"])
 
@@ -29,7 +30,7 @@ EditedKey = Annotated[Key, edited_object(Key, "key")]
 def list_keys(
     project: ResourceView,
     session: SessionDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
     kind: KeyKind | None = None,
 ) -> Page[KeyRead]:
     """Keys of the project, by name: metadata only, never a secret."""

@@ -21,6 +21,7 @@ from steward.api.deps import (
     ActorDep,
     CipherDep,
     OutboundDep,
+    PageQuery,
     ResourceView,
     ResourceWrite,
     RuntimeDep,
@@ -48,7 +49,7 @@ from steward.notifications.schemas import (
 )
 from steward.outbound.network import Guard
 from steward.projects.models import Project
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.templates.models import Template
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["notifications"])
@@ -62,7 +63,7 @@ EditedDestination = Annotated[Destination, edited_object(Destination, "destinati
 
 @router.get(DESTINATIONS)
 def list_destinations(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView, session: SessionDep, page: PageQuery
 ) -> Page[DestinationRead]:
     """By name; the secret (SMTP password, incoming-webhook URL, HMAC secret) is a key of the
     key store, named here, never shown."""
@@ -208,7 +209,7 @@ EditedSubscription = Annotated[Subscription, Depends(_subscription)]
 
 @router.get(SUBSCRIPTIONS)
 def list_subscriptions(
-    project: ResourceView, session: SessionDep, page: Annotated[PageParams, Query()]
+    project: ResourceView, session: SessionDep, page: PageQuery
 ) -> Page[SubscriptionRead]:
     """Every subscription of the project: project-wide, per template and per schedule."""
     rows, total = service.list_subscriptions(session, project, limit=page.limit, offset=page.offset)
@@ -256,7 +257,7 @@ def list_template_subscriptions(
     template: Annotated[Template, Depends(_template_seen)],
     rights: AccessDep,
     session: SessionDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
 ) -> Page[SubscriptionRead]:
     """What is told about the template's runs: its own subscriptions, its schedules' and the
     project-wide ones (``scope`` says which)."""

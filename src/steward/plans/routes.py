@@ -22,7 +22,7 @@ from steward.plans.schemas import (
 from steward.runs import service as runs
 from steward.runs.models import LaunchType, Run
 from steward.runs.schemas import RunRead
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.templates.launch import LaunchOverrides
 
 router = APIRouter(prefix="/projects/{project_id}", tags=["plans"])
@@ -152,7 +152,7 @@ def decide_plan(
 
 @waiting_plans.get("")
 def list_waiting_plans(
-    session: deps.SessionDep, actor: deps.ActorDep, page: Annotated[PageParams, Query()]
+    session: deps.SessionDep, actor: deps.ActorDep, page: deps.PageQuery
 ) -> Page[WaitingPlan]:
     """The approvals inbox's plans: plans waiting for an approval the caller may give, across
     projects (plan:approve there, and not their launcher), the longest waiting first."""

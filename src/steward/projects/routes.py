@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 
 from steward.access.policy import Action
 from steward.api.deps import (
@@ -11,6 +9,7 @@ from steward.api.deps import (
     AdminActor,
     MembersManage,
     MembersView,
+    PageQuery,
     ProjectEdit,
     RootsDep,
     SessionDep,
@@ -25,7 +24,7 @@ from steward.projects.schemas import (
     ProjectRead,
     ProjectUpdate,
 )
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects", tags=["projects"])
 
@@ -46,9 +45,7 @@ def _member(member: service.Member) -> MemberRead:
 
 
 @router.get("")
-def list_projects(
-    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
-) -> Page[ProjectRead]:
+def list_projects(session: SessionDep, actor: ActorDep, page: PageQuery) -> Page[ProjectRead]:
     rows, total = service.list_visible(session, actor, limit=page.limit, offset=page.offset)
     items = [_read(p, actions) for p, actions in rows]
     return Page.of(items, total, page)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from steward.access.actor import Actor
 from steward.api.deps import (
     ActorDep,
+    PageQuery,
     ReachDep,
     ResourceView,
     ResourceWrite,
@@ -31,7 +32,7 @@ from steward.repositories.schemas import (
     RepositoryTestResult,
     RepositoryUpdate,
 )
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/repositories", tags=["repositories"])
 
@@ -50,7 +51,7 @@ def list_repositories(
     project: ResourceView,
     session: SessionDep,
     roots: RootsDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
 ) -> Page[RepositoryRead]:
     """``local_problem`` marks each one whose server directory cannot be used now."""
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Depends, status
 
-from steward.api.deps import ActorDep, AdminActor, RuntimeDep, SessionDep, StoredPathIds
+from steward.api.deps import ActorDep, AdminActor, PageQuery, RuntimeDep, SessionDep, StoredPathIds
 from steward.runner_groups import service
 from steward.runner_groups.models import RunnerGroup
 from steward.runner_groups.schemas import (
@@ -18,7 +18,7 @@ from steward.runner_groups.schemas import (
     WorkerRead,
 )
 from steward.runtime import Runtime
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 
 router = APIRouter(prefix="/runner-groups", tags=["runner groups"], dependencies=[StoredPathIds])
 workers = APIRouter(prefix="/workers", tags=["runner groups"])
@@ -40,7 +40,7 @@ def list_runner_groups(
     _actor: ActorDep,
     session: SessionDep,
     rt: RuntimeDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
 ) -> Page[RunnerGroupRead]:
     items, total = service.list_all(session, _lease(rt), limit=page.limit, offset=page.offset)
     return Page.of(items, total, page)

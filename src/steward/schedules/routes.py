@@ -10,6 +10,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     CipherDep,
+    PageQuery,
     Previewing,
     RuntimeDep,
     SessionDep,
@@ -27,7 +28,7 @@ from steward.schedules.schemas import (
     ScheduleTargetCreate,
     ScheduleUpdate,
 )
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.triggers import targets
 from steward.triggers.schemas import TargetFilter, TargetKind
 
@@ -86,7 +87,7 @@ def list_template_schedules(
     template: ViewedTemplate,
     rights: AccessDep,
     session: SessionDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
 ) -> Page[ScheduleRead]:
     rows, total = service.list_for_project(
         session, rights.project, seen=targets.EVERY, template_id=template.id, **page.model_dump()
@@ -124,7 +125,7 @@ def create_targeted_schedule(
 def list_schedules(
     rights: AccessDep,
     session: SessionDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
     only: Annotated[TargetFilter, Query()],
 ) -> Page[ScheduleRead]:
     """The schedules of every template and workflow the caller may see, by name (those of

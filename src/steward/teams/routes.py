@@ -2,15 +2,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, status
+from fastapi import APIRouter, Depends, status
 
 from steward.api.deps import (
     AdminActor,
     DirectoryReader,
+    PageQuery,
     SessionDep,
     StoredPathIds,
 )
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.teams import service
 from steward.teams.models import Team
 from steward.teams.schemas import TeamCreate, TeamMemberAdd, TeamMemberRead, TeamRead, TeamUpdate
@@ -31,9 +32,7 @@ ManagedTeam = Annotated[Team, Depends(_managed)]
 
 
 @router.get("")
-def list_teams(
-    _reader: DirectoryReader, session: SessionDep, page: Annotated[PageParams, Query()]
-) -> Page[TeamRead]:
+def list_teams(_reader: DirectoryReader, session: SessionDep, page: PageQuery) -> Page[TeamRead]:
     """Admins, and project owners choosing a team to give a role to."""
     rows, total = service.list_all(session, limit=page.limit, offset=page.offset)
     items = [TeamRead.model_validate(t) for t in rows]

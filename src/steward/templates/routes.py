@@ -10,6 +10,7 @@ from steward.api.deps import (
     AccessDep,
     ActorDep,
     EditedTemplate,
+    PageQuery,
     ReachDep,
     RuntimeDep,
     SessionDep,
@@ -18,7 +19,7 @@ from steward.api.deps import (
 )
 from steward.bounds import TemplateLabel
 from steward.execution.ansible import venvs
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.templates import service
 from steward.templates.models import Template
 from steward.templates.options import inventory
@@ -62,7 +63,7 @@ def _read(template: Template, rights: ProjectAccess, session: Session) -> Templa
 def list_templates(
     rights: AccessDep,
     session: SessionDep,
-    page: Annotated[PageParams, Query()],
+    page: PageQuery,
     label: Annotated[TemplateLabel | None, Query(description="only those carrying it")] = None,
 ) -> Page[TemplateRead]:
     """The templates the caller may see: all of them with a project role, else those granted."""

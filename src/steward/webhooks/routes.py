@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from steward.access.policy import Action, ProjectAccess
 from steward.api import deps, problems
 from steward.bounds import WEBHOOK_BODY_MAX
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.templates.models import Template
 from steward.triggers import launch as triggers
 from steward.triggers import targets
@@ -83,7 +83,7 @@ def list_template_webhooks(
     rights: deps.AccessDep,
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
-    page: Annotated[PageParams, Query()],
+    page: deps.PageQuery,
 ) -> Page[schemas.WebhookRead]:
     """The template's webhooks, by name."""
     rows, total = service.list_for_project(
@@ -129,7 +129,7 @@ def list_webhooks(
     rights: deps.AccessDep,
     session: deps.SessionDep,
     runtime: deps.RuntimeDep,
-    page: Annotated[PageParams, Query()],
+    page: deps.PageQuery,
     only: Annotated[TargetFilter, Query()],
 ) -> Page[schemas.WebhookRead]:
     """The webhooks of the templates and workflows the caller may see, by name (those of one

@@ -13,11 +13,12 @@ from steward.api.deps import (
     CipherDep,
     Launching,
     LaunchingDep,
+    PageQuery,
     RuntimeDep,
     SessionDep,
 )
 from steward.db import utcnow
-from steward.schemas import Page, PageParams
+from steward.schemas import Page
 from steward.workflows import approvers, inbox, progress, schemas, service
 from steward.workflows.models import NodeKind, Workflow, WorkflowRun, approver_must_differ
 
@@ -130,7 +131,7 @@ def _run_read(
 
 @router.get("/workflows")
 def list_workflows(
-    rights: Viewer, session: SessionDep, page: Annotated[PageParams, Query()]
+    rights: Viewer, session: SessionDep, page: PageQuery
 ) -> Page[schemas.WorkflowRead]:
     """The project's workflows by name (project viewers and above)."""
     rows, total = service.list_for_project(
@@ -298,7 +299,7 @@ def deny_node(
 
 @approvals.get("")
 def list_waiting_approvals(
-    session: SessionDep, actor: ActorDep, page: Annotated[PageParams, Query()]
+    session: SessionDep, actor: ActorDep, page: PageQuery
 ) -> Page[schemas.WaitingApproval]:
     """The approvals inbox: approval nodes waiting for a decision the caller may give, across
     projects (workflow:approve there, and not the launcher of a run whose node says
