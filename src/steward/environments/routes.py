@@ -4,15 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, status
 
-from steward.api.deps import (
-    ActorDep,
-    PageQuery,
-    ResourceView,
-    ResourceWrite,
-    SessionDep,
-    edited_object,
-    viewed_object,
-)
+from steward.api import deps
 from steward.environments import service
 from steward.environments.models import Environment
 from steward.environments.schemas import EnvironmentCreate, EnvironmentRead, EnvironmentUpdate
@@ -21,13 +13,13 @@ from steward.schemas import Page
 router = APIRouter(prefix="/projects/{project_id}/environments", tags=["environments"])
 
 
-ViewedEnvironment = Annotated[Environment, viewed_object(Environment, "environment")]
-EditedEnvironment = Annotated[Environment, edited_object(Environment, "environment")]
+ViewedEnvironment = Annotated[Environment, deps.viewed_object(Environment, "environment")]
+EditedEnvironment = Annotated[Environment, deps.edited_object(Environment, "environment")]
 
 
 @router.get("")
 def list_environments(
-    project: ResourceView, session: SessionDep, page: PageQuery
+    project: deps.ResourceView, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[EnvironmentRead]:
     """Environments of the project, by name; secrets appear as references, never values."""
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
@@ -36,7 +28,10 @@ def list_environments(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_environment(
-    body: EnvironmentCreate, project: ResourceWrite, session: SessionDep, actor: ActorDep
+    body: EnvironmentCreate,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
 ) -> EnvironmentRead:
     return EnvironmentRead.model_validate(service.create(session, project, body, actor=actor))
 
@@ -50,9 +45,9 @@ def read_environment(environment: ViewedEnvironment) -> EnvironmentRead:
 def update_environment(
     environment: EditedEnvironment,
     body: EnvironmentUpdate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
 ) -> EnvironmentRead:
     """Change fields; ``extra_vars``, ``env_vars`` and ``secrets`` replace the whole set."""
     updated = service.update(session, project, environment, body, actor=actor)
@@ -61,7 +56,7 @@ def update_environment(
 
 @router.delete("/{environment_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_environment(
-    environment: EditedEnvironment, session: SessionDep, actor: ActorDep
+    environment: EditedEnvironment, session: deps.SessionDep, actor: deps.ActorDep
 ) -> None:
     """Delete an environment no template uses (409 names the templates)."""
     service.delete(session, environment, actor=actor)

@@ -4,16 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, status
 
-from steward.api.deps import (
-    ActorDep,
-    OutboundDep,
-    PageQuery,
-    ResourceView,
-    ResourceWrite,
-    SessionDep,
-    edited_object,
-    viewed_object,
-)
+from steward.api import deps
 from steward.galaxy import service
 from steward.galaxy.models import GalaxyServer
 from steward.galaxy.schemas import GalaxyServerCreate, GalaxyServerRead, GalaxyServerUpdate
@@ -21,13 +12,13 @@ from steward.schemas import Page
 
 router = APIRouter(prefix="/projects/{project_id}/galaxy-servers", tags=["galaxy servers"])
 
-ViewedServer = Annotated[GalaxyServer, viewed_object(GalaxyServer, "server")]
-EditedServer = Annotated[GalaxyServer, edited_object(GalaxyServer, "server")]
+ViewedServer = Annotated[GalaxyServer, deps.viewed_object(GalaxyServer, "server")]
+EditedServer = Annotated[GalaxyServer, deps.edited_object(GalaxyServer, "server")]
 
 
 @router.get("")
 def list_galaxy_servers(
-    project: ResourceView, session: SessionDep, page: PageQuery
+    project: deps.ResourceView, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[GalaxyServerRead]:
     """The servers the project's requirements are installed from, in the order they are asked;
     none: ansible-galaxy's default (galaxy.ansible.com)."""
@@ -38,10 +29,10 @@ def list_galaxy_servers(
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_galaxy_server(
     body: GalaxyServerCreate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    guard: OutboundDep,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    guard: deps.OutboundDep,
 ) -> GalaxyServerRead:
     """``url`` and ``auth_url`` must be somewhere the server may connect (not loopback,
     link-local, its own address… unless ``STEWARD_OUTBOUND_ALLOWED_NETWORKS`` allows it);
@@ -59,15 +50,17 @@ def read_galaxy_server(server: ViewedServer) -> GalaxyServerRead:
 def update_galaxy_server(
     server: EditedServer,
     body: GalaxyServerUpdate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    guard: OutboundDep,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    guard: deps.OutboundDep,
 ) -> GalaxyServerRead:
     updated = service.update(session, project, server, body, actor=actor, guard=guard)
     return GalaxyServerRead.model_validate(updated)
 
 
 @router.delete("/{server_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_galaxy_server(server: EditedServer, session: SessionDep, actor: ActorDep) -> None:
+def delete_galaxy_server(
+    server: EditedServer, session: deps.SessionDep, actor: deps.ActorDep
+) -> None:
     service.delete(session, server, actor=actor)

@@ -5,18 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, status
 from sqlalchemy.orm import Session
 
-from steward.api.deps import (
-    ActorDep,
-    PageQuery,
-    Previewing,
-    ReachDep,
-    ResourceView,
-    ResourceWrite,
-    RuntimeDep,
-    SessionDep,
-    edited_object,
-    viewed_object,
-)
+from steward.api import deps
 from steward.inventories import service
 from steward.inventories.models import Inventory
 from steward.inventories.schemas import (
@@ -32,13 +21,13 @@ from steward.schemas import Page
 router = APIRouter(prefix="/projects/{project_id}/inventories", tags=["inventories"])
 
 
-ViewedInventory = Annotated[Inventory, viewed_object(Inventory, "inventory")]
-EditedInventory = Annotated[Inventory, edited_object(Inventory, "inventory")]
+ViewedInventory = Annotated[Inventory, deps.viewed_object(Inventory, "inventory")]
+EditedInventory = Annotated[Inventory, deps.edited_object(Inventory, "inventory")]
 
 
 @router.get("")
 def list_inventories(
-    project: ResourceView, session: SessionDep, page: PageQuery
+    project: deps.ResourceView, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[InventoryRead]:
     rows, total = service.list_for_project(session, project, limit=page.limit, offset=page.offset)
     return Page.of(_with_health(session, rows), total, page)
@@ -56,10 +45,10 @@ def _with_health(session: Session, rows: list[Inventory]) -> list[InventoryRead]
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_inventory(
     body: InventoryCreate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    reach: ReachDep,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    reach: deps.ReachDep,
 ) -> InventoryRead:
     """Static inventories are parsed by Ansible before they are saved; the path of a file or
     plugin inventory must be in its repository, which is checked out for that."""
@@ -67,23 +56,23 @@ def create_inventory(
     return _with_health(session, [created])[0]
 
 
-@router.post("/preview", dependencies=[Previewing])
-def preview_inventory(body: InventoryPreview, _project: ResourceWrite) -> ResolvedRead:
+@router.post("/preview", dependencies=[deps.Previewing])
+def preview_inventory(body: InventoryPreview, _project: deps.ResourceWrite) -> ResolvedRead:
     """Hosts and groups of unsaved static text, or a 422 with Ansible's message."""
     return ResolvedRead.of(service.preview(body))
 
 
 @router.get("/{inventory_id}")
-def read_inventory(inventory: ViewedInventory, session: SessionDep) -> InventoryRead:
+def read_inventory(inventory: ViewedInventory, session: deps.SessionDep) -> InventoryRead:
     return _with_health(session, [inventory])[0]
 
 
 @router.get("/{inventory_id}/hosts")
 def inventory_hosts(
     inventory: ViewedInventory,
-    session: SessionDep,
-    reach: ReachDep,
-    runtime: RuntimeDep,
+    session: deps.SessionDep,
+    reach: deps.ReachDep,
+    runtime: deps.RuntimeDep,
 ) -> ResolvedRead:
     """Hosts and groups as Ansible resolves them; variables that look secret are masked.
 
@@ -97,10 +86,10 @@ def inventory_hosts(
 def update_inventory(
     inventory: EditedInventory,
     body: InventoryUpdate,
-    project: ResourceWrite,
-    session: SessionDep,
-    actor: ActorDep,
-    reach: ReachDep,
+    project: deps.ResourceWrite,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    reach: deps.ReachDep,
 ) -> InventoryRead:
     """A new source is checked as on create."""
     updated = service.update(session, project, inventory, body, actor=actor, reach=reach)
@@ -108,6 +97,8 @@ def update_inventory(
 
 
 @router.delete("/{inventory_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_inventory(inventory: EditedInventory, session: SessionDep, actor: ActorDep) -> None:
+def delete_inventory(
+    inventory: EditedInventory, session: deps.SessionDep, actor: deps.ActorDep
+) -> None:
     """Refused (409) while templates use the inventory; the answer names them."""
     service.delete(session, inventory, actor=actor)

@@ -7,16 +7,7 @@ from fastapi import APIRouter, Depends, Path, Query, status
 
 from steward.access.actor import Actor
 from steward.access.policy import Action, ProjectAccess
-from steward.api.deps import (
-    AccessDep,
-    ActorDep,
-    CipherDep,
-    Launching,
-    LaunchingDep,
-    PageQuery,
-    RuntimeDep,
-    SessionDep,
-)
+from steward.api import deps
 from steward.db import utcnow
 from steward.schemas import Page
 from steward.workflows import approvers, inbox, progress, schemas, service
@@ -26,7 +17,7 @@ router = APIRouter(prefix="/projects/{project_id}", tags=["workflows"])
 approvals = APIRouter(prefix="/approvals", tags=["workflows"])
 
 
-def _viewer(rights: AccessDep) -> ProjectAccess:
+def _viewer(rights: deps.AccessDep) -> ProjectAccess:
     rights.require(Action.WORKFLOW_VIEW)
     return rights
 
@@ -34,7 +25,7 @@ def _viewer(rights: AccessDep) -> ProjectAccess:
 Viewer = Annotated[ProjectAccess, Depends(_viewer)]
 
 
-def _editor(rights: AccessDep) -> ProjectAccess:
+def _editor(rights: deps.AccessDep) -> ProjectAccess:
     rights.require(Action.WORKFLOW_WRITE)
     return rights
 
@@ -42,21 +33,21 @@ def _editor(rights: AccessDep) -> ProjectAccess:
 Editor = Annotated[ProjectAccess, Depends(_editor)]
 
 
-def _workflow(workflow_id: int, rights: Viewer, session: SessionDep) -> Workflow:
+def _workflow(workflow_id: int, rights: Viewer, session: deps.SessionDep) -> Workflow:
     return service.get(session, rights.project, workflow_id)
 
 
 ViewedWorkflow = Annotated[Workflow, Depends(_workflow)]
 
 
-def _run(workflow_run_id: int, rights: Viewer, session: SessionDep) -> WorkflowRun:
+def _run(workflow_run_id: int, rights: Viewer, session: deps.SessionDep) -> WorkflowRun:
     return service.get_run(session, rights.project, workflow_run_id)
 
 
 ViewedRun = Annotated[WorkflowRun, Depends(_run)]
 
 
-def _planning(runtime: RuntimeDep) -> progress.Planning:
+def _planning(runtime: deps.RuntimeDep) -> progress.Planning:
     """What plan and apply nodes need (plans' lifetime, the reach asking whether a branch moved)."""
     return progress.Planning.of(runtime.settings, runtime.cipher)
 
@@ -68,7 +59,7 @@ NodeKeyPath = Annotated[str, Path(max_length=schemas.KEY_MAX, pattern=schemas.KE
 
 
 def _read(
-    session: SessionDep, workflow: Workflow, names: dict[int, str] | None = None
+    session: deps.SessionDep, workflow: Workflow, names: dict[int, str] | None = None
 ) -> schemas.WorkflowRead:
     """``names``: the templates' names, when read for a whole page at once."""
     if names is None:
@@ -98,7 +89,7 @@ def _read(
 
 
 def _run_read(
-    session: SessionDep,
+    session: deps.SessionDep,
     wrun: WorkflowRun,
     rights: ProjectAccess,
     *,
@@ -131,7 +122,7 @@ def _run_read(
 
 @router.get("/workflows")
 def list_workflows(
-    rights: Viewer, session: SessionDep, page: PageQuery
+    rights: Viewer, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[schemas.WorkflowRead]:
     """The project's workflows by name (project viewers and above)."""
     rows, total = service.list_for_project(
@@ -145,9 +136,9 @@ def list_workflows(
 def create_workflow(
     body: schemas.WorkflowCreate,
     rights: Editor,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    cipher: deps.CipherDep,
 ) -> schemas.WorkflowRead:
     """Needs workflow:write (managers and owners). The document is checked as a whole: keys
     unique, edges between existing nodes, no cycle, templates of this project, each node's
@@ -157,7 +148,7 @@ def create_workflow(
 
 
 @router.get("/workflows/{workflow_id}")
-def read_workflow(workflow: ViewedWorkflow, session: SessionDep) -> schemas.WorkflowRead:
+def read_workflow(workflow: ViewedWorkflow, session: deps.SessionDep) -> schemas.WorkflowRead:
     return _read(session, workflow)
 
 
@@ -166,9 +157,9 @@ def update_workflow(
     workflow: ViewedWorkflow,
     body: schemas.WorkflowUpdate,
     rights: Editor,
-    session: SessionDep,
-    actor: ActorDep,
-    cipher: CipherDep,
+    session: deps.SessionDep,
+    actor: deps.ActorDep,
+    cipher: deps.CipherDep,
 ) -> schemas.WorkflowRead:
     """Only the fields sent change; ``nodes`` and ``edges`` replace the graph as a whole.
     Workflow runs under way keep the document they were launched with."""
@@ -180,7 +171,7 @@ def update_workflow(
 
 @router.delete("/workflows/{workflow_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_workflow(
-    workflow: ViewedWorkflow, _rights: Editor, session: SessionDep, actor: ActorDep
+    workflow: ViewedWorkflow, _rights: Editor, session: deps.SessionDep, actor: deps.ActorDep
 ) -> None:
     """Refused (409) while one of its runs is running; its finished runs stay."""
     service.delete_workflow(session, workflow, actor=actor)
@@ -188,7 +179,7 @@ def delete_workflow(
 
 @router.post("/workflows/{workflow_id}/launch", status_code=status.HTTP_201_CREATED)
 def launch_workflow(
-    workflow: ViewedWorkflow, launching: LaunchingDep, planning: PlanningDep
+    workflow: ViewedWorkflow, launching: deps.LaunchingDep, planning: PlanningDep
 ) -> schemas.WorkflowRunRead:
     """The caller needs run:launch on every template of the workflow (403 naming the first it
     lacks); node runs are launched as the caller. The root nodes start at once."""
@@ -202,7 +193,9 @@ def launch_workflow(
 
 @router.get("/workflow-runs")
 def list_workflow_runs(
-    rights: Viewer, session: SessionDep, filters: Annotated[schemas.WorkflowRunFilters, Query()]
+    rights: Viewer,
+    session: deps.SessionDep,
+    filters: Annotated[schemas.WorkflowRunFilters, Query()],
 ) -> schemas.WorkflowRunPage:
     """Newest first, keyset-paged by id like runs (``before_id``)."""
     rows, next_before = service.list_runs(session, rights.project, filters)
@@ -212,7 +205,7 @@ def list_workflow_runs(
 
 @router.get("/workflow-runs/{workflow_run_id}")
 def read_workflow_run(
-    wrun: ViewedRun, rights: Viewer, session: SessionDep, actor: ActorDep
+    wrun: ViewedRun, rights: Viewer, session: deps.SessionDep, actor: deps.ActorDep
 ) -> schemas.WorkflowRunRead:
     """Its status and each node's: status, run, decision and why; for an approval node, who
     may decide it and whether the caller may (``approval``)."""
@@ -221,7 +214,7 @@ def read_workflow_run(
 
 
 @router.post("/workflow-runs/{workflow_run_id}/cancel")
-def cancel_workflow_run(wrun: ViewedRun, launching: LaunchingDep) -> schemas.WorkflowRunRead:
+def cancel_workflow_run(wrun: ViewedRun, launching: deps.LaunchingDep) -> schemas.WorkflowRunRead:
     """Needs run:cancel. Cancels the node runs under way and every node not decided; the
     workflow run is ``canceled`` once they stopped. 409 when it already ended."""
     launching.rights.require(Action.RUN_CANCEL)
@@ -238,7 +231,7 @@ class Deciding:
 
     wrun: WorkflowRun
     key: str
-    launching: Launching
+    launching: deps.Launching
     planning: progress.Planning
 
     def decide(self, approve: bool, body: schemas.Decision | None) -> schemas.WorkflowRunRead:
@@ -261,7 +254,7 @@ class Deciding:
 
 
 async def _deciding(
-    wrun: ViewedRun, key: NodeKeyPath, launching: LaunchingDep, planning: PlanningDep
+    wrun: ViewedRun, key: NodeKeyPath, launching: deps.LaunchingDep, planning: PlanningDep
 ) -> Deciding:
     return Deciding(wrun, key, launching, planning)
 
@@ -269,7 +262,7 @@ async def _deciding(
 DecidingDep = Annotated[Deciding, Depends(_deciding)]
 
 
-def _moved_on(wrun: WorkflowRun, launching: Launching) -> schemas.WorkflowRunRead:
+def _moved_on(wrun: WorkflowRun, launching: deps.Launching) -> schemas.WorkflowRunRead:
     """The workflow run as the caller who moved it on sees it."""
     launcher = service.launcher_name(launching.session, wrun)
     return _run_read(
@@ -299,7 +292,7 @@ def deny_node(
 
 @approvals.get("")
 def list_waiting_approvals(
-    session: SessionDep, actor: ActorDep, page: PageQuery
+    session: deps.SessionDep, actor: deps.ActorDep, page: deps.PageQuery
 ) -> Page[schemas.WaitingApproval]:
     """The approvals inbox: approval nodes waiting for a decision the caller may give, across
     projects (workflow:approve there, and not the launcher of a run whose node says
