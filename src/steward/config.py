@@ -6,7 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -50,11 +50,13 @@ def _env_list(value: object, separators: str, *, json_list: bool = True) -> obje
 
 
 # syslog facilities by code (RFC 5424 6.2.1): "audit" is 13 ("log audit")
-SYSLOG_FACILITIES = (
+# by their code (RFC 5424): a message's PRI is its facility's index x 8 + severity
+SyslogFacility = Literal[
     "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
     "authpriv", "ftp", "ntp", "audit", "alert", "clock",
     "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
-)  # fmt: skip
+]  # fmt: skip
+SYSLOG_FACILITIES: tuple[str, ...] = get_args(SyslogFacility)
 
 
 class Settings(BaseSettings):
@@ -174,7 +176,7 @@ class Settings(BaseSettings):
     audit_syslog_ca_file: Path | None = None  # the receiver's CA (PEM); empty: the system's
     audit_syslog_cert_file: Path | None = None  # a client certificate (PEM), with its key file
     audit_syslog_key_file: Path | None = None
-    audit_syslog_facility: str = "authpriv"  # a name of SYSLOG_FACILITIES
+    audit_syslog_facility: SyslogFacility = "authpriv"
     audit_syslog_app_name: str = Field(default="steward", pattern=r"^[!-~]{1,48}$")
     # the endpoint itself: https://es:9200/<index>/_bulk, https://splunk:8088/services/collector/event
     audit_http_url: str = Field(default="", max_length=2000)  # empty: no HTTP sink
@@ -198,13 +200,6 @@ class Settings(BaseSettings):
         reason = outbound.check_host_name(value) if value else None
         if reason is not None:
             raise ValueError(f"the syslog host {reason}")
-        return value
-
-    @field_validator("audit_syslog_facility")
-    @classmethod
-    def _facility(cls, value: str) -> str:
-        if value not in SYSLOG_FACILITIES:
-            raise ValueError(f"one of {', '.join(SYSLOG_FACILITIES)}")
         return value
 
     @field_validator("audit_http_url")
