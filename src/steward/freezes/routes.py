@@ -8,17 +8,7 @@ from fastapi import APIRouter, status
 from sqlalchemy.orm import Session
 
 from steward.access.policy import Action
-from steward.api.deps import (
-    AccessDep,
-    ActorDep,
-    AdminActor,
-    PageQuery,
-    ProjectEdit,
-    ProjectView,
-    SessionDep,
-    StoredPathIds,
-    ViewedTemplate,
-)
+from steward.api import deps
 from steward.db import utcnow
 from steward.freezes import service
 from steward.freezes.schemas import (
@@ -31,13 +21,13 @@ from steward.freezes.schemas import (
 from steward.projects.models import Project
 from steward.schemas import Page, PageParams
 
-router = APIRouter(prefix="/freezes", tags=["freezes"], dependencies=[StoredPathIds])
+router = APIRouter(prefix="/freezes", tags=["freezes"], dependencies=[deps.StoredPathIds])
 project_router = APIRouter(prefix="/projects/{project_id}", tags=["freezes"])
 
 
 @router.get("")
 def list_instance_freezes(
-    _actor: ActorDep, session: SessionDep, page: PageQuery
+    _actor: deps.ActorDep, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[FreezeWindowRead]:
     """The instance's freeze windows (every project's launches meet them)."""
     return _page(session, None, page)
@@ -45,14 +35,14 @@ def list_instance_freezes(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_instance_freeze(
-    body: FreezeWindowCreate, admin: AdminActor, session: SessionDep
+    body: FreezeWindowCreate, admin: deps.AdminActor, session: deps.SessionDep
 ) -> FreezeWindowRead:
     now = utcnow()
     return service.read(service.create(session, admin, None, body, now), now)
 
 
 @router.get("/now")
-def freezes_now(actor: ActorDep, session: SessionDep) -> list[FreezeStanding]:
+def freezes_now(actor: deps.ActorDep, session: deps.SessionDep) -> list[FreezeStanding]:
     """The dashboard's: windows of the instance and of the projects the caller sees that
     hold now or start within 14 days."""
     return service.visible_now(session, actor, utcnow())
@@ -60,7 +50,7 @@ def freezes_now(actor: ActorDep, session: SessionDep) -> list[FreezeStanding]:
 
 @router.patch("/{window_id}")
 def update_instance_freeze(
-    window_id: int, body: FreezeWindowUpdate, admin: AdminActor, session: SessionDep
+    window_id: int, body: FreezeWindowUpdate, admin: deps.AdminActor, session: deps.SessionDep
 ) -> FreezeWindowRead:
     now = utcnow()
     window = service.get(session, window_id, None)
@@ -68,13 +58,15 @@ def update_instance_freeze(
 
 
 @router.delete("/{window_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_instance_freeze(window_id: int, admin: AdminActor, session: SessionDep) -> None:
+def delete_instance_freeze(
+    window_id: int, admin: deps.AdminActor, session: deps.SessionDep
+) -> None:
     service.delete(session, admin, service.get(session, window_id, None))
 
 
 @project_router.get("/freezes")
 def list_project_freezes(
-    project: ProjectView, session: SessionDep, page: PageQuery
+    project: deps.ProjectView, session: deps.SessionDep, page: deps.PageQuery
 ) -> Page[FreezeWindowRead]:
     """The project's own freeze windows (the instance's: ``/freezes``)."""
     return _page(session, project, page)
@@ -82,7 +74,10 @@ def list_project_freezes(
 
 @project_router.post("/freezes", status_code=status.HTTP_201_CREATED)
 def create_project_freeze(
-    body: FreezeWindowCreate, project: ProjectEdit, actor: ActorDep, session: SessionDep
+    body: FreezeWindowCreate,
+    project: deps.ProjectEdit,
+    actor: deps.ActorDep,
+    session: deps.SessionDep,
 ) -> FreezeWindowRead:
     now = utcnow()
     return service.read(service.create(session, actor, project, body, now), now)
@@ -92,9 +87,9 @@ def create_project_freeze(
 def update_project_freeze(
     window_id: int,
     body: FreezeWindowUpdate,
-    project: ProjectEdit,
-    actor: ActorDep,
-    session: SessionDep,
+    project: deps.ProjectEdit,
+    actor: deps.ActorDep,
+    session: deps.SessionDep,
 ) -> FreezeWindowRead:
     now = utcnow()
     window = service.get(session, window_id, project)
@@ -103,14 +98,14 @@ def update_project_freeze(
 
 @project_router.delete("/freezes/{window_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_project_freeze(
-    window_id: int, project: ProjectEdit, actor: ActorDep, session: SessionDep
+    window_id: int, project: deps.ProjectEdit, actor: deps.ActorDep, session: deps.SessionDep
 ) -> None:
     service.delete(session, actor, service.get(session, window_id, project))
 
 
 @project_router.get("/templates/{template_id}/freezes")
 def template_freezes(
-    template: ViewedTemplate, rights: AccessDep, session: SessionDep
+    template: deps.ViewedTemplate, rights: deps.AccessDep, session: deps.SessionDep
 ) -> ActiveFreezes:
     """What a launch of the template meets now (windows without labels, and those naming one
     of the template's labels): the freeze holding (a launch needs freeze:override and a
