@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, exists, select
@@ -13,10 +13,10 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher
-from steward.db import lookup, utcnow
+from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.freezes import service as freezes
-from steward.keys.models import Key
+from steward.freezes.models import FreezeWindow
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
@@ -38,15 +38,43 @@ def launchable(session: Session, rights: ProjectAccess, template_id: int) -> Tem
     project = rights.project
     # its vault keys joined: one query, not a second one for the collection (selectin)
     template = session.get(Template, template_id, options=[joinedload(Template.vault_keys)])
+    return _in_project(template, template_id, project)
+
+
+def _in_project(template: Template | None, template_id: int, project: Project) -> Template:
     if template is None or template.project_id != project.id:
         raise NotFound(f"template {template_id} not found in project '{project.name}'")
     return template
 
 
-def _snapshot(session: Session, template: Template) -> dict[str, Any]:
-    """The template as it was at launch, with the names of what it referenced."""
-    key_ids = [template.ssh_key_id, template.become_key_id, *(k.id for k in template.vault_keys)]
-    names = lookup(session, Key.id, Key.name, [k for k in key_ids if k])
+def _launchable_in_freezes(
+    session: Session, rights: ProjectAccess, template_id: int
+) -> tuple[Template, list[FreezeWindow]]:
+    """``launchable``'s template, and the freeze windows its launch is checked against (the
+    instance's and the project's: ``freezes.service.applicable``), in one statement: its
+    keys and the windows joined (a row per window, each with its vault keys)."""
+    rights.require_on_template(template_id, Action.RUN_LAUNCH)
+    project = rights.project
+    rows = session.execute(
+        select(Template, FreezeWindow)
+        .outerjoin(FreezeWindow, freezes.applying(project.id))
+        .where(Template.id == template_id)
+        .order_by(FreezeWindow.id)
+        .options(
+            joinedload(Template.vault_keys),
+            joinedload(Template.ssh_key),
+            joinedload(Template.become_key),
+        )
+    ).unique()
+    found = rows.all()
+    template = _in_project(found[0][0] if found else None, template_id, project)
+    return template, [window for _template, window in found if window is not None]
+
+
+def _snapshot(template: Template) -> dict[str, Any]:
+    """The template as it was at launch, with the names of what it referenced (its keys
+    loaded with it: ``_launchable_in_freezes``)."""
+    ssh, become = template.ssh_key, template.become_key
     return {
         "id": template.id,
         "name": template.name,
@@ -54,9 +82,9 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
         "repository_id": template.repository_id,
         "inventory_id": template.inventory_id,
         "environment_id": template.environment_id,
-        "ssh_key": names.get(template.ssh_key_id) if template.ssh_key_id else None,
-        "become_key": names.get(template.become_key_id) if template.become_key_id else None,
-        "vault_keys": [names.get(k.id) for k in template.vault_keys],
+        "ssh_key": ssh.name if ssh else None,
+        "become_key": become.name if become else None,
+        "vault_keys": [k.name for k in template.vault_keys],
         "updated_at": template.updated_at.isoformat(),
         "preflight": template.preflight,
     }
@@ -132,12 +160,18 @@ def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunP
 
 
 def _freeze(
-    session: Session, request: Launch, *, labels: Collection[str]
+    session: Session,
+    request: Launch,
+    *,
+    labels: Collection[str],
+    windows: Sequence[FreezeWindow] | None = None,
 ) -> freezes.Override | None:
     """The freeze a launch meets now, for ``labels``: the template's own (never anything the
-    request says), none for an ad-hoc command."""
+    request says), none for an ad-hoc command; ``windows``: the project's, read with the
+    template (None: read now)."""
+    reason = request.freeze_override_reason
     return freezes.check_launch(
-        session, request.rights, request.freeze_override_reason, utcnow(), labels=labels
+        session, request.rights, reason, utcnow(), labels=labels, windows=windows
     )
 
 
@@ -156,12 +190,14 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
         override = _freeze(session, request, labels=())
         params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
     else:
-        template = launchable(session, request.rights, request.template_id or 0)
-        override = _freeze(session, request, labels=template.labels)
+        template, windows = _launchable_in_freezes(
+            session, request.rights, request.template_id or 0
+        )
+        override = _freeze(session, request, labels=template.labels, windows=windows)
         resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
         kind_params = _for_kind(template, request.kind, resolved.params)
         params, secrets = scoped(request.rights, template, kind_params), resolved.secrets
-        snapshot = _snapshot(session, template)
+        snapshot = _snapshot(template)
     run = Run(
         project_id=project.id,
         template_id=template.id if template else None,
