@@ -87,6 +87,10 @@ def test_a_run_read_is_one_statement_and_its_304_one_without_the_rest(
     # values, recap, first failure and the names behind its parameters: one statement
     assert len(statements) == 1, statements
     assert all(table in statements[0] for table in ("projects", "run_hosts", "keys"))
+    # what PostgreSQL's planner orders: the run joined to its project, its recap's counts and
+    # first failure; the names are scalar subqueries, planned apart (with the five names of
+    # the parameters joined too, planning took 1.5 ms, running the statement 0.1)
+    assert statements[0].count(" JOIN ") == 3, statements[0]
 
     statements.clear()
     again = workbench.client.get(url, headers={"If-None-Match": whole.headers["etag"]})

@@ -164,11 +164,20 @@ def _located(rest: bool) -> Select[Any]:
     """The project bound as ``project_id`` and, outer joined, the head of its run bound as
     ``run_id`` (and with ``rest``, the rest of its read): NULLs when the project has no such
     run, no row when there is no such project."""
-    query = _names_joined(
-        select(*CHANGING, *_names("user"), Project)
+    template = select(Template.name).where(Template.id == Run.template_id).scalar_subquery()
+    user = select(User.username).where(User.id == Run.launched_by_id).scalar_subquery()
+    query = (
+        select(
+            *CHANGING,
+            template.label("template"),
+            user.label("user"),
+            RECORDED_NAME.label("recorded_name"),
+            Project,
+        )
         .select_from(Project)
         .outerjoin(Run, (Run.id == bindparam("run_id")) & (Run.project_id == Project.id))
-    ).where(Project.id == bindparam("project_id"))
+        .where(Project.id == bindparam("project_id"))
+    )
     return _with_rest(query) if rest else query
 
 
