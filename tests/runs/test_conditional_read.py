@@ -3,8 +3,10 @@ change of the run (its row, its plan's approval, the names it shows) gives a new
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
-from sqlalchemy import update
+from sqlalchemy import Engine, event, update
 from support.builders import Workbench, inserted_run
 
 from steward.runs.models import Run, RunHost
@@ -106,3 +108,34 @@ def test_a_run_read_is_one_statement_and_its_304_one_without_the_rest(
     assert stale.json() == read
     assert len(statements) == 2, statements
     assert "run_hosts" in statements[1]
+
+
+@pytest.mark.both_databases  # PostgreSQL's rollback is the round trip a hop would wait on
+def test_a_run_read_gives_its_connection_back_in_the_thread_that_read(
+    workbench: Workbench,
+) -> None:
+    with workbench.client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
+        run = inserted_run(workbench.project_id, None, RunStatus.SUCCESSFUL)
+        session.add(run)
+        session.commit()
+        run_id = run.id
+    engine: Engine = workbench.client.app.state.runtime.engine  # type: ignore[attr-defined]
+    given_back: list[str] = []
+
+    def checkin(*_args: object) -> None:  # who gives a connection back to the pool
+        frames = {frame.function for frame in inspect.stack(context=0)}
+        given_back.append("read" if "_viewed_run_answer" in frames else "request's end")
+
+    event.listen(engine.pool, "checkin", checkin)
+    try:
+        url = workbench.url(f"runs/{run_id}")
+        tag = workbench.client.get(url).headers["etag"]
+        assert workbench.client.get(url, headers={"If-None-Match": tag}).status_code == 304
+        read = list(given_back)
+        given_back.clear()
+        # control: another read's connection goes back when its request ends
+        assert workbench.client.get(workbench.url("runs")).status_code == 200
+    finally:
+        event.remove(engine.pool, "checkin", checkin)
+    assert read == ["read", "read"]
+    assert given_back == ["request's end"]

@@ -377,8 +377,13 @@ def _viewed_run_answer(
     head = read.head_of(session, rights, run_id, row, runtime.settings)
     tag = conditional.etag(*head.tag_parts(rights.sees_resources))
     if conditional.unchanged(request, tag):  # a poller whose tag is current: the head alone
-        return RunAnswer(tag, None)
-    return RunAnswer(tag, read.full(session, rights, head, row if whole else None))
+        answer = RunAnswer(tag, None)
+    else:
+        answer = RunAnswer(tag, read.full(session, rights, head, row if whole else None))
+    # read: its connection goes back from this thread (its rollback is a round trip on
+    # PostgreSQL), not from another hop to a worker when the request ends (``get_session``)
+    session.close()
+    return answer
 
 
 ViewedRunAnswer = Annotated[RunAnswer, Depends(_viewed_run_answer)]
