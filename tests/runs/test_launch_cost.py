@@ -55,6 +55,9 @@ def test_a_launch_reads_its_template_keys_and_freeze_windows_in_one_statement(
     # the template, its keys and the windows: one statement, and no other read
     assert len(reads) == 1, reads
     assert all(table in reads[0] for table in ("templates", "keys", "freeze_windows"))
+    # joined: the windows and the vault keys (through their link table); the ssh and become
+    # keys' names are scalar subqueries (two more joins cost PostgreSQL's planner more)
+    assert reads[0].count(" JOIN ") == 3, reads[0]
     # control: the template and the windows read apart, as the gate read them, are two
     db_session.expunge_all()
     project = db_session.get_one(Project, project.id)

@@ -17,6 +17,7 @@ from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.freezes import service as freezes
 from steward.freezes.models import FreezeWindow
+from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
 from steward.runner_groups import service as runner_groups
@@ -47,34 +48,48 @@ def _in_project(template: Template | None, template_id: int, project: Project) -
     return template
 
 
+# the names of a template's ssh and become keys, for its launch's snapshot: scalar subqueries
+# (two more joins took PostgreSQL's planner longer than the subqueries take to run)
+_SSH_KEY = select(Key.name).where(Key.id == Template.ssh_key_id).scalar_subquery()
+_BECOME_KEY = select(Key.name).where(Key.id == Template.become_key_id).scalar_subquery()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Launchable:
+    """``launchable``'s template, the freeze windows its launch is checked against and the
+    names of its ssh and become keys (for its snapshot)."""
+
+    template: Template
+    windows: list[FreezeWindow]
+    ssh_key: str | None
+    become_key: str | None
+
+
 def _launchable_in_freezes(
     session: Session, rights: ProjectAccess, template_id: int
-) -> tuple[Template, list[FreezeWindow]]:
+) -> _Launchable:
     """``launchable``'s template, and the freeze windows its launch is checked against (the
     instance's and the project's: ``freezes.service.applicable``), in one statement: its
-    keys and the windows joined (a row per window, each with its vault keys)."""
+    vault keys and the windows joined (a row per window, each with the vault keys), its
+    other keys' names beside."""
     rights.require_on_template(template_id, Action.RUN_LAUNCH)
     project = rights.project
     rows = session.execute(
-        select(Template, FreezeWindow)
+        select(Template, FreezeWindow, _SSH_KEY, _BECOME_KEY)
         .outerjoin(FreezeWindow, freezes.applying(project.id))
         .where(Template.id == template_id)
         .order_by(FreezeWindow.id)
-        .options(
-            joinedload(Template.vault_keys),
-            joinedload(Template.ssh_key),
-            joinedload(Template.become_key),
-        )
+        .options(joinedload(Template.vault_keys))
     ).unique()
     found = rows.all()
     template = _in_project(found[0][0] if found else None, template_id, project)
-    return template, [window for _template, window in found if window is not None]
+    windows = [row[1] for row in found if row[1] is not None]
+    return _Launchable(template, windows, found[0][2], found[0][3])
 
 
-def _snapshot(template: Template) -> dict[str, Any]:
-    """The template as it was at launch, with the names of what it referenced (its keys
-    loaded with it: ``_launchable_in_freezes``)."""
-    ssh, become = template.ssh_key, template.become_key
+def _snapshot(found: _Launchable) -> dict[str, Any]:
+    """The template as it was at launch, with the names of what it referenced."""
+    template = found.template
     return {
         "id": template.id,
         "name": template.name,
@@ -82,8 +97,8 @@ def _snapshot(template: Template) -> dict[str, Any]:
         "repository_id": template.repository_id,
         "inventory_id": template.inventory_id,
         "environment_id": template.environment_id,
-        "ssh_key": ssh.name if ssh else None,
-        "become_key": become.name if become else None,
+        "ssh_key": found.ssh_key,
+        "become_key": found.become_key,
         "vault_keys": [k.name for k in template.vault_keys],
         "updated_at": template.updated_at.isoformat(),
         "preflight": template.preflight,
@@ -190,14 +205,13 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
         override = _freeze(session, request, labels=())
         params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
     else:
-        template, windows = _launchable_in_freezes(
-            session, request.rights, request.template_id or 0
-        )
-        override = _freeze(session, request, labels=template.labels, windows=windows)
+        found = _launchable_in_freezes(session, request.rights, request.template_id or 0)
+        template = found.template
+        override = _freeze(session, request, labels=template.labels, windows=found.windows)
         resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
         kind_params = _for_kind(template, request.kind, resolved.params)
         params, secrets = scoped(request.rights, template, kind_params), resolved.secrets
-        snapshot = _snapshot(template)
+        snapshot = _snapshot(found)
     run = Run(
         project_id=project.id,
         template_id=template.id if template else None,
