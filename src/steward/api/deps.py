@@ -253,7 +253,14 @@ def get_access(
     actor may not see is a 404. Every id of the path (the project's and those of the objects in
     it, looked up by the dependencies built on this one) is checked first: ``_check_path_ids``."""
     _check_path_ids(request)
-    project = session.get(Project, project_id)
+    return _rights(session, actor, project_id, session.get(Project, project_id))
+
+
+def _rights(
+    session: Session, actor: Actor, project_id: int, project: Project | None
+) -> ProjectAccess:
+    """The actor's rights in ``project`` (``{project_id}``, None when there is no such
+    project): a project the actor may not see is a 404, as one that is not."""
     rights = access(session, actor, project) if project is not None else None
     if rights is None or not rights.visible:
         raise NotFound(f"project {project_id} not found")
@@ -360,13 +367,26 @@ def _viewed_run_answer(
 ) -> RunAnswer:
     """``AccessDep``'s checks, ``{run_id}``'s head and, when the caller's tag is not current,
     the rest of its read, in one worker-thread hop: 404 for a project or a run the caller
-    may not see, as ``ViewedRun``. A route taking this takes no ``AccessDep`` (another hop)."""
-    rights = get_access(project_id, request, session, actor)
-    found = read.head(session, rights, run_id, runtime.settings)
-    tag = conditional.etag(*found.tag_parts(rights.sees_resources))
+    may not see, as ``ViewedRun``. A route taking this takes no ``AccessDep`` (another hop).
+
+    The project and the run's head are one query (``read.located``); without an
+    ``If-None-Match`` (no tag to compare: the whole read will be answered) the rest of the
+    read is in it too. The rights decide what is answered, as when they came first."""
+    _check_path_ids(request)
+    whole = "if-none-match" not in request.headers
+    found = read.located(session, project_id, run_id, whole=whole)
+    rights = _rights(session, actor, project_id, found and found[0])
+    row = found and found[1]
+    head = read.head_of(session, rights, run_id, row, runtime.settings)
+    tag = conditional.etag(*head.tag_parts(rights.sees_resources))
     if conditional.unchanged(request, tag):  # a poller whose tag is current: the head alone
-        return RunAnswer(tag, None)
-    return RunAnswer(tag, read.full(session, rights, found))
+        answer = RunAnswer(tag, None)
+    else:
+        answer = RunAnswer(tag, read.full(session, rights, head, row if whole else None))
+    # read: its connection goes back from this thread (its rollback is a round trip on
+    # PostgreSQL), not from another hop to a worker when the request ends (``get_session``)
+    session.close()
+    return answer
 
 
 ViewedRunAnswer = Annotated[RunAnswer, Depends(_viewed_run_answer)]

@@ -9,7 +9,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from steward.access import policy
@@ -190,11 +190,24 @@ def applicable(session: Session, project_ids: Sequence[int]) -> list[FreezeWindo
     )
 
 
-def meeting(session: Session, project_id: int, labels: Collection[str]) -> list[FreezeWindow]:
+def applying(project_id: int) -> ColumnElement[bool]:
+    """``applicable``'s windows of one project, as a condition (to join them)."""
+    return or_(FreezeWindow.project_id.is_(None), FreezeWindow.project_id == project_id)
+
+
+def meeting(
+    session: Session,
+    project_id: int,
+    labels: Collection[str],
+    windows: Sequence[FreezeWindow] | None = None,
+) -> list[FreezeWindow]:
     """The windows a launch in project ``project_id`` meets: the instance's and the
     project's, those with labels only when the template carries one (``labels``: its own,
-    read from the template; an ad-hoc command has none)."""
-    return [window for window in applicable(session, [project_id]) if window.covers(labels)]
+    read from the template; an ad-hoc command has none). ``windows``: ``applicable``'s for
+    the project when the caller read them already."""
+    if windows is None:
+        windows = applicable(session, [project_id])
+    return [window for window in windows if window.covers(labels)]
 
 
 def now_for(rows: Sequence[FreezeWindow], now: dt.datetime) -> Now:
@@ -235,6 +248,7 @@ def check_launch(
     now: dt.datetime,
     *,
     labels: Collection[str],
+    windows: Sequence[FreezeWindow] | None = None,
 ) -> Override | None:
     """The gate's question (``runs.service.launch``, templates and ad-hoc commands alike): None
     outside every freeze of the caller's project and the instance that covers ``labels`` (the
@@ -242,8 +256,9 @@ def check_launch(
     409 naming the window and its end unless ``reason`` is given, when the caller needs
     ``freeze:override`` (403) and a reason that says something (422 on
     ``freeze_override_reason``). A window that cannot be evaluated freezes (a freeze that fails
-    open is no freeze)."""
-    found = now_for(meeting(session, rights.project.id, labels), now)
+    open is no freeze). ``windows``: ``applicable``'s for the caller's project, when read
+    with the template in the launch's transaction (``runs.service``); None: read here."""
+    found = now_for(meeting(session, rights.project.id, labels, windows), now)
     if found.broken:
         window, why = found.broken[0]
         raise Frozen(

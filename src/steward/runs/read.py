@@ -10,9 +10,10 @@ story and the names behind the parameters (``full``).
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import RowMapping, Select, bindparam, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -20,6 +21,7 @@ from steward.access.policy import Action, ProjectAccess
 from steward.auth.models import User
 from steward.config import Settings
 from steward.errors import NotFound
+from steward.projects.models import Project
 from steward.runs import planned, refs, story, waiting
 from steward.runs.models import Run, RunKind
 from steward.runs.params import RunParams
@@ -44,15 +46,20 @@ CHANGING = tuple(
 def with_names(*columns: Any, launcher: str) -> Select[Any]:
     """``columns`` of runs with the names a run shows beside them: ``template`` (its template's
     name now, None once deleted), ``recorded_name`` and the launcher's username as ``launcher``."""
+    return _names_joined(select(*columns, *_names(launcher)))
+
+
+def _names(launcher: str) -> tuple[Any, ...]:
     return (
-        select(
-            *columns,
-            Template.name.label("template"),
-            User.username.label(launcher),
-            RECORDED_NAME.label("recorded_name"),
-        )
-        .outerjoin(Template, Template.id == Run.template_id)
-        .outerjoin(User, User.id == Run.launched_by_id)
+        Template.name.label("template"),
+        User.username.label(launcher),
+        RECORDED_NAME.label("recorded_name"),
+    )
+
+
+def _names_joined(query: Select[Any]) -> Select[Any]:
+    return query.outerjoin(Template, Template.id == Run.template_id).outerjoin(
+        User, User.id == Run.launched_by_id
     )
 
 
@@ -97,8 +104,24 @@ def head(session: Session, rights: ProjectAccess, run_id: int, settings: Setting
     run the reasons' counts, for a plan or an apply its plan."""
     where = {"run_id": run_id, "project_id": rights.project.id}
     row = session.execute(_HEAD, where).mappings().one_or_none()
+    return head_of(session, rights, run_id, row, settings)
+
+
+def head_of(
+    session: Session,
+    rights: ProjectAccess,
+    run_id: int,
+    row: RowMapping | None,
+    settings: Settings,
+) -> Head:
+    """``head`` from its ``row`` (None: no such run in the project), read by ``head`` or with
+    the project by ``located``."""
     visible = rights.templates_allowing(Action.RUN_VIEW)
-    if row is None or (visible is not None and row["template_id"] not in visible):
+    if (
+        row is None
+        or row["id"] is None
+        or (visible is not None and row["template_id"] not in visible)
+    ):
         raise NotFound(f"run {run_id} not found in project '{rights.project.name}'")
     columns = {column.key: row[column.key] for column in CHANGING}
     why = None
@@ -111,38 +134,91 @@ def head(session: Session, rights: ProjectAccess, run_id: int, settings: Setting
     return dataclasses.replace(found, plan=planned.info(session, found))
 
 
-def _rest() -> Select[Any]:
-    """What a full read adds to the head, in one statement: the launch values (the only
-    column the head does not hold), the hosts counted by outcome and the first failure."""
+# what a full read adds to the head: the launch values (the only column the head does not
+# hold), the hosts counted by outcome, the first failure and the names behind the parameters
+_COUNTED = ("hosts", "unreachable", "failed", "changed")
+_FAILURE = ("task", "host", "data", "event", "start_line", "counter")
+
+
+def _with_rest(query: Select[Any]) -> Select[Any]:
+    """``query`` (of the run bound as ``run_id``, and ``run_ids`` the same) with what a full
+    read adds to its head, joined: one statement."""
     counts = story.HOST_COUNTS.subquery()
     failure = story.FIRST_FAILURE.subquery()
-    return (
-        select(
+    query = (
+        query.add_columns(
             Run.params,
-            *(counts.c[name] for name in ("hosts", "unreachable", "failed", "changed")),
-            *(failure.c[name] for name in ("task", "host", "data", "event", "start_line")),
-            failure.c.counter,
+            *(counts.c[name].label(f"count_{name}") for name in _COUNTED),
+            *(failure.c[name].label(f"failure_{name}") for name in _FAILURE),
         )
         .outerjoin(counts, counts.c.run_id == Run.id)
         .outerjoin(failure, failure.c.run_id == Run.id)
-        .where(Run.id == bindparam("run_id"))
     )
+    return refs.joined(query)
 
 
-_REST = _rest()
+_REST = _with_rest(select(Run.project_id).where(Run.id == bindparam("run_id")))
 
 
-def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
+def _located(rest: bool) -> Select[Any]:
+    """The project bound as ``project_id`` and, outer joined, the head of its run bound as
+    ``run_id`` (and with ``rest``, the rest of its read): NULLs when the project has no such
+    run, no row when there is no such project."""
+    template = select(Template.name).where(Template.id == Run.template_id).scalar_subquery()
+    user = select(User.username).where(User.id == Run.launched_by_id).scalar_subquery()
+    query = (
+        select(
+            *CHANGING,
+            template.label("template"),
+            user.label("user"),
+            RECORDED_NAME.label("recorded_name"),
+            Project,
+        )
+        .select_from(Project)
+        .outerjoin(Run, (Run.id == bindparam("run_id")) & (Run.project_id == Project.id))
+        .where(Project.id == bindparam("project_id"))
+    )
+    return _with_rest(query) if rest else query
+
+
+_LOCATED = _located(rest=False)
+_LOCATED_WHOLE = _located(rest=True)
+
+
+def located(
+    session: Session, project_id: int, run_id: int, *, whole: bool
+) -> tuple[Project, RowMapping] | None:
+    """Project ``project_id`` and the row of its run ``run_id`` in one query (its head's
+    columns, None when the project has no such run: ``head_of``), and with ``whole`` what
+    ``full`` reads too, for a reader who will want it all; None for no such project. Nothing
+    here is checked: the caller's rights in the project decide what may be answered."""
+    where = {"project_id": project_id, "run_id": run_id, "run_ids": [run_id]}
+    row = session.execute(_LOCATED_WHOLE if whole else _LOCATED, where).mappings().one_or_none()
+    return None if row is None else (row["Project"], row)
+
+
+def full(
+    session: Session, rights: ProjectAccess, found: Head, rest: RowMapping | None = None
+) -> RunRead:
     """The whole read of the run ``head`` found: its launch values, the names behind them,
-    its hosts by outcome and its story (two queries, and the story's own for a run that
-    ended before its recap)."""
-    rest = session.execute(_REST, {"run_id": found.id, "run_ids": [found.id]}).one_or_none()
+    its hosts by outcome and its story (one query, or none when ``rest``, a row of
+    ``located`` with ``whole``, holds it; the story's own for a run that ended before its
+    recap, ``refs``'s own for vault keys shown)."""
+    if rest is None:
+        where = {"run_id": found.id, "run_ids": [found.id]}
+        rest = session.execute(_REST, where).mappings().one_or_none()
     if rest is None:  # deleted since its head was read
         raise NotFound(f"run {found.id} not found in project '{rights.project.name}'")
-    params = RunParams.of(rest.params, found.id)
+    params = RunParams.of(rest["params"], found.id)
     columns = found.columns
     status = RunStatus(columns["status"])
-    failure = None if rest.counter is None else story.failure_of(rest)
+    failure = None
+    if rest["failure_counter"] is not None:
+        failure = story.failure_of(
+            SimpleNamespace(**{name: rest[f"failure_{name}"] for name in _FAILURE})
+        )
+    hosts = rest["count_hosts"]
+    counts = None if hosts is None else story.counts_of(*(rest[f"count_{n}"] for n in _COUNTED))
     return RunRead.model_validate(
         {column.key: columns[column.key] for column in READ_COLUMNS if column.key in columns}
         | {
@@ -151,12 +227,10 @@ def full(session: Session, rights: ProjectAccess, found: Head) -> RunRead:
             "launched_by": found.launched_by,
             "waiting_reason": found.waiting_reason,
             "plan": found.plan,
-            "refs": refs.refs(
-                session, columns["project_id"], found.id, params, sees_keys=rights.sees_resources
+            "refs": refs.from_joined(
+                session, rest, found.id, params, sees_keys=rights.sees_resources
             ),
-            "host_counts": None
-            if rest.hosts is None
-            else story.counts_of(rest.hosts, rest.unreachable, rest.failed, rest.changed),
+            "host_counts": counts,
             "story": story.story(session, found.id, status, failure),
         }
     )

@@ -4,8 +4,17 @@ as they are now, or as the template snapshot recorded them when the object is go
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, literal_column, select, union_all
+from sqlalchemy import (
+    ColumnElement,
+    RowMapping,
+    Select,
+    bindparam,
+    literal_column,
+    select,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
 from steward.environments.models import Environment
@@ -39,22 +48,92 @@ _RECORDED_KEYS = select(
 ).where(Run.id == bindparam("run_id"))
 
 
+def joined(query: Select[Any]) -> Select[Any]:
+    """``query`` (of runs) with the names of the objects its run's parameters name as they are
+    now (``JOINED``: None when the parameter is empty or the object gone): looked up by the
+    ids the stored parameters hold, in the project's objects only, as ``refs`` looks them up.
+    Each a scalar subquery, not a join: PostgreSQL plans those apart, where five more joins
+    took its planner longer than running the whole statement. A list of vault keys is not
+    looked up (``from_joined`` asks ``refs`` for those)."""
+    named: tuple[tuple[type[ProjectScoped], str], ...] = (
+        (Repository, "repository_id"),
+        (Inventory, "inventory_id"),
+        (Environment, "environment_id"),
+        (Key, "ssh_key_id"),
+        (Key, "become_key_id"),
+    )
+    for (model, field), label in zip(named, JOINED, strict=True):
+        found = select(model.name).where(
+            model.id == Run.params[field].as_integer(), model.project_id == Run.project_id
+        )
+        query = query.add_columns(found.scalar_subquery().label(label))
+    return query
+
+
+# the labels of ``joined``'s names: repository, inventory, environment, ssh and become key
+JOINED = ("ref_repository", "ref_inventory", "ref_environment", "ref_ssh_key", "ref_become_key")
+
+
+def from_joined(
+    session: Session,
+    row: RowMapping,
+    run_id: int,
+    params: RunParams,
+    *,
+    sees_keys: bool,
+) -> RunRefs:
+    """``refs`` from a row of a ``joined`` query: no query, but one when a key it used is gone
+    (its name as recorded), and ``refs``'s own for a run with vault keys shown."""
+    if sees_keys and params.vault_key_ids:
+        return refs(session, row["project_id"], run_id, params, sees_keys=sees_keys)
+    ids = (
+        params.repository_id,
+        params.inventory_id,
+        params.environment_id,
+        params.ssh_key_id,
+        params.become_key_id,
+    )
+    names: dict[tuple[str, int], str] = {}
+    for model, object_id, label in zip(_JOINED_MODELS, ids, JOINED, strict=True):
+        if object_id is not None and row[label] is not None:
+            names[(model.__tablename__, object_id)] = row[label]
+    return _named_refs(session, run_id, params, names, sees_keys=sees_keys)
+
+
+_JOINED_MODELS: tuple[type[ProjectScoped], ...] = (Repository, Inventory, Environment, Key, Key)
+
+
 def refs(
     session: Session, project_id: int, run_id: int, params: RunParams, *, sees_keys: bool
 ) -> RunRefs:
     """One query, and one more only when a key it used is gone (its name as the template
     snapshot recorded it). Key names only for who may see the project's keys, as on the
     template (``sees_keys``); a deleted object's name is blank ("" or the snapshot's)."""
-    key_ids = [k for k in (params.ssh_key_id, params.become_key_id, *params.vault_key_ids) if k]
     wanted: dict[type[ProjectScoped], list[int]] = {
         Repository: [params.repository_id] if params.repository_id else [],
         Inventory: [params.inventory_id],
         Environment: [params.environment_id] if params.environment_id else [],
-        Key: key_ids if sees_keys else [],
+        Key: _key_ids(params) if sees_keys else [],
     }
     bound = {model.__tablename__: ids for model, ids in wanted.items()}
     rows = session.execute(_NAMES, {"project_id": project_id, **bound})
     names = {(kind, object_id): name for kind, object_id, name in rows}
+    return _named_refs(session, run_id, params, names, sees_keys=sees_keys)
+
+
+def _key_ids(params: RunParams) -> list[int]:
+    return [k for k in (params.ssh_key_id, params.become_key_id, *params.vault_key_ids) if k]
+
+
+def _named_refs(
+    session: Session,
+    run_id: int,
+    params: RunParams,
+    names: dict[tuple[str, int], str],
+    *,
+    sees_keys: bool,
+) -> RunRefs:
+    """The refs of ``params`` from the names found now, by (table, id)."""
 
     def name(model: type[ProjectScoped], object_id: int | None) -> str | None:
         return None if object_id is None else names.get((model.__tablename__, object_id))
@@ -65,7 +144,7 @@ def refs(
     if not sees_keys:
         return RunRefs(repository=repository, inventory=inventory, environment=environment)
     recorded: Sequence[object] = (None, None, None)
-    if any(name(Key, k) is None for k in key_ids):  # a key is gone: its name as recorded
+    if any(name(Key, k) is None for k in _key_ids(params)):  # a key is gone: its recorded name
         recorded = session.execute(_RECORDED_KEYS, {"run_id": run_id}).one_or_none() or recorded
     ssh, become, vault = recorded
 

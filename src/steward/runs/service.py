@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, exists, select
@@ -13,9 +13,10 @@ from steward.audit import service as audit
 from steward.audit.actions import AuditAction
 from steward.auth.models import User
 from steward.crypto import KeyCipher
-from steward.db import lookup, utcnow
+from steward.db import utcnow
 from steward.errors import InvalidInput, InvalidState, NotFound
 from steward.freezes import service as freezes
+from steward.freezes.models import FreezeWindow
 from steward.keys.models import Key
 from steward.projects.models import Project
 from steward.queue import RunQueue
@@ -38,15 +39,57 @@ def launchable(session: Session, rights: ProjectAccess, template_id: int) -> Tem
     project = rights.project
     # its vault keys joined: one query, not a second one for the collection (selectin)
     template = session.get(Template, template_id, options=[joinedload(Template.vault_keys)])
+    return _in_project(template, template_id, project)
+
+
+def _in_project(template: Template | None, template_id: int, project: Project) -> Template:
     if template is None or template.project_id != project.id:
         raise NotFound(f"template {template_id} not found in project '{project.name}'")
     return template
 
 
-def _snapshot(session: Session, template: Template) -> dict[str, Any]:
+# the names of a template's ssh and become keys, for its launch's snapshot: scalar subqueries
+# (two more joins took PostgreSQL's planner longer than the subqueries take to run)
+_SSH_KEY = select(Key.name).where(Key.id == Template.ssh_key_id).scalar_subquery()
+_BECOME_KEY = select(Key.name).where(Key.id == Template.become_key_id).scalar_subquery()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Launchable:
+    """``launchable``'s template, the freeze windows its launch is checked against and the
+    names of its ssh and become keys (for its snapshot)."""
+
+    template: Template
+    windows: list[FreezeWindow]
+    ssh_key: str | None
+    become_key: str | None
+
+
+def _launchable_in_freezes(
+    session: Session, rights: ProjectAccess, template_id: int
+) -> _Launchable:
+    """``launchable``'s template, and the freeze windows its launch is checked against (the
+    instance's and the project's: ``freezes.service.applicable``), in one statement: its
+    vault keys and the windows joined (a row per window, each with the vault keys), its
+    other keys' names beside."""
+    rights.require_on_template(template_id, Action.RUN_LAUNCH)
+    project = rights.project
+    rows = session.execute(
+        select(Template, FreezeWindow, _SSH_KEY, _BECOME_KEY)
+        .outerjoin(FreezeWindow, freezes.applying(project.id))
+        .where(Template.id == template_id)
+        .order_by(FreezeWindow.id)
+        .options(joinedload(Template.vault_keys))
+    ).unique()
+    found = rows.all()
+    template = _in_project(found[0][0] if found else None, template_id, project)
+    windows = [row[1] for row in found if row[1] is not None]
+    return _Launchable(template, windows, found[0][2], found[0][3])
+
+
+def _snapshot(found: _Launchable) -> dict[str, Any]:
     """The template as it was at launch, with the names of what it referenced."""
-    key_ids = [template.ssh_key_id, template.become_key_id, *(k.id for k in template.vault_keys)]
-    names = lookup(session, Key.id, Key.name, [k for k in key_ids if k])
+    template = found.template
     return {
         "id": template.id,
         "name": template.name,
@@ -54,9 +97,9 @@ def _snapshot(session: Session, template: Template) -> dict[str, Any]:
         "repository_id": template.repository_id,
         "inventory_id": template.inventory_id,
         "environment_id": template.environment_id,
-        "ssh_key": names.get(template.ssh_key_id) if template.ssh_key_id else None,
-        "become_key": names.get(template.become_key_id) if template.become_key_id else None,
-        "vault_keys": [names.get(k.id) for k in template.vault_keys],
+        "ssh_key": found.ssh_key,
+        "become_key": found.become_key,
+        "vault_keys": [k.name for k in template.vault_keys],
         "updated_at": template.updated_at.isoformat(),
         "preflight": template.preflight,
     }
@@ -132,12 +175,18 @@ def scoped(rights: ProjectAccess, template: Template, params: RunParams) -> RunP
 
 
 def _freeze(
-    session: Session, request: Launch, *, labels: Collection[str]
+    session: Session,
+    request: Launch,
+    *,
+    labels: Collection[str],
+    windows: Sequence[FreezeWindow] | None = None,
 ) -> freezes.Override | None:
     """The freeze a launch meets now, for ``labels``: the template's own (never anything the
-    request says), none for an ad-hoc command."""
+    request says), none for an ad-hoc command; ``windows``: the project's, read with the
+    template (None: read now)."""
+    reason = request.freeze_override_reason
     return freezes.check_launch(
-        session, request.rights, request.freeze_override_reason, utcnow(), labels=labels
+        session, request.rights, reason, utcnow(), labels=labels, windows=windows
     )
 
 
@@ -156,12 +205,13 @@ def launch(session: Session, request: Launch, *, cipher: KeyCipher, queue: RunQu
         override = _freeze(session, request, labels=())
         params, snapshot = adhoc.resolve(session, request.rights, request.adhoc)
     else:
-        template = launchable(session, request.rights, request.template_id or 0)
-        override = _freeze(session, request, labels=template.labels)
+        found = _launchable_in_freezes(session, request.rights, request.template_id or 0)
+        template = found.template
+        override = _freeze(session, request, labels=template.labels, windows=found.windows)
         resolved = resolve_launch(session, template, request.overrides, granted=request.granted)
         kind_params = _for_kind(template, request.kind, resolved.params)
         params, secrets = scoped(request.rights, template, kind_params), resolved.secrets
-        snapshot = _snapshot(session, template)
+        snapshot = _snapshot(found)
     run = Run(
         project_id=project.id,
         template_id=template.id if template else None,
