@@ -5,7 +5,7 @@ unchanged), and an oversized or malformed header is read as "no tag matches", ne
 from __future__ import annotations
 
 import pytest
-from support.builders import Workbench, bearer, inserted_run, make_user, token
+from support.builders import Workbench, bearer, inserted_run, make_project, make_user, token
 
 from steward.runs.status import RunStatus
 
@@ -50,3 +50,19 @@ def test_a_malformed_if_none_match_is_read_in_full(workbench: Workbench, sent: s
     # of a list are looked at: a CPU bound)
     listed = workbench.client.get(url, headers={"If-None-Match": f"{tag}, {sent}"})
     assert listed.status_code == 304
+
+
+def test_a_run_read_through_another_projects_url_is_a_404(workbench: Workbench) -> None:
+    """A read looks the project and its run up in one query before the rights decide: a run id
+    of project A under project B's URL (one the caller may read, with the run's own tag) finds
+    no run, with or without a tag. Control: the same caller reads it under A's URL."""
+    run_id = _run(workbench)
+    own = workbench.client.get(workbench.url(f"runs/{run_id}"))
+    assert own.status_code == 200  # the control: the caller may see the run
+    other = make_project(workbench.client, "elsewhere")
+    url = f"/api/v1/projects/{other}/runs/{run_id}"
+    for headers in ({}, {"If-None-Match": own.headers["etag"]}, {"If-None-Match": "*"}):
+        probed = workbench.client.get(url, headers=headers)
+        assert probed.status_code == 404, (headers, probed.status_code)
+        assert probed.headers.get("etag") is None
+        assert str(run_id) in probed.json()["detail"]

@@ -38,8 +38,14 @@ def _finished(session: Session, project: Project, **columns: object) -> Run:
     return run
 
 
+def _head(session: Session, rights: ProjectAccess, run_id: int) -> read.Head:
+    """A run's head as a poller's read finds it (``deps``: the project and the head, one query)."""
+    found = read.located(session, rights.project.id, run_id, whole=False)
+    return read.head_of(session, rights, run_id, found and found[1], Settings())
+
+
 def _tag(session: Session, rights: ProjectAccess, run_id: int) -> str:
-    found = read.head(session, rights, run_id, Settings())
+    found = _head(session, rights, run_id)
     return conditional.etag(*found.tag_parts(rights.sees_resources))
 
 
@@ -53,7 +59,7 @@ def test_a_runs_head_is_one_query_without_its_launch_values_or_recap(
     db_session.expunge_all()  # nothing kept: what the head needs, it queries
 
     with counted(db_session) as statements:
-        found = read.head(db_session, rights, run.id, Settings())
+        found = _head(db_session, rights, run.id)
 
     assert len(statements) == 1, statements
     sql = statements[0]
@@ -103,15 +109,13 @@ def test_a_run_the_caller_may_not_see_is_not_found_by_its_head(db_session: Sessi
     seen_only = ProjectAccess(project, frozenset({Action.PROJECT_VIEW}), {})
 
     with pytest.raises(NotFound):
-        read.head(db_session, seen_only, run.id, Settings())
+        _head(db_session, seen_only, run.id)
     other = services.project(db_session, "other")
     with pytest.raises(NotFound):  # a run of another project
-        read.head(
-            db_session, access(db_session, services.admin(db_session), other), run.id, Settings()
-        )
+        _head(db_session, access(db_session, services.admin(db_session), other), run.id)
     # control: who may view the project's runs finds it
     may_view = ProjectAccess(project, frozenset({Action.PROJECT_VIEW, Action.RUN_VIEW}), {})
-    assert read.head(db_session, may_view, run.id, Settings()).id == run.id
+    assert _head(db_session, may_view, run.id).id == run.id
 
 
 def test_a_page_of_runs_is_one_query_of_the_columns_it_shows(db_session: Session) -> None:
@@ -139,7 +143,7 @@ def test_a_deleted_templates_name_is_read_from_the_launch_snapshot(db_session: S
     run = _finished(db_session, project, template_snapshot={"name": "restart", "id": 9})
     rights = access(db_session, services.admin(db_session), project)
 
-    assert read.head(db_session, rights, run.id, Settings()).template_name == "restart"
+    assert _head(db_session, rights, run.id).template_name == "restart"
     rows, _ = service.list_runs(db_session, services.admin(db_session), RunFilters(), project)
     # the list shows no name for a deleted template's run (only an ad-hoc run's), as before
     assert (rows[0]["template_name"], rows[0]["recorded_name"]) == ("", "restart")
@@ -194,7 +198,7 @@ def test_a_full_read_tells_the_first_failure_and_counts_as_the_story_does(
     assert project is not None
     rights = access(db_session, services.admin(db_session), project)
 
-    found = read.full(db_session, rights, read.head(db_session, rights, run.id, Settings()))
+    found = read.full(db_session, rights, _head(db_session, rights, run.id))
 
     assert found.story is not None
     assert found.story.first_failure == story.first_failure(db_session, run.id)

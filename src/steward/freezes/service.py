@@ -182,17 +182,13 @@ class Now:
 def applicable(session: Session, project_ids: Sequence[int]) -> list[FreezeWindow]:
     """The instance's windows and those of ``project_ids``."""
     return list(
-        session.scalars(
-            select(FreezeWindow)
-            .where(or_(FreezeWindow.project_id.is_(None), FreezeWindow.project_id.in_(project_ids)))
-            .order_by(FreezeWindow.id)
-        )
+        session.scalars(select(FreezeWindow).where(applying(project_ids)).order_by(FreezeWindow.id))
     )
 
 
-def applying(project_id: int) -> ColumnElement[bool]:
-    """``applicable``'s windows of one project, as a condition (to join them)."""
-    return or_(FreezeWindow.project_id.is_(None), FreezeWindow.project_id == project_id)
+def applying(project_ids: Sequence[int]) -> ColumnElement[bool]:
+    """``applicable``'s windows as a condition (a launch joins them to its template)."""
+    return or_(FreezeWindow.project_id.is_(None), FreezeWindow.project_id.in_(project_ids))
 
 
 def meeting(

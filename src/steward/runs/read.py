@@ -2,9 +2,10 @@
 
 Its ``ETag`` is made of the run's columns that change (``Run.WRITTEN_ONCE`` are set at
 launch and never again), the names it shows, why it waits and its plan's approval: the
-``head``, one query of those columns with the names joined. A poller whose tag is current is
-answered from the head alone; only a full answer loads the launch values and the recap, the
-story and the names behind the parameters (``full``).
+head, read with the project in one query (``located``, ``head_of``). A poller whose tag is
+current is answered from the head alone; a full answer also has the launch values, the recap,
+the story and the names behind the parameters (``full``): in the same query when no tag was
+sent, in one more when a sent tag is stale.
 """
 
 from __future__ import annotations
@@ -46,27 +47,16 @@ CHANGING = tuple(
 def with_names(*columns: Any, launcher: str) -> Select[Any]:
     """``columns`` of runs with the names a run shows beside them: ``template`` (its template's
     name now, None once deleted), ``recorded_name`` and the launcher's username as ``launcher``."""
-    return _names_joined(select(*columns, *_names(launcher)))
-
-
-def _names(launcher: str) -> tuple[Any, ...]:
     return (
-        Template.name.label("template"),
-        User.username.label(launcher),
-        RECORDED_NAME.label("recorded_name"),
+        select(
+            *columns,
+            Template.name.label("template"),
+            User.username.label(launcher),
+            RECORDED_NAME.label("recorded_name"),
+        )
+        .outerjoin(Template, Template.id == Run.template_id)
+        .outerjoin(User, User.id == Run.launched_by_id)
     )
-
-
-def _names_joined(query: Select[Any]) -> Select[Any]:
-    return query.outerjoin(Template, Template.id == Run.template_id).outerjoin(
-        User, User.id == Run.launched_by_id
-    )
-
-
-# built once: a statement reused is not built again, nor its cache key computed (SQLAlchemy)
-_HEAD = with_names(*CHANGING, launcher="user").where(
-    Run.id == bindparam("run_id"), Run.project_id == bindparam("project_id")
-)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,15 +88,6 @@ class Head:
         return self.columns, names, self.waiting_reason, plan, sees_resources
 
 
-def head(session: Session, rights: ProjectAccess, run_id: int, settings: Settings) -> Head:
-    """The run ``run_id`` of ``rights.project`` when the caller may see its output (run:view
-    on its template, as ``service.get`` checks; 404 otherwise): one query, and for a queued
-    run the reasons' counts, for a plan or an apply its plan."""
-    where = {"run_id": run_id, "project_id": rights.project.id}
-    row = session.execute(_HEAD, where).mappings().one_or_none()
-    return head_of(session, rights, run_id, row, settings)
-
-
 def head_of(
     session: Session,
     rights: ProjectAccess,
@@ -114,8 +95,10 @@ def head_of(
     row: RowMapping | None,
     settings: Settings,
 ) -> Head:
-    """``head`` from its ``row`` (None: no such run in the project), read by ``head`` or with
-    the project by ``located``."""
+    """The head of run ``run_id`` of ``rights.project`` from ``row``, a row of ``located``
+    (None: no such project), when the caller may see its output (run:view on its template, as
+    ``service.get`` checks; 404 otherwise); for a queued run the reasons' counts, for a plan or
+    an apply its plan."""
     visible = rights.templates_allowing(Action.RUN_VIEW)
     if (
         row is None
@@ -163,7 +146,8 @@ _REST = _with_rest(select(Run.project_id).where(Run.id == bindparam("run_id")))
 def _located(rest: bool) -> Select[Any]:
     """The project bound as ``project_id`` and, outer joined, the head of its run bound as
     ``run_id`` (and with ``rest``, the rest of its read): NULLs when the project has no such
-    run, no row when there is no such project."""
+    run, no row when there is no such project. The names as scalar subqueries, not
+    ``with_names``' joins: PostgreSQL took longer to plan those joins than to run the read."""
     template = select(Template.name).where(Template.id == Run.template_id).scalar_subquery()
     user = select(User.username).where(User.id == Run.launched_by_id).scalar_subquery()
     query = (
@@ -200,7 +184,7 @@ def located(
 def full(
     session: Session, rights: ProjectAccess, found: Head, rest: RowMapping | None = None
 ) -> RunRead:
-    """The whole read of the run ``head`` found: its launch values, the names behind them,
+    """The whole read of the run ``head_of`` found: its launch values, the names behind them,
     its hosts by outcome and its story (one query, or none when ``rest``, a row of
     ``located`` with ``whole``, holds it; the story's own for a run that ended before its
     recap, ``refs``'s own for vault keys shown)."""

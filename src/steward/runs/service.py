@@ -76,7 +76,7 @@ def _launchable_in_freezes(
     project = rights.project
     rows = session.execute(
         select(Template, FreezeWindow, _SSH_KEY, _BECOME_KEY)
-        .outerjoin(FreezeWindow, freezes.applying(project.id))
+        .outerjoin(FreezeWindow, freezes.applying([project.id]))
         .where(Template.id == template_id)
         .order_by(FreezeWindow.id)
         .options(joinedload(Template.vault_keys))
