@@ -28,8 +28,7 @@ def _serve(settings: Settings, _args: argparse.Namespace) -> int:
         return failed
     from steward.server import build_app, serve
 
-    with _schema_refusals():
-        app = build_app(settings)
+    app = build_app(settings, migrate=False)  # at the newest revision now (or exited above)
     return serve(
         app,
         host=settings.host,
