@@ -48,30 +48,29 @@ _RECORDED_KEYS = select(
 ).where(Run.id == bindparam("run_id"))
 
 
+# what ``joined`` names, with the parameter holding each id and the label of its name
+_JOINED: tuple[tuple[type[ProjectScoped], str, str], ...] = (
+    (Repository, "repository_id", "ref_repository"),
+    (Inventory, "inventory_id", "ref_inventory"),
+    (Environment, "environment_id", "ref_environment"),
+    (Key, "ssh_key_id", "ref_ssh_key"),
+    (Key, "become_key_id", "ref_become_key"),
+)
+
+
 def joined(query: Select[Any]) -> Select[Any]:
     """``query`` (of runs) with the names of the objects its run's parameters name as they are
-    now (``JOINED``: None when the parameter is empty or the object gone): looked up by the
-    ids the stored parameters hold, in the project's objects only, as ``refs`` looks them up.
-    Each a scalar subquery, not a join: PostgreSQL plans those apart, where five more joins
-    took its planner longer than running the whole statement. A list of vault keys is not
-    looked up (``from_joined`` asks ``refs`` for those)."""
-    named: tuple[tuple[type[ProjectScoped], str], ...] = (
-        (Repository, "repository_id"),
-        (Inventory, "inventory_id"),
-        (Environment, "environment_id"),
-        (Key, "ssh_key_id"),
-        (Key, "become_key_id"),
-    )
-    for (model, field), label in zip(named, JOINED, strict=True):
+    now (None when the parameter is empty or the object gone): looked up by the ids the stored
+    parameters hold, in the project's objects only, as ``refs`` looks them up. Each a scalar
+    subquery, not a join: PostgreSQL plans those apart, where five more joins took its planner
+    longer than running the whole statement. A list of vault keys is not looked up
+    (``from_joined`` asks ``refs`` for those)."""
+    for model, field, label in _JOINED:
         found = select(model.name).where(
             model.id == Run.params[field].as_integer(), model.project_id == Run.project_id
         )
         query = query.add_columns(found.scalar_subquery().label(label))
     return query
-
-
-# the labels of ``joined``'s names: repository, inventory, environment, ssh and become key
-JOINED = ("ref_repository", "ref_inventory", "ref_environment", "ref_ssh_key", "ref_become_key")
 
 
 def from_joined(
@@ -86,21 +85,12 @@ def from_joined(
     (its name as recorded), and ``refs``'s own for a run with vault keys shown."""
     if sees_keys and params.vault_key_ids:
         return refs(session, row["project_id"], run_id, params, sees_keys=sees_keys)
-    ids = (
-        params.repository_id,
-        params.inventory_id,
-        params.environment_id,
-        params.ssh_key_id,
-        params.become_key_id,
-    )
     names: dict[tuple[str, int], str] = {}
-    for model, object_id, label in zip(_JOINED_MODELS, ids, JOINED, strict=True):
+    for model, field, label in _JOINED:
+        object_id = getattr(params, field)
         if object_id is not None and row[label] is not None:
             names[(model.__tablename__, object_id)] = row[label]
     return _named_refs(session, run_id, params, names, sees_keys=sees_keys)
-
-
-_JOINED_MODELS: tuple[type[ProjectScoped], ...] = (Repository, Inventory, Environment, Key, Key)
 
 
 def refs(
