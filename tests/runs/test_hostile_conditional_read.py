@@ -5,24 +5,15 @@ unchanged), and an oversized or malformed header is read as "no tag matches", ne
 from __future__ import annotations
 
 import pytest
-from support.builders import Workbench, bearer, inserted_run, make_project, make_user, token
+from support.builders import Workbench, bearer, make_project, make_user, token
 
 from steward.runs.status import RunStatus
 
 pytestmark = pytest.mark.security
 
 
-def _run(workbench: Workbench) -> int:
-    template = workbench.template("ok.yml")
-    with workbench.client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
-        run = inserted_run(workbench.project_id, template, RunStatus.SUCCESSFUL)
-        session.add(run)
-        session.commit()
-        return run.id
-
-
 def test_a_tag_of_a_run_one_may_not_see_is_a_404_not_a_304(workbench: Workbench) -> None:
-    url = workbench.url(f"runs/{_run(workbench)}")
+    url = workbench.url(f"runs/{workbench.inserted_run('ok.yml', RunStatus.SUCCESSFUL)}")
     tag = workbench.client.get(url).headers["etag"]
     make_user(workbench.client, "outsider")
     outsider = bearer(token(workbench.client, "outsider"))
@@ -41,7 +32,7 @@ def test_a_tag_of_a_run_one_may_not_see_is_a_404_not_a_304(workbench: Workbench)
     ids=["long tag", "empty list", "control char", "bare W/", "quotes"],
 )
 def test_a_malformed_if_none_match_is_read_in_full(workbench: Workbench, sent: str) -> None:
-    url = workbench.url(f"runs/{_run(workbench)}")
+    url = workbench.url(f"runs/{workbench.inserted_run('ok.yml', RunStatus.SUCCESSFUL)}")
     tag = workbench.client.get(url).headers["etag"]
     read = workbench.client.get(url, headers={"If-None-Match": sent})
     assert read.status_code == 200, read.text
@@ -56,7 +47,7 @@ def test_a_run_read_through_another_projects_url_is_a_404(workbench: Workbench) 
     """A read looks the project and its run up in one query before the rights decide: a run id
     of project A under project B's URL (one the caller may read, with the run's own tag) finds
     no run, with or without a tag. Control: the same caller reads it under A's URL."""
-    run_id = _run(workbench)
+    run_id = workbench.inserted_run("ok.yml", RunStatus.SUCCESSFUL)
     own = workbench.client.get(workbench.url(f"runs/{run_id}"))
     assert own.status_code == 200  # the control: the caller may see the run
     other = make_project(workbench.client, "elsewhere")

@@ -327,6 +327,15 @@ class Workbench:
         template_id: int = self._post(self.url("templates"), body)["id"]
         return template_id
 
+    def inserted_run(self, playbook: str, status: RunStatus) -> int:
+        """A run of a new template of ``playbook`` made in ``status`` (``inserted_run``)."""
+        template = self.template(playbook)
+        with self.client.app.state.runtime.sessions() as session:  # type: ignore[attr-defined]
+            run = inserted_run(self.project_id, template, status)
+            session.add(run)
+            session.commit()
+            return run.id
+
     def launch(self, template_id: int, **overrides: Any) -> dict[str, Any]:
         return self._post(self.url("runs"), {"template_id": template_id, **overrides})
 
